@@ -1,0 +1,80 @@
+/* Capped bump allocator; see arena.h for why the cap exists. */
+#include "base/arena.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct td_arena_block {
+    struct td_arena_block *next;
+    size_t size;
+    size_t used;
+    _Alignas(16) unsigned char data[];
+};
+
+enum { TD_ARENA_BLOCK = 64 * 1024 };
+
+static size_t align16(size_t n)
+{
+    return (n + 15) & ~(size_t)15;
+}
+
+void *td_arena_alloc(struct td_arena *a, size_t size)
+{
+    size_t cap = a->cap ? a->cap : TD_ARENA_DEFAULT_CAP;
+    if (size > cap)
+        return NULL;
+    size_t need = align16(size ? size : 1);
+    struct td_arena_block *b = a->head;
+    if (!b || b->size - b->used < need) {
+        size_t block = need > TD_ARENA_BLOCK ? need : TD_ARENA_BLOCK;
+        if (a->used_total + block + sizeof *b > cap)
+            return NULL;
+        b = malloc(sizeof *b + block);
+        if (!b)
+            return NULL;
+        b->next = a->head;
+        b->size = block;
+        b->used = 0;
+        a->head = b;
+        a->used_total += block + sizeof *b;
+    }
+    void *p = b->data + b->used;
+    b->used += need;
+    memset(p, 0, need);
+    return p;
+}
+
+void *td_arena_array(struct td_arena *a, size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        return NULL;
+    return td_arena_alloc(a, count * size);
+}
+
+char *td_arena_strndup(struct td_arena *a, const char *s, size_t n)
+{
+    char *p = td_arena_alloc(a, n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = '\0';
+    }
+    return p;
+}
+
+char *td_arena_strdup(struct td_arena *a, const char *s)
+{
+    return td_arena_strndup(a, s, strlen(s));
+}
+
+void td_arena_free(struct td_arena *a)
+{
+    struct td_arena_block *b = a->head;
+    while (b) {
+        struct td_arena_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    a->head = NULL;
+    a->used_total = 0;
+}

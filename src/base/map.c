@@ -1,0 +1,59 @@
+/* Read-only mmap of an input file (PROT_READ only, MAP_PRIVATE). */
+#include "base/map.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int td_map_open(const char *path, struct td_map *m, struct td_err *err)
+{
+    memset(m, 0, sizeof *m);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        td_err_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    int rc = -1;
+    if (fstat(fd, &st) != 0) {
+        td_err_set(err, "%s: cannot stat: %s", path, strerror(errno));
+        goto out;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        td_err_set(err, "%s: is a directory", path);
+        goto out;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        td_err_set(err, "%s: not a regular file", path);
+        goto out;
+    }
+    if (st.st_size == 0) {
+        static const uint8_t empty[1];
+        m->data = empty;
+        m->size = 0;
+        rc = 0;
+        goto out;
+    }
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+        td_err_set(err, "%s: cannot map: %s", path, strerror(errno));
+        goto out;
+    }
+    m->data = p;
+    m->size = (size_t)st.st_size;
+    m->mapped = 1;
+    rc = 0;
+out:
+    close(fd);
+    return rc;
+}
+
+void td_map_close(struct td_map *m)
+{
+    if (m->mapped && m->data)
+        munmap((void *)m->data, m->size);
+    memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,17 @@
+/* The list of commands, in the order --help shows them. */
+#include "cmd/cmd.h"
+
+const struct td_command td_commands[] = {
+    {"inspect", "show what a binary (ELF, PE, Mach-O) or wheel declares", td_cmd_inspect},
+    {NULL, NULL, NULL},
+};
+
+void td_print_usage(FILE *out)
+{
+    fprintf(out, "usage: torchdoctor COMMAND [ARGS]\n\ncommands:\n");
+    for (const struct td_command *c = td_commands; c->name; c++)
+        fprintf(out, "  %-10s %s\n", c->name, c->summary);
+    fprintf(out, "\nRun 'torchdoctor COMMAND --help' for a command's options.\n"
+                 "Exit status: 0 no error found, 1 an error was found, 2 the tool could not do "
+                 "what was asked.\n");
+}

@@ -1,0 +1,63 @@
+/* Bounded reads over a byte buffer: the only way format readers touch file
+ * bytes. Every helper returns false past the end and never overflows when
+ * adding offsets (offsets are uint64_t, as files can claim any value). */
+#ifndef TD_FORMAT_BUF_H
+#define TD_FORMAT_BUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct td_buf {
+    const uint8_t *data;
+    size_t size;
+    bool big_endian;
+};
+
+static inline struct td_buf td_buf_make(const uint8_t *data, size_t size, bool big_endian)
+{
+    struct td_buf b = {data, size, big_endian};
+    return b;
+}
+
+/* True when [off, off + len) lies inside the buffer. */
+static inline bool td_buf_has(const struct td_buf *b, uint64_t off, uint64_t len)
+{
+    return off <= b->size && len <= b->size - off;
+}
+
+/* True when count * size bytes starting at off lie inside the buffer,
+ * without overflowing the multiplication. */
+bool td_buf_has_array(const struct td_buf *b, uint64_t off, uint64_t count, uint64_t size);
+
+bool td_buf_u8(const struct td_buf *b, uint64_t off, uint8_t *out);
+bool td_buf_u16(const struct td_buf *b, uint64_t off, uint16_t *out);
+bool td_buf_u32(const struct td_buf *b, uint64_t off, uint32_t *out);
+bool td_buf_u64(const struct td_buf *b, uint64_t off, uint64_t *out);
+
+/* Reads a 32- or 64-bit word (width 4 or 8) widened to uint64_t. */
+bool td_buf_word(const struct td_buf *b, uint64_t off, unsigned width, uint64_t *out);
+
+/* A NUL-terminated string starting at off, or NULL when off is outside the
+ * buffer or no NUL occurs before its end. LIMIT bounds the scan (0 = none). */
+const char *td_buf_cstr(const struct td_buf *b, uint64_t off, size_t limit);
+
+/* Overflow-checked a + b; false on overflow. */
+static inline bool td_add_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+    if (a > UINT64_MAX - b)
+        return false;
+    *out = a + b;
+    return true;
+}
+
+/* Overflow-checked a * b; false on overflow. */
+static inline bool td_mul_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+    if (a && b > UINT64_MAX / a)
+        return false;
+    *out = a * b;
+    return true;
+}
+
+#endif

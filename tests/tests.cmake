@@ -1,0 +1,36 @@
+# Test registration. Every test is discovered, never listed by hand:
+#   tests/<layer>/test_<module>[_more].c   a cmocka program linking td_<module>
+#   tests/<layer>/<name>.test.sh           a shell test (bash), run from the source dir
+# Fixtures are real binaries built once per test run by tests/fixtures/build.sh
+# into ${FIXTURES}; every test gets TD_FIXTURES, TD_BIN and TD_SRC.
+find_library(TD_CMOCKA cmocka REQUIRED)
+set(FIXTURES ${PROJECT_BINARY_DIR}/fixtures)
+set(TD_TEST_ENV
+  TD_FIXTURES=${FIXTURES}
+  TD_BIN=$<TARGET_FILE:torchdoctor>
+  TD_SRC=${PROJECT_SOURCE_DIR}
+  TD_BUILD=${PROJECT_BINARY_DIR})
+
+add_test(NAME fixtures COMMAND bash ${PROJECT_SOURCE_DIR}/tests/fixtures/build.sh ${FIXTURES})
+set_tests_properties(fixtures PROPERTIES FIXTURES_SETUP fx TIMEOUT 900)
+
+file(GLOB_RECURSE td_c_tests CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/*/test_*.c)
+foreach(t IN LISTS td_c_tests)
+  get_filename_component(tname ${t} NAME_WE)
+  string(REGEX REPLACE "^test_([a-z0-9]+).*$" "\\1" mod ${tname})
+  add_executable(${tname} ${t} ${PROJECT_SOURCE_DIR}/tests/testutil.c)
+  target_include_directories(${tname} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
+  target_link_libraries(${tname} PRIVATE td_${mod} ${TD_CMOCKA})
+  add_test(NAME ${tname} COMMAND ${tname})
+  set_tests_properties(${tname} PROPERTIES ENVIRONMENT "${TD_TEST_ENV}"
+    FIXTURES_REQUIRED fx TIMEOUT 600)
+endforeach()
+
+file(GLOB_RECURSE td_sh_tests CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/*.test.sh)
+foreach(t IN LISTS td_sh_tests)
+  get_filename_component(tname ${t} NAME)
+  string(REGEX REPLACE "\\.test\\.sh$" "" tname ${tname})
+  add_test(NAME sh_${tname} COMMAND bash ${t})
+  set_tests_properties(sh_${tname} PROPERTIES ENVIRONMENT "${TD_TEST_ENV}"
+    FIXTURES_REQUIRED fx TIMEOUT 900 WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+endforeach()

@@ -1,0 +1,39 @@
+/* Shared cmocka test helpers; see testutil.h. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+const char *td_fixture(const char *relpath)
+{
+    static char path[4096];
+    const char *dir = getenv("TD_FIXTURES");
+    if (!dir)
+        fail_msg("TD_FIXTURES is not set: run the tests through ctest");
+    snprintf(path, sizeof path, "%s/%s", dir, relpath);
+    return path;
+}
+
+void td_map_fixture(const char *relpath, struct td_map *m)
+{
+    struct td_err err = {0};
+    const char *path = relpath[0] == '/' ? relpath : td_fixture(relpath);
+    if (td_map_open(path, m, &err) != 0)
+        fail_msg("%s", err.msg);
+}
+
+uint8_t *td_read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *p = malloc(n > 0 ? (size_t)n : 1);
+    if (!p || fread(p, 1, (size_t)n, f) != (size_t)n)
+        fail_msg("cannot read %s", path);
+    fclose(f);
+    *size = (size_t)n;
+    return p;
+}
