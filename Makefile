@@ -1,0 +1,62 @@
+# Front door. `make run` builds and runs torchdoctor on this machine;
+# `make test` installs what the tests need, builds, and runs every test
+# (plain, then under ASan+UBSan, then each fuzzer for FUZZ_SECONDS).
+BUILD        ?= build
+ASAN_BUILD   ?= build-asan
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_SECONDS ?= 60
+JOBS         ?= $(shell nproc)
+GEN          := $(shell command -v ninja >/dev/null 2>&1 && echo -G Ninja)
+
+.PHONY: all build run test test-plain test-asan test-fuzz deps-build deps-test bench fuzz format clean windows
+
+all: build
+
+deps-build:
+	@bash scripts/install-deps.sh build
+
+deps-test:
+	@bash scripts/install-deps.sh test
+
+build: deps-build
+	@cmake -S . -B $(BUILD) $(if $(wildcard $(BUILD)/CMakeCache.txt),,-G Ninja) -DTD_TESTS=OFF >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	./$(BUILD)/torchdoctor inspect ./$(BUILD)/torchdoctor
+
+test: deps-test
+	@$(MAKE) --no-print-directory test-plain test-asan test-fuzz
+
+test-plain:
+	cmake -S . -B $(BUILD) -G Ninja -DTD_TESTS=ON >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+	ctest --test-dir $(BUILD) -j $(JOBS) --output-on-failure
+
+test-asan:
+	CC=clang cmake -S . -B $(ASAN_BUILD) -G Ninja -DTD_TESTS=ON -DTD_SANITIZE=ON >/dev/null
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --test-dir $(ASAN_BUILD) -j $(JOBS) --output-on-failure
+
+test-fuzz:
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DTD_TESTS=OFF -DTD_FUZZ=ON >/dev/null
+	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	bash bench/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(BUILD)/fixtures
+
+bench: deps-test
+	@bash scripts/install-deps.sh bench
+	cmake -S . -B $(BUILD) -G Ninja -DTD_TESTS=ON >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+	bash bench/inspect.sh $(BUILD)/torchdoctor
+
+fuzz: deps-test
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DTD_TESTS=OFF -DTD_FUZZ=ON >/dev/null
+	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	bash bench/fuzz.sh $(FUZZ_BUILD) $${SECONDS_EACH:-600} $(BUILD)/fixtures
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

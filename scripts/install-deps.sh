@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages a step needs, only those missing.
+#   install-deps.sh build   what building torchdoctor needs
+#   install-deps.sh test    + what the tests need (toolchains for fixtures, Wine, python3-torch)
+#   install-deps.sh bench   + the peer tools the benchmarks compare against
+# Nothing else is downloaded: every dependency is a Debian package.
+set -euo pipefail
+what=${1:-build}
+
+build_pkgs=(cmake ninja-build make gcc libc6-dev zlib1g-dev libjansson-dev)
+test_pkgs=(clang lld llvm libclang-rt-14-dev libcmocka-dev gcc-multilib
+    gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 binutils-mingw-w64-x86-64 binutils-mingw-w64-i686
+    wine64 binutils file patchelf python3 python3-jsonschema python3-torch)
+bench_pkgs=(hyperfine libtree pax-utils time)
+
+pkgs=("${build_pkgs[@]}")
+case "$what" in
+build) ;;
+test) pkgs+=("${test_pkgs[@]}") ;;
+bench) pkgs+=("${test_pkgs[@]}" "${bench_pkgs[@]}") ;;
+*) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "missing Debian packages: ${missing[*]}" >&2
+    echo "run as root, or: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+fi
+echo "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null

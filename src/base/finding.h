@@ -1,0 +1,54 @@
+/* Findings: every problem the tool reports is one of these (DESIGN.md
+ * "Findings"). Kinds are a fixed vocabulary; new kinds may be added, never
+ * renamed, because JSON consumers match on them. */
+#ifndef TD_BASE_FINDING_H
+#define TD_BASE_FINDING_H
+
+#include <stddef.h>
+
+#include "base/arena.h"
+
+enum td_severity { TD_SEV_INFO, TD_SEV_WARNING, TD_SEV_ERROR };
+
+#define TD_KIND_MISSING_LIBRARY "missing_library"
+#define TD_KIND_WRONG_ARCHITECTURE "wrong_architecture"
+#define TD_KIND_MISSING_SYMBOL "missing_symbol"
+#define TD_KIND_MISSING_SYMBOL_VERSION "missing_symbol_version"
+#define TD_KIND_MISSING_ORDINAL "missing_ordinal"
+#define TD_KIND_BAD_FORWARDER "bad_forwarder"
+#define TD_KIND_NOT_A_LIBRARY "not_a_library"
+#define TD_KIND_UNREADABLE_FILE "unreadable_file"
+#define TD_KIND_FOUND_ONLY_VIA_PATH "found_only_via_path"
+#define TD_KIND_RUNPATH_NOT_INHERITED "runpath_not_inherited"
+#define TD_KIND_SHADOWED_LIBRARY "shadowed_library"
+#define TD_KIND_DUPLICATE_RUNTIME "duplicate_runtime"
+#define TD_KIND_STUB_LIBRARY "stub_library"
+
+struct td_finding {
+    enum td_severity severity;
+    const char *kind;      /* one of TD_KIND_* */
+    const char *library;   /* may be NULL */
+    const char *needed_by; /* may be NULL */
+    const char *symbol;    /* may be NULL */
+    const char *detail;    /* one line: what and why */
+    const char *fix;       /* a command or step to paste; may be NULL */
+};
+
+struct td_findings {
+    struct td_finding *items;
+    size_t count, cap;
+    struct td_arena arena; /* owns every string of every finding */
+};
+
+/* Adds a finding; strings are copied. DETAIL is a printf format. Returns the
+ * new finding, or NULL when out of memory (the report then stays partial). */
+struct td_finding *td_findings_add(struct td_findings *f, enum td_severity sev, const char *kind,
+                                   const char *library, const char *needed_by, const char *symbol,
+                                   const char *fix, const char *detail_fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+
+size_t td_findings_count(const struct td_findings *f, enum td_severity sev);
+const char *td_severity_name(enum td_severity sev);
+void td_findings_free(struct td_findings *f);
+
+#endif
