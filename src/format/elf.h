@@ -1,0 +1,247 @@
+/* ELF reader: header, program headers, the dynamic section (found through
+ * PT_DYNAMIC, never through section headers), dynamic symbols, symbol
+ * versions and ld.so-style symbol lookup. A pure function over a byte buffer:
+ * strings point into the buffer, tables live in the caller's arena. */
+#ifndef TD_FORMAT_ELF_H
+#define TD_FORMAT_ELF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/err.h"
+#include "format/buf.h"
+
+/* Values from the gABI, defined here so the reader is the same on any host. */
+enum {
+    TD_ET_EXEC = 2,
+    TD_ET_DYN = 3,
+    TD_PT_LOAD = 1,
+    TD_PT_DYNAMIC = 2,
+    TD_PT_INTERP = 3,
+    TD_PT_NOTE = 4,
+    TD_PT_GNU_STACK = 0x6474e551,
+    TD_PF_X = 1,
+    TD_PF_W = 2,
+    TD_PF_R = 4,
+    TD_DF_ORIGIN = 0x1,
+    TD_DF_SYMBOLIC = 0x2,
+    TD_DF_BIND_NOW = 0x8,
+    TD_DF_STATIC_TLS = 0x10,
+    TD_DF_1_NOW = 0x1,
+    TD_DF_1_GLOBAL = 0x2,
+    TD_DF_1_NODELETE = 0x8,
+    TD_DF_1_NOOPEN = 0x40,
+    TD_DF_1_ORIGIN = 0x80,
+    TD_DF_1_NODEFLIB = 0x800,
+    TD_DF_1_PIE = 0x8000000,
+    TD_STT_NOTYPE = 0,
+    TD_STT_OBJECT = 1,
+    TD_STT_FUNC = 2,
+    TD_STT_SECTION = 3,
+    TD_STT_FILE = 4,
+    TD_STT_COMMON = 5,
+    TD_STT_TLS = 6,
+    TD_STT_GNU_IFUNC = 10,
+    TD_STB_LOCAL = 0,
+    TD_STB_GLOBAL = 1,
+    TD_STB_WEAK = 2,
+    TD_STB_GNU_UNIQUE = 10,
+    TD_SHN_UNDEF = 0,
+    TD_SHN_ABS = 0xfff1,
+    TD_VER_FLG_BASE = 0x1,
+    TD_VER_FLG_WEAK = 0x2,
+    TD_VERSYM_HIDDEN = 0x8000,
+};
+
+struct td_elf_phdr {
+    uint32_t type;
+    uint32_t flags; /* TD_PF_* */
+    uint64_t offset;
+    uint64_t vaddr;
+    uint64_t filesz;
+    uint64_t memsz;
+    uint64_t align;
+};
+
+/* One version a needed file must provide (an Elf_Vernaux entry). */
+struct td_elf_vernaux {
+    const char *name; /* "GLIBCXX_3.4.30" */
+    uint32_t hash;
+    uint16_t flags; /* TD_VER_FLG_WEAK */
+    uint16_t other; /* the versym index that refers to it */
+};
+
+/* One needed file and the versions it must provide (an Elf_Verneed entry). */
+struct td_elf_verneed {
+    const char *file; /* "libstdc++.so.6" */
+    struct td_elf_vernaux *versions;
+    uint32_t version_count;
+};
+
+/* One version this object defines (an Elf_Verdef entry and its first name). */
+struct td_elf_verdef {
+    uint16_t index; /* versym index */
+    uint16_t flags; /* TD_VER_FLG_BASE marks the entry naming the object itself */
+    uint32_t hash;
+    const char *name;
+};
+
+/* What each versym index stands for; built from verdef and verneed. */
+struct td_elf_version {
+    const char *name; /* NULL: the index is 0 (local), 1 (global) or unused */
+    const char *file; /* the needed file, for verneed indexes; NULL for verdef */
+    bool defined;     /* true when the index comes from verdef */
+};
+
+struct td_elf_sym {
+    const char *name;
+    uint64_t value;
+    uint64_t size;
+    uint8_t type;       /* TD_STT_* */
+    uint8_t bind;       /* TD_STB_* */
+    uint8_t visibility; /* STV_DEFAULT 0, INTERNAL 1, HIDDEN 2, PROTECTED 3 */
+    uint16_t shndx;
+    bool defined;             /* shndx != SHN_UNDEF */
+    uint16_t version_index;   /* versym & 0x7fff; 1 (global) when the object has no DT_VERSYM */
+    bool version_hidden;      /* versym bit 15: "sym@VER" rather than "sym@@VER" */
+    const char *version;      /* version name, NULL when unversioned */
+    const char *version_file; /* undefined symbols: the library the version need names */
+};
+
+/* Where the dynamic symbol count came from. */
+enum td_elf_symcount_source {
+    TD_ELF_SYMCOUNT_NONE,       /* no DT_SYMTAB: the object has no dynamic symbols */
+    TD_ELF_SYMCOUNT_HASH,       /* DT_HASH nchain */
+    TD_ELF_SYMCOUNT_GNU_HASH,   /* highest index reachable through DT_GNU_HASH */
+    TD_ELF_SYMCOUNT_NOT_PARSED, /* DT_SYMTAB without any hash table: count unknown */
+    TD_ELF_SYMCOUNT_SECTION,    /* the SHT_DYNSYM section header describing DT_SYMTAB */
+};
+
+struct td_elf_gnu_hash {
+    uint32_t nbuckets, symoffset, bloom_size, bloom_shift;
+    uint64_t bloom_off, buckets_off, chain_off; /* file offsets */
+    uint64_t chain_avail;                       /* bytes of the segment from chain_off */
+};
+
+struct td_elf_sysv_hash {
+    uint64_t nbucket, nchain;
+    unsigned width; /* 4, or 8 on 64-bit s390 and Alpha */
+    uint64_t buckets_off, chain_off;
+};
+
+/* The dynamic section's raw values (virtual addresses as in the file). */
+struct td_elf_dynamic {
+    uint64_t offset, size; /* PT_DYNAMIC file range */
+    uint64_t symtab, strtab, strsz, syment;
+    uint64_t hash, gnu_hash, versym;
+    uint64_t verneed, verneednum, verdef, verdefnum;
+    uint64_t flags, flags_1;
+    bool has_strsz, has_flags, has_flags_1;
+    bool has_bind_now; /* DT_BIND_NOW, the older spelling of DF_BIND_NOW */
+};
+
+struct td_elf {
+    struct td_buf buf;
+    /* Header. */
+    bool is64;
+    bool big_endian;
+    uint8_t osabi, abiversion;
+    uint16_t type, machine;
+    uint32_t flags;
+    uint64_t entry;
+    /* Program headers. */
+    struct td_elf_phdr *phdrs;
+    uint32_t phnum;
+    const char *interp;   /* PT_INTERP, NULL when absent */
+    const char *build_id; /* NT_GNU_BUILD_ID as lowercase hex, NULL when absent */
+    bool has_gnu_stack;
+    uint32_t gnu_stack_flags;
+    /* Section headers: optional, nothing else depends on them. */
+    bool sections_valid;
+    uint32_t section_count;
+    uint64_t section_offset; /* e_shoff, when sections_valid */
+    uint16_t section_entsize;
+    /* Dynamic section (has_dynamic false: static object, all below empty). */
+    bool has_dynamic;
+    struct td_elf_dynamic dyn;
+    const char **needed; /* DT_NEEDED in file order */
+    uint32_t needed_count;
+    const char *soname, *rpath, *runpath; /* NULL when absent */
+    /* Resolved tables. */
+    uint64_t strtab_off, strtab_size;
+    uint64_t symtab_off, versym_off; /* versym_off valid when has_versym */
+    bool has_versym;
+    uint32_t dynsym_count;
+    enum td_elf_symcount_source symcount_source;
+    bool has_gnu_hash, has_sysv_hash;
+    struct td_elf_gnu_hash gnu;
+    struct td_elf_sysv_hash sysv;
+    struct td_elf_verneed *verneed;
+    uint32_t verneed_count;
+    struct td_elf_verdef *verdef;
+    uint32_t verdef_count;
+    struct td_elf_version *versions; /* indexed by versym index */
+    uint32_t version_slots;
+};
+
+/* Parses the headers, program headers, notes, dynamic section, version
+ * tables and hash table headers. Symbols are read lazily by the calls
+ * below. Returns 0, or -1 with ERR naming the structure and offset. */
+int td_elf_parse(struct td_elf *elf, const uint8_t *data, size_t size, struct td_arena *arena,
+                 struct td_err *err);
+
+/* True when the buffer starts with the ELF magic. */
+bool td_elf_is_elf(const uint8_t *data, size_t size);
+
+/* readelf's name for a machine ("Advanced Micro Devices X86-64"), or
+ * "<unknown>" for a value this table lacks. */
+const char *td_elf_machine_name(uint16_t machine);
+
+/* A short architecture slug that also reflects class and byte order
+ * ("x86_64", "i386", "aarch64", "ppc64", "ppc64le", "riscv64"), or "unknown". */
+const char *td_elf_arch(const struct td_elf *elf);
+
+/* Translates [vaddr, vaddr + len) to a file offset through the PT_LOAD
+ * segment whose file-backed part holds it. AVAIL (may be NULL) receives the
+ * bytes of that segment from the offset on. False when no segment does. */
+bool td_elf_vaddr_to_offset(const struct td_elf *elf, uint64_t vaddr, uint64_t len,
+                            uint64_t *offset, uint64_t *avail);
+
+/* The string at INDEX of the dynamic string table, or NULL when it is
+ * outside DT_STRSZ or not terminated inside it. */
+const char *td_elf_dynstr(const struct td_elf *elf, uint64_t index);
+
+static inline uint32_t td_elf_dynsym_count(const struct td_elf *elf)
+{
+    return elf->dynsym_count;
+}
+
+/* Reads dynamic symbol INDEX with its version. False when INDEX is out of
+ * range or the entry or its name is unreadable. */
+bool td_elf_dynsym(const struct td_elf *elf, uint32_t index, struct td_elf_sym *out);
+
+/* Counts defined and undefined dynamic symbols, index 0 excluded (what
+ * readelf --dyn-syms lists). Returns -1 with ERR at the first bad entry. */
+int td_elf_dynsym_tally(const struct td_elf *elf, uint32_t *defined, uint32_t *undefined,
+                        struct td_err *err);
+
+uint32_t td_elf_gnu_hash(const char *name);
+uint32_t td_elf_sysv_hash(const char *name);
+
+/* Finds the DEFINED symbol NAME as ld.so would in this one object, through
+ * DT_GNU_HASH (bloom filter, then bucket chain) or else DT_HASH. GNU_HASH is
+ * td_elf_gnu_hash(NAME), computed once by callers that look in many objects.
+ * VERSION NULL is an unversioned reference; see elf_sym.c for the exact
+ * matching rule (glibc elf/dl-lookup.c check_match). */
+bool td_elf_lookup(const struct td_elf *elf, const char *name, uint32_t gnu_hash,
+                   const char *version, struct td_elf_sym *out);
+
+/* Internal to the elf*.c files: the dynamic-section and version steps of
+ * td_elf_parse. */
+int td_elf_parse_dynamic(struct td_elf *elf, struct td_arena *arena, struct td_err *err);
+int td_elf_parse_versions(struct td_elf *elf, struct td_arena *arena, struct td_err *err);
+int td_elf_parse_hash_tables(struct td_elf *elf, struct td_err *err);
+
+#endif

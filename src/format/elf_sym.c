@@ -1,0 +1,246 @@
+/* ELF reader, part 3: dynamic symbols read on demand, and symbol lookup by
+ * name the way glibc's ld.so does it in one object (elf/dl-lookup.c):
+ * DT_GNU_HASH bloom filter and bucket chain, else DT_HASH, then check_match. */
+#include "format/elf.h"
+
+#include <string.h>
+
+uint32_t td_elf_gnu_hash(const char *name)
+{
+    uint32_t h = 5381;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = h * 33 + *p;
+    return h;
+}
+
+/* gABI "Hash Table" reference function. */
+uint32_t td_elf_sysv_hash(const char *name)
+{
+    uint32_t h = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+        h = (h << 4) + *p;
+        uint32_t g = h & 0xf0000000u;
+        if (g)
+            h ^= g >> 24;
+        h &= ~g;
+    }
+    return h;
+}
+
+static uint32_t u32_at(const struct td_elf *elf, uint64_t off)
+{
+    uint32_t v = 0;
+    td_buf_u32(&elf->buf, off, &v);
+    return v;
+}
+
+static void read_sym_fields(const struct td_elf *elf, uint64_t at, struct td_elf_sym *s)
+{
+    uint8_t info = 0, other = 0;
+    if (elf->is64) {
+        td_buf_u8(&elf->buf, at + 4, &info);
+        td_buf_u8(&elf->buf, at + 5, &other);
+        td_buf_u16(&elf->buf, at + 6, &s->shndx);
+        td_buf_u64(&elf->buf, at + 8, &s->value);
+        td_buf_u64(&elf->buf, at + 16, &s->size);
+    } else {
+        s->value = u32_at(elf, at + 4);
+        s->size = u32_at(elf, at + 8);
+        td_buf_u8(&elf->buf, at + 12, &info);
+        td_buf_u8(&elf->buf, at + 13, &other);
+        td_buf_u16(&elf->buf, at + 14, &s->shndx);
+    }
+    s->type = info & 0xf;
+    s->bind = info >> 4;
+    s->visibility = other & 3;
+    s->defined = s->shndx != TD_SHN_UNDEF;
+}
+
+/* Fills the version fields from DT_VERSYM; false when the index names no
+ * version the tables define (a corrupt versym entry). */
+static bool read_sym_version(const struct td_elf *elf, uint32_t index, struct td_elf_sym *s)
+{
+    uint16_t vs = 1;
+    if (elf->has_versym)
+        td_buf_u16(&elf->buf, elf->versym_off + 2ull * index, &vs);
+    s->version_index = vs & 0x7fff;
+    s->version_hidden = (vs & TD_VERSYM_HIDDEN) != 0;
+    if (s->version_index < 2) /* 0 local, 1 global: unversioned */
+        return true;
+    if (s->version_index >= elf->version_slots || !elf->versions[s->version_index].name)
+        return false;
+    s->version = elf->versions[s->version_index].name;
+    s->version_file = elf->versions[s->version_index].file;
+    return true;
+}
+
+bool td_elf_dynsym(const struct td_elf *elf, uint32_t index, struct td_elf_sym *out)
+{
+    memset(out, 0, sizeof *out);
+    if (index >= elf->dynsym_count)
+        return false;
+    uint64_t at = elf->symtab_off + (uint64_t)index * elf->dyn.syment;
+    read_sym_fields(elf, at, out);
+    out->name = td_elf_dynstr(elf, u32_at(elf, at));
+    return out->name && read_sym_version(elf, index, out);
+}
+
+int td_elf_dynsym_tally(const struct td_elf *elf, uint32_t *defined, uint32_t *undefined,
+                        struct td_err *err)
+{
+    struct td_elf_sym s;
+    *defined = *undefined = 0;
+    for (uint32_t i = 1; i < elf->dynsym_count; i++) {
+        if (!td_elf_dynsym(elf, i, &s)) {
+            td_err_set(err,
+                       "dynamic symbol %u at offset 0x%llx: name outside DT_STRSZ or versym "
+                       "index %u names no version",
+                       i, (unsigned long long)(elf->symtab_off + (uint64_t)i * elf->dyn.syment),
+                       s.version_index);
+            return -1;
+        }
+        if (s.defined)
+            (*defined)++;
+        else
+            (*undefined)++;
+    }
+    return 0;
+}
+
+/* ---- Lookup. ---- */
+
+/* State of one lookup across the candidates of a chain (do_lookup_x). */
+struct match_state {
+    const char *name;
+    const char *version;
+    uint32_t versioned_index; /* first non-hidden versioned candidate */
+    int versioned_count;
+};
+
+static bool allowed_type(uint8_t type)
+{
+    /* dl-lookup.c ALLOWED_STT: only code and data definitions bind. */
+    return type == TD_STT_NOTYPE || type == TD_STT_OBJECT || type == TD_STT_FUNC ||
+           type == TD_STT_COMMON || type == TD_STT_TLS || type == TD_STT_GNU_IFUNC;
+}
+
+/* The version rule of glibc 2.36 elf/dl-lookup.c check_match, for a
+ * reference that is not itself marked hidden and a normal (not dlsym) lookup:
+ *  - an object without DT_VERSYM satisfies any reference;
+ *  - a versioned reference (VERSION set) takes the definition whose versym
+ *    index names exactly that version; a definition whose index names no
+ *    version (0 local, 1 global when there is no verdef) also satisfies it,
+ *    unless its hidden bit is set; anything else is rejected;
+ *  - an unversioned reference takes a definition with versym index 0, 1 or
+ *    2 at once (2 is the oldest defined version; its hidden bit does not
+ *    matter); a definition at index >= 3 is taken only if it is the single
+ *    non-hidden one in the chain (the "@@" default); hidden ones never are. */
+static bool version_matches(const struct td_elf *elf, const struct td_elf_sym *s, uint32_t index,
+                            struct match_state *st)
+{
+    if (!elf->has_versym)
+        return true;
+    if (st->version) {
+        const char *have =
+            s->version_index < elf->version_slots ? elf->versions[s->version_index].name : NULL;
+        if (have && strcmp(have, st->version) == 0)
+            return true;
+        return !have && !s->version_hidden;
+    }
+    if (s->version_index < 3)
+        return true;
+    if (!s->version_hidden && st->versioned_count++ == 0)
+        st->versioned_index = index;
+    return false;
+}
+
+static bool check_match(const struct td_elf *elf, uint32_t index, struct match_state *st,
+                        struct td_elf_sym *out)
+{
+    struct td_elf_sym s;
+    if (!td_elf_dynsym(elf, index, &s))
+        return false;
+    if (!s.defined || (s.value == 0 && s.shndx != TD_SHN_ABS && s.type != TD_STT_TLS))
+        return false;
+    if (!allowed_type(s.type) || s.bind == TD_STB_LOCAL) /* do_lookup_x ignores locals */
+        return false;
+    if (strcmp(s.name, st->name) != 0 || !version_matches(elf, &s, index, st))
+        return false;
+    *out = s;
+    return true;
+}
+
+static bool bloom_may_hold(const struct td_elf *elf, uint32_t h)
+{
+    const struct td_elf_gnu_hash *g = &elf->gnu;
+    unsigned bits = elf->is64 ? 64 : 32;
+    uint64_t word = 0;
+    td_buf_word(&elf->buf, g->bloom_off + (uint64_t)((h / bits) % g->bloom_size) * (bits / 8),
+                bits / 8, &word);
+    uint64_t mask = (uint64_t)1 << (h % bits) | (uint64_t)1 << ((h >> g->bloom_shift) % bits);
+    return (word & mask) == mask;
+}
+
+static bool lookup_gnu(const struct td_elf *elf, uint32_t h, struct match_state *st,
+                       struct td_elf_sym *out)
+{
+    const struct td_elf_gnu_hash *g = &elf->gnu;
+    if (!bloom_may_hold(elf, h))
+        return false;
+    uint32_t i = u32_at(elf, g->buckets_off + 4ull * (h % g->nbuckets));
+    if (i == 0 || i < g->symoffset)
+        return false;
+    /* The chain is bounded by the symbol count and by its segment. */
+    for (; i < elf->dynsym_count && 4ull * (i - g->symoffset + 1) <= g->chain_avail; i++) {
+        uint32_t ch = u32_at(elf, g->chain_off + 4ull * (i - g->symoffset));
+        if (((ch ^ h) >> 1) == 0 && check_match(elf, i, st, out))
+            return true;
+        if (ch & 1)
+            break;
+    }
+    return false;
+}
+
+static uint64_t sysv_word(const struct td_elf *elf, uint64_t off)
+{
+    uint64_t v = 0;
+    td_buf_word(&elf->buf, off, elf->sysv.width, &v);
+    return v;
+}
+
+static bool lookup_sysv(const struct td_elf *elf, uint32_t h, struct match_state *st,
+                        struct td_elf_sym *out)
+{
+    const struct td_elf_sysv_hash *t = &elf->sysv;
+    uint64_t i = sysv_word(elf, t->buckets_off + (h % t->nbucket) * t->width);
+    /* At most nchain steps: a chain that loops is cut off there. */
+    for (uint64_t steps = 0; i != 0 && i < t->nchain && steps < t->nchain; steps++) {
+        if (check_match(elf, (uint32_t)i, st, out))
+            return true;
+        i = sysv_word(elf, t->chain_off + i * t->width);
+    }
+    return false;
+}
+
+bool td_elf_lookup(const struct td_elf *elf, const char *name, uint32_t gnu_hash,
+                   const char *version, struct td_elf_sym *out)
+{
+    struct match_state st = {name, version, 0, 0};
+    bool found;
+    memset(out, 0, sizeof *out);
+    if (!elf->dynsym_count)
+        return false;
+    if (elf->has_gnu_hash)
+        found = lookup_gnu(elf, gnu_hash, &st, out);
+    else if (elf->has_sysv_hash)
+        found = lookup_sysv(elf, td_elf_sysv_hash(name), &st, out);
+    else
+        return false;
+    if (found)
+        return true;
+    /* do_lookup_x: one versioned definition seen for an unversioned
+     * reference is accepted, as there is no ambiguity. */
+    if (st.versioned_count == 1)
+        return td_elf_dynsym(elf, st.versioned_index, out);
+    return false;
+}
