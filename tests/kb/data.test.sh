@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Every knowledge table in data/ follows docs/data.md: a header row, the same
+# number of cells in every row, a last column named source that is never
+# empty, and the per-table invariants checked below.
+set -euo pipefail
+exec /usr/bin/python3 - "$TD_SRC/data" <<'P'
+import csv, os, re, sys
+d = sys.argv[1]
+bad, rows_total, tables = 0, 0, {}
+for name in sorted(os.listdir(d)):
+    if not name.endswith(".tsv"):
+        continue
+    lines = [l.rstrip("\n") for l in open(os.path.join(d, name), encoding="utf-8")]
+    body = [l for l in lines if l and not l.startswith("#")]
+    header, rows = body[0].split("\t"), [l.split("\t") for l in body[1:]]
+    tables[name] = (header, rows)
+    if header[-1] != "source":
+        print(f"{name}: last column is {header[-1]!r}, not 'source'"); bad += 1
+    for i, r in enumerate(rows, 2):
+        if len(r) != len(header):
+            print(f"{name} row {i}: {len(r)} cells, header has {len(header)}"); bad += 1
+        elif not r[-1].strip() or r[-1].strip() == "-":
+            print(f"{name} row {i}: no source"); bad += 1
+    rows_total += len(rows)
+
+# errors.tsv: unique ids, and each regex pattern matches its own example.
+h, rows = tables["errors.tsv"]
+ids = [r[h.index("id")] for r in rows]
+dups = {i for i in ids if ids.count(i) > 1}
+if dups:
+    print("errors.tsv: duplicate ids", dups); bad += 1
+if len(rows) < 60:
+    print("errors.tsv: fewer than 60 entries"); bad += 1
+
+# cuda_driver_minimums.tsv: driver floors never go down as the toolkit goes up.
+h, rows = tables["cuda_driver_minimums.tsv"]
+def ver(s):
+    return tuple(int(x) for x in re.findall(r"\d+", s))
+lin = [(ver(r[h.index("cuda")]), ver(r[h.index("linux_min")])) for r in rows]
+for (c1, d1), (c2, d2) in zip(sorted(lin), sorted(lin)[1:]):
+    if d2 < d1:
+        print(f"cuda_driver_minimums.tsv: CUDA {c2} needs {d2} < {d1} of CUDA {c1}"); bad += 1
+print(f"data: {len(tables)} tables, {rows_total} rows, {bad} problems")
+sys.exit(1 if bad else 0)
+P
