@@ -1,8 +1,311 @@
-/* torchdoctor inspect: what a binary declares (placeholder while the readers land). */
+/* torchdoctor inspect FILE...: what a binary declares (readelf -d, dumpbin
+ * /headers /imports /exports, otool -L -l), one view for ELF, PE, Mach-O
+ * (thin or universal) and the native members of wheels. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "base/finding.h"
+#include "base/map.h"
 #include "cmd/cmd.h"
+#include "format/detect.h"
+#include "format/zip.h"
+#include "report/envelope.h"
+#include "report/inspect.h"
+
+struct inspect_run {
+    struct td_view view;
+    struct td_inspect_opts opts;
+    struct td_findings findings;
+    int failures; /* files that could not be read or parsed */
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: torchdoctor inspect FILE... [--symbols] [--format text|json] [--color WHEN]\n"
+            "\n"
+            "Shows what each binary declares: format, machine, soname or DLL name, needed\n"
+            "libraries, rpath/runpath, symbol versions, imports and exports, version resource,\n"
+            "and for a wheel (.whl) its members and every native library inside.\n"
+            "\n"
+            "  --symbols        list every dynamic symbol, import and export\n"
+            "  --format F       text (default) or json\n"
+            "  --color WHEN     auto (default), always or never\n"
+            "\n"
+            "Exit status: 0 every file was read, 2 a file was unreadable or malformed.\n");
+}
+
+/* A file (or member) that could not be read: one finding, one message. */
+static void record_failure(struct inspect_run *r, const char *path, const char *kind,
+                           const char *msg)
+{
+    r->failures++;
+    td_findings_add(&r->findings, TD_SEV_ERROR, kind, path, NULL, NULL, NULL, "%s", msg);
+    td_view_str(&r->view, "error", "error", msg);
+    fprintf(stderr, "torchdoctor inspect: %s\n", msg);
+}
+
+static void describe_buffer(struct inspect_run *r, const char *path, const uint8_t *data,
+                            size_t size, int depth);
+
+static void describe_elf(struct inspect_run *r, const char *path, const uint8_t *data, size_t size,
+                         struct td_arena *arena, struct td_err *err)
+{
+    struct td_elf elf;
+    if (td_elf_parse(&elf, data, size, arena, err) == 0)
+        td_inspect_elf(&r->view, &elf, &r->opts, arena, err);
+}
+
+static void describe_pe(struct inspect_run *r, const char *path, const uint8_t *data, size_t size,
+                        struct td_arena *arena, struct td_err *err)
+{
+    struct td_pe pe;
+    if (td_pe_parse(&pe, data, size, arena, err) == 0)
+        td_inspect_pe(&r->view, &pe, &r->opts, arena, err);
+}
+
+static void describe_macho(struct inspect_run *r, const char *path, const uint8_t *data,
+                           size_t size, struct td_arena *arena, struct td_err *err)
+{
+    struct td_macho m;
+    if (td_macho_parse(data, size, arena, &m, err) == 0)
+        td_inspect_macho(&r->view, &m, &r->opts, arena, err);
+}
+
+static void describe_fat(struct inspect_run *r, const char *path, const uint8_t *data, size_t size,
+                         struct td_arena *arena, struct td_err *err)
+{
+    struct td_macho_fat fat;
+    td_view_json_str(&r->view, "format", "macho-universal");
+    if (td_macho_fat_parse(data, size, arena, &fat, err) != 0)
+        return;
+    td_view_note(&r->view, "universal Mach-O, %u architectures", fat.nslices);
+    td_view_list_begin(&r->view, "slices", NULL);
+    for (uint32_t i = 0; i < fat.nslices && !err->set; i++) {
+        const struct td_macho_slice *s = &fat.slices[i];
+        const char *arch = td_macho_arch_slug(s->cputype, s->cpusubtype);
+        char title[128];
+        snprintf(title, sizeof title, "slice %u: %s at offset 0x%llx", i, arch ? arch : "unknown",
+                 (unsigned long long)s->offset);
+        td_view_begin(&r->view, NULL, title);
+        td_view_hex(&r->view, "offset", NULL, s->offset);
+        td_view_uint(&r->view, "size", NULL, s->size);
+        struct td_macho m;
+        if (td_macho_parse_slice(data, size, s, arena, &m, err) == 0)
+            td_inspect_macho(&r->view, &m, &r->opts, arena, err);
+        td_view_end(&r->view);
+    }
+    td_view_list_end(&r->view);
+}
+
+static bool is_native_member(const char *name)
+{
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    return strstr(base, ".so") || strstr(base, ".pyd") || strstr(base, ".dll") ||
+           strstr(base, ".dylib") || strstr(base, ".exe");
+}
+
+/* Inflates (or points at) a native member and describes it as its own file. */
+static void describe_member(struct inspect_run *r, const char *wheel, const struct td_zip *z,
+                            const struct td_zip_entry *e, int depth)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s!%s", wheel, e->name);
+    struct td_err err = {0};
+    const uint8_t *bytes = NULL;
+    size_t len = 0;
+    void *inflated = NULL;
+    if (e->method == TD_ZIP_STORED) {
+        td_zip_stored(z, e, &bytes, &len, &err);
+    } else if (e->uncompressed_size > ((uint64_t)4 << 30)) {
+        td_err_set(&err, "member %s: declared size %llu is larger than 4 GiB; not inflated",
+                   e->name, (unsigned long long)e->uncompressed_size);
+    } else if (e->uncompressed_size > 0) {
+        len = (size_t)e->uncompressed_size;
+        inflated = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (inflated == MAP_FAILED) {
+            inflated = NULL;
+            td_err_set(&err, "member %s: cannot allocate %zu bytes to inflate it", e->name, len);
+        } else if (td_zip_extract(z, e, inflated, len, &err) == 0) {
+            bytes = inflated;
+        }
+    }
+    if (err.set) {
+        td_view_begin(&r->view, NULL, path);
+        td_view_str(&r->view, "path", NULL, path);
+        td_err_prefix(&err, "%s: ", wheel);
+        record_failure(r, path, TD_KIND_UNREADABLE_FILE, err.msg);
+        td_view_end(&r->view);
+    } else if (bytes) {
+        describe_buffer(r, path, bytes, len, depth + 1);
+    }
+    if (inflated)
+        munmap(inflated, len);
+}
+
+static void describe_wheel(struct inspect_run *r, const char *path, const uint8_t *data,
+                           size_t size, struct td_arena *arena, struct td_err *err, int depth)
+{
+    struct td_zip z;
+    td_view_json_str(&r->view, "format", depth == 0 ? "wheel" : "zip");
+    if (td_zip_open(&z, data, size, arena, err) != 0)
+        return;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    struct td_zip_wheel_name wn;
+    struct td_err name_err = {0};
+    if (td_zip_wheel_parse_name(&wn, base, strlen(base), arena, &name_err) == 0) {
+        td_view_begin(&r->view, "wheel", NULL);
+        td_view_str(&r->view, "name", "wheel", wn.name);
+        td_view_str(&r->view, "version", "version", wn.version);
+        td_view_str(&r->view, "python_tag", "python tag", wn.python.text);
+        td_view_str(&r->view, "abi_tag", "abi tag", wn.abi.text);
+        td_view_str(&r->view, "platform_tag", "platform tag", wn.platform.text);
+        td_view_end(&r->view);
+    }
+    size_t native = 0;
+    td_view_list_begin(&r->view, "members", "members");
+    for (size_t i = 0; i < z.count; i++) {
+        const struct td_zip_entry *e = &z.entries[i];
+        bool is_native = !td_zip_is_dir(e) && is_native_member(e->name);
+        native += is_native;
+        td_view_row_begin(&r->view);
+        td_view_str(&r->view, "name", NULL, e->name);
+        td_view_uint(&r->view, "size", "size", e->uncompressed_size);
+        td_view_uint(&r->view, "compressed_size", "compressed", e->compressed_size);
+        td_view_str(&r->view, "method", NULL,
+                    e->method == TD_ZIP_STORED     ? "stored"
+                    : e->method == TD_ZIP_DEFLATED ? "deflated"
+                                                   : "other");
+        td_view_bool(&r->view, "native", "native", is_native);
+        td_view_row_end(&r->view);
+    }
+    td_view_list_end(&r->view);
+    td_view_list_begin(&r->view, "native", NULL);
+    if (depth < 2)
+        for (size_t i = 0; i < z.count; i++)
+            if (!td_zip_is_dir(&z.entries[i]) && is_native_member(z.entries[i].name))
+                describe_member(r, path, &z, &z.entries[i], depth);
+    td_view_list_end(&r->view);
+    (void)native;
+}
+
+/* Describes one file's bytes in a block of its own. */
+static void describe_buffer(struct inspect_run *r, const char *path, const uint8_t *data,
+                            size_t size, int depth)
+{
+    struct td_arena arena = {0};
+    struct td_err err = {0};
+    enum td_file_kind kind = td_detect(data, size);
+
+    td_view_begin(&r->view, NULL, path);
+    td_view_str(&r->view, "path", NULL, path);
+    td_view_uint(&r->view, "size", NULL, size);
+    switch (kind) {
+    case TD_FILE_ELF:
+        describe_elf(r, path, data, size, &arena, &err);
+        break;
+    case TD_FILE_PE:
+        describe_pe(r, path, data, size, &arena, &err);
+        break;
+    case TD_FILE_MACHO:
+        describe_macho(r, path, data, size, &arena, &err);
+        break;
+    case TD_FILE_MACHO_FAT:
+        describe_fat(r, path, data, size, &arena, &err);
+        break;
+    case TD_FILE_ZIP:
+        describe_wheel(r, path, data, size, &arena, &err, depth);
+        break;
+    default: {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s: not a binary this tool reads (%s)", path,
+                 td_file_kind_name(kind));
+        td_view_json_str(&r->view, "format", NULL);
+        record_failure(r, path, TD_KIND_NOT_A_LIBRARY, msg);
+        break;
+    }
+    }
+    if (err.set) {
+        td_err_prefix(&err, "%s: ", path);
+        record_failure(r, path, TD_KIND_UNREADABLE_FILE, err.msg);
+    }
+    td_view_end(&r->view);
+    td_arena_free(&arena);
+}
+
+static void describe_path(struct inspect_run *r, const char *path)
+{
+    struct td_map map;
+    struct td_err err = {0};
+    if (td_map_open(path, &map, &err) != 0) {
+        td_view_begin(&r->view, NULL, path);
+        td_view_str(&r->view, "path", NULL, path);
+        record_failure(r, path, TD_KIND_UNREADABLE_FILE, err.msg);
+        td_view_end(&r->view);
+        return;
+    }
+    describe_buffer(r, path, map.data, map.size, 0);
+    td_map_close(&map);
+}
 
 int td_cmd_inspect(int argc, char **argv)
 {
-    fprintf(stderr, "inspect: not built yet\n");
-    return TD_EXIT_USAGE;
+    const char *format = "text", *color = "auto";
+    struct inspect_run r = {0};
+    int nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return TD_EXIT_OK;
+        } else if (strcmp(a, "--symbols") == 0) {
+            r.opts.symbols = true;
+        } else if (strcmp(a, "--format") == 0 && i + 1 < argc) {
+            format = argv[++i];
+        } else if (strncmp(a, "--format=", 9) == 0) {
+            format = a + 9;
+        } else if (strcmp(a, "--color") == 0 && i + 1 < argc) {
+            color = argv[++i];
+        } else if (strncmp(a, "--color=", 8) == 0) {
+            color = a + 8;
+        } else if (a[0] == '-' && a[1] && strcmp(a, "--") != 0) {
+            fprintf(stderr, "torchdoctor inspect: unknown option '%s'\n", a);
+            usage(stderr);
+            return TD_EXIT_USAGE;
+        } else if (strcmp(a, "--") != 0) {
+            argv[++nfiles] = argv[i]; /* compact the file list in place */
+        }
+    }
+    if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0) {
+        fprintf(stderr, "torchdoctor inspect: --format must be text or json, not '%s'\n", format);
+        return TD_EXIT_USAGE;
+    }
+    if (nfiles == 0) {
+        usage(stderr);
+        return TD_EXIT_USAGE;
+    }
+
+    static char outbuf[1 << 20];
+    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    bool json = strcmp(format, "json") == 0;
+    td_view_init(&r.view, json ? TD_VIEW_JSON : TD_VIEW_TEXT, stdout, color);
+    if (json) {
+        td_envelope_begin(&r.view.json, "inspect", td_host_platform());
+        td_jw_key(&r.view.json, "files");
+        td_jw_begin_array(&r.view.json);
+    }
+    for (int i = 1; i <= nfiles; i++)
+        describe_path(&r, argv[i]);
+    if (json) {
+        td_jw_end_array(&r.view.json);
+        td_envelope_findings(&r.view.json, &r.findings);
+        td_envelope_end(&r.view.json);
+    }
+    fflush(stdout);
+    td_findings_free(&r.findings);
+    return r.failures ? TD_EXIT_USAGE : TD_EXIT_OK;
 }

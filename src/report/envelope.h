@@ -1,0 +1,23 @@
+/* The JSON envelope every command shares (DESIGN.md "JSON schema"):
+ * tool, version, command, platform, findings, then command sections. */
+#ifndef TD_REPORT_ENVELOPE_H
+#define TD_REPORT_ENVELOPE_H
+
+#include "base/finding.h"
+#include "report/jsonw.h"
+#include "report/term.h"
+
+/* The platform torchdoctor itself runs on: "linux", "windows" or "macos". */
+const char *td_host_platform(void);
+
+/* Opens the top-level object and writes tool, version, command, platform. */
+void td_envelope_begin(struct td_jsonw *w, const char *command, const char *platform);
+/* Writes "findings": [...]. */
+void td_envelope_findings(struct td_jsonw *w, const struct td_findings *f);
+/* Closes the top-level object. */
+void td_envelope_end(struct td_jsonw *w);
+
+/* Text view of the findings: one block per finding with its fix. */
+void td_findings_text(const struct td_term *t, const struct td_findings *f);
+
+#endif

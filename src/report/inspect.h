@@ -1,0 +1,36 @@
+/* Descriptions of single binaries for `torchdoctor inspect`: one describer
+ * per format, rendered by a td_view as JSON or text. Every format fills the
+ * same common fields (docs/inspect.md), then a section of its own. */
+#ifndef TD_REPORT_INSPECT_H
+#define TD_REPORT_INSPECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/err.h"
+#include "format/elf.h"
+#include "format/macho.h"
+#include "format/pe.h"
+#include "report/view.h"
+
+struct td_inspect_opts {
+    bool symbols; /* list every symbol / import / export */
+};
+
+/* Each describer writes the fields of one file into the currently open
+ * block of V. They return 0, or -1 with ERR when a table the reader had
+ * accepted turns out malformed while walking it (the block is still closed
+ * consistently, with the error recorded in "error"). */
+int td_inspect_elf(struct td_view *v, const struct td_elf *elf, const struct td_inspect_opts *o,
+                   struct td_arena *arena, struct td_err *err);
+int td_inspect_pe(struct td_view *v, const struct td_pe *pe, const struct td_inspect_opts *o,
+                  struct td_arena *arena, struct td_err *err);
+int td_inspect_macho(struct td_view *v, const struct td_macho *m, const struct td_inspect_opts *o,
+                     struct td_arena *arena, struct td_err *err);
+
+/* Splits a colon-separated search path (DT_RPATH/DT_RUNPATH) into a list. */
+void td_inspect_path_list(struct td_view *v, const char *key, const char *label,
+                          const char *paths);
+
+#endif

@@ -1,0 +1,230 @@
+/* `inspect` for ELF objects: what readelf -d and --dyn-syms would show. */
+#include "report/inspect.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *elf_type_name(const struct td_elf *e)
+{
+    switch (e->type) {
+    case 1:
+        return "relocatable object";
+    case TD_ET_EXEC:
+        return "executable";
+    case TD_ET_DYN:
+        /* A PIE is ET_DYN too; DF_1_PIE or an interpreter tells them apart. */
+        if ((e->dyn.flags_1 & TD_DF_1_PIE) || e->interp)
+            return "position-independent executable";
+        return "shared library";
+    case 4:
+        return "core file";
+    }
+    return "unknown type";
+}
+
+void td_inspect_path_list(struct td_view *v, const char *key, const char *label, const char *paths)
+{
+    td_view_list_begin(v, key, label);
+    for (const char *p = paths; p;) {
+        const char *colon = strchr(p, ':');
+        size_t n = colon ? (size_t)(colon - p) : strlen(p);
+        char one[4096];
+        snprintf(one, sizeof one, "%.*s", (int)n, p);
+        td_view_item(v, one);
+        p = colon ? colon + 1 : NULL;
+    }
+    td_view_list_end(v);
+}
+
+struct flag_name {
+    uint64_t bit;
+    const char *name;
+};
+
+static const struct flag_name dt_flags[] = {
+    {0x1, "ORIGIN"}, {0x2, "SYMBOLIC"}, {0x4, "TEXTREL"}, {0x8, "BIND_NOW"}, {0x10, "STATIC_TLS"},
+};
+
+static const struct flag_name dt_flags_1[] = {
+    {0x1, "NOW"},          {0x2, "GLOBAL"},      {0x4, "GROUP"},     {0x8, "NODELETE"},
+    {0x10, "LOADFLTR"},    {0x20, "INITFIRST"},  {0x40, "NOOPEN"},   {0x80, "ORIGIN"},
+    {0x100, "DIRECT"},     {0x400, "INTERPOSE"}, {0x800, "NODEFLIB"}, {0x1000, "NODUMP"},
+    {0x8000000, "PIE"},
+};
+
+static void flag_items(struct td_view *v, uint64_t value, const struct flag_name *names, size_t n,
+                       const char *prefix)
+{
+    char buf[64];
+    for (size_t i = 0; i < n; i++) {
+        if (value & names[i].bit) {
+            snprintf(buf, sizeof buf, "%s%s", prefix, names[i].name);
+            td_view_item(v, buf);
+            value &= ~names[i].bit;
+        }
+    }
+    if (value) {
+        snprintf(buf, sizeof buf, "%s0x%llx", prefix, (unsigned long long)value);
+        td_view_item(v, buf);
+    }
+}
+
+static void describe_versions(struct td_view *v, const struct td_elf *e)
+{
+    td_view_list_begin(v, "versions_needed", "needs versions");
+    for (uint32_t i = 0; i < e->verneed_count; i++) {
+        const struct td_elf_verneed *vn = &e->verneed[i];
+        td_view_row_begin(v);
+        td_view_str(v, "file", "file", vn->file);
+        td_view_list_begin(v, "versions", NULL);
+        for (uint32_t j = 0; j < vn->version_count; j++)
+            td_view_item(v, vn->versions[j].name);
+        td_view_list_end(v);
+        td_view_row_end(v);
+    }
+    td_view_list_end(v);
+
+    td_view_list_begin_inline(v, "versions_defined", "defines");
+    for (uint32_t i = 0; i < e->verdef_count; i++)
+        if (!(e->verdef[i].flags & TD_VER_FLG_BASE))
+            td_view_item(v, e->verdef[i].name);
+    td_view_list_end(v);
+}
+
+static const char *sym_type_name(uint8_t t)
+{
+    static const char *const names[] = {"NOTYPE", "OBJECT", "FUNC", "SECTION", "FILE", "COMMON",
+                                        "TLS"};
+    if (t < sizeof names / sizeof names[0])
+        return names[t];
+    return t == TD_STT_GNU_IFUNC ? "IFUNC" : "OTHER";
+}
+
+static const char *sym_bind_name(uint8_t b)
+{
+    switch (b) {
+    case TD_STB_LOCAL:
+        return "LOCAL";
+    case TD_STB_GLOBAL:
+        return "GLOBAL";
+    case TD_STB_WEAK:
+        return "WEAK";
+    case TD_STB_GNU_UNIQUE:
+        return "UNIQUE";
+    }
+    return "OTHER";
+}
+
+static int describe_symbols(struct td_view *v, const struct td_elf *e, struct td_err *err)
+{
+    td_view_list_begin(v, "symbol_list", "symbol table");
+    int rc = 0;
+    for (uint32_t i = 1; i < e->dynsym_count; i++) {
+        struct td_elf_sym s;
+        if (!td_elf_dynsym(e, i, &s)) {
+            td_err_set(err, "dynamic symbol %u: unreadable entry or name", i);
+            rc = -1;
+            break;
+        }
+        td_view_row_begin(v);
+        td_view_str(v, "name", "name", s.name);
+        td_view_bool(v, "defined", NULL, s.defined);
+        td_view_str(v, "type", NULL, sym_type_name(s.type));
+        td_view_str(v, "bind", NULL, sym_bind_name(s.bind));
+        td_view_str(v, "version", s.version_hidden ? "@" : "@@", s.version);
+        td_view_bool(v, "version_hidden", NULL, s.version_hidden);
+        td_view_str(v, "library", "from", s.version_file);
+        td_view_bool(v, "undefined", "undefined", !s.defined);
+        td_view_row_end(v);
+    }
+    td_view_list_end(v);
+    return rc;
+}
+
+int td_inspect_elf(struct td_view *v, const struct td_elf *e, const struct td_inspect_opts *o,
+                   struct td_arena *arena, struct td_err *err)
+{
+    const char *cls = e->is64 ? "ELF64" : "ELF32";
+    const char *endian = e->big_endian ? "big" : "little";
+    const char *arch = td_elf_arch(e);
+    const char *machine = td_elf_machine_name(e->machine);
+    const char *type = elf_type_name(e);
+    int rc = 0;
+
+    td_view_json_str(v, "format", "elf");
+    td_view_json_str(v, "class", cls);
+    td_view_json_str(v, "endian", endian);
+    td_view_json_str(v, "arch", arch);
+    td_view_json_str(v, "machine", machine);
+    td_view_json_str(v, "type", type);
+    td_view_note(v, "%s %s-endian %s, %s (%s)", cls, endian, type, arch, machine);
+    td_view_str(v, "name", "soname", e->soname);
+
+    td_view_list_begin(v, "dependencies", "needed");
+    for (uint32_t i = 0; i < e->needed_count; i++) {
+        td_view_row_begin(v);
+        td_view_str(v, "name", "name", e->needed[i]);
+        td_view_json_str(v, "kind", "needed");
+        td_view_row_end(v);
+    }
+    td_view_list_end(v);
+
+    if (e->rpath)
+        td_inspect_path_list(v, "rpath", "rpath", e->rpath);
+    else
+        td_inspect_path_list(v, "rpath", "rpath", NULL);
+    td_inspect_path_list(v, "runpath", "runpath", e->runpath);
+    td_view_str(v, "interpreter", "interpreter", e->interp);
+    td_view_str(v, "build_id", "build-id", e->build_id);
+
+    td_view_list_begin_inline(v, "flags", "flags");
+    if (e->dyn.has_flags)
+        flag_items(v, e->dyn.flags, dt_flags, sizeof dt_flags / sizeof dt_flags[0], "");
+    if (e->dyn.has_flags_1)
+        flag_items(v, e->dyn.flags_1, dt_flags_1, sizeof dt_flags_1 / sizeof dt_flags_1[0], "");
+    td_view_list_end(v);
+
+    uint32_t defined = 0, undefined = 0;
+    struct td_err walk = {0};
+    bool counted = e->symcount_source != TD_ELF_SYMCOUNT_NOT_PARSED &&
+                   td_elf_dynsym_tally(e, &defined, &undefined, &walk) == 0;
+    td_view_begin(v, "symbols", NULL);
+    if (v->kind == TD_VIEW_JSON) {
+        td_view_json_str(v, "source", e->symcount_source == TD_ELF_SYMCOUNT_SECTION ? "SHT_DYNSYM section"
+                                      : e->symcount_source == TD_ELF_SYMCOUNT_HASH ? "DT_HASH"
+                                      : e->symcount_source == TD_ELF_SYMCOUNT_GNU_HASH ? "DT_GNU_HASH"
+                                      : e->symcount_source == TD_ELF_SYMCOUNT_NONE ? "none"
+                                                                                   : "not parsed");
+        if (counted) {
+            td_view_uint(v, "defined", NULL, defined);
+            td_view_uint(v, "undefined", NULL, undefined);
+        } else {
+            td_view_json_str(v, "defined", NULL);
+            td_view_json_str(v, "undefined", NULL);
+        }
+    }
+    td_view_end(v);
+    if (counted)
+        td_view_note(v, "%-16s %u defined, %u undefined", "symbols", defined, undefined);
+    else
+        td_view_note(v, "%-16s not parsed: %s", "symbols",
+                     walk.set ? walk.msg : "DT_SYMTAB without a hash table");
+
+    td_view_begin(v, "elf", NULL);
+    td_view_uint(v, "e_machine", NULL, e->machine);
+    td_view_uint(v, "osabi", NULL, e->osabi);
+    td_view_hex(v, "e_flags", NULL, e->flags);
+    td_view_hex(v, "entry", NULL, e->entry);
+    td_view_bool(v, "nodeflib", NULL, (e->dyn.flags_1 & TD_DF_1_NODEFLIB) != 0);
+    describe_versions(v, e);
+    td_view_end(v);
+
+    if (o->symbols)
+        rc = describe_symbols(v, e, err);
+    if (walk.set && rc == 0) {
+        td_err_set(err, "%s", walk.msg);
+        rc = -1;
+    }
+    (void)arena;
+    return rc;
+}
