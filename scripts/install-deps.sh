@@ -11,7 +11,7 @@ build_pkgs=(cmake ninja-build make gcc libc6-dev zlib1g-dev libjansson-dev)
 test_pkgs=(clang lld llvm libclang-rt-14-dev libcmocka-dev gcc-multilib
     gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 binutils-mingw-w64-x86-64 binutils-mingw-w64-i686
     wine64 binutils file patchelf zip unzip python3 python3-jsonschema python3-torch)
-bench_pkgs=(hyperfine libtree pax-utils time)
+bench_pkgs=(hyperfine libtree pax-utils time bc)
 
 pkgs=("${build_pkgs[@]}")
 case "$what" in

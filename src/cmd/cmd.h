@@ -22,5 +22,6 @@ extern const struct td_command td_commands[];
 void td_print_usage(FILE *out);
 
 int td_cmd_inspect(int argc, char **argv);
+int td_cmd_deps(int argc, char **argv);
 
 #endif

@@ -6,19 +6,59 @@
 
 void td_jw_init(struct td_jsonw *w, FILE *out, bool pretty)
 {
-    memset(w, 0, sizeof *w);
     w->out = out;
     w->pretty = pretty;
+    w->depth = 0;
+    w->after_key = false;
+    w->inline_from = 0;
+    w->used = 0;
+    memset(w->first, 0, sizeof w->first);
     w->first[0] = true;
+}
+
+void td_jw_flush(struct td_jsonw *w)
+{
+    if (w->used)
+        fwrite(w->buf, 1, w->used, w->out);
+    w->used = 0;
+}
+
+static void put(struct td_jsonw *w, const char *s, size_t n)
+{
+    if (n > sizeof w->buf - w->used) {
+        td_jw_flush(w);
+        if (n > sizeof w->buf) {
+            fwrite(s, 1, n, w->out);
+            return;
+        }
+    }
+    memcpy(w->buf + w->used, s, n);
+    w->used += n;
+}
+
+static void putch(struct td_jsonw *w, char c)
+{
+    if (w->used == sizeof w->buf)
+        td_jw_flush(w);
+    w->buf[w->used++] = c;
+}
+
+static void puts_(struct td_jsonw *w, const char *s)
+{
+    put(w, s, strlen(s));
 }
 
 static void indent(struct td_jsonw *w)
 {
     if (!w->pretty)
         return;
-    fputc('\n', w->out);
-    for (int i = 0; i < w->depth; i++)
-        fputs("  ", w->out);
+    if (w->inline_from && w->depth >= w->inline_from) {
+        putch(w, ' ');
+        return;
+    }
+    static const char spaces[] = "\n                                                                ";
+    size_t n = 1 + 2 * (size_t)w->depth;
+    put(w, spaces, n < sizeof spaces - 1 ? n : sizeof spaces - 1);
 }
 
 /* Separator and indentation before any value or key. */
@@ -29,7 +69,7 @@ static void before_item(struct td_jsonw *w)
         return;
     }
     if (!w->first[w->depth])
-        fputc(',', w->out);
+        putch(w, ',');
     w->first[w->depth] = false;
     if (w->depth > 0)
         indent(w);
@@ -38,7 +78,7 @@ static void before_item(struct td_jsonw *w)
 static void open(struct td_jsonw *w, char c)
 {
     before_item(w);
-    fputc(c, w->out);
+    putch(w, c);
     if (w->depth < TD_JSONW_MAX_DEPTH - 1)
         w->depth++;
     w->first[w->depth] = true;
@@ -47,14 +87,26 @@ static void open(struct td_jsonw *w, char c)
 static void close(struct td_jsonw *w, char c)
 {
     bool empty = w->first[w->depth];
+    bool in_line = w->inline_from && w->depth >= w->inline_from;
     if (w->depth > 0)
         w->depth--;
-    if (!empty)
+    if (!empty && in_line)
+        putch(w, ' ');
+    else if (!empty)
         indent(w);
-    fputc(c, w->out);
+    putch(w, c);
+    if (w->inline_from && w->depth < w->inline_from)
+        w->inline_from = 0;
 }
 
 void td_jw_begin_object(struct td_jsonw *w) { open(w, '{'); }
+
+void td_jw_begin_object_inline(struct td_jsonw *w)
+{
+    open(w, '{');
+    if (!w->inline_from)
+        w->inline_from = w->depth;
+}
 void td_jw_end_object(struct td_jsonw *w) { close(w, '}'); }
 void td_jw_begin_array(struct td_jsonw *w) { open(w, '['); }
 void td_jw_end_array(struct td_jsonw *w) { close(w, ']'); }
@@ -90,10 +142,10 @@ static size_t utf8_sequence_length(const char *s, size_t avail)
     return len;
 }
 
-static void write_escaped(FILE *out, const char *s, size_t n)
+static void write_escaped(struct td_jsonw *out, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
-    fputc('"', out);
+    putch(out, '"');
     size_t run = 0; /* start of the current run of bytes needing no escape */
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
@@ -106,51 +158,59 @@ static void write_escaped(FILE *out, const char *s, size_t n)
                 continue;
             }
         }
-        fwrite(s + run, 1, i - run, out);
+        put(out, s + run, i - run);
         run = i + 1;
         switch (c) {
         case '"':
-            fputs("\\\"", out);
+            puts_(out, "\\\"");
             break;
         case '\\':
-            fputs("\\\\", out);
+            puts_(out, "\\\\");
             break;
         case '\n':
-            fputs("\\n", out);
+            puts_(out, "\\n");
             break;
         case '\t':
-            fputs("\\t", out);
+            puts_(out, "\\t");
             break;
         case '\r':
-            fputs("\\r", out);
+            puts_(out, "\\r");
             break;
         default: {
             if (c >= 0x80) { /* not UTF-8: binaries may hold any bytes; JSON may not */
-                fputs("\\ufffd", out);
+                puts_(out, "\\ufffd");
                 break;
             }
             char esc[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0};
-            fputs(esc, out);
+            puts_(out, esc);
         }
         }
     }
-    fwrite(s + run, 1, n - run, out);
-    fputc('"', out);
+    put(out, s + run, n - run);
+    putch(out, '"');
 }
 
 void td_jw_key(struct td_jsonw *w, const char *key)
 {
     before_item(w);
-    write_escaped(w->out, key, strlen(key));
-    fputs(w->pretty ? ": " : ":", w->out);
+    write_escaped(w, key, strlen(key));
+    puts_(w, w->pretty ? ": " : ":");
     w->after_key = true;
 }
 
 void td_jw_stringn(struct td_jsonw *w, const char *s, size_t n)
 {
     before_item(w);
-    write_escaped(w->out, s, n);
+    write_escaped(w, s, n);
 }
+
+/* Bytes that can be copied as they are: printable ASCII but the quote and
+ * the backslash. One table lookup per byte keeps the common case a copy. */
+static const unsigned char plain_byte[256] = {
+#define R16(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
+    R16(0), R16(0), R16(1), R16(1), R16(1), R16(1), R16(1), R16(1),
+#undef R16
+};
 
 void td_jw_string(struct td_jsonw *w, const char *s)
 {
@@ -158,37 +218,57 @@ void td_jw_string(struct td_jsonw *w, const char *s)
         td_jw_null(w);
         return;
     }
-    td_jw_stringn(w, s, strlen(s));
+    /* One pass over a NUL-terminated string: copy plain runs, fall back to
+     * the full escaper from the first byte that needs care. */
+    size_t n = 0;
+    while (plain_byte[(unsigned char)s[n]] && s[n] != '"' && s[n] != '\\' && s[n] != 0x7f)
+        n++;
+    if (s[n] == '\0') {
+        before_item(w);
+        putch(w, '"');
+        put(w, s, n);
+        putch(w, '"');
+        return;
+    }
+    td_jw_stringn(w, s, n + strlen(s + n));
 }
 
 void td_jw_int(struct td_jsonw *w, int64_t v)
 {
     before_item(w);
-    fprintf(w->out, "%" PRId64, v);
+    char num[24];
+    put(w, num, (size_t)snprintf(num, sizeof num, "%" PRId64, v));
 }
 
 void td_jw_uint(struct td_jsonw *w, uint64_t v)
 {
     before_item(w);
-    fprintf(w->out, "%" PRIu64, v);
+    char digits[24];
+    size_t i = sizeof digits;
+    do {
+        digits[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    put(w, digits + i, sizeof digits - i);
 }
 
 void td_jw_bool(struct td_jsonw *w, bool v)
 {
     before_item(w);
-    fputs(v ? "true" : "false", w->out);
+    puts_(w, v ? "true" : "false");
 }
 
 void td_jw_null(struct td_jsonw *w)
 {
     before_item(w);
-    fputs("null", w->out);
+    puts_(w, "null");
 }
 
 void td_jw_hex(struct td_jsonw *w, uint64_t v)
 {
     before_item(w);
-    fprintf(w->out, "\"0x%" PRIx64 "\"", v);
+    char num[24];
+    put(w, num, (size_t)snprintf(num, sizeof num, "\"0x%" PRIx64 "\"", v));
 }
 
 void td_jw_kstr(struct td_jsonw *w, const char *key, const char *s)
@@ -223,5 +303,6 @@ void td_jw_khex(struct td_jsonw *w, const char *key, uint64_t v)
 
 void td_jw_finish(struct td_jsonw *w)
 {
-    fputc('\n', w->out);
+    putch(w, '\n');
+    td_jw_flush(w);
 }

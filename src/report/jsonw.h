@@ -18,10 +18,15 @@ struct td_jsonw {
     int depth;
     bool first[TD_JSONW_MAX_DEPTH]; /* no element written yet at this depth */
     bool after_key;
+    int inline_from; /* >0: containers at this depth and deeper stay on one line */
+    size_t used;     /* bytes waiting in buf; stdio per call cost 4x the whole parse */
+    char buf[1 << 16];
 };
 
 void td_jw_init(struct td_jsonw *w, FILE *out, bool pretty);
 void td_jw_begin_object(struct td_jsonw *w);
+/* An object written on one line (rows of long lists: symbols, members). */
+void td_jw_begin_object_inline(struct td_jsonw *w);
 void td_jw_end_object(struct td_jsonw *w);
 void td_jw_begin_array(struct td_jsonw *w);
 void td_jw_end_array(struct td_jsonw *w);
@@ -43,7 +48,9 @@ void td_jw_kuint(struct td_jsonw *w, const char *key, uint64_t v);
 void td_jw_kbool(struct td_jsonw *w, const char *key, bool v);
 void td_jw_khex(struct td_jsonw *w, const char *key, uint64_t v);
 
-/* Ends the document with a newline. */
+/* Ends the document with a newline and flushes. */
 void td_jw_finish(struct td_jsonw *w);
+/* Hands buffered bytes to the FILE (before anything else writes to it). */
+void td_jw_flush(struct td_jsonw *w);
 
 #endif

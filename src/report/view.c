@@ -113,7 +113,7 @@ static void text_line_start(struct td_view *v, const char *label)
 void td_view_row_begin(struct td_view *v)
 {
     if (v->kind == TD_VIEW_JSON) {
-        td_jw_begin_object(&v->json);
+        td_jw_begin_object_inline(&v->json);
         return;
     }
     const char *label = v->list && v->list_items == 0 ? v->list_label : NULL;
@@ -244,6 +244,12 @@ void td_view_item(struct td_view *v, const char *s)
     text_line_start(v, label ? label : "");
     fprintf(out(v), "%s\n", s ? s : "(null)");
     v->list_items++;
+}
+
+void td_view_text_flag(struct td_view *v, const char *label, bool b)
+{
+    if (v->kind == TD_VIEW_TEXT && b)
+        text_field(v, v->row ? NULL : label, label);
 }
 
 void td_view_note(struct td_view *v, const char *fmt, ...)

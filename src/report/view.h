@@ -54,6 +54,8 @@ void td_view_int(struct td_view *v, const char *key, const char *label, int64_t 
 void td_view_hex(struct td_view *v, const char *key, const char *label, uint64_t n);
 /* Text shows only true flags (as the label alone). */
 void td_view_bool(struct td_view *v, const char *key, const char *label, bool b);
+/* Text only: LABEL when B is true; nothing in JSON. */
+void td_view_text_flag(struct td_view *v, const char *label, bool b);
 /* JSON only: nothing in text. */
 void td_view_json_str(struct td_view *v, const char *key, const char *s);
 

@@ -1,0 +1,242 @@
+/* torchdoctor deps FILE...: what the platform's loader would do with each
+ * dependency, file by file, without running anything. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "graph/graph.h"
+#include "report/deps.h"
+
+extern char **environ;
+
+enum { MAX_LIST = 64 };
+
+struct deps_args {
+    const char *files[MAX_LIST];
+    size_t n_files;
+    const char *search_dirs[MAX_LIST];
+    size_t n_search_dirs;
+    struct td_env_var env[MAX_LIST];
+    size_t n_env;
+    const char *platform, *profile, *format, *color, *root, *python;
+    int cpu_level;
+    bool no_symbols;
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: torchdoctor deps FILE... [--platform auto|linux|windows|macos]\n"
+            "                        [--profile auto|exe|dlopen|python-extension|torch-import]\n"
+            "                        [--search-dir DIR]... [--root DIR] [--env NAME=VALUE]...\n"
+            "                        [--python EXE] [--cpu-level 1-4] [--no-symbols]\n"
+            "                        [--format text|json|markdown|dot] [--color WHEN]\n"
+            "\n"
+            "Resolves every dependency of FILE the way the target's loader would (glibc ld.so,\n"
+            "the Windows loader, dyld), without running anything: how each library was found,\n"
+            "every place tried for the ones that were not, and (ELF) every undefined symbol\n"
+            "checked against the lookup scope with its version.\n"
+            "\n"
+            "  --root DIR        treat DIR as the target's filesystem root (an extracted image,\n"
+            "                    a Windows drive: C:\\ is DIR)\n"
+            "  --env NAME=VALUE  the target's environment (LD_LIBRARY_PATH, PATH, ...); without\n"
+            "                    --root, this machine's environment is used\n"
+            "  --python EXE      the interpreter whose symbols an extension module may use\n"
+            "\n"
+            "Exit status: 0 no error found, 1 an error finding, 2 the tool could not do it.\n");
+}
+
+static int parse_args(int argc, char **argv, struct deps_args *a)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define OPT(name) (strcmp(s, name) == 0 && v && ++i)
+        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+            usage(stdout);
+            exit(TD_EXIT_OK);
+        } else if (strcmp(s, "--no-symbols") == 0) {
+            a->no_symbols = true;
+        } else if (OPT("--platform")) {
+            a->platform = v;
+        } else if (OPT("--profile")) {
+            a->profile = v;
+        } else if (OPT("--format")) {
+            a->format = v;
+        } else if (OPT("--color")) {
+            a->color = v;
+        } else if (OPT("--root")) {
+            a->root = v;
+        } else if (OPT("--python")) {
+            a->python = v;
+        } else if (OPT("--cpu-level")) {
+            a->cpu_level = atoi(v);
+        } else if (OPT("--search-dir")) {
+            if (a->n_search_dirs < MAX_LIST)
+                a->search_dirs[a->n_search_dirs++] = v;
+        } else if (OPT("--env")) {
+            const char *eq = strchr(v, '=');
+            if (!eq || a->n_env == MAX_LIST) {
+                fprintf(stderr, "torchdoctor deps: --env wants NAME=VALUE, not '%s'\n", v);
+                return -1;
+            }
+            a->env[a->n_env++] = (struct td_env_var){strndup(v, (size_t)(eq - v)), eq + 1};
+        } else if (s[0] == '-' && s[1]) {
+            fprintf(stderr, "torchdoctor deps: unknown option or missing value: '%s'\n", s);
+            return -1;
+        } else if (a->n_files < MAX_LIST) {
+            a->files[a->n_files++] = s;
+        }
+#undef OPT
+    }
+    if (a->n_files == 0) {
+        usage(stderr);
+        return -1;
+    }
+    return 0;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), m = strlen(tail);
+    return n >= m && strcasecmp(s + n - m, tail) == 0;
+}
+
+/* The platform whose loader applies: the first file's format decides. */
+static enum td_platform pick_platform(const char *opt, const struct td_object *o)
+{
+    if (opt && strcmp(opt, "windows") == 0)
+        return TD_PLATFORM_WINDOWS;
+    if (opt && strcmp(opt, "macos") == 0)
+        return TD_PLATFORM_MACOS;
+    if (opt && strcmp(opt, "linux") == 0)
+        return TD_PLATFORM_LINUX;
+    if (o->kind == TD_FILE_PE)
+        return TD_PLATFORM_WINDOWS;
+    if (o->kind == TD_FILE_MACHO || o->kind == TD_FILE_MACHO_FAT)
+        return TD_PLATFORM_MACOS;
+    return TD_PLATFORM_LINUX;
+}
+
+/* The default profile from the file and its surroundings (DESIGN.md). */
+static enum td_profile pick_profile(const char *opt, const struct td_object *o)
+{
+    static const char *const names[] = {"auto", "exe", "dlopen", "python-extension",
+                                        "torch-import"};
+    for (int i = 1; opt && i < 5; i++)
+        if (strcmp(opt, names[i]) == 0)
+            return (enum td_profile)i;
+    const char *n = o->name;
+    if (strstr(n, ".cpython-") || strstr(n, ".abi3.") || ends_with(n, ".pyd"))
+        return TD_PROFILE_PYTHON_EXTENSION;
+    if (o->kind == TD_FILE_ELF && (o->u.elf.interp || o->u.elf.type == TD_ET_EXEC))
+        return TD_PROFILE_EXE;
+    if (o->kind == TD_FILE_PE && !td_pe_is_dll(&o->u.pe))
+        return TD_PROFILE_EXE;
+    if ((o->kind == TD_FILE_MACHO || o->kind == TD_FILE_MACHO_FAT) &&
+        o->u.macho.filetype == TD_MACHO_EXECUTE)
+        return TD_PROFILE_EXE;
+    return TD_PROFILE_DLOPEN;
+}
+
+/* For a CPython extension "x.cpython-311-x86_64-linux-gnu.so", the
+ * interpreter it was built for: python3.11 under the target root. */
+static const char *guess_python(const struct td_loader_config *cfg, const char *name, char *out,
+                                size_t cap)
+{
+    const char *tag = strstr(name, ".cpython-3");
+    if (!tag)
+        return NULL;
+    int minor = atoi(tag + 10);
+    static const char *const dirs[] = {"/usr/bin", "/usr/local/bin"};
+    for (size_t i = 0; i < 2; i++) {
+        char target[256];
+        snprintf(target, sizeof target, "%s/python3.%d", dirs[i], minor);
+        if (td_host_path(cfg, target, out, cap) && access(out, R_OK) == 0)
+            return out;
+    }
+    return NULL;
+}
+
+/* Without --root, the target is this machine: its environment applies,
+ * then --env entries override. */
+static void collect_env(struct deps_args *a, struct td_env_var *all, size_t *n, size_t cap)
+{
+    static const char *const names[] = {"LD_LIBRARY_PATH", "LD_PRELOAD", "PATH",
+                                        "DYLD_LIBRARY_PATH", "DYLD_FALLBACK_LIBRARY_PATH"};
+    *n = 0;
+    for (size_t i = 0; !a->root && i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        /* PATH of this Linux shell means nothing to a Windows target. */
+        if (v && *n < cap)
+            all[(*n)++] = (struct td_env_var){names[i], v};
+    }
+    for (size_t i = 0; i < a->n_env && *n < cap; i++)
+        all[(*n)++] = a->env[i];
+}
+
+int td_cmd_deps(int argc, char **argv)
+{
+    struct deps_args a = {.format = "text", .color = "auto"};
+    if (parse_args(argc, argv, &a) != 0)
+        return TD_EXIT_USAGE;
+    const char *fmt = a.format;
+    if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "markdown") && strcmp(fmt, "dot")) {
+        fprintf(stderr, "torchdoctor deps: --format must be text, json, markdown or dot\n");
+        return TD_EXIT_USAGE;
+    }
+
+    struct td_err err = {0};
+    struct td_object *first = td_object_open(a.files[0], NULL, NULL, &err);
+    if (!first) {
+        fprintf(stderr, "torchdoctor deps: %s\n", err.msg);
+        return TD_EXIT_USAGE;
+    }
+    struct td_env_var env[MAX_LIST * 2];
+    size_t n_env;
+    collect_env(&a, env, &n_env, MAX_LIST * 2);
+    struct td_loader_config cfg = {
+        .platform = pick_platform(a.platform, first),
+        .profile = pick_profile(a.profile, first),
+        .root = a.root,
+        .search_dirs = a.search_dirs,
+        .n_search_dirs = a.n_search_dirs,
+        .env = env,
+        .n_env = n_env,
+        .x86_level = a.cpu_level,
+    };
+    if (cfg.platform == TD_PLATFORM_WINDOWS && cfg.profile == TD_PROFILE_PYTHON_EXTENSION)
+        cfg.load_flags = 0x1100; /* CPython dynload_win.c: DEFAULT_DIRS | DLL_LOAD_DIR */
+    char python[4096];
+    const char *interp = a.python;
+    if (!interp && cfg.platform == TD_PLATFORM_LINUX && cfg.profile == TD_PROFILE_PYTHON_EXTENSION)
+        interp = guess_python(&cfg, first->name, python, sizeof python);
+    td_object_free(first);
+
+    struct td_graph g;
+    struct td_graph_options opts = {.bind_symbols = !a.no_symbols, .interpreter = interp};
+    if (td_graph_build(&g, &cfg, &opts, a.files, a.n_files, &err) != 0) {
+        fprintf(stderr, "torchdoctor deps: %s\n", err.msg);
+        td_graph_free(&g);
+        return TD_EXIT_USAGE;
+    }
+    static char outbuf[1 << 16];
+    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    if (strcmp(fmt, "json") == 0) {
+        td_deps_json(&g, stdout);
+    } else if (strcmp(fmt, "markdown") == 0) {
+        td_deps_markdown(&g, stdout);
+    } else if (strcmp(fmt, "dot") == 0) {
+        td_deps_dot(&g, stdout);
+    } else {
+        struct td_term t;
+        td_term_init(&t, stdout, a.color);
+        td_deps_text(&g, &t);
+    }
+    fflush(stdout);
+    int rc = td_findings_count(&g.findings, TD_SEV_ERROR) ? TD_EXIT_FINDINGS : TD_EXIT_OK;
+    td_graph_free(&g);
+    return rc;
+}

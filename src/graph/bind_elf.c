@@ -1,0 +1,234 @@
+/* ELF symbol binding across the lookup scope, as ld.so does it: every
+ * undefined, non-weak dynamic symbol of every object must be defined by
+ * some object of the global scope (the program, then the libraries in
+ * breadth-first load order), with the version its reference names; every
+ * version an object needs from a library must be defined there
+ * (glibc elf/dl-version.c, "version `X' not found (required by Y)"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/graph.h"
+
+enum { SHOWN_PER_OBJECT = 5 };
+
+/* A reference already decided: many objects import the same name. */
+struct seen {
+    uint32_t hash;
+    const char *name, *version;
+    bool found;
+};
+
+struct seen_set {
+    struct seen *slots;
+    size_t cap, used;
+};
+
+static uint32_t mix(uint32_t h, const char *s)
+{
+    for (; s && *s; s++)
+        h = h * 31 + (unsigned char)*s;
+    return h;
+}
+
+static struct seen *seen_slot(struct seen_set *t, uint32_t key, const char *name,
+                              const char *version)
+{
+    size_t mask = t->cap - 1;
+    for (size_t i = key & mask;; i = (i + 1) & mask) {
+        struct seen *s = &t->slots[i];
+        if (!s->name)
+            return s;
+        if (s->hash == key && strcmp(s->name, name) == 0 &&
+            (s->version == version || (s->version && version && strcmp(s->version, version) == 0)))
+            return s;
+    }
+}
+
+static bool seen_grow(struct seen_set *t)
+{
+    size_t cap = t->cap ? t->cap * 2 : 4096;
+    struct seen *slots = calloc(cap, sizeof *slots);
+    if (!slots)
+        return false;
+    struct seen_set bigger = {slots, cap, t->used};
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->slots[i].name)
+            *seen_slot(&bigger, t->slots[i].hash, t->slots[i].name, t->slots[i].version) =
+                t->slots[i];
+    free(t->slots);
+    *t = bigger;
+    return true;
+}
+
+/* Does any ELF object of the scope define NAME with VERSION? The library
+ * the version need names is asked first: it is nearly always the one. */
+static bool defined_in_scope(struct td_graph *g, const char *name, const char *version,
+                             const char *version_file)
+{
+    uint32_t h = td_elf_gnu_hash(name);
+    struct td_elf_sym sym;
+    if (version_file) {
+        struct td_object *lib = td_graph_find(g, version_file);
+        if (lib && lib->kind == TD_FILE_ELF && td_elf_lookup(&lib->u.elf, name, h, version, &sym))
+            return true;
+    }
+    if (g->interpreter && td_elf_lookup(&g->interpreter->u.elf, name, h, version, &sym))
+        return true;
+    for (size_t i = 0; i < g->count; i++) {
+        struct td_object *o = g->objects[i];
+        if (o->kind == TD_FILE_ELF && td_elf_lookup(&o->u.elf, name, h, version, &sym))
+            return true;
+    }
+    return false;
+}
+
+static void note_unbound(struct td_graph *g, struct td_unbound *u, const char *name,
+                         const char *version)
+{
+    if (u->shown < SHOWN_PER_OBJECT) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, version ? "%s@%s" : "%s", name, version);
+        u->symbols[u->shown++] = td_arena_strdup(&g->arena, buf);
+    }
+    u->total++;
+}
+
+/* True when one of O's own required dependencies was not found: its
+ * unbound symbols then only repeat that finding (ldd -r buries the cause in
+ * hundreds of such lines), so they are not reported. */
+static bool misses_a_dependency(const struct td_graph *g, const struct td_object *o)
+{
+    for (size_t i = 0; i < g->n_edges; i++)
+        if (g->edges[i].from == o && !g->edges[i].to && !g->edges[i].delay && !g->edges[i].weak)
+            return true;
+    return false;
+}
+
+static void bind_object(struct td_graph *g, struct td_object *o, struct seen_set *seen)
+{
+    if (misses_a_dependency(g, o))
+        return;
+    const struct td_elf *e = &o->u.elf;
+    struct td_unbound u = {o, td_arena_array(&g->arena, SHOWN_PER_OBJECT, sizeof(char *)), 0, 0};
+    if (!u.symbols)
+        return;
+    for (uint32_t i = 1; i < e->dynsym_count; i++) {
+        struct td_elf_sym s;
+        if (!td_elf_dynsym(e, i, &s) || s.defined || s.bind == TD_STB_WEAK || !s.name[0])
+            continue;
+        /* With a python-extension profile but no interpreter to read, its
+         * C API is assumed present rather than reported missing. */
+        if (!g->interpreter && g->cfg.profile == TD_PROFILE_PYTHON_EXTENSION &&
+            (strncmp(s.name, "Py", 2) == 0 || strncmp(s.name, "_Py", 3) == 0))
+            continue;
+        uint32_t key = mix(mix(2166136261u, s.name), s.version);
+        if (seen->used * 2 >= seen->cap && !seen_grow(seen))
+            return;
+        struct seen *slot = seen_slot(seen, key, s.name, s.version);
+        if (!slot->name) {
+            *slot = (struct seen){key, s.name, s.version,
+                                  defined_in_scope(g, s.name, s.version, s.version_file)};
+            seen->used++;
+            g->symbols_checked++;
+        }
+        if (!slot->found)
+            note_unbound(g, &u, s.name, s.version);
+    }
+    if (u.total == 0)
+        return;
+    struct td_unbound *grown = realloc(g->unbound, (g->n_unbound + 1) * sizeof *grown);
+    if (!grown)
+        return;
+    g->unbound = grown;
+    g->unbound[g->n_unbound++] = u;
+    char list[2048] = "";
+    for (size_t k = 0; k < u.shown; k++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "",
+                 u.symbols[k]);
+    td_findings_add(&g->findings, TD_SEV_ERROR, TD_KIND_MISSING_SYMBOL, NULL, o->path,
+                    u.symbols[0],
+                    "a library the loader finds first is an older or different build than the one "
+                    "this was linked against: install matching versions",
+                    "%zu undefined symbol%s of %s %s defined by nothing in the lookup scope: %s%s",
+                    u.total, u.total == 1 ? "" : "s", o->name, u.total == 1 ? "is" : "are", list,
+                    u.total > u.shown ? ", ..." : "");
+}
+
+/* Compares the numeric parts of two version names ("GLIBCXX_3.4.9" < "GLIBCXX_3.4.30"). */
+static int version_cmp(const char *a, const char *b)
+{
+    while (*a && *b) {
+        if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+            unsigned long x = strtoul(a, (char **)&a, 10), y = strtoul(b, (char **)&b, 10);
+            if (x != y)
+                return x < y ? -1 : 1;
+        } else {
+            if (*a != *b)
+                return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+            a++, b++;
+        }
+    }
+    return *a ? 1 : *b ? -1 : 0;
+}
+
+/* The newest version LIB defines that shares WANT's prefix ("GLIBCXX_"). */
+static const char *newest_like(const struct td_elf *lib, const char *want)
+{
+    size_t prefix = strcspn(want, "0123456789");
+    const char *best = NULL;
+    for (uint32_t i = 0; i < lib->verdef_count; i++) {
+        const char *n = lib->verdef[i].name;
+        if (!n || (lib->verdef[i].flags & TD_VER_FLG_BASE) || strncmp(n, want, prefix) != 0)
+            continue;
+        if (!best || version_cmp(n, best) > 0)
+            best = n;
+    }
+    return best;
+}
+
+static void check_version_needs(struct td_graph *g, struct td_object *o)
+{
+    const struct td_elf *e = &o->u.elf;
+    for (uint32_t i = 0; i < e->verneed_count; i++) {
+        const struct td_elf_verneed *vn = &e->verneed[i];
+        struct td_object *lib = td_graph_find(g, vn->file);
+        if (!lib || lib->kind != TD_FILE_ELF || lib->u.elf.verdef_count == 0)
+            continue; /* missing (reported already) or unversioned: glibc accepts it */
+        for (uint32_t k = 0; k < vn->version_count; k++) {
+            const struct td_elf_vernaux *want = &vn->versions[k];
+            bool have = false;
+            for (uint32_t d = 0; d < lib->u.elf.verdef_count && !have; d++)
+                have = lib->u.elf.verdef[d].name &&
+                       strcmp(lib->u.elf.verdef[d].name, want->name) == 0;
+            if (have)
+                continue;
+            const char *newest = newest_like(&lib->u.elf, want->name);
+            char detail[512];
+            snprintf(detail, sizeof detail, "; %s offers up to %s", lib->path,
+                     newest ? newest : "no version of that family");
+            td_findings_add(&g->findings,
+                            (want->flags & TD_VER_FLG_WEAK) ? TD_SEV_WARNING : TD_SEV_ERROR,
+                            TD_KIND_MISSING_SYMBOL_VERSION, lib->path, o->path, want->name,
+                            "the library found first is older than the one this was built "
+                            "against: put the newer copy first (or remove the older one from "
+                            "the library path)",
+                            "version `%s' not found in %s (required by %s)%s", want->name,
+                            vn->file, o->name, detail);
+        }
+    }
+}
+
+void td_graph_bind_elf(struct td_graph *g)
+{
+    struct seen_set seen = {0};
+    if (!seen_grow(&seen))
+        return;
+    for (size_t i = 0; i < g->count; i++) {
+        if (g->objects[i]->kind != TD_FILE_ELF)
+            continue;
+        check_version_needs(g, g->objects[i]);
+        bind_object(g, g->objects[i], &seen);
+    }
+    free(seen.slots);
+}

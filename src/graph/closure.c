@@ -1,0 +1,276 @@
+/* Breadth-first closure: objects are loaded in the order ld.so and the
+ * Windows loader use (a needer's dependencies in its own order, level by
+ * level), each once; cycles end because a loaded object is never queued
+ * again. Findings for everything that could not be resolved. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/graph.h"
+
+static int add_object(struct td_graph *g, struct td_object *o)
+{
+    if (g->count == g->cap) {
+        size_t cap = g->cap ? g->cap * 2 : 64;
+        struct td_object **grown = realloc(g->objects, cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        g->objects = grown;
+        g->cap = cap;
+    }
+    o->index = (uint32_t)g->count;
+    g->objects[g->count++] = o;
+    return 0;
+}
+
+static struct td_edge *add_edge(struct td_graph *g)
+{
+    if (g->n_edges == g->edges_cap) {
+        size_t cap = g->edges_cap ? g->edges_cap * 2 : 256;
+        struct td_edge *grown = realloc(g->edges, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        g->edges = grown;
+        g->edges_cap = cap;
+    }
+    struct td_edge *e = &g->edges[g->n_edges++];
+    memset(e, 0, sizeof *e);
+    return e;
+}
+
+struct td_object *td_graph_find(const struct td_graph *g, const char *name)
+{
+    for (size_t i = 0; i < g->count; i++) {
+        const struct td_object *o = g->objects[i];
+        if ((o->identity && strcmp(o->identity, name) == 0) || strcmp(o->name, name) == 0)
+            return g->objects[i];
+    }
+    return NULL;
+}
+
+/* The dependency names of an object, in the order its loader processes them. */
+struct dep {
+    const char *name;
+    bool delay, weak;
+};
+
+static size_t list_deps(struct td_object *o, struct dep **out, struct td_findings *f)
+{
+    size_t n = 0;
+    struct dep *d = NULL;
+    switch (o->kind) {
+    case TD_FILE_ELF:
+        d = td_arena_array(&o->arena, o->u.elf.needed_count + 1, sizeof *d);
+        for (uint32_t i = 0; d && i < o->u.elf.needed_count; i++)
+            d[n++] = (struct dep){o->u.elf.needed[i], false, false};
+        break;
+    case TD_FILE_PE: {
+        struct td_pe_import_dll *imp = NULL, *del = NULL;
+        size_t ni = 0, nd = 0;
+        struct td_err e1 = {0}, e2 = {0};
+        td_pe_imports(&o->u.pe, false, &imp, &ni, &e1);
+        td_pe_imports(&o->u.pe, true, &del, &nd, &e2);
+        if (e1.set || e2.set)
+            td_findings_add(f, TD_SEV_ERROR, TD_KIND_UNREADABLE_FILE, o->path, NULL, NULL, NULL,
+                            "%s: import table not parsed: %s", o->path, e1.set ? e1.msg : e2.msg);
+        d = td_arena_array(&o->arena, ni + nd + 1, sizeof *d);
+        for (size_t i = 0; d && i < ni; i++)
+            d[n++] = (struct dep){imp[i].name, false, false};
+        for (size_t i = 0; d && i < nd; i++)
+            d[n++] = (struct dep){del[i].name, true, false};
+        break;
+    }
+    case TD_FILE_MACHO:
+    case TD_FILE_MACHO_FAT:
+        d = td_arena_array(&o->arena, o->u.macho.ndylibs + 1, sizeof *d);
+        for (size_t i = 0; d && i < o->u.macho.ndylibs; i++) {
+            const struct td_macho_dylib *y = &o->u.macho.dylibs[i];
+            d[n++] = (struct dep){y->name, y->kind == TD_MACHO_DYLIB_LAZY,
+                                  y->kind == TD_MACHO_DYLIB_WEAK};
+        }
+        break;
+    default:
+        break;
+    }
+    *out = d;
+    return n;
+}
+
+static const char *platform_fix_missing(const struct td_graph *g, const char *name)
+{
+    (void)name;
+    switch (g->cfg.platform) {
+    case TD_PLATFORM_WINDOWS:
+        return "put the DLL in the folder of the DLL that needs it, or add its folder with "
+               "os.add_dll_directory(); installing the package that ships it is the lasting fix";
+    case TD_PLATFORM_MACOS:
+        return "install the library, or add an LC_RPATH that reaches it "
+               "(install_name_tool -add_rpath DIR FILE on a copy)";
+    case TD_PLATFORM_LINUX:
+        break;
+    }
+    return "install the package that ships it (apt-file search NAME, or the pip/conda package "
+           "that provides it); a directory on LD_LIBRARY_PATH only helps this shell";
+}
+
+/* Findings for one edge: missing, wrong architecture, skipped candidates, stubs. */
+static void edge_findings(struct td_graph *g, const struct td_edge *e)
+{
+    const struct td_resolution *r = &e->res;
+    size_t wrong = 0;
+    const struct td_probe *first_wrong = NULL;
+    for (size_t i = 0; i < r->n_probes; i++) {
+        enum td_verdict v = r->probes[i].verdict;
+        /* Cache entries of other ABIs (libc6,x32 next to libc6,x86-64) are
+         * how ld.so.cache works, not candidates anyone put in the way. */
+        if ((v == TD_VERDICT_WRONG_CLASS || v == TD_VERDICT_WRONG_MACHINE) &&
+            r->probes[i].rule != TD_RULE_LD_CACHE) {
+            wrong++;
+            if (!first_wrong)
+                first_wrong = &r->probes[i];
+        }
+    }
+    if (r->fatal_wrong_machine && first_wrong) {
+        td_findings_add(&g->findings, TD_SEV_ERROR, TD_KIND_WRONG_ARCHITECTURE, e->name,
+                        e->from->path, NULL,
+                        "replace it with the build for this architecture (64-bit Python needs "
+                        "64-bit DLLs)",
+                        "%s is %s: Windows stops the load with ERROR_BAD_EXE_FORMAT (WinError 193)",
+                        first_wrong->path, first_wrong->detail ? first_wrong->detail
+                                                               : "built for another machine");
+        return;
+    }
+    if (!e->to) {
+        enum td_severity sev = e->weak ? TD_SEV_INFO : e->delay ? TD_SEV_WARNING : TD_SEV_ERROR;
+        const char *kind = wrong ? TD_KIND_WRONG_ARCHITECTURE : TD_KIND_MISSING_LIBRARY;
+        if (wrong)
+            td_findings_add(&g->findings, sev, kind, e->name, e->from->path, NULL,
+                            "install the build of this library for the same architecture as the "
+                            "program",
+                            "%s was found only as %s (%s), which the loader skips; %zu places "
+                            "tried",
+                            e->name, first_wrong->path,
+                            first_wrong->detail ? first_wrong->detail : "wrong architecture",
+                            r->n_probes);
+        else
+            td_findings_add(&g->findings, sev, kind, e->name, e->from->path, NULL,
+                            platform_fix_missing(g, e->name),
+                            "%s%s is not found in any of the %zu places the loader tries",
+                            e->name, e->delay ? " (delay-loaded: fails at first use)" : "",
+                            r->n_probes);
+        return;
+    }
+    if (wrong && first_wrong)
+        td_findings_add(&g->findings, TD_SEV_INFO, TD_KIND_WRONG_ARCHITECTURE, first_wrong->path,
+                        e->from->path, NULL, NULL,
+                        "%s (%s) comes earlier in the search and is skipped; %s is used",
+                        first_wrong->path, first_wrong->detail ? first_wrong->detail : "wrong arch",
+                        e->to->path);
+    if (e->to->is_stub && e->res.newly_opened)
+        td_findings_add(&g->findings, TD_SEV_ERROR, TD_KIND_STUB_LIBRARY, e->to->path,
+                        e->from->path, NULL,
+                        "remove the stubs directory from the library path (LD_LIBRARY_PATH); the "
+                        "real library comes with the driver",
+                        "%s is a link-time stub, not the real library: calls into it fail "
+                        "(CUDA_ERROR_STUB_LIBRARY)",
+                        e->to->path);
+}
+
+static int open_roots(struct td_graph *g, const char *const *roots, size_t n, struct td_err *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct td_object *o = td_object_open(roots[i], NULL, NULL, err);
+        if (!o)
+            return -1;
+        o->found_via = TD_RULE_ROOT;
+        if (add_object(g, o) != 0) {
+            td_object_free(o);
+            td_err_set(err, "out of memory");
+            return -1;
+        }
+    }
+    g->n_roots = n;
+    g->loader.main = g->objects[0];
+    return 0;
+}
+
+static void resolve_all(struct td_graph *g)
+{
+    for (size_t i = 0; i < g->count; i++) {
+        struct td_object *o = g->objects[i];
+        struct dep *deps;
+        size_t n = list_deps(o, &deps, &g->findings);
+        for (size_t k = 0; k < n; k++) {
+            struct td_edge *e = add_edge(g);
+            if (!e)
+                return;
+            e->from = o;
+            e->name = deps[k].name;
+            e->delay = deps[k].delay;
+            e->weak = deps[k].weak;
+            struct td_loaded loaded = {g->objects, g->count};
+            struct td_err err = {0};
+            if (g->loader.ops->resolve(&g->loader, o, e->name, e->delay, &loaded, &e->res, &err)) {
+                td_findings_add(&g->findings, TD_SEV_ERROR, TD_KIND_UNREADABLE_FILE, e->name,
+                                o->path, NULL, NULL, "%s", err.msg);
+                continue;
+            }
+            e->to = e->res.object;
+            if (e->to && e->res.newly_opened) {
+                e->to->loader = o;
+                e->to->depth = o->depth + 1;
+                e->to->found_via = e->res.rule;
+                e->to->found_origin = e->res.origin;
+                if (add_object(g, e->to) != 0) {
+                    td_object_free(e->to);
+                    e->to = NULL;
+                }
+            }
+            edge_findings(g, e);
+        }
+    }
+}
+
+int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
+                   const struct td_graph_options *opts, const char *const *roots, size_t n_roots,
+                   struct td_err *err)
+{
+    memset(g, 0, sizeof *g);
+    g->cfg = *cfg;
+    g->opts = *opts;
+    if (n_roots == 0) {
+        td_err_set(err, "no file to analyse");
+        return -1;
+    }
+    if (td_loader_init(&g->loader, &g->cfg, err) != 0)
+        return -1;
+    if (open_roots(g, roots, n_roots, err) != 0)
+        return -1;
+    resolve_all(g);
+    if (g->opts.interpreter) {
+        struct td_err ierr = {0};
+        g->interpreter = td_object_open(g->opts.interpreter, NULL, NULL, &ierr);
+        if (g->interpreter && g->interpreter->kind != TD_FILE_ELF) {
+            td_object_free(g->interpreter);
+            g->interpreter = NULL;
+        }
+    }
+    if (g->opts.bind_symbols && g->objects[0]->kind == TD_FILE_ELF)
+        td_graph_bind_elf(g);
+    return 0;
+}
+
+void td_graph_free(struct td_graph *g)
+{
+    for (size_t i = 0; i < g->count; i++)
+        td_object_free(g->objects[i]);
+    if (g->interpreter)
+        td_object_free(g->interpreter);
+    free(g->objects);
+    free(g->edges);
+    free(g->unbound);
+    td_findings_free(&g->findings);
+    td_loader_fini(&g->loader);
+    td_arena_free(&g->arena);
+    memset(g, 0, sizeof *g);
+}

@@ -1,0 +1,68 @@
+/* The dependency closure: every object once, in the loader's breadth-first
+ * order, each edge with the resolution that satisfied it (or the places
+ * tried when nothing did), then symbol binding across the lookup scope.
+ * Platform-neutral: the loader model decides where files are. */
+#ifndef TD_GRAPH_GRAPH_H
+#define TD_GRAPH_GRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/finding.h"
+#include "loader/loader.h"
+
+/* One dependency of one object. */
+struct td_edge {
+    struct td_object *from;
+    const char *name;   /* as the object names it (DT_NEEDED, import DLL, install name) */
+    bool delay;         /* delay-load import, lazy dylib: a miss is a warning */
+    bool weak;          /* weak dylib: a miss is not an error */
+    struct td_object *to; /* NULL when not found */
+    struct td_resolution res;
+};
+
+/* Undefined symbols an object needs that nothing in its scope defines. */
+struct td_unbound {
+    struct td_object *object;
+    const char **symbols; /* the first few, "name@VERSION" */
+    size_t shown, total;
+};
+
+struct td_graph_options {
+    bool bind_symbols;       /* false: --no-symbols */
+    const char *interpreter; /* host path of the Python interpreter whose symbols an
+                                extension may use (python-extension profile), or NULL */
+};
+
+struct td_graph {
+    struct td_loader_config cfg;
+    struct td_loader loader;
+    struct td_graph_options opts;
+    struct td_object **objects; /* load order */
+    size_t count, cap;
+    size_t n_roots;
+    struct td_edge *edges;
+    size_t n_edges, edges_cap;
+    struct td_unbound *unbound;
+    size_t n_unbound;
+    size_t symbols_checked;     /* distinct undefined references looked up */
+    struct td_object *interpreter; /* python-extension: the interpreter whose symbols are in scope */
+    struct td_findings findings;
+    struct td_arena arena;
+};
+
+/* Loads ROOTS (host paths) and everything they need under CFG, then binds
+ * symbols. Findings land in G->findings. Returns -1 with ERR only when a
+ * root cannot be read at all (exit status 2 territory). */
+int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
+                   const struct td_graph_options *opts, const char *const *roots, size_t n_roots,
+                   struct td_err *err);
+void td_graph_free(struct td_graph *g);
+
+/* Binds undefined ELF symbols across the lookup scope (bind_elf.c). */
+void td_graph_bind_elf(struct td_graph *g);
+
+/* The object in G whose identity or name is NAME, or NULL. */
+struct td_object *td_graph_find(const struct td_graph *g, const char *name);
+
+#endif

@@ -1,0 +1,293 @@
+/* Text, JSON, markdown and dot views of a dependency graph. */
+#include "report/deps.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/envelope.h"
+#include "report/jsonw.h"
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/'), *b = strrchr(path, '\\');
+    const char *p = s > b ? s : b;
+    return p ? p + 1 : path;
+}
+
+const char *td_found_via(const struct td_object *o, char *out, size_t cap)
+{
+    if (o->found_origin)
+        snprintf(out, cap, "%s of %s", td_rule_name(o->found_via), base_name(o->found_origin));
+    else
+        snprintf(out, cap, "%s", td_rule_name(o->found_via));
+    return out;
+}
+
+/* The first edge that loaded O (its probes explain how it was found). */
+static const struct td_edge *loading_edge(const struct td_graph *g, const struct td_object *o)
+{
+    for (size_t i = 0; i < g->n_edges; i++)
+        if (g->edges[i].to == o && g->edges[i].res.newly_opened)
+            return &g->edges[i];
+    return NULL;
+}
+
+/* ---- text ---- */
+
+struct tree {
+    const struct td_graph *g;
+    const struct td_term *t;
+    unsigned char *printed; /* per object index */
+    char prefix[512];
+};
+
+static void print_probes(struct tree *tr, const struct td_resolution *r, const char *indent)
+{
+    const struct td_term *t = tr->t;
+    fprintf(t->out, "%s%s   tried in this order:%s\n", tr->prefix, indent,
+            td_term_style(t, TD_STYLE_RESET));
+    for (size_t i = 0; i < r->n_probes; i++) {
+        const struct td_probe *p = &r->probes[i];
+        fprintf(t->out, "%s%s   %s%2zu. %s%s [%s%s%s] %s%s%s\n", tr->prefix, indent,
+                td_term_style(t, TD_STYLE_DIM), i + 1, p->path ? p->path : "(no path)",
+                td_term_style(t, TD_STYLE_RESET), td_rule_name(p->rule), p->origin ? " of " : "",
+                p->origin ? base_name(p->origin) : "", td_verdict_name(p->verdict),
+                p->detail ? ": " : "", p->detail ? p->detail : "");
+    }
+}
+
+static void print_children(struct tree *tr, const struct td_object *o);
+
+static void print_edge(struct tree *tr, const struct td_edge *e, bool last)
+{
+    const struct td_term *t = tr->t;
+    char via[512];
+    const char *branch = last ? "└── " : "├── ";
+    if (!e->to) {
+        enum td_style st = e->weak || e->delay ? TD_STYLE_YELLOW : TD_STYLE_RED;
+        fprintf(t->out, "%s%s%s%s not found%s%s\n", tr->prefix, branch, td_term_style(t, st),
+                e->name, e->delay ? " (delay-load)" : e->weak ? " (weak)" : "",
+                td_term_style(t, TD_STYLE_RESET));
+        print_probes(tr, &e->res, last ? "    " : "│   ");
+        return;
+    }
+    bool first = !tr->printed[e->to->index];
+    const char *how = e->res.newly_opened ? td_found_via(e->to, via, sizeof via)
+                                          : td_rule_name(TD_RULE_ALREADY_LOADED);
+    fprintf(t->out, "%s%s%s%s%s %s[%s]%s %s%s%s\n", tr->prefix, branch,
+            first ? td_term_style(t, TD_STYLE_BOLD) : "", e->name,
+            td_term_style(t, TD_STYLE_RESET), td_term_style(t, TD_STYLE_CYAN), how,
+            td_term_style(t, TD_STYLE_RESET), td_term_style(t, TD_STYLE_DIM), e->to->path,
+            td_term_style(t, TD_STYLE_RESET));
+    if (!first)
+        return;
+    tr->printed[e->to->index] = 1;
+    size_t len = strlen(tr->prefix);
+    if (len + 8 < sizeof tr->prefix) {
+        strcat(tr->prefix, last ? "    " : "│   ");
+        print_children(tr, e->to);
+        tr->prefix[len] = '\0';
+    }
+}
+
+static void print_children(struct tree *tr, const struct td_object *o)
+{
+    const struct td_graph *g = tr->g;
+    size_t last = SIZE_MAX;
+    for (size_t i = 0; i < g->n_edges; i++)
+        if (g->edges[i].from == o)
+            last = i;
+    for (size_t i = 0; i < g->n_edges; i++)
+        if (g->edges[i].from == o)
+            print_edge(tr, &g->edges[i], i == last);
+}
+
+void td_deps_text(const struct td_graph *g, const struct td_term *t)
+{
+    struct tree tr = {g, t, calloc(g->count + 1, 1), ""};
+    if (!tr.printed)
+        return;
+    fprintf(t->out, "%splatform %s, profile %s%s\n", td_term_style(t, TD_STYLE_DIM),
+            td_platform_name(g->cfg.platform), td_profile_name(g->cfg.profile),
+            td_term_style(t, TD_STYLE_RESET));
+    for (size_t r = 0; r < g->n_roots; r++) {
+        const struct td_object *o = g->objects[r];
+        fprintf(t->out, "%s%s%s %s(%s)%s\n", td_term_style(t, TD_STYLE_BOLD), o->path,
+                td_term_style(t, TD_STYLE_RESET), td_term_style(t, TD_STYLE_DIM), o->arch,
+                td_term_style(t, TD_STYLE_RESET));
+        tr.printed[o->index] = 1;
+        print_children(&tr, o);
+    }
+    free(tr.printed);
+    size_t missing = 0;
+    for (size_t i = 0; i < g->n_edges; i++)
+        missing += g->edges[i].to == NULL;
+    fprintf(t->out, "\n%zu libraries loaded, %zu dependencies not found", g->count - g->n_roots,
+            missing);
+    if (g->opts.bind_symbols && g->objects[0]->kind == TD_FILE_ELF)
+        fprintf(t->out, ", %zu distinct symbol references checked", g->symbols_checked);
+    fprintf(t->out, "\n");
+    if (g->findings.count) {
+        fprintf(t->out, "\n");
+        td_findings_text(t, &g->findings);
+    } else {
+        fprintf(t->out, "%s✓ everything resolves%s\n", td_term_style(t, TD_STYLE_GREEN),
+                td_term_style(t, TD_STYLE_RESET));
+    }
+}
+
+/* ---- JSON ---- */
+
+static void json_probes(struct td_jsonw *w, const struct td_resolution *r)
+{
+    td_jw_key(w, "searched");
+    td_jw_begin_array(w);
+    for (size_t i = 0; r && i < r->n_probes; i++) {
+        const struct td_probe *p = &r->probes[i];
+        td_jw_begin_object_inline(w);
+        td_jw_kstr(w, "path", p->path);
+        td_jw_kstr(w, "rule", td_rule_name(p->rule));
+        td_jw_kstr(w, "origin", p->origin);
+        td_jw_kstr(w, "verdict", td_verdict_name(p->verdict));
+        if (p->detail)
+            td_jw_kstr(w, "detail", p->detail);
+        td_jw_end_object(w);
+    }
+    td_jw_end_array(w);
+}
+
+static void json_needed_by(struct td_jsonw *w, const struct td_graph *g, const struct td_object *to,
+                           const char *missing_name)
+{
+    td_jw_key(w, "needed_by");
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < g->n_edges; i++) {
+        const struct td_edge *e = &g->edges[i];
+        if ((to && e->to == to) || (!to && !e->to && strcmp(e->name, missing_name) == 0))
+            td_jw_string(w, e->from->path);
+    }
+    td_jw_end_array(w);
+}
+
+static void json_object_entry(struct td_jsonw *w, const struct td_graph *g, const struct td_object *o)
+{
+    char via[512];
+    const struct td_edge *e = loading_edge(g, o);
+    td_jw_begin_object(w);
+    td_jw_kstr(w, "name", e ? e->name : o->name);
+    td_jw_kstr(w, "path", o->path);
+    td_jw_kstr(w, "found_via", td_found_via(o, via, sizeof via));
+    td_jw_kstr(w, "arch", o->arch);
+    td_jw_kstr(w, "status", o->found_via == TD_RULE_ROOT ? "root" : o->is_stub ? "stub" : "found");
+    td_jw_kstr(w, "soname", o->identity);
+    td_jw_kuint(w, "depth", o->depth);
+    json_needed_by(w, g, o, NULL);
+    json_probes(w, e ? &e->res : NULL);
+    td_jw_end_object(w);
+}
+
+void td_deps_json(const struct td_graph *g, FILE *out)
+{
+    static struct td_jsonw w;
+    td_jw_init(&w, out, true);
+    td_envelope_begin(&w, "deps", td_platform_name(g->cfg.platform));
+    td_jw_kstr(&w, "profile", td_profile_name(g->cfg.profile));
+    td_jw_kstr(&w, "root", g->cfg.root);
+    td_jw_key(&w, "libraries");
+    td_jw_begin_array(&w);
+    for (size_t i = 0; i < g->count; i++)
+        json_object_entry(&w, g, g->objects[i]);
+    for (size_t i = 0; i < g->n_edges; i++) {
+        const struct td_edge *e = &g->edges[i];
+        bool first = !e->to;
+        for (size_t k = 0; first && k < i; k++)
+            first = g->edges[k].to || strcmp(g->edges[k].name, e->name) != 0;
+        if (!first)
+            continue;
+        td_jw_begin_object(&w);
+        td_jw_kstr(&w, "name", e->name);
+        td_jw_kstr(&w, "path", NULL);
+        td_jw_kstr(&w, "found_via", NULL);
+        td_jw_kstr(&w, "arch", NULL);
+        td_jw_kstr(&w, "status", e->res.fatal_wrong_machine ? "wrong_architecture"
+                                 : e->delay              ? "missing_delay_load"
+                                 : e->weak               ? "missing_weak"
+                                                         : "missing");
+        json_needed_by(&w, g, NULL, e->name);
+        json_probes(&w, &e->res);
+        td_jw_end_object(&w);
+    }
+    td_jw_end_array(&w);
+    td_jw_key(&w, "symbols");
+    td_jw_begin_object(&w);
+    td_jw_kbool(&w, "bound", g->opts.bind_symbols && g->objects[0]->kind == TD_FILE_ELF);
+    td_jw_kuint(&w, "distinct_references", g->symbols_checked);
+    td_jw_kstr(&w, "interpreter", g->interpreter ? g->interpreter->path : NULL);
+    td_jw_key(&w, "unbound");
+    td_jw_begin_array(&w);
+    for (size_t i = 0; i < g->n_unbound; i++) {
+        const struct td_unbound *u = &g->unbound[i];
+        td_jw_begin_object_inline(&w);
+        td_jw_kstr(&w, "object", u->object->path);
+        td_jw_kuint(&w, "count", u->total);
+        td_jw_key(&w, "first");
+        td_jw_begin_array(&w);
+        for (size_t k = 0; k < u->shown; k++)
+            td_jw_string(&w, u->symbols[k]);
+        td_jw_end_array(&w);
+        td_jw_end_object(&w);
+    }
+    td_jw_end_array(&w);
+    td_jw_end_object(&w);
+    td_envelope_findings(&w, &g->findings);
+    td_envelope_end(&w);
+}
+
+/* ---- markdown ---- */
+
+void td_deps_markdown(const struct td_graph *g, FILE *out)
+{
+    char via[512];
+    fprintf(out, "### torchdoctor deps: %s\n\nplatform %s, profile %s\n\n", g->objects[0]->path,
+            td_platform_name(g->cfg.platform), td_profile_name(g->cfg.profile));
+    fprintf(out, "| library | found via | path |\n|---|---|---|\n");
+    for (size_t i = g->n_roots; i < g->count; i++)
+        fprintf(out, "| `%s` | %s | `%s` |\n", g->objects[i]->name,
+                td_found_via(g->objects[i], via, sizeof via), g->objects[i]->path);
+    for (size_t i = 0; i < g->n_edges; i++)
+        if (!g->edges[i].to)
+            fprintf(out, "| `%s` | **not found** (needed by `%s`) | |\n", g->edges[i].name,
+                    base_name(g->edges[i].from->path));
+    fprintf(out, "\n");
+    if (!g->findings.count)
+        fprintf(out, "No problems found.\n");
+    for (size_t i = 0; i < g->findings.count; i++) {
+        const struct td_finding *f = &g->findings.items[i];
+        fprintf(out, "- **%s** `%s`: %s\n", td_severity_name(f->severity), f->kind, f->detail);
+        if (f->fix)
+            fprintf(out, "  - fix: %s\n", f->fix);
+    }
+}
+
+/* ---- dot ---- */
+
+void td_deps_dot(const struct td_graph *g, FILE *out)
+{
+    fprintf(out, "digraph deps {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n");
+    for (size_t i = 0; i < g->count; i++)
+        fprintf(out, "  n%zu [label=\"%s\"%s];\n", i, base_name(g->objects[i]->path),
+                g->objects[i]->is_stub ? ", color=orange" : "");
+    size_t missing = 0;
+    for (size_t i = 0; i < g->n_edges; i++) {
+        const struct td_edge *e = &g->edges[i];
+        if (e->to) {
+            fprintf(out, "  n%u -> n%u%s;\n", e->from->index, e->to->index,
+                    e->delay ? " [style=dashed]" : "");
+        } else {
+            fprintf(out, "  m%zu [label=\"%s\\nnot found\", color=red, fontcolor=red];\n",
+                    missing, e->name);
+            fprintf(out, "  n%u -> m%zu [color=red];\n", e->from->index, missing++);
+        }
+    }
+    fprintf(out, "}\n");
+}

@@ -1,0 +1,21 @@
+/* Views of a dependency graph for `torchdoctor deps`: a de-duplicated tree
+ * (text), the libraries list (JSON, DESIGN.md schema), a table (markdown)
+ * and a graphviz digraph (dot). */
+#ifndef TD_REPORT_DEPS_H
+#define TD_REPORT_DEPS_H
+
+#include <stdio.h>
+
+#include "graph/graph.h"
+#include "report/term.h"
+
+void td_deps_text(const struct td_graph *g, const struct td_term *t);
+void td_deps_json(const struct td_graph *g, FILE *out);
+void td_deps_markdown(const struct td_graph *g, FILE *out);
+void td_deps_dot(const struct td_graph *g, FILE *out);
+
+/* "runpath of libtorch_cuda.so", "ld.so.cache", "DLL load dir": how an
+ * object was found, in words. Writes OUT and returns it. */
+const char *td_found_via(const struct td_object *o, char *out, size_t cap);
+
+#endif
