@@ -105,7 +105,25 @@ static bool misses_a_dependency(const struct td_graph *g, const struct td_object
     return false;
 }
 
-static void bind_object(struct td_graph *g, struct td_object *o, struct seen_set *seen)
+enum { MAX_MISSING_VERSIONS = 64 };
+
+/* Versions an object needs that its library lacks (check_version_needs):
+ * ld.so stops there, so symbols of those versions are not repeated. */
+struct missing_versions {
+    const char *names[MAX_MISSING_VERSIONS];
+    size_t count;
+};
+
+static bool version_is_missing(const struct missing_versions *mv, const char *version)
+{
+    for (size_t i = 0; version && i < mv->count; i++)
+        if (strcmp(mv->names[i], version) == 0)
+            return true;
+    return false;
+}
+
+static void bind_object(struct td_graph *g, struct td_object *o, struct seen_set *seen,
+                        const struct missing_versions *mv)
 {
     if (misses_a_dependency(g, o))
         return;
@@ -115,7 +133,8 @@ static void bind_object(struct td_graph *g, struct td_object *o, struct seen_set
         return;
     for (uint32_t i = 1; i < e->dynsym_count; i++) {
         struct td_elf_sym s;
-        if (!td_elf_dynsym(e, i, &s) || s.defined || s.bind == TD_STB_WEAK || !s.name[0])
+        if (!td_elf_dynsym(e, i, &s) || s.defined || s.bind == TD_STB_WEAK || !s.name[0] ||
+            version_is_missing(mv, s.version))
             continue;
         /* With a python-extension profile but no interpreter to read, its
          * C API is assumed present rather than reported missing. */
@@ -187,7 +206,8 @@ static const char *newest_like(const struct td_elf *lib, const char *want)
     return best;
 }
 
-static void check_version_needs(struct td_graph *g, struct td_object *o)
+static void check_version_needs(struct td_graph *g, struct td_object *o,
+                                struct missing_versions *mv)
 {
     const struct td_elf *e = &o->u.elf;
     for (uint32_t i = 0; i < e->verneed_count; i++) {
@@ -203,6 +223,8 @@ static void check_version_needs(struct td_graph *g, struct td_object *o)
                        strcmp(lib->u.elf.verdef[d].name, want->name) == 0;
             if (have)
                 continue;
+            if (mv->count < MAX_MISSING_VERSIONS)
+                mv->names[mv->count++] = want->name;
             const char *newest = newest_like(&lib->u.elf, want->name);
             char detail[512];
             snprintf(detail, sizeof detail, "; %s offers up to %s", lib->path,
@@ -227,8 +249,9 @@ void td_graph_bind_elf(struct td_graph *g)
     for (size_t i = 0; i < g->count; i++) {
         if (g->objects[i]->kind != TD_FILE_ELF)
             continue;
-        check_version_needs(g, g->objects[i]);
-        bind_object(g, g->objects[i], &seen);
+        struct missing_versions mv = {{0}, 0};
+        check_version_needs(g, g->objects[i], &mv);
+        bind_object(g, g->objects[i], &seen, &mv);
     }
     free(seen.slots);
 }

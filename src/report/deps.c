@@ -71,7 +71,9 @@ static void print_edge(struct tree *tr, const struct td_edge *e, bool last)
         print_probes(tr, &e->res, last ? "    " : "│   ");
         return;
     }
-    bool first = !tr->printed[e->to->index];
+    /* The tree follows the edges that loaded each object: a library's own
+     * needs are listed under the library that caused it to load, once. */
+    bool first = e->res.newly_opened && !tr->printed[e->to->index];
     const char *how = e->res.newly_opened ? td_found_via(e->to, via, sizeof via)
                                           : td_rule_name(TD_RULE_ALREADY_LOADED);
     fprintf(t->out, "%s%s%s%s%s %s[%s]%s %s%s%s\n", tr->prefix, branch,
