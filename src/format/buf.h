@@ -63,12 +63,13 @@ static inline bool td_buf_u32(const struct td_buf *b, uint64_t off, uint32_t *ou
 
 static inline bool td_buf_u64(const struct td_buf *b, uint64_t off, uint64_t *out)
 {
-    uint32_t lo, hi;
     if (!td_buf_has(b, off, 8))
         return false;
-    td_buf_u32(b, off, b->big_endian ? &hi : &lo);
-    td_buf_u32(b, off + 4, b->big_endian ? &lo : &hi);
-    *out = (uint64_t)hi << 32 | lo;
+    const uint8_t *p = b->data + off;
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | p[b->big_endian ? i : 7 - i];
+    *out = v;
     return true;
 }
 
