@@ -30,10 +30,12 @@ static inline bool td_buf_has(const struct td_buf *b, uint64_t off, uint64_t len
  * without overflowing the multiplication. */
 bool td_buf_has_array(const struct td_buf *b, uint64_t off, uint64_t count, uint64_t size);
 
-/* Inline: readers call these millions of times (symbol binding walks every
+/* A failed read also sets *OUT to 0, so no caller can use an unset value.
+ * Inline: readers call these millions of times (symbol binding walks every
  * hash chain of a 288-library closure), so a call per read would dominate. */
 static inline bool td_buf_u8(const struct td_buf *b, uint64_t off, uint8_t *out)
 {
+    *out = 0;
     if (!td_buf_has(b, off, 1))
         return false;
     *out = b->data[off];
@@ -42,6 +44,7 @@ static inline bool td_buf_u8(const struct td_buf *b, uint64_t off, uint8_t *out)
 
 static inline bool td_buf_u16(const struct td_buf *b, uint64_t off, uint16_t *out)
 {
+    *out = 0;
     if (!td_buf_has(b, off, 2))
         return false;
     const uint8_t *p = b->data + off;
@@ -51,6 +54,7 @@ static inline bool td_buf_u16(const struct td_buf *b, uint64_t off, uint16_t *ou
 
 static inline bool td_buf_u32(const struct td_buf *b, uint64_t off, uint32_t *out)
 {
+    *out = 0;
     if (!td_buf_has(b, off, 4))
         return false;
     const uint8_t *p = b->data + off;
@@ -63,6 +67,7 @@ static inline bool td_buf_u32(const struct td_buf *b, uint64_t off, uint32_t *ou
 
 static inline bool td_buf_u64(const struct td_buf *b, uint64_t off, uint64_t *out)
 {
+    *out = 0;
     if (!td_buf_has(b, off, 8))
         return false;
     const uint8_t *p = b->data + off;
@@ -79,6 +84,7 @@ static inline bool td_buf_word(const struct td_buf *b, uint64_t off, unsigned wi
     if (width == 8)
         return td_buf_u64(b, off, out);
     uint32_t v;
+    *out = 0;
     if (width != 4 || !td_buf_u32(b, off, &v))
         return false;
     *out = v;
