@@ -140,6 +140,9 @@ static void edge_findings(struct td_graph *g, const struct td_edge *e)
                                                                : "built for another machine");
         return;
     }
+    if (!e->to && !wrong && !e->delay && g->cfg.platform == TD_PLATFORM_LINUX &&
+        td_graph_runpath_not_inherited(g, e))
+        return;
     if (!e->to) {
         enum td_severity sev = e->weak ? TD_SEV_INFO : e->delay ? TD_SEV_WARNING : TD_SEV_ERROR;
         const char *kind = wrong ? TD_KIND_WRONG_ARCHITECTURE : TD_KIND_MISSING_LIBRARY;
@@ -247,6 +250,7 @@ int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
     if (open_roots(g, roots, n_roots, err) != 0)
         return -1;
     resolve_all(g);
+    td_graph_analyze(g);
     if (g->opts.interpreter) {
         struct td_err ierr = {0};
         g->interpreter = td_object_open(g->opts.interpreter, NULL, NULL, &ierr);

@@ -59,6 +59,13 @@ int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
                    struct td_err *err);
 void td_graph_free(struct td_graph *g);
 
+/* Whole-closure checks: RUNPATH not inherited, shadowed copies, duplicate
+ * runtimes (analyze.c). */
+void td_graph_analyze(struct td_graph *g);
+/* For a dependency not found on Linux: true (and a runpath_not_inherited
+ * finding) when an ancestor's DT_RUNPATH holds it. */
+bool td_graph_runpath_not_inherited(struct td_graph *g, const struct td_edge *e);
+
 /* Binds undefined ELF symbols across the lookup scope (bind_elf.c). */
 void td_graph_bind_elf(struct td_graph *g);
 
