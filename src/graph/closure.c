@@ -8,7 +8,7 @@
 
 #include "graph/graph.h"
 
-static int add_object(struct td_graph *g, struct td_object *o)
+int td_graph_add_object(struct td_graph *g, struct td_object *o)
 {
     if (g->count == g->cap) {
         size_t cap = g->cap ? g->cap * 2 : 64;
@@ -130,6 +130,16 @@ static void edge_findings(struct td_graph *g, const struct td_edge *e)
                 first_wrong = &r->probes[i];
         }
     }
+    const struct td_probe *last = r->n_probes ? &r->probes[r->n_probes - 1] : NULL;
+    if (r->fatal_wrong_machine && last && last->verdict == TD_VERDICT_NOT_A_LIBRARY) {
+        td_findings_add(&g->findings, TD_SEV_ERROR, TD_KIND_NOT_A_LIBRARY, e->name,
+                        e->from->path, NULL,
+                        "replace the file with the real DLL (reinstall the package that ships it)",
+                        "%s is not a PE image (%s): Windows stops the load with "
+                        "ERROR_BAD_EXE_FORMAT (WinError 193)",
+                        last->path, last->detail ? last->detail : "not a DLL");
+        return;
+    }
     if (r->fatal_wrong_machine && first_wrong) {
         td_findings_add(&g->findings, TD_SEV_ERROR, TD_KIND_WRONG_ARCHITECTURE, e->name,
                         e->from->path, NULL,
@@ -186,7 +196,7 @@ static int open_roots(struct td_graph *g, const char *const *roots, size_t n, st
         if (!o)
             return -1;
         o->found_via = TD_RULE_ROOT;
-        if (add_object(g, o) != 0) {
+        if (td_graph_add_object(g, o) != 0) {
             td_object_free(o);
             td_err_set(err, "out of memory");
             return -1;
@@ -197,9 +207,9 @@ static int open_roots(struct td_graph *g, const char *const *roots, size_t n, st
     return 0;
 }
 
-static void resolve_all(struct td_graph *g)
+void td_graph_resolve_from(struct td_graph *g, size_t start)
 {
-    for (size_t i = 0; i < g->count; i++) {
+    for (size_t i = start; i < g->count; i++) {
         struct td_object *o = g->objects[i];
         struct dep *deps;
         size_t n = list_deps(o, &deps, &g->findings);
@@ -224,7 +234,7 @@ static void resolve_all(struct td_graph *g)
                 e->to->depth = o->depth + 1;
                 e->to->found_via = e->res.rule;
                 e->to->found_origin = e->res.origin;
-                if (add_object(g, e->to) != 0) {
+                if (td_graph_add_object(g, e->to) != 0) {
                     td_object_free(e->to);
                     e->to = NULL;
                 }
@@ -249,7 +259,7 @@ int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
         return -1;
     if (open_roots(g, roots, n_roots, err) != 0)
         return -1;
-    resolve_all(g);
+    td_graph_resolve_from(g, 0);
     td_graph_analyze(g);
     if (g->opts.interpreter) {
         struct td_err ierr = {0};
@@ -261,6 +271,8 @@ int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
     }
     if (g->opts.bind_symbols && g->objects[0]->kind == TD_FILE_ELF)
         td_graph_bind_elf(g);
+    if (g->opts.bind_symbols && g->objects[0]->kind == TD_FILE_PE)
+        td_graph_bind_pe(g);
     return 0;
 }
 

@@ -68,6 +68,13 @@ bool td_graph_runpath_not_inherited(struct td_graph *g, const struct td_edge *e)
 
 /* Binds undefined ELF symbols across the lookup scope (bind_elf.c). */
 void td_graph_bind_elf(struct td_graph *g);
+/* Binds every PE import to an export, following forwarders (bind_pe_graph.c). */
+void td_graph_bind_pe(struct td_graph *g);
+
+/* Appends O to the load order (index set); -1 when out of memory. */
+int td_graph_add_object(struct td_graph *g, struct td_object *o);
+/* Resolves the dependencies of objects START.. (and of all they add). */
+void td_graph_resolve_from(struct td_graph *g, size_t start);
 
 /* The object in G whose identity or name is NAME, or NULL. */
 struct td_object *td_graph_find(const struct td_graph *g, const char *name);
