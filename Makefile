@@ -22,8 +22,10 @@ build: deps-build
 	@cmake -S . -B $(BUILD) $(if $(wildcard $(BUILD)/CMakeCache.txt),,-G Ninja) -DTD_TESTS=OFF >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
+# Until `check` exists, the main job shown is deps on the program itself:
+# it proves the executable needs nothing but the C library.
 run: build
-	./$(BUILD)/torchdoctor inspect ./$(BUILD)/torchdoctor
+	./$(BUILD)/torchdoctor deps ./$(BUILD)/torchdoctor
 
 test: deps-test
 	@$(MAKE) --no-print-directory test-plain test-asan test-fuzz
@@ -49,6 +51,7 @@ bench: deps-test
 	cmake -S . -B $(BUILD) -G Ninja -DTD_TESTS=ON >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 	bash bench/inspect.sh $(BUILD)/torchdoctor
+	bash bench/deps.sh $(BUILD)/torchdoctor
 
 fuzz: deps-test
 	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DTD_TESTS=OFF -DTD_FUZZ=ON >/dev/null

@@ -131,13 +131,21 @@ static void edge_findings(struct td_graph *g, const struct td_edge *e)
         }
     }
     const struct td_probe *last = r->n_probes ? &r->probes[r->n_probes - 1] : NULL;
-    if (r->fatal_wrong_machine && last && last->verdict == TD_VERDICT_NOT_A_LIBRARY) {
-        td_findings_add(&g->findings, TD_SEV_ERROR, TD_KIND_NOT_A_LIBRARY, e->name,
-                        e->from->path, NULL,
-                        "replace the file with the real DLL (reinstall the package that ships it)",
-                        "%s is not a PE image (%s): Windows stops the load with "
-                        "ERROR_BAD_EXE_FORMAT (WinError 193)",
-                        last->path, last->detail ? last->detail : "not a DLL");
+    /* Both loaders stop at a file that is not a library of their format:
+     * Windows with error 193, ld.so with "invalid ELF header". */
+    if (!e->to && last && last->verdict == TD_VERDICT_NOT_A_LIBRARY) {
+        bool win = g->cfg.platform == TD_PLATFORM_WINDOWS;
+        td_findings_add(&g->findings, e->delay ? TD_SEV_WARNING : TD_SEV_ERROR,
+                        TD_KIND_NOT_A_LIBRARY, e->name, e->from->path, NULL,
+                        win ? "replace the file with the real DLL (reinstall the package that "
+                              "ships it)"
+                            : "remove or rename that file (a linker script or a broken copy): "
+                              "the loader takes it and stops",
+                        "%s is not a %s (%s): %s", last->path,
+                        win ? "PE image" : "shared library",
+                        last->detail ? last->detail : "another kind of file",
+                        win ? "Windows stops the load with ERROR_BAD_EXE_FORMAT (WinError 193)"
+                            : "ld.so stops the whole load there instead of searching on");
         return;
     }
     if (r->fatal_wrong_machine && first_wrong) {
@@ -244,6 +252,44 @@ void td_graph_resolve_from(struct td_graph *g, size_t start)
     }
 }
 
+/* ld.so loads LD_PRELOAD and /etc/ld.so.preload libraries right after the
+ * program, before its DT_NEEDED entries (ld.so(8) "LD_PRELOAD"); one that
+ * cannot be found is ignored with a message, not fatal. */
+static void load_preloads(struct td_graph *g)
+{
+    const char **names = NULL;
+    int n = td_linux_preload_names(&g->cfg, &g->arena, &names);
+    for (int i = 0; i < n; i++) {
+        struct td_edge *e = add_edge(g);
+        if (!e)
+            return;
+        e->from = g->objects[0];
+        e->name = names[i];
+        struct td_loaded loaded = {g->objects, g->count};
+        struct td_err err = {0};
+        if (g->loader.ops->resolve(&g->loader, NULL, e->name, false, &loaded, &e->res, &err))
+            continue;
+        e->to = e->res.object;
+        if (!e->to) {
+            td_findings_add(&g->findings, TD_SEV_WARNING, TD_KIND_MISSING_LIBRARY, e->name, NULL,
+                            NULL, "fix or clear LD_PRELOAD / /etc/ld.so.preload",
+                            "preloaded library %s is not found: ld.so prints an error and "
+                            "ignores it",
+                            e->name);
+            continue;
+        }
+        if (e->res.newly_opened) {
+            e->to->found_via = TD_RULE_PRELOAD;
+            e->to->loader = g->objects[0];
+            e->to->depth = 1;
+            if (td_graph_add_object(g, e->to) != 0) {
+                td_object_free(e->to);
+                e->to = NULL;
+            }
+        }
+    }
+}
+
 int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
                    const struct td_graph_options *opts, const char *const *roots, size_t n_roots,
                    struct td_err *err)
@@ -259,6 +305,8 @@ int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
         return -1;
     if (open_roots(g, roots, n_roots, err) != 0)
         return -1;
+    if (g->cfg.platform == TD_PLATFORM_LINUX)
+        load_preloads(g);
     td_graph_resolve_from(g, 0);
     td_graph_analyze(g);
     if (g->opts.interpreter) {

@@ -200,6 +200,12 @@ extern const struct td_loader_ops td_loader_linux;
 extern const struct td_loader_ops td_loader_windows;
 extern const struct td_loader_ops td_loader_macos;
 
+/* Linux: the libraries ld.so preloads before the program's needs
+ * (LD_PRELOAD, then /etc/ld.so.preload under the root), into *NAMES (arena);
+ * resolve each with requester NULL. Returns the count. */
+int td_linux_preload_names(const struct td_loader_config *cfg, struct td_arena *arena,
+                           const char ***names);
+
 /* Sets up L for CFG's platform and calls its init. */
 int td_loader_init(struct td_loader *L, const struct td_loader_config *cfg, struct td_err *err);
 void td_loader_fini(struct td_loader *L);

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# deps --format json (with symbol binding) on Debian torch's _C module, side
+# by side with libtree (no symbols), lddtree, ldd, and ldd -r on
+# libtorch_cpu.so, in one run: median wall time of 5 runs and peak memory,
+# and the ratios. Needs python3-torch, libtree, pax-utils (make bench).
+#   bench/deps.sh [TORCHDOCTOR]
+set -uo pipefail
+td=${1:-build/torchdoctor}
+c=$(ls /usr/lib/python3/dist-packages/torch/_C.cpython-*.so 2>/dev/null | head -1)
+cpu=$(ls /usr/lib/x86_64-linux-gnu/libtorch_cpu.so.* 2>/dev/null | head -1)
+[ -n "$c" ] || { echo "python3-torch is not installed"; exit 2; }
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+unset LD_LIBRARY_PATH
+
+measure() { # LABEL VAR COMMAND...
+    local name=$1 var=$2
+    shift 2
+    "$@" >/dev/null 2>&1
+    local times=() rss=0 out
+    for _ in 1 2 3 4 5; do
+        /usr/bin/time -o "$tmp" -f '%e %M' "$@" >/dev/null 2>&1
+        out=$(tail -1 "$tmp")
+        times+=("${out% *}")
+        rss=${out#* }
+    done
+    local median
+    median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 3p)
+    printf '%-44s %7.3f s %9d KiB\n' "$name" "$median" "$rss"
+    eval "T_$var=$median; M_$var=$rss"
+}
+
+echo "closure of $c"
+"$td" deps --format json "$c" | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+libs = [l for l in d["libraries"] if l["status"] != "root"]
+print(f"  torchdoctor: {len(libs)} libraries, {sum(1 for l in libs if not l[\"path\"])} missing, "
+      f"{d[\"symbols\"][\"distinct_references\"]} distinct symbol references bound, "
+      f"{sum(1 for f in d[\"findings\"] if f[\"severity\"] == \"error\")} errors")'
+measure "torchdoctor deps --format json (symbols)" td "$td" deps --format json "$c"
+measure "torchdoctor deps --no-symbols" tdns "$td" deps --no-symbols --format json "$c"
+measure "libtree (no symbols)" libtree libtree "$c"
+measure "lddtree (no symbols)" lddtree /usr/bin/python3 /usr/bin/lddtree "$c"
+measure "ldd" ldd ldd "$c"
+measure "ldd -r libtorch_cpu.so" lddr ldd -r "$cpu"
+echo "ldd -r on _C reports $(ldd -r "$c" 2>&1 | grep -c 'undefined symbol') undefined symbols (the interpreter's Py* among them)"
+
+# /usr/bin/time has 10 ms resolution: time deps over 10 back-to-back runs too.
+start=$(date +%s.%N)
+for _ in 1 2 3 4 5 6 7 8 9 10; do "$td" deps --format json "$c" >/dev/null; done
+per=$(echo "($(date +%s.%N) - $start) / 10" | bc -l)
+printf '%-44s %7.4f s (mean of 10)\n' "torchdoctor deps, finer timing" "$per"
+ratio() { echo "$1 / $2" | bc -l; }
+printf 'ratios (how many times faster torchdoctor is): libtree %.2fx, lddtree %.1fx, ldd %.1fx, ldd -r %.1fx\n' \
+    "$(ratio "$T_libtree" "$per")" "$(ratio "$T_lddtree" "$per")" "$(ratio "$T_ldd" "$per")" "$(ratio "$T_lddr" "$per")"
+printf 'peak memory: torchdoctor %d KiB, ldd -r %d KiB, lddtree %d KiB\n' "$M_td" "$M_lddr" "$M_lddtree"
