@@ -61,25 +61,61 @@ static bool seen_grow(struct seen_set *t)
     return true;
 }
 
-/* Does any ELF object of the scope define NAME with VERSION? The library
- * the version need names is asked first: it is nearly always the one. */
-static bool defined_in_scope(struct td_graph *g, const char *name, const char *version,
-                             const char *version_file)
+enum { MRU = 8 };
+
+/* Objects that recently defined a symbol: consecutive references of one
+ * object mostly go to the same few libraries (libc10, protobuf, libc). */
+struct providers {
+    const struct td_object *recent[MRU];
+};
+
+static bool defines(const struct td_object *o, const char *name, uint32_t h, const char *version)
+{
+    struct td_elf_sym sym;
+    return o && o->kind == TD_FILE_ELF && td_elf_lookup(&o->u.elf, name, h, version, &sym);
+}
+
+static void remember(struct providers *p, const struct td_object *o)
+{
+    int i = 0;
+    while (i < MRU - 1 && p->recent[i] != o)
+        i++;
+    memmove(&p->recent[1], &p->recent[0], (size_t)i * sizeof p->recent[0]);
+    p->recent[0] = o;
+}
+
+/* Does any ELF object of the scope define NAME with VERSION? Only whether
+ * one does matters here (not which one ld.so would bind first), so the
+ * likely providers are asked first: the library the version need names,
+ * recent providers, the requester's own dependencies, then the scope in
+ * load order, each through its GNU hash bloom filter. */
+static bool defined_in_scope(struct td_graph *g, const struct td_object *requester,
+                             const char *name, const char *version, const char *version_file,
+                             struct providers *p)
 {
     uint32_t h = td_elf_gnu_hash(name);
-    struct td_elf_sym sym;
     if (version_file) {
         struct td_object *lib = td_graph_find(g, version_file);
-        if (lib && lib->kind == TD_FILE_ELF && td_elf_lookup(&lib->u.elf, name, h, version, &sym))
+        if (defines(lib, name, h, version))
             return true;
     }
-    if (g->interpreter && td_elf_lookup(&g->interpreter->u.elf, name, h, version, &sym))
+    for (int i = 0; i < MRU && p->recent[i]; i++)
+        if (defines(p->recent[i], name, h, version)) {
+            remember(p, p->recent[i]);
+            return true;
+        }
+    for (size_t i = 0; i < g->n_edges; i++)
+        if (g->edges[i].from == requester && defines(g->edges[i].to, name, h, version)) {
+            remember(p, g->edges[i].to);
+            return true;
+        }
+    if (g->interpreter && defines(g->interpreter, name, h, version))
         return true;
-    for (size_t i = 0; i < g->count; i++) {
-        struct td_object *o = g->objects[i];
-        if (o->kind == TD_FILE_ELF && td_elf_lookup(&o->u.elf, name, h, version, &sym))
+    for (size_t i = 0; i < g->count; i++)
+        if (defines(g->objects[i], name, h, version)) {
+            remember(p, g->objects[i]);
             return true;
-    }
+        }
     return false;
 }
 
@@ -123,7 +159,7 @@ static bool version_is_missing(const struct missing_versions *mv, const char *ve
 }
 
 static void bind_object(struct td_graph *g, struct td_object *o, struct seen_set *seen,
-                        const struct missing_versions *mv)
+                        const struct missing_versions *mv, struct providers *p)
 {
     if (misses_a_dependency(g, o))
         return;
@@ -147,7 +183,7 @@ static void bind_object(struct td_graph *g, struct td_object *o, struct seen_set
         struct seen *slot = seen_slot(seen, key, s.name, s.version);
         if (!slot->name) {
             *slot = (struct seen){key, s.name, s.version,
-                                  defined_in_scope(g, s.name, s.version, s.version_file)};
+                                  defined_in_scope(g, o, s.name, s.version, s.version_file, p)};
             seen->used++;
             g->symbols_checked++;
         }
@@ -244,6 +280,7 @@ static void check_version_needs(struct td_graph *g, struct td_object *o,
 void td_graph_bind_elf(struct td_graph *g)
 {
     struct seen_set seen = {0};
+    struct providers p = {{0}};
     if (!seen_grow(&seen))
         return;
     for (size_t i = 0; i < g->count; i++) {
@@ -251,7 +288,7 @@ void td_graph_bind_elf(struct td_graph *g)
             continue;
         struct missing_versions mv = {{0}, 0};
         check_version_needs(g, g->objects[i], &mv);
-        bind_object(g, g->objects[i], &seen, &mv);
+        bind_object(g, g->objects[i], &seen, &mv, &p);
     }
     free(seen.slots);
 }

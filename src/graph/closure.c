@@ -131,6 +131,8 @@ static void edge_findings(struct td_graph *g, const struct td_edge *e)
         }
     }
     const struct td_probe *last = r->n_probes ? &r->probes[r->n_probes - 1] : NULL;
+    if (r->in_shared_cache)
+        return; /* resolved by the dyld shared cache; its symbols are not checked */
     /* Both loaders stop at a file that is not a library of their format:
      * Windows with error 193, ld.so with "invalid ELF header". */
     if (!e->to && last && last->verdict == TD_VERDICT_NOT_A_LIBRARY) {
@@ -162,7 +164,9 @@ static void edge_findings(struct td_graph *g, const struct td_edge *e)
         td_graph_runpath_not_inherited(g, e))
         return;
     if (!e->to) {
-        enum td_severity sev = e->weak ? TD_SEV_INFO : e->delay ? TD_SEV_WARNING : TD_SEV_ERROR;
+        /* DESIGN.md: a need only a delay-load, lazy or weak load has is still
+         * reported, as a warning rather than an error. */
+        enum td_severity sev = e->weak || e->delay ? TD_SEV_WARNING : TD_SEV_ERROR;
         const char *kind = wrong ? TD_KIND_WRONG_ARCHITECTURE : TD_KIND_MISSING_LIBRARY;
         if (wrong)
             td_findings_add(&g->findings, sev, kind, e->name, e->from->path, NULL,
@@ -177,7 +181,10 @@ static void edge_findings(struct td_graph *g, const struct td_edge *e)
             td_findings_add(&g->findings, sev, kind, e->name, e->from->path, NULL,
                             platform_fix_missing(g, e->name),
                             "%s%s is not found in any of the %zu places the loader tries",
-                            e->name, e->delay ? " (delay-loaded: fails at first use)" : "",
+                            e->name,
+                            e->delay  ? " (delay-loaded: fails at first use)"
+                            : e->weak ? " (weak: the program runs without it)"
+                                      : "",
                             r->n_probes);
         return;
     }

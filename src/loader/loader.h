@@ -165,6 +165,8 @@ struct td_resolution {
     const char *origin;            /* whose RPATH/RUNPATH/LC_RPATH, or NULL */
     const char *api_set_host;      /* Windows: the contract resolved to this DLL name */
     bool fatal_wrong_machine;      /* Windows: a wrong-machine DLL stops the load (error 193) */
+    bool in_shared_cache;          /* macOS: a system library in the dyld shared cache, not on
+                                      disk: resolved, though object is NULL */
 };
 
 /* The objects loaded so far, in load order; the loader reads it to find a

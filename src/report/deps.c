@@ -63,6 +63,11 @@ static void print_edge(struct tree *tr, const struct td_edge *e, bool last)
     const struct td_term *t = tr->t;
     char via[512];
     const char *branch = last ? "└── " : "├── ";
+    if (!e->to && e->res.in_shared_cache) {
+        fprintf(t->out, "%s%s%s %s[dyld shared cache]%s\n", tr->prefix, branch, e->name,
+                td_term_style(t, TD_STYLE_CYAN), td_term_style(t, TD_STYLE_RESET));
+        return;
+    }
     if (!e->to) {
         enum td_style st = e->weak || e->delay ? TD_STYLE_YELLOW : TD_STYLE_RED;
         fprintf(t->out, "%s%s%s%s not found%s%s\n", tr->prefix, branch, td_term_style(t, st),
@@ -123,7 +128,7 @@ void td_deps_text(const struct td_graph *g, const struct td_term *t)
     free(tr.printed);
     size_t missing = 0;
     for (size_t i = 0; i < g->n_edges; i++)
-        missing += g->edges[i].to == NULL;
+        missing += g->edges[i].to == NULL && !g->edges[i].res.in_shared_cache;
     fprintf(t->out, "\n%zu libraries loaded, %zu dependencies not found", g->count - g->n_roots,
             missing);
     if (g->opts.bind_symbols && g->objects[0]->kind == TD_FILE_ELF)
@@ -211,7 +216,8 @@ void td_deps_json(const struct td_graph *g, FILE *out)
         td_jw_kstr(&w, "path", NULL);
         td_jw_kstr(&w, "found_via", NULL);
         td_jw_kstr(&w, "arch", NULL);
-        td_jw_kstr(&w, "status", e->res.fatal_wrong_machine ? "wrong_architecture"
+        td_jw_kstr(&w, "status", e->res.in_shared_cache   ? "in_shared_cache"
+                                 : e->res.fatal_wrong_machine ? "wrong_architecture"
                                  : e->delay              ? "missing_delay_load"
                                  : e->weak               ? "missing_weak"
                                                          : "missing");
