@@ -4,6 +4,7 @@
  * breadth-first load order), with the version its reference names; every
  * version an object needs from a library must be defined there
  * (glibc elf/dl-version.c, "version `X' not found (required by Y)"). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,13 +120,13 @@ static bool defined_in_scope(struct td_graph *g, const struct td_object *request
     return false;
 }
 
-static void note_unbound(struct td_graph *g, struct td_unbound *u, const char *name,
+static void note_unbound(struct td_arena *arena, struct td_unbound *u, const char *name,
                          const char *version)
 {
     if (u->shown < SHOWN_PER_OBJECT) {
         char buf[1024];
         snprintf(buf, sizeof buf, version ? "%s@%s" : "%s", name, version);
-        u->symbols[u->shown++] = td_arena_strdup(&g->arena, buf);
+        u->symbols[u->shown++] = td_arena_strdup(arena, buf);
     }
     u->total++;
 }
@@ -158,13 +159,27 @@ static bool version_is_missing(const struct missing_versions *mv, const char *ve
     return false;
 }
 
-static void bind_object(struct td_graph *g, struct td_object *o, struct seen_set *seen,
-                        const struct missing_versions *mv, struct providers *p)
+/* One binding worker's state: objects are shared read-only; everything a
+ * worker writes is its own (seen set, providers, arena, results). */
+struct worker {
+    struct td_graph *g;
+    const struct missing_versions *mv; /* per object index */
+    struct td_unbound *results;        /* per object index */
+    const unsigned char *owner;        /* per object index: which worker binds it */
+    unsigned char id;
+    struct td_arena *arena;
+    size_t checked;
+};
+
+static void bind_object(struct worker *w, struct td_object *o, struct seen_set *seen,
+                        struct providers *p)
 {
+    struct td_graph *g = w->g;
+    const struct missing_versions *mv = &w->mv[o->index];
     if (misses_a_dependency(g, o))
         return;
     const struct td_elf *e = &o->u.elf;
-    struct td_unbound u = {o, td_arena_array(&g->arena, SHOWN_PER_OBJECT, sizeof(char *)), 0, 0};
+    struct td_unbound u = {o, td_arena_array(w->arena, SHOWN_PER_OBJECT, sizeof(char *)), 0, 0};
     if (!u.symbols)
         return;
     for (uint32_t i = 1; i < e->dynsym_count; i++) {
@@ -185,29 +200,46 @@ static void bind_object(struct td_graph *g, struct td_object *o, struct seen_set
             *slot = (struct seen){key, s.name, s.version,
                                   defined_in_scope(g, o, s.name, s.version, s.version_file, p)};
             seen->used++;
-            g->symbols_checked++;
+            w->checked++;
         }
         if (!slot->found)
-            note_unbound(g, &u, s.name, s.version);
+            note_unbound(w->arena, &u, s.name, s.version);
     }
-    if (u.total == 0)
-        return;
+    w->results[o->index] = u;
+}
+
+static void *bind_worker(void *arg)
+{
+    struct worker *w = arg;
+    struct seen_set seen = {0};
+    struct providers p = {{0}};
+    if (!seen_grow(&seen))
+        return NULL;
+    for (size_t i = 0; i < w->g->count; i++)
+        if (w->owner[i] == w->id && w->g->objects[i]->kind == TD_FILE_ELF)
+            bind_object(w, w->g->objects[i], &seen, &p);
+    free(seen.slots);
+    return NULL;
+}
+
+static void report_unbound(struct td_graph *g, const struct td_unbound *u)
+{
     struct td_unbound *grown = realloc(g->unbound, (g->n_unbound + 1) * sizeof *grown);
     if (!grown)
         return;
     g->unbound = grown;
-    g->unbound[g->n_unbound++] = u;
+    g->unbound[g->n_unbound++] = *u;
     char list[2048] = "";
-    for (size_t k = 0; k < u.shown; k++)
+    for (size_t k = 0; k < u->shown; k++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "",
-                 u.symbols[k]);
-    td_findings_add(&g->findings, TD_SEV_ERROR, TD_KIND_MISSING_SYMBOL, NULL, o->path,
-                    u.symbols[0],
+                 u->symbols[k]);
+    td_findings_add(&g->findings, TD_SEV_ERROR, TD_KIND_MISSING_SYMBOL, NULL, u->object->path,
+                    u->symbols[0],
                     "a library the loader finds first is an older or different build than the one "
                     "this was linked against: install matching versions",
                     "%zu undefined symbol%s of %s %s defined by nothing in the lookup scope: %s%s",
-                    u.total, u.total == 1 ? "" : "s", o->name, u.total == 1 ? "is" : "are", list,
-                    u.total > u.shown ? ", ..." : "");
+                    u->total, u->total == 1 ? "" : "s", u->object->name,
+                    u->total == 1 ? "is" : "are", list, u->total > u->shown ? ", ..." : "");
 }
 
 /* Compares the numeric parts of two version names ("GLIBCXX_3.4.9" < "GLIBCXX_3.4.30"). */
@@ -277,18 +309,58 @@ static void check_version_needs(struct td_graph *g, struct td_object *o,
     }
 }
 
+/* Splits the objects between the workers by their dynamic symbol counts
+ * (largest first, each to the lighter side), so both cores finish together. */
+static uint64_t weight(const struct td_object *o)
+{
+    return o->kind == TD_FILE_ELF ? o->u.elf.dynsym_count : 0;
+}
+
+static void assign(const struct td_graph *g, unsigned char *owner, int workers)
+{
+    uint64_t load[2] = {0, 0};
+    for (size_t done = 0; done < g->count; done++) {
+        size_t best = SIZE_MAX;
+        for (size_t i = 0; i < g->count; i++)
+            if (owner[i] == 0xff &&
+                (best == SIZE_MAX || weight(g->objects[i]) > weight(g->objects[best])))
+                best = i;
+        int side = workers > 1 && load[1] < load[0];
+        owner[best] = (unsigned char)side;
+        load[side] += weight(g->objects[best]);
+    }
+}
+
 void td_graph_bind_elf(struct td_graph *g)
 {
-    struct seen_set seen = {0};
-    struct providers p = {{0}};
-    if (!seen_grow(&seen))
-        return;
-    for (size_t i = 0; i < g->count; i++) {
-        if (g->objects[i]->kind != TD_FILE_ELF)
-            continue;
-        struct missing_versions mv = {{0}, 0};
-        check_version_needs(g, g->objects[i], &mv);
-        bind_object(g, g->objects[i], &seen, &mv, &p);
-    }
-    free(seen.slots);
+    enum { WORKERS = 2 }; /* DESIGN.md: use both cores */
+    struct missing_versions *mv = calloc(g->count, sizeof *mv);
+    struct td_unbound *results = calloc(g->count, sizeof *results);
+    unsigned char *owner = malloc(g->count);
+    if (!mv || !results || !owner)
+        goto out;
+    memset(owner, 0xff, g->count);
+    for (size_t i = 0; i < g->count; i++)
+        if (g->objects[i]->kind == TD_FILE_ELF)
+            check_version_needs(g, g->objects[i], &mv[i]);
+    assign(g, owner, WORKERS);
+
+    struct worker w[WORKERS];
+    pthread_t thread;
+    for (int k = 0; k < WORKERS; k++)
+        w[k] = (struct worker){g, mv, results, owner, (unsigned char)k, &g->bind_arenas[k], 0};
+    bool threaded = pthread_create(&thread, NULL, bind_worker, &w[1]) == 0;
+    bind_worker(&w[0]);
+    if (threaded)
+        pthread_join(thread, NULL);
+    else
+        bind_worker(&w[1]);
+    g->symbols_checked = w[0].checked + w[1].checked;
+    for (size_t i = 0; i < g->count; i++)
+        if (results[i].total)
+            report_unbound(g, &results[i]);
+out:
+    free(mv);
+    free(results);
+    free(owner);
 }

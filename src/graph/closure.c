@@ -343,5 +343,7 @@ void td_graph_free(struct td_graph *g)
     td_findings_free(&g->findings);
     td_loader_fini(&g->loader);
     td_arena_free(&g->arena);
+    td_arena_free(&g->bind_arenas[0]);
+    td_arena_free(&g->bind_arenas[1]);
     memset(g, 0, sizeof *g);
 }
