@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/demangle.h"
 #include "graph/graph.h"
 
 enum { SHOWN_PER_OBJECT = 5 };
@@ -124,8 +125,9 @@ static void note_unbound(struct td_arena *arena, struct td_unbound *u, const cha
                          const char *version)
 {
     if (u->shown < SHOWN_PER_OBJECT) {
-        char buf[1024];
-        snprintf(buf, sizeof buf, version ? "%s@%s" : "%s", name, version);
+        char buf[1024], plain[900];
+        snprintf(buf, sizeof buf, version ? "%s@%s" : "%s", td_demangle(name, plain, sizeof plain),
+                 version);
         u->symbols[u->shown++] = td_arena_strdup(arena, buf);
     }
     u->total++;
