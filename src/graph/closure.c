@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "graph/graph.h"
 
@@ -113,6 +114,55 @@ static const char *platform_fix_missing(const struct td_graph *g, const char *na
            "that provides it); a directory on LD_LIBRARY_PATH only helps this shell";
 }
 
+/* Windows: the PATH directory holding NAME, for a DLL the chosen profile
+ * does not find; NULL when PATH has none. Python >= 3.8 resolves extension
+ * dependencies without PATH (pytorch-facts.md section 5). */
+static const char *in_path_dir(struct td_graph *g, const char *name, char *dir, size_t cap)
+{
+    const char *list = td_config_env(&g->cfg, "PATH");
+    while (list && *list) {
+        size_t n = strcspn(list, ";");
+        char target[4096], host[4096];
+        if (n && n < cap && snprintf(target, sizeof target, "%.*s\\%s", (int)n, list, name) <
+                                (int)sizeof target &&
+            td_host_path(&g->cfg, target, host, sizeof host) && access(host, R_OK) == 0) {
+            snprintf(dir, cap, "%.*s", (int)n, list);
+            return dir;
+        }
+        list += n + (list[n] == ';');
+    }
+    return NULL;
+}
+
+static bool found_only_via_path(struct td_graph *g, const struct td_edge *e)
+{
+    char dir[4096];
+    if (g->cfg.platform != TD_PLATFORM_WINDOWS)
+        return false;
+    if (e->to && e->res.newly_opened && e->res.rule == TD_RULE_PATH_ENV &&
+        g->cfg.profile == TD_PROFILE_TORCH_IMPORT) {
+        td_findings_add(&g->findings, TD_SEV_WARNING, TD_KIND_FOUND_ONLY_VIA_PATH, e->to->path,
+                        e->from->path, NULL,
+                        "put the DLL next to the one that needs it, or add its folder with "
+                        "os.add_dll_directory() before importing",
+                        "%s loads only through PATH, after torch's LoadLibraryExW(0x1100) failed "
+                        "with error 126 and it retried with PATH; any other loader of %s fails",
+                        e->name, e->from->name);
+        return false;
+    }
+    if (e->to || !in_path_dir(g, e->name, dir, sizeof dir))
+        return false;
+    char fix[4600];
+    snprintf(fix, sizeof fix, "os.add_dll_directory(r\"%s\") before the import (PATH is not "
+             "searched for extension modules since Python 3.8)", dir);
+    td_findings_add(&g->findings, e->delay ? TD_SEV_WARNING : TD_SEV_ERROR,
+                    TD_KIND_FOUND_ONLY_VIA_PATH, e->name, e->from->path, NULL, fix,
+                    "%s is in %s on PATH, but the %s profile does not search PATH "
+                    "(LOAD_LIBRARY_SEARCH_* flags)",
+                    e->name, dir, td_profile_name(g->cfg.profile));
+    return true;
+}
+
 /* Findings for one edge: missing, wrong architecture, skipped candidates, stubs. */
 static void edge_findings(struct td_graph *g, const struct td_edge *e)
 {
@@ -133,6 +183,8 @@ static void edge_findings(struct td_graph *g, const struct td_edge *e)
     const struct td_probe *last = r->n_probes ? &r->probes[r->n_probes - 1] : NULL;
     if (r->in_shared_cache)
         return; /* resolved by the dyld shared cache; its symbols are not checked */
+    if (found_only_via_path(g, e))
+        return;
     /* Both loaders stop at a file that is not a library of their format:
      * Windows with error 193, ld.so with "invalid ELF header". */
     if (!e->to && last && last->verdict == TD_VERDICT_NOT_A_LIBRARY) {

@@ -47,6 +47,22 @@ for line in open(os.path.join(fx, "cases.tsv")).read().splitlines()[1:]:
     if not ok or (want[0] != "ok" and p.returncode != 1):
         bad += 1
         print(f"{case}: expected {windows}, got rc {p.returncode} {[(f['kind'], f['library'], f['symbol']) for f in errors]}")
+# A DLL only on PATH: python-extension does not search PATH (error), torch's
+# fallback finds it there (warning); both name the folder.
+def run_deps(*args):
+    p = subprocess.run([os.environ["TD_BIN"], "deps", "--root", root, "--format", "json", *args],
+                       capture_output=True, text=True)
+    return p.returncode, json.loads(p.stdout)
+for profile, sev, rc_want in (("python-extension", "error", 1), ("torch-import", "warning", 0)):
+    ran += 1
+    rc, doc = run_deps("--profile", profile, "--env", "PATH=C:\\pathdir",
+                       os.path.join(root, "plug", "pplug.dll"))
+    f = [x for x in doc["findings"] if x["kind"] == "found_only_via_path"]
+    ok = (rc == rc_want and len(f) == 1 and f[0]["severity"] == sev and
+          base(f[0]["library"]) == "pdep.dll" and base(f[0]["needed_by"]) == "pplug.dll")
+    if not ok:
+        bad += 1
+        print(f"found_only_via_path/{profile}: rc {rc}, {f}")
 print(f"windows deps: {ran} cases, {bad} disagree with Windows")
 sys.exit(1 if bad or ran < 10 else 0)
 P
