@@ -5,8 +5,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <dirent.h>
+#include <glob.h>
+
 #include "cmd/cmd.h"
 #include "graph/graph.h"
+#include "loader/windows.h"
 #include "report/deps.h"
 
 extern char **environ;
@@ -120,9 +124,30 @@ static enum td_platform pick_platform(const char *opt, const struct td_object *o
     return TD_PLATFORM_LINUX;
 }
 
-/* The default profile from the file and its surroundings (DESIGN.md). */
-static enum td_profile pick_profile(const char *opt, const struct td_object *o)
+/* The torch package directory FILE belongs to (".../torch" for
+ * ".../torch/lib/x" or ".../torch/_C*"), written to OUT, or NULL. */
+static const char *torch_dir_of(const char *file, char *out, size_t cap)
 {
+    snprintf(out, cap, "%s", file);
+    char *slash = strrchr(out, '/');
+    if (!slash)
+        return NULL;
+    bool is_c = strncmp(slash + 1, "_C.", 3) == 0 || strncmp(slash + 1, "_C_", 3) == 0;
+    *slash = '\0';
+    char *up = strrchr(out, '/');
+    if (!is_c && up && strcmp(up + 1, "lib") == 0)
+        *up = '\0', up = strrchr(out, '/');
+    else if (!is_c)
+        return NULL;
+    return up && strcmp(up + 1, "torch") == 0 ? out : NULL;
+}
+
+/* The default profile from the file and its surroundings (DESIGN.md). */
+static enum td_profile pick_profile(const char *opt, const struct td_object *o, const char *file)
+{
+    char torch[4096];
+    if (!opt && torch_dir_of(file, torch, sizeof torch))
+        return TD_PROFILE_TORCH_IMPORT;
     static const char *const names[] = {"auto", "exe", "dlopen", "python-extension",
                                         "torch-import"};
     for (int i = 1; opt && i < 5; i++)
@@ -177,6 +202,70 @@ static void collect_env(struct deps_args *a, struct td_env_var *all, size_t *n, 
         all[(*n)++] = a->env[i];
 }
 
+static bool listed(const char *const *list, size_t n, const char *path)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(list[i], path) == 0)
+            return true;
+    return false;
+}
+
+/* What `import torch` loads, in order, as roots of the graph.
+ * Linux (torch/__init__.py _load_global_deps, then `from torch._C import *`):
+ * lib/libtorch_global_deps.so, then _C*.so.
+ * Windows (_load_dll_libraries, pytorch-facts.md section 3.1): every
+ * torch\lib\*.dll in glob order with the dll_paths added by
+ * os.add_dll_directory, then _C*.pyd. */
+static size_t torch_import_roots(struct td_loader_config *cfg, const struct deps_args *a,
+                                 const char **roots, size_t cap, struct td_arena *arena)
+{
+    char torch[4096];
+    size_t n = 0;
+    if (!torch_dir_of(a->files[0], torch, sizeof torch))
+        return 0;
+    if (cfg->platform == TD_PLATFORM_WINDOWS) {
+        /* ...\<prefix>\Lib\site-packages\torch: the prefix is three levels up. */
+        char prefix[4096];
+        snprintf(prefix, sizeof prefix, "%s", torch);
+        for (int up = 0; up < 3; up++) {
+            char *slash = strrchr(prefix, '/');
+            if (slash)
+                *slash = '\0';
+        }
+        struct td_torch_install install = {.torch_dir = td_arena_strdup(arena, torch),
+                                           .exec_prefix = td_arena_strdup(arena, prefix)};
+        struct td_torch_plan plan;
+        struct td_err err = {0};
+        if (td_windows_torch_plan(cfg, &install, arena, &plan, &err) != 0)
+            return 0;
+        cfg->dll_dirs = plan.dll_dirs;
+        cfg->n_dll_dirs = plan.n_dll_dirs;
+        for (size_t i = 0; i < plan.n_loads && n < cap; i++) {
+            const char *f = plan.loads[i].file;
+            if (!strchr(f, '\\') && !strchr(f, '/'))
+                continue; /* the VC++ runtime probes: they come in as dependencies */
+            char host[4096];
+            if (td_host_path(cfg, f, host, sizeof host))
+                roots[n++] = td_arena_strdup(arena, host);
+        }
+    } else {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/lib/libtorch_global_deps.so", torch);
+        if (access(path, R_OK) == 0 && n < cap)
+            roots[n++] = td_arena_strdup(arena, path);
+    }
+    char pattern[4200];
+    snprintf(pattern, sizeof pattern, "%s/_C.*", torch);
+    glob_t gl;
+    if (glob(pattern, 0, NULL, &gl) == 0) {
+        for (size_t i = 0; i < gl.gl_pathc && n < cap; i++)
+            if (ends_with(gl.gl_pathv[i], ".so") || ends_with(gl.gl_pathv[i], ".pyd"))
+                roots[n++] = td_arena_strdup(arena, gl.gl_pathv[i]);
+        globfree(&gl);
+    }
+    return n;
+}
+
 int td_cmd_deps(int argc, char **argv)
 {
     struct deps_args a = {.format = "text", .color = "auto"};
@@ -199,7 +288,7 @@ int td_cmd_deps(int argc, char **argv)
     collect_env(&a, env, &n_env, MAX_LIST * 2);
     struct td_loader_config cfg = {
         .platform = pick_platform(a.platform, first),
-        .profile = pick_profile(a.profile, first),
+        .profile = pick_profile(a.profile, first, a.files[0]),
         .root = a.root,
         .search_dirs = a.search_dirs,
         .n_search_dirs = a.n_search_dirs,
@@ -211,15 +300,30 @@ int td_cmd_deps(int argc, char **argv)
         cfg.load_flags = 0x1100; /* CPython dynload_win.c: DEFAULT_DIRS | DLL_LOAD_DIR */
     char python[4096];
     const char *interp = a.python;
-    if (!interp && cfg.platform == TD_PLATFORM_LINUX && cfg.profile == TD_PROFILE_PYTHON_EXTENSION)
-        interp = guess_python(&cfg, first->name, python, sizeof python);
+    const char *roots[MAX_LIST * 4];
+    size_t n_roots = 0;
+    struct td_arena plan_arena = {0};
+    if (cfg.profile == TD_PROFILE_TORCH_IMPORT)
+        n_roots = torch_import_roots(&cfg, &a, roots, MAX_LIST * 4, &plan_arena);
+    for (size_t i = 0; i < a.n_files && n_roots < MAX_LIST * 4; i++)
+        if (!listed(roots, n_roots, a.files[i]))
+            roots[n_roots++] = a.files[i];
+    if (!interp && cfg.platform == TD_PLATFORM_LINUX &&
+        (cfg.profile == TD_PROFILE_PYTHON_EXTENSION || cfg.profile == TD_PROFILE_TORCH_IMPORT)) {
+        for (size_t i = 0; i < n_roots && !interp; i++) {
+            const char *base = strrchr(roots[i], '/');
+            interp = guess_python(&cfg, base ? base + 1 : roots[i], python, sizeof python);
+        }
+    }
     td_object_free(first);
 
     struct td_graph g;
     struct td_graph_options opts = {.bind_symbols = !a.no_symbols, .interpreter = interp};
-    if (td_graph_build(&g, &cfg, &opts, a.files, a.n_files, &err) != 0) {
+    int built = td_graph_build(&g, &cfg, &opts, roots, n_roots, &err);
+    if (built != 0) {
         fprintf(stderr, "torchdoctor deps: %s\n", err.msg);
         td_graph_free(&g);
+        td_arena_free(&plan_arena);
         return TD_EXIT_USAGE;
     }
     static char outbuf[1 << 16];
@@ -238,5 +342,6 @@ int td_cmd_deps(int argc, char **argv)
     fflush(stdout);
     int rc = td_findings_count(&g.findings, TD_SEV_ERROR) ? TD_EXIT_FINDINGS : TD_EXIT_OK;
     td_graph_free(&g);
+    td_arena_free(&plan_arena);
     return rc;
 }
