@@ -272,7 +272,8 @@ int td_cmd_deps(int argc, char **argv)
     if (parse_args(argc, argv, &a) != 0)
         return TD_EXIT_USAGE;
     const char *fmt = a.format;
-    if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "markdown") && strcmp(fmt, "dot")) {
+    if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "markdown") &&
+        strcmp(fmt, "dot")) {
         fprintf(stderr, "torchdoctor deps: --format must be text, json, markdown or dot\n");
         return TD_EXIT_USAGE;
     }

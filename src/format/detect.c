@@ -44,7 +44,9 @@ enum td_file_kind td_detect(const uint8_t *data, size_t size)
     uint32_t m;
     if (size == 0)
         return TD_FILE_EMPTY;
-    if (starts_with(data, size, "\x7f" "ELF"))
+    if (starts_with(data, size,
+                    "\x7f"
+                    "ELF"))
         return TD_FILE_ELF;
     if (starts_with(data, size, "MZ"))
         return is_pe(&le) ? TD_FILE_PE : TD_FILE_DOS;

@@ -40,7 +40,9 @@ static bool each_dir(const struct td_object *o, const char *paths,
         char dir[4096] = "";
         size_t len = 0;
         for (size_t i = 0; i < n && len + 1 < sizeof dir;) {
-            size_t tok = !strncmp(p + i, "$ORIGIN", 7) ? 7 : !strncmp(p + i, "${ORIGIN}", 9) ? 9 : 0;
+            size_t tok = !strncmp(p + i, "$ORIGIN", 7)     ? 7
+                         : !strncmp(p + i, "${ORIGIN}", 9) ? 9
+                                                           : 0;
             if (tok) {
                 len += (size_t)snprintf(dir + len, sizeof dir - len, "%s", origin);
                 i += tok;
@@ -107,8 +109,8 @@ static void shadowed(struct td_graph *g, const struct td_edge *e)
         return;
     if ((uint64_t)l.st.st_ino == e->to->ino && (uint64_t)l.st.st_dev == e->to->dev)
         return;
-    td_findings_add(&g->findings, TD_SEV_WARNING, TD_KIND_SHADOWED_LIBRARY, e->to->path,
-                    from->path, NULL,
+    td_findings_add(&g->findings, TD_SEV_WARNING, TD_KIND_SHADOWED_LIBRARY, e->to->path, from->path,
+                    NULL,
                     "remove that directory from LD_LIBRARY_PATH for this program (or put the "
                     "intended one first)",
                     "%s comes from %s (%s) although %s ships %s in its DT_RUNPATH: the copy it "
@@ -154,8 +156,8 @@ static void duplicate_runtimes(struct td_graph *g)
             }
             if (o == first_of_family)
                 continue;
-            td_findings_add(&g->findings, TD_SEV_WARNING, TD_KIND_DUPLICATE_RUNTIME, o->path,
-                            NULL, NULL,
+            td_findings_add(&g->findings, TD_SEV_WARNING, TD_KIND_DUPLICATE_RUNTIME, o->path, NULL,
+                            NULL,
                             "keep one runtime of the family: install the packages built against "
                             "the same one (e.g. nomkl builds, or torch and numpy from the same "
                             "channel)",

@@ -289,8 +289,8 @@ static void check_version_needs(struct td_graph *g, struct td_object *o,
             const struct td_elf_vernaux *want = &vn->versions[k];
             bool have = false;
             for (uint32_t d = 0; d < lib->u.elf.verdef_count && !have; d++)
-                have = lib->u.elf.verdef[d].name &&
-                       strcmp(lib->u.elf.verdef[d].name, want->name) == 0;
+                have =
+                    lib->u.elf.verdef[d].name && strcmp(lib->u.elf.verdef[d].name, want->name) == 0;
             if (have)
                 continue;
             if (mv->count < MAX_MISSING_VERSIONS)
@@ -305,8 +305,8 @@ static void check_version_needs(struct td_graph *g, struct td_object *o,
                             "the library found first is older than the one this was built "
                             "against: put the newer copy first (or remove the older one from "
                             "the library path)",
-                            "version `%s' not found in %s (required by %s)%s", want->name,
-                            vn->file, o->name, detail);
+                            "version `%s' not found in %s (required by %s)%s", want->name, vn->file,
+                            o->name, detail);
         }
     }
 }

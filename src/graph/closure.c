@@ -123,8 +123,8 @@ static const char *in_path_dir(struct td_graph *g, const char *name, char *dir, 
     while (list && *list) {
         size_t n = strcspn(list, ";");
         char target[4096], host[4096];
-        if (n && n < cap && snprintf(target, sizeof target, "%.*s\\%s", (int)n, list, name) <
-                                (int)sizeof target &&
+        if (n && n < cap &&
+            snprintf(target, sizeof target, "%.*s\\%s", (int)n, list, name) < (int)sizeof target &&
             td_host_path(&g->cfg, target, host, sizeof host) && access(host, R_OK) == 0) {
             snprintf(dir, cap, "%.*s", (int)n, list);
             return dir;
@@ -153,8 +153,10 @@ static bool found_only_via_path(struct td_graph *g, const struct td_edge *e)
     if (e->to || !in_path_dir(g, e->name, dir, sizeof dir))
         return false;
     char fix[4600];
-    snprintf(fix, sizeof fix, "os.add_dll_directory(r\"%s\") before the import (PATH is not "
-             "searched for extension modules since Python 3.8)", dir);
+    snprintf(fix, sizeof fix,
+             "os.add_dll_directory(r\"%s\") before the import (PATH is not "
+             "searched for extension modules since Python 3.8)",
+             dir);
     td_findings_add(&g->findings, e->delay ? TD_SEV_WARNING : TD_SEV_ERROR,
                     TD_KIND_FOUND_ONLY_VIA_PATH, e->name, e->from->path, NULL, fix,
                     "%s is in %s on PATH, but the %s profile does not search PATH "
@@ -195,8 +197,7 @@ static void edge_findings(struct td_graph *g, const struct td_edge *e)
                               "ships it)"
                             : "remove or rename that file (a linker script or a broken copy): "
                               "the loader takes it and stops",
-                        "%s is not a %s (%s): %s", last->path,
-                        win ? "PE image" : "shared library",
+                        "%s is not a %s (%s): %s", last->path, win ? "PE image" : "shared library",
                         last->detail ? last->detail : "another kind of file",
                         win ? "Windows stops the load with ERROR_BAD_EXE_FORMAT (WinError 193)"
                             : "ld.so stops the whole load there instead of searching on");
@@ -208,8 +209,8 @@ static void edge_findings(struct td_graph *g, const struct td_edge *e)
                         "replace it with the build for this architecture (64-bit Python needs "
                         "64-bit DLLs)",
                         "%s is %s: Windows stops the load with ERROR_BAD_EXE_FORMAT (WinError 193)",
-                        first_wrong->path, first_wrong->detail ? first_wrong->detail
-                                                               : "built for another machine");
+                        first_wrong->path,
+                        first_wrong->detail ? first_wrong->detail : "built for another machine");
         return;
     }
     if (!e->to && !wrong && !e->delay && g->cfg.platform == TD_PLATFORM_LINUX &&
@@ -232,8 +233,7 @@ static void edge_findings(struct td_graph *g, const struct td_edge *e)
         else
             td_findings_add(&g->findings, sev, kind, e->name, e->from->path, NULL,
                             platform_fix_missing(g, e->name),
-                            "%s%s is not found in any of the %zu places the loader tries",
-                            e->name,
+                            "%s%s is not found in any of the %zu places the loader tries", e->name,
                             e->delay  ? " (delay-loaded: fails at first use)"
                             : e->weak ? " (weak: the program runs without it)"
                                       : "",

@@ -14,9 +14,9 @@
 /* One dependency of one object. */
 struct td_edge {
     struct td_object *from;
-    const char *name;   /* as the object names it (DT_NEEDED, import DLL, install name) */
-    bool delay;         /* delay-load import, lazy dylib: a miss is a warning */
-    bool weak;          /* weak dylib: a miss is not an error */
+    const char *name;     /* as the object names it (DT_NEEDED, import DLL, install name) */
+    bool delay;           /* delay-load import, lazy dylib: a miss is a warning */
+    bool weak;            /* weak dylib: a miss is not an error */
     struct td_object *to; /* NULL when not found */
     struct td_resolution res;
 };
@@ -45,8 +45,9 @@ struct td_graph {
     size_t n_edges, edges_cap;
     struct td_unbound *unbound;
     size_t n_unbound;
-    size_t symbols_checked;     /* distinct undefined references looked up */
-    struct td_object *interpreter; /* python-extension: the interpreter whose symbols are in scope */
+    size_t symbols_checked; /* distinct undefined references looked up */
+    struct td_object
+        *interpreter; /* python-extension: the interpreter whose symbols are in scope */
     struct td_findings findings;
     struct td_arena arena;
     struct td_arena bind_arenas[2]; /* one per symbol-binding worker */

@@ -181,7 +181,8 @@ char *td_host_path(const struct td_loader_config *cfg, const char *target_path, 
     const char *rest = target_path;
     /* A host path given as is (under the root, or any absolute host path
      * when there is no root) is already what we want. */
-    if (target_path[0] == '/' && (!root || strncmp(target_path, root, strlen(root)) == 0 || !windows)) {
+    if (target_path[0] == '/' &&
+        (!root || strncmp(target_path, root, strlen(root)) == 0 || !windows)) {
         if (!root || strncmp(target_path, root, strlen(root)) == 0)
             return snprintf(out, cap, "%s", target_path) < (int)cap ? out : NULL;
     }

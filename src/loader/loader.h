@@ -37,46 +37,46 @@ enum td_rule {
     TD_RULE_PRELOAD,        /* LD_PRELOAD, or a library torch preloads */
     TD_RULE_SEARCH_DIR,     /* --search-dir */
     /* Linux (ld.so(8) order) */
-    TD_RULE_RPATH,           /* DT_RPATH of the requester or an ancestor (origin names which) */
+    TD_RULE_RPATH, /* DT_RPATH of the requester or an ancestor (origin names which) */
     TD_RULE_LD_LIBRARY_PATH,
-    TD_RULE_RUNPATH,         /* DT_RUNPATH of the requester */
-    TD_RULE_LD_CACHE,        /* /etc/ld.so.cache */
-    TD_RULE_DEFAULT_DIR,     /* the loader's built-in system directories */
+    TD_RULE_RUNPATH,     /* DT_RUNPATH of the requester */
+    TD_RULE_LD_CACHE,    /* /etc/ld.so.cache */
+    TD_RULE_DEFAULT_DIR, /* the loader's built-in system directories */
     /* Windows */
-    TD_RULE_API_SET,         /* api-ms-win-* / ext-ms-* contract resolved to its host DLL */
-    TD_RULE_KNOWN_DLL,       /* KnownDLLs */
-    TD_RULE_DLL_LOAD_DIR,    /* LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR: the requesting DLL's directory */
-    TD_RULE_APP_DIR,         /* the directory of the process's executable */
-    TD_RULE_USER_DIR,        /* AddDllDirectory / os.add_dll_directory */
+    TD_RULE_API_SET,      /* api-ms-win-* / ext-ms-* contract resolved to its host DLL */
+    TD_RULE_KNOWN_DLL,    /* KnownDLLs */
+    TD_RULE_DLL_LOAD_DIR, /* LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR: the requesting DLL's directory */
+    TD_RULE_APP_DIR,      /* the directory of the process's executable */
+    TD_RULE_USER_DIR,     /* AddDllDirectory / os.add_dll_directory */
     TD_RULE_SYSTEM32,
     TD_RULE_SYSTEM16,
     TD_RULE_WINDOWS_DIR,
     TD_RULE_CURRENT_DIR,
-    TD_RULE_PATH_ENV,        /* PATH */
+    TD_RULE_PATH_ENV, /* PATH */
     /* macOS */
     TD_RULE_LC_RPATH,        /* @rpath through an LC_RPATH of the requester or its loaders */
     TD_RULE_LOADER_PATH,     /* @loader_path */
     TD_RULE_EXECUTABLE_PATH, /* @executable_path */
     TD_RULE_DYLD_LIBRARY_PATH,
-    TD_RULE_DYLD_FALLBACK,   /* DYLD_FALLBACK_LIBRARY_PATH or its default */
-    TD_RULE_INSTALL_NAME,    /* the absolute install name itself */
+    TD_RULE_DYLD_FALLBACK, /* DYLD_FALLBACK_LIBRARY_PATH or its default */
+    TD_RULE_INSTALL_NAME,  /* the absolute install name itself */
     TD_RULE_COUNT
 };
 
 /* What happened at one candidate. */
 enum td_verdict {
-    TD_VERDICT_FOUND,          /* taken */
-    TD_VERDICT_ABSENT,         /* no such file there */
-    TD_VERDICT_WRONG_CLASS,    /* ELF class (32/64-bit) differs: glibc skips it and goes on */
-    TD_VERDICT_WRONG_MACHINE,  /* CPU differs: glibc skips; Windows stops with error 193 */
-    TD_VERDICT_NOT_A_LIBRARY,  /* a file of another kind (text, linker script, other format) */
-    TD_VERDICT_UNREADABLE,     /* exists but cannot be opened or parsed */
-    TD_VERDICT_SKIPPED,        /* the rule does not apply here (detail says why) */
+    TD_VERDICT_FOUND,         /* taken */
+    TD_VERDICT_ABSENT,        /* no such file there */
+    TD_VERDICT_WRONG_CLASS,   /* ELF class (32/64-bit) differs: glibc skips it and goes on */
+    TD_VERDICT_WRONG_MACHINE, /* CPU differs: glibc skips; Windows stops with error 193 */
+    TD_VERDICT_NOT_A_LIBRARY, /* a file of another kind (text, linker script, other format) */
+    TD_VERDICT_UNREADABLE,    /* exists but cannot be opened or parsed */
+    TD_VERDICT_SKIPPED,       /* the rule does not apply here (detail says why) */
 };
 
 /* One resolution step, recorded; every report is a view of these. */
 struct td_probe {
-    const char *path;   /* target path tried ("/usr/lib/libx.so.1", "C:\\Windows\\System32\\x.dll") */
+    const char *path; /* target path tried ("/usr/lib/libx.so.1", "C:\\Windows\\System32\\x.dll") */
     enum td_rule rule;
     const char *origin; /* whose RPATH / RUNPATH / LC_RPATH, or NULL */
     enum td_verdict verdict;
@@ -97,17 +97,17 @@ struct td_object {
         struct td_pe pe;
         struct td_macho macho;
     } u;
-    const char *arch;       /* td_elf_arch / td_pe_arch_slug / td_macho_arch_slug */
-    uint64_t dev, ino;      /* file identity: one file is loaded once however it is named */
+    const char *arch;  /* td_elf_arch / td_pe_arch_slug / td_macho_arch_slug */
+    uint64_t dev, ino; /* file identity: one file is loaded once however it is named */
     /* Placement in the load (set by the graph). */
-    uint32_t index;             /* load order, 0 = first root */
-    uint32_t depth;             /* 0 for roots */
-    struct td_object *loader;   /* glibc's l_loader: whose need loaded it; NULL for roots */
+    uint32_t index;           /* load order, 0 = first root */
+    uint32_t depth;           /* 0 for roots */
+    struct td_object *loader; /* glibc's l_loader: whose need loaded it; NULL for roots */
     enum td_rule found_via;
-    const char *found_origin;   /* whose RPATH/RUNPATH/LC_RPATH found it, or NULL */
-    const char *aliases[8];     /* other names it answered to (Linux: l_libname list) */
+    const char *found_origin; /* whose RPATH/RUNPATH/LC_RPATH found it, or NULL */
+    const char *aliases[8];   /* other names it answered to (Linux: l_libname list) */
     uint32_t alias_count;
-    bool is_stub;               /* a link-time stub (libcuda.so from the toolkit's stubs/) */
+    bool is_stub; /* a link-time stub (libcuda.so from the toolkit's stubs/) */
 };
 
 /* Opens PATH (a host path) and parses it as an ELF, PE or Mach-O object.
@@ -130,18 +130,18 @@ struct td_env_var {
 struct td_loader_config {
     enum td_platform platform;
     enum td_profile profile;
-    const char *root;                     /* --root: the target's "/" or "C:\\"; NULL = this machine */
-    const char *const *search_dirs;       /* --search-dir, in order */
+    const char *root;               /* --root: the target's "/" or "C:\\"; NULL = this machine */
+    const char *const *search_dirs; /* --search-dir, in order */
     size_t n_search_dirs;
-    const struct td_env_var *env;         /* the target's environment */
+    const struct td_env_var *env; /* the target's environment */
     size_t n_env;
-    int x86_level;                        /* glibc-hwcaps: 1..4; 0 = this CPU's */
+    int x86_level; /* glibc-hwcaps: 1..4; 0 = this CPU's */
     /* Windows */
-    const char *app_dir;                  /* the executable's directory; NULL = the first root's */
-    const char *cwd;                      /* current directory; NULL = none searched */
-    bool unsafe_dll_search;               /* SafeDllSearchMode = 0 (current dir moves up) */
-    uint32_t load_flags;                  /* LoadLibraryExW flags of the root; 0 = plain LoadLibrary */
-    const char *const *dll_dirs;          /* AddDllDirectory / os.add_dll_directory, in call order */
+    const char *app_dir;         /* the executable's directory; NULL = the first root's */
+    const char *cwd;             /* current directory; NULL = none searched */
+    bool unsafe_dll_search;      /* SafeDllSearchMode = 0 (current dir moves up) */
+    uint32_t load_flags;         /* LoadLibraryExW flags of the root; 0 = plain LoadLibrary */
+    const char *const *dll_dirs; /* AddDllDirectory / os.add_dll_directory, in call order */
     size_t n_dll_dirs;
 };
 
@@ -159,14 +159,14 @@ char *td_host_path(const struct td_loader_config *cfg, const char *target_path, 
 struct td_resolution {
     struct td_probe *probes; /* every place tried, in order (arena of the loader) */
     size_t n_probes;
-    struct td_object *object;      /* the object it resolved to (already loaded, or newly opened) */
-    bool newly_opened;             /* object was opened by this call: the graph adopts it */
-    enum td_rule rule;             /* the rule that found it */
-    const char *origin;            /* whose RPATH/RUNPATH/LC_RPATH, or NULL */
-    const char *api_set_host;      /* Windows: the contract resolved to this DLL name */
-    bool fatal_wrong_machine;      /* Windows: a wrong-machine DLL stops the load (error 193) */
-    bool in_shared_cache;          /* macOS: a system library in the dyld shared cache, not on
-                                      disk: resolved, though object is NULL */
+    struct td_object *object; /* the object it resolved to (already loaded, or newly opened) */
+    bool newly_opened;        /* object was opened by this call: the graph adopts it */
+    enum td_rule rule;        /* the rule that found it */
+    const char *origin;       /* whose RPATH/RUNPATH/LC_RPATH, or NULL */
+    const char *api_set_host; /* Windows: the contract resolved to this DLL name */
+    bool fatal_wrong_machine; /* Windows: a wrong-machine DLL stops the load (error 193) */
+    bool in_shared_cache;     /* macOS: a system library in the dyld shared cache, not on
+                                 disk: resolved, though object is NULL */
 };
 
 /* The objects loaded so far, in load order; the loader reads it to find a
@@ -193,9 +193,9 @@ struct td_loader_ops {
 struct td_loader {
     const struct td_loader_config *cfg;
     const struct td_loader_ops *ops;
-    struct td_arena arena;       /* probes, strings of resolutions */
-    struct td_object *main;      /* the program (first root) */
-    void *state;                 /* the model's own */
+    struct td_arena arena;  /* probes, strings of resolutions */
+    struct td_object *main; /* the program (first root) */
+    void *state;            /* the model's own */
 };
 
 extern const struct td_loader_ops td_loader_linux;
@@ -217,7 +217,7 @@ struct td_probe *td_probe_add(struct td_loader *L, struct td_resolution *out, co
                               enum td_rule rule, const char *origin, enum td_verdict verdict,
                               const char *detail);
 
-const char *td_rule_name(enum td_rule rule);       /* "runpath", "ld.so.cache", "DLL load dir" */
+const char *td_rule_name(enum td_rule rule);          /* "runpath", "ld.so.cache", "DLL load dir" */
 const char *td_verdict_name(enum td_verdict verdict); /* "found", "absent", "wrong class", ... */
 const char *td_platform_name(enum td_platform platform); /* "linux", "windows", "macos" */
 const char *td_profile_name(enum td_profile profile);    /* "exe", "dlopen", ... */

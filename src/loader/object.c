@@ -45,9 +45,9 @@ static int parse_object(struct td_object *o, const char *prefer_arch, struct td_
     }
     case TD_FILE_MACHO:
     case TD_FILE_MACHO_FAT:
-        if (o->kind == TD_FILE_MACHO_FAT ? parse_macho_fat(o, prefer_arch, err)
-                                         : td_macho_parse(o->map.data, o->map.size, &o->arena,
-                                                          &o->u.macho, err))
+        if (o->kind == TD_FILE_MACHO_FAT
+                ? parse_macho_fat(o, prefer_arch, err)
+                : td_macho_parse(o->map.data, o->map.size, &o->arena, &o->u.macho, err))
             return -1;
         o->identity = o->u.macho.install_name;
         o->arch = td_macho_arch_slug(o->u.macho.cputype, o->u.macho.cpusubtype);

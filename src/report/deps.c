@@ -71,7 +71,10 @@ static void print_edge(struct tree *tr, const struct td_edge *e, bool last)
     if (!e->to) {
         enum td_style st = e->weak || e->delay ? TD_STYLE_YELLOW : TD_STYLE_RED;
         fprintf(t->out, "%s%s%s%s not found%s%s\n", tr->prefix, branch, td_term_style(t, st),
-                e->name, e->delay ? " (delay-load)" : e->weak ? " (weak)" : "",
+                e->name,
+                e->delay  ? " (delay-load)"
+                : e->weak ? " (weak)"
+                          : "",
                 td_term_style(t, TD_STYLE_RESET));
         print_probes(tr, &e->res, last ? "    " : "│   ");
         return;
@@ -82,10 +85,9 @@ static void print_edge(struct tree *tr, const struct td_edge *e, bool last)
     const char *how = e->res.newly_opened ? td_found_via(e->to, via, sizeof via)
                                           : td_rule_name(TD_RULE_ALREADY_LOADED);
     fprintf(t->out, "%s%s%s%s%s %s[%s]%s %s%s%s\n", tr->prefix, branch,
-            first ? td_term_style(t, TD_STYLE_BOLD) : "", e->name,
-            td_term_style(t, TD_STYLE_RESET), td_term_style(t, TD_STYLE_CYAN), how,
-            td_term_style(t, TD_STYLE_RESET), td_term_style(t, TD_STYLE_DIM), e->to->path,
-            td_term_style(t, TD_STYLE_RESET));
+            first ? td_term_style(t, TD_STYLE_BOLD) : "", e->name, td_term_style(t, TD_STYLE_RESET),
+            td_term_style(t, TD_STYLE_CYAN), how, td_term_style(t, TD_STYLE_RESET),
+            td_term_style(t, TD_STYLE_DIM), e->to->path, td_term_style(t, TD_STYLE_RESET));
     if (!first)
         return;
     tr->printed[e->to->index] = 1;
@@ -176,7 +178,8 @@ static void json_needed_by(struct td_jsonw *w, const struct td_graph *g, const s
     td_jw_end_array(w);
 }
 
-static void json_object_entry(struct td_jsonw *w, const struct td_graph *g, const struct td_object *o)
+static void json_object_entry(struct td_jsonw *w, const struct td_graph *g,
+                              const struct td_object *o)
 {
     char via[512];
     const struct td_edge *e = loading_edge(g, o);
@@ -216,11 +219,12 @@ void td_deps_json(const struct td_graph *g, FILE *out)
         td_jw_kstr(&w, "path", NULL);
         td_jw_kstr(&w, "found_via", NULL);
         td_jw_kstr(&w, "arch", NULL);
-        td_jw_kstr(&w, "status", e->res.in_shared_cache   ? "in_shared_cache"
-                                 : e->res.fatal_wrong_machine ? "wrong_architecture"
-                                 : e->delay              ? "missing_delay_load"
-                                 : e->weak               ? "missing_weak"
-                                                         : "missing");
+        td_jw_kstr(&w, "status",
+                   e->res.in_shared_cache       ? "in_shared_cache"
+                   : e->res.fatal_wrong_machine ? "wrong_architecture"
+                   : e->delay                   ? "missing_delay_load"
+                   : e->weak                    ? "missing_weak"
+                                                : "missing");
         json_needed_by(&w, g, NULL, e->name);
         json_probes(&w, &e->res);
         td_jw_end_object(&w);
@@ -292,8 +296,8 @@ void td_deps_dot(const struct td_graph *g, FILE *out)
             fprintf(out, "  n%u -> n%u%s;\n", e->from->index, e->to->index,
                     e->delay ? " [style=dashed]" : "");
         } else {
-            fprintf(out, "  m%zu [label=\"%s\\nnot found\", color=red, fontcolor=red];\n",
-                    missing, e->name);
+            fprintf(out, "  m%zu [label=\"%s\\nnot found\", color=red, fontcolor=red];\n", missing,
+                    e->name);
             fprintf(out, "  n%u -> m%zu [color=red];\n", e->from->index, missing++);
         }
     }

@@ -53,13 +53,13 @@ static enum td_style severity_style(enum td_severity s)
 
 void td_findings_text(const struct td_term *t, const struct td_findings *f)
 {
-    static const char *const mark[] = {[TD_SEV_INFO] = "i", [TD_SEV_WARNING] = "!",
-                                       [TD_SEV_ERROR] = "✗"};
+    static const char *const mark[] = {
+        [TD_SEV_INFO] = "i", [TD_SEV_WARNING] = "!", [TD_SEV_ERROR] = "✗"};
     for (size_t i = 0; i < f->count; i++) {
         const struct td_finding *x = &f->items[i];
         fprintf(t->out, "%s%s %s%s [%s] %s\n", td_term_style(t, severity_style(x->severity)),
-                mark[x->severity], td_severity_name(x->severity),
-                td_term_style(t, TD_STYLE_RESET), x->kind, x->detail);
+                mark[x->severity], td_severity_name(x->severity), td_term_style(t, TD_STYLE_RESET),
+                x->kind, x->detail);
         if (x->needed_by)
             fprintf(t->out, "    needed by %s\n", x->needed_by);
         if (x->fix)

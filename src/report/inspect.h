@@ -30,7 +30,6 @@ int td_inspect_macho(struct td_view *v, const struct td_macho *m, const struct t
                      struct td_arena *arena, struct td_err *err);
 
 /* Splits a colon-separated search path (DT_RPATH/DT_RUNPATH) into a list. */
-void td_inspect_path_list(struct td_view *v, const char *key, const char *label,
-                          const char *paths);
+void td_inspect_path_list(struct td_view *v, const char *key, const char *label, const char *paths);
 
 #endif

@@ -46,9 +46,9 @@ static const struct flag_name dt_flags[] = {
 };
 
 static const struct flag_name dt_flags_1[] = {
-    {0x1, "NOW"},          {0x2, "GLOBAL"},      {0x4, "GROUP"},     {0x8, "NODELETE"},
-    {0x10, "LOADFLTR"},    {0x20, "INITFIRST"},  {0x40, "NOOPEN"},   {0x80, "ORIGIN"},
-    {0x100, "DIRECT"},     {0x400, "INTERPOSE"}, {0x800, "NODEFLIB"}, {0x1000, "NODUMP"},
+    {0x1, "NOW"},       {0x2, "GLOBAL"},      {0x4, "GROUP"},      {0x8, "NODELETE"},
+    {0x10, "LOADFLTR"}, {0x20, "INITFIRST"},  {0x40, "NOOPEN"},    {0x80, "ORIGIN"},
+    {0x100, "DIRECT"},  {0x400, "INTERPOSE"}, {0x800, "NODEFLIB"}, {0x1000, "NODUMP"},
     {0x8000000, "PIE"},
 };
 
@@ -93,8 +93,8 @@ static void describe_versions(struct td_view *v, const struct td_elf *e)
 
 static const char *sym_type_name(uint8_t t)
 {
-    static const char *const names[] = {"NOTYPE", "OBJECT", "FUNC", "SECTION", "FILE", "COMMON",
-                                        "TLS"};
+    static const char *const names[] = {"NOTYPE", "OBJECT", "FUNC", "SECTION",
+                                        "FILE",   "COMMON", "TLS"};
     if (t < sizeof names / sizeof names[0])
         return names[t];
     return t == TD_STT_GNU_IFUNC ? "IFUNC" : "OTHER";
@@ -202,11 +202,12 @@ int td_inspect_elf(struct td_view *v, const struct td_elf *e, const struct td_in
         counted = td_elf_dynsym_tally(e, &defined, &undefined, &walk) == 0;
     td_view_begin(v, "symbols", NULL);
     if (v->kind == TD_VIEW_JSON) {
-        td_view_json_str(v, "source", e->symcount_source == TD_ELF_SYMCOUNT_SECTION ? "SHT_DYNSYM section"
-                                      : e->symcount_source == TD_ELF_SYMCOUNT_HASH ? "DT_HASH"
-                                      : e->symcount_source == TD_ELF_SYMCOUNT_GNU_HASH ? "DT_GNU_HASH"
-                                      : e->symcount_source == TD_ELF_SYMCOUNT_NONE ? "none"
-                                                                                   : "not parsed");
+        td_view_json_str(v, "source",
+                         e->symcount_source == TD_ELF_SYMCOUNT_SECTION    ? "SHT_DYNSYM section"
+                         : e->symcount_source == TD_ELF_SYMCOUNT_HASH     ? "DT_HASH"
+                         : e->symcount_source == TD_ELF_SYMCOUNT_GNU_HASH ? "DT_GNU_HASH"
+                         : e->symcount_source == TD_ELF_SYMCOUNT_NONE     ? "none"
+                                                                          : "not parsed");
         if (counted) {
             td_view_uint(v, "defined", NULL, defined);
             td_view_uint(v, "undefined", NULL, undefined);

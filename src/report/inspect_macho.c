@@ -77,10 +77,10 @@ static int list_undefined(void *ctx, const struct td_macho_undef *u)
     td_view_str(w->v, "name", NULL, u->name);
     td_view_bool(w->v, "defined", NULL, false);
     td_view_str(w->v, "library", "from",
-                d                                                    ? d->name
+                d                                                       ? d->name
                 : u->library_ordinal == TD_MACHO_DYNAMIC_LOOKUP_ORDINAL ? "(dynamic lookup)"
-                : u->library_ordinal == TD_MACHO_EXECUTABLE_ORDINAL  ? "(main executable)"
-                                                                     : "(flat namespace)");
+                : u->library_ordinal == TD_MACHO_EXECUTABLE_ORDINAL     ? "(main executable)"
+                                                                        : "(flat namespace)");
     td_view_bool(w->v, "weak", "weak", u->weak_ref);
     td_view_row_end(w->v);
     return 0;
@@ -162,12 +162,13 @@ int td_inspect_macho(struct td_view *v, const struct td_macho *m, const struct t
 
     td_view_begin(v, "macho", NULL);
     const char *platform = td_macho_platform_name(m->platform);
-    td_view_str(v, "platform", "platform", m->version_source == TD_MACHO_VERSION_NONE ? NULL
-                                           : platform                               ? platform
-                                                                                    : "unknown");
-    td_view_str(v, "min_os", "min OS",
+    td_view_str(v, "platform", "platform",
                 m->version_source == TD_MACHO_VERSION_NONE ? NULL
-                                                           : td_macho_version_string(m->minos, ver));
+                : platform                                 ? platform
+                                                           : "unknown");
+    td_view_str(
+        v, "min_os", "min OS",
+        m->version_source == TD_MACHO_VERSION_NONE ? NULL : td_macho_version_string(m->minos, ver));
     td_view_str(v, "sdk", "sdk",
                 m->version_source == TD_MACHO_VERSION_NONE ? NULL
                                                            : td_macho_version_string(m->sdk, ver2));

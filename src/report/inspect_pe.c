@@ -211,9 +211,9 @@ int td_inspect_pe(struct td_view *v, const struct td_pe *pe, const struct td_ins
     td_view_str(v, "os_version", "min OS", lv);
     td_view_bool(v, "managed", ".NET", pe->managed);
     td_view_str(v, "hybrid", "hybrid",
-                pe->hybrid == TD_PE_HYBRID_ARM64EC     ? "arm64ec"
-                : pe->hybrid == TD_PE_HYBRID_ARM64X    ? "arm64x"
-                : pe->hybrid == TD_PE_HYBRID_CHPE_X86  ? "chpe-x86"
+                pe->hybrid == TD_PE_HYBRID_ARM64EC      ? "arm64ec"
+                : pe->hybrid == TD_PE_HYBRID_ARM64X     ? "arm64x"
+                : pe->hybrid == TD_PE_HYBRID_CHPE_X86   ? "chpe-x86"
                 : pe->hybrid == TD_PE_HYBRID_NOT_PARSED ? "not parsed"
                                                         : NULL);
     td_view_list_begin(v, "bound_imports", "bound to");

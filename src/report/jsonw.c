@@ -56,7 +56,8 @@ static void indent(struct td_jsonw *w)
         putch(w, ' ');
         return;
     }
-    static const char spaces[] = "\n                                                                ";
+    static const char spaces[] =
+        "\n                                                                ";
     size_t n = 1 + 2 * (size_t)w->depth;
     put(w, spaces, n < sizeof spaces - 1 ? n : sizeof spaces - 1);
 }
@@ -99,7 +100,10 @@ static void close(struct td_jsonw *w, char c)
         w->inline_from = 0;
 }
 
-void td_jw_begin_object(struct td_jsonw *w) { open(w, '{'); }
+void td_jw_begin_object(struct td_jsonw *w)
+{
+    open(w, '{');
+}
 
 void td_jw_begin_object_inline(struct td_jsonw *w)
 {
@@ -107,9 +111,18 @@ void td_jw_begin_object_inline(struct td_jsonw *w)
     if (!w->inline_from)
         w->inline_from = w->depth;
 }
-void td_jw_end_object(struct td_jsonw *w) { close(w, '}'); }
-void td_jw_begin_array(struct td_jsonw *w) { open(w, '['); }
-void td_jw_end_array(struct td_jsonw *w) { close(w, ']'); }
+void td_jw_end_object(struct td_jsonw *w)
+{
+    close(w, '}');
+}
+void td_jw_begin_array(struct td_jsonw *w)
+{
+    open(w, '[');
+}
+void td_jw_end_array(struct td_jsonw *w)
+{
+    close(w, ']');
+}
 
 /* Length of the valid UTF-8 sequence at S, or 0 when it is not valid
  * (overlong forms, surrogates and values past U+10FFFF are invalid). */
@@ -137,7 +150,8 @@ static size_t utf8_sequence_length(const char *s, size_t avail)
             return 0;
         cp = cp << 6 | (p[i] & 0x3f);
     }
-    if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+    if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+        (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
         return 0;
     return len;
 }

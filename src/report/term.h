@@ -6,8 +6,16 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-enum td_style { TD_STYLE_RESET, TD_STYLE_BOLD, TD_STYLE_DIM, TD_STYLE_RED, TD_STYLE_YELLOW,
-                TD_STYLE_GREEN, TD_STYLE_CYAN, TD_STYLE_MAGENTA };
+enum td_style {
+    TD_STYLE_RESET,
+    TD_STYLE_BOLD,
+    TD_STYLE_DIM,
+    TD_STYLE_RED,
+    TD_STYLE_YELLOW,
+    TD_STYLE_GREEN,
+    TD_STYLE_CYAN,
+    TD_STYLE_MAGENTA
+};
 
 struct td_term {
     FILE *out;

@@ -17,15 +17,15 @@ struct td_view {
     enum td_view_kind kind;
     struct td_jsonw json;
     struct td_term term;
-    int indent;      /* text: current indentation level */
-    int row;         /* text: >0 while inside a row (one line) */
-    bool row_first;  /* text: no cell written on the current row yet */
-    int list;        /* text: >0 while inside a list of scalars */
+    int indent;     /* text: current indentation level */
+    int row;        /* text: >0 while inside a row (one line) */
+    bool row_first; /* text: no cell written on the current row yet */
+    int list;       /* text: >0 while inside a list of scalars */
     const char *list_label;
     int list_items;
-    bool list_inline;     /* text: scalar items joined on the label's line */
-    uint64_t titled;      /* text: bit per open block, set when it printed a heading */
-    int blocks;           /* text: open blocks */
+    bool list_inline; /* text: scalar items joined on the label's line */
+    uint64_t titled;  /* text: bit per open block, set when it printed a heading */
+    int blocks;       /* text: open blocks */
 };
 
 void td_view_init(struct td_view *v, enum td_view_kind kind, FILE *out, const char *color_mode);
