@@ -23,6 +23,7 @@ struct deps_args {
     const char *search_dirs[MAX_LIST];
     size_t n_search_dirs;
     struct td_env_var env[MAX_LIST];
+    char env_names[MAX_LIST][128];
     size_t n_env;
     const char *platform, *profile, *format, *color, *root, *python;
     int cpu_level;
@@ -82,11 +83,15 @@ static int parse_args(int argc, char **argv, struct deps_args *a)
                 a->search_dirs[a->n_search_dirs++] = v;
         } else if (OPT("--env")) {
             const char *eq = strchr(v, '=');
-            if (!eq || a->n_env == MAX_LIST) {
+            size_t len = eq ? (size_t)(eq - v) : 0;
+            if (!eq || len == 0 || len >= sizeof a->env_names[0] || a->n_env == MAX_LIST) {
                 fprintf(stderr, "torchdoctor deps: --env wants NAME=VALUE, not '%s'\n", v);
                 return -1;
             }
-            a->env[a->n_env++] = (struct td_env_var){strndup(v, (size_t)(eq - v)), eq + 1};
+            memcpy(a->env_names[a->n_env], v, len);
+            a->env_names[a->n_env][len] = '\0';
+            a->env[a->n_env] = (struct td_env_var){a->env_names[a->n_env], eq + 1};
+            a->n_env++;
         } else if (s[0] == '-' && s[1]) {
             fprintf(stderr, "torchdoctor deps: unknown option or missing value: '%s'\n", s);
             return -1;
