@@ -91,7 +91,14 @@ static void remember(struct providers *p, const struct td_object *o)
  * likely providers are asked first: the library the version need names,
  * recent providers, the requester's own dependencies, then the scope in
  * load order, each through its GNU hash bloom filter. */
-static bool defined_in_scope(struct td_graph *g, const struct td_object *requester,
+/* The objects each object's own needs resolved to, by object index:
+ * computed once, so a lookup does not walk all edges of the graph. */
+struct direct_deps {
+    struct td_object **objects;
+    size_t count;
+};
+
+static bool defined_in_scope(struct td_graph *g, const struct direct_deps *direct,
                              const char *name, const char *version, const char *version_file,
                              struct providers *p)
 {
@@ -106,9 +113,9 @@ static bool defined_in_scope(struct td_graph *g, const struct td_object *request
             remember(p, p->recent[i]);
             return true;
         }
-    for (size_t i = 0; i < g->n_edges; i++)
-        if (g->edges[i].from == requester && defines(g->edges[i].to, name, h, version)) {
-            remember(p, g->edges[i].to);
+    for (size_t i = 0; i < direct->count; i++)
+        if (defines(direct->objects[i], name, h, version)) {
+            remember(p, direct->objects[i]);
             return true;
         }
     if (g->interpreter && defines(g->interpreter, name, h, version))
@@ -168,6 +175,7 @@ struct worker {
     const struct missing_versions *mv; /* per object index */
     struct td_unbound *results;        /* per object index */
     const unsigned char *owner;        /* per object index: which worker binds it */
+    const struct direct_deps *direct;  /* per object index */
     unsigned char id;
     struct td_arena *arena;
     size_t checked;
@@ -200,7 +208,8 @@ static void bind_object(struct worker *w, struct td_object *o, struct seen_set *
         struct seen *slot = seen_slot(seen, key, s.name, s.version);
         if (!slot->name) {
             *slot = (struct seen){key, s.name, s.version,
-                                  defined_in_scope(g, o, s.name, s.version, s.version_file, p)};
+                                  defined_in_scope(g, &w->direct[o->index], s.name, s.version,
+                                                   s.version_file, p)};
             seen->used++;
             w->checked++;
         }
@@ -339,8 +348,22 @@ void td_graph_bind_elf(struct td_graph *g)
     struct missing_versions *mv = calloc(g->count, sizeof *mv);
     struct td_unbound *results = calloc(g->count, sizeof *results);
     unsigned char *owner = malloc(g->count);
-    if (!mv || !results || !owner)
+    struct direct_deps *direct = calloc(g->count, sizeof *direct);
+    struct td_object **targets = calloc(g->n_edges + 1, sizeof *targets);
+    if (!mv || !results || !owner || !direct || !targets)
         goto out;
+    /* Edges are grouped by requester (the closure adds them object by
+     * object), so each object's direct needs are one run of TARGETS. */
+    for (size_t i = 0, n = 0; i < g->n_edges; i++) {
+        const struct td_edge *e = &g->edges[i];
+        if (!e->to)
+            continue;
+        struct direct_deps *d = &direct[e->from->index];
+        if (!d->objects)
+            d->objects = &targets[n];
+        if (d->objects + d->count == &targets[n])
+            targets[n++] = e->to, d->count++;
+    }
     memset(owner, 0xff, g->count);
     for (size_t i = 0; i < g->count; i++)
         if (g->objects[i]->kind == TD_FILE_ELF)
@@ -350,7 +373,7 @@ void td_graph_bind_elf(struct td_graph *g)
     struct worker w[WORKERS];
     pthread_t thread;
     for (int k = 0; k < WORKERS; k++)
-        w[k] = (struct worker){g, mv, results, owner, (unsigned char)k, &g->bind_arenas[k], 0};
+        w[k] = (struct worker){g, mv, results, owner, direct, (unsigned char)k, &g->bind_arenas[k], 0};
     bool threaded = pthread_create(&thread, NULL, bind_worker, &w[1]) == 0;
     bind_worker(&w[0]);
     if (threaded)
@@ -365,4 +388,6 @@ out:
     free(mv);
     free(results);
     free(owner);
+    free(direct);
+    free(targets);
 }
