@@ -37,7 +37,7 @@ d = json.load(sys.stdin)
 libs = [l for l in d["libraries"] if l["status"] != "root"]
 print(f"  torchdoctor: {len(libs)} libraries, {sum(1 for l in libs if not l[\"path\"])} missing, "
       f"{d[\"symbols\"][\"distinct_references\"]} distinct symbol references bound, "
-      f"{sum(1 for f in d[\"findings\"] if f[\"severity\"] == \"error\")} errors")'
+      f"{len([f for f in d['findings'] if f['severity'] == 'error'])} errors")'
 measure "torchdoctor deps --format json (symbols)" td "$td" deps --format json "$c"
 measure "torchdoctor deps --no-symbols" tdns "$td" deps --no-symbols --format json "$c"
 measure "libtree (no symbols)" libtree libtree "$c"

@@ -80,6 +80,14 @@ bool td_elf_dynsym(const struct td_elf *elf, uint32_t index, struct td_elf_sym *
     if (index >= elf->dynsym_count)
         return false;
     uint64_t at = elf->symtab_off + (uint64_t)index * elf->dyn.syment;
+    /* Callers walk symbols in index order, and names lie in string-table
+     * order, not symbol order: start fetching a later symbol's name now so
+     * the walk does not wait on a cache miss per name. */
+    uint32_t ahead;
+    uint64_t ahead_at = at + 16 * elf->dyn.syment;
+    if (index + 16 < elf->dynsym_count && td_buf_u32(&elf->buf, ahead_at, &ahead) &&
+        ahead < elf->strtab_size)
+        __builtin_prefetch(elf->buf.data + elf->strtab_off + ahead);
     read_sym_fields(elf, at, out);
     out->name = td_elf_dynstr(elf, u32_at(elf, at));
     return out->name && read_sym_version(elf, index, out);

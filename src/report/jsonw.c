@@ -36,6 +36,11 @@ static void put(struct td_jsonw *w, const char *s, size_t n)
     w->used += n;
 }
 
+void td_jw_raw(struct td_jsonw *w, const char *text, size_t len)
+{
+    put(w, text, len);
+}
+
 static void putch(struct td_jsonw *w, char c)
 {
     if (w->used == sizeof w->buf)
@@ -156,10 +161,10 @@ static size_t utf8_sequence_length(const char *s, size_t avail)
     return len;
 }
 
-static void write_escaped(struct td_jsonw *out, const char *s, size_t n)
+/* S escaped for a JSON string, without the quotes around it. */
+static void escape_body(struct td_jsonw *out, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
-    putch(out, '"');
     size_t run = 0; /* start of the current run of bytes needing no escape */
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
@@ -201,13 +206,21 @@ static void write_escaped(struct td_jsonw *out, const char *s, size_t n)
         }
     }
     put(out, s + run, n - run);
+}
+
+static void write_escaped(struct td_jsonw *out, const char *s, size_t n)
+{
+    putch(out, '"');
+    escape_body(out, s, n);
     putch(out, '"');
 }
+
+static void write_cstring(struct td_jsonw *w, const char *s);
 
 void td_jw_key(struct td_jsonw *w, const char *key)
 {
     before_item(w);
-    write_escaped(w, key, strlen(key));
+    write_cstring(w, key); /* keys may come from input (version resource names) */
     puts_(w, w->pretty ? ": " : ":");
     w->after_key = true;
 }
@@ -222,9 +235,44 @@ void td_jw_stringn(struct td_jsonw *w, const char *s, size_t n)
  * the backslash. One table lookup per byte keeps the common case a copy. */
 static const unsigned char plain_byte[256] = {
 #define R16(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
-    R16(0), R16(0), R16(1), R16(1), R16(1), R16(1), R16(1), R16(1),
+    R16(0), R16(0),
+    /* 0x20-0x2f: '"' (0x22) needs escaping */
+    1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    R16(1), R16(1),
+    /* 0x50-0x5f: '\\' (0x5c) needs escaping */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+    R16(1),
+    /* 0x70-0x7f: DEL is written escaped */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
 #undef R16
 };
+
+/* Writes NUL-terminated S quoted and escaped, in one pass for the common
+ * case: bytes are copied as they are checked, and the escaper takes over
+ * from the first byte that needs care. */
+static void write_cstring(struct td_jsonw *w, const char *s)
+{
+    putch(w, '"');
+    size_t n = 0;
+    for (;;) {
+        /* Copy up to 256 plain bytes per capacity check. */
+        if (sizeof w->buf - w->used < 256)
+            td_jw_flush(w);
+        char *dst = w->buf + w->used;
+        size_t k = 0;
+        while (k < 256 && plain_byte[(unsigned char)s[n + k]]) {
+            dst[k] = s[n + k];
+            k++;
+        }
+        w->used += k;
+        n += k;
+        if (k < 256)
+            break;
+    }
+    if (s[n] != '\0')
+        escape_body(w, s + n, strlen(s + n));
+    putch(w, '"');
+}
 
 void td_jw_string(struct td_jsonw *w, const char *s)
 {
@@ -232,19 +280,8 @@ void td_jw_string(struct td_jsonw *w, const char *s)
         td_jw_null(w);
         return;
     }
-    /* One pass over a NUL-terminated string: copy plain runs, fall back to
-     * the full escaper from the first byte that needs care. */
-    size_t n = 0;
-    while (plain_byte[(unsigned char)s[n]] && s[n] != '"' && s[n] != '\\' && s[n] != 0x7f)
-        n++;
-    if (s[n] == '\0') {
-        before_item(w);
-        putch(w, '"');
-        put(w, s, n);
-        putch(w, '"');
-        return;
-    }
-    td_jw_stringn(w, s, n + strlen(s + n));
+    before_item(w);
+    write_cstring(w, s);
 }
 
 void td_jw_int(struct td_jsonw *w, int64_t v)

@@ -1,0 +1,101 @@
+/* The streaming JSON writer: escaping, invalid UTF-8, inline rows, and
+ * output larger than its buffer. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/jsonw.h"
+
+static struct td_jsonw w;
+
+static char *render(void (*fill)(struct td_jsonw *), bool pretty)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    td_jw_init(&w, f, pretty);
+    fill(&w);
+    td_jw_finish(&w);
+    fclose(f);
+    return text;
+}
+
+static void escapes(struct td_jsonw *j)
+{
+    td_jw_begin_object(j);
+    td_jw_kstr(j, "a\"k", "x\"y\\z\x01\t\xff\xe2\x82\xac end");
+    td_jw_kstr(j, "plain", "hello");
+    td_jw_kstr(j, "none", NULL);
+    td_jw_khex(j, "big", UINT64_MAX);
+    td_jw_kuint(j, "n", 1234567890123ull);
+    td_jw_kint(j, "neg", -5);
+    td_jw_end_object(j);
+}
+
+static void escaping_and_numbers(void **state)
+{
+    char *out = render(escapes, false);
+    assert_string_equal(out, "{\"a\\\"k\":\"x\\\"y\\\\z\\u0001\\t\\ufffd\xe2\x82\xac end\","
+                             "\"plain\":\"hello\",\"none\":null,\"big\":\"0xffffffffffffffff\","
+                             "\"n\":1234567890123,\"neg\":-5}\n");
+    free(out);
+}
+
+static void rows(struct td_jsonw *j)
+{
+    td_jw_begin_object(j);
+    td_jw_key(j, "list");
+    td_jw_begin_array(j);
+    for (int i = 0; i < 2; i++) {
+        td_jw_begin_object_inline(j);
+        td_jw_kint(j, "i", i);
+        td_jw_key(j, "v");
+        td_jw_begin_array(j);
+        td_jw_string(j, "a");
+        td_jw_end_array(j);
+        td_jw_end_object(j);
+    }
+    td_jw_end_array(j);
+    td_jw_kbool(j, "after", true);
+    td_jw_end_object(j);
+}
+
+static void inline_rows_stay_on_one_line(void **state)
+{
+    char *out = render(rows, true);
+    assert_string_equal(out, "{\n  \"list\": [\n    { \"i\": 0, \"v\": [ \"a\" ] },\n"
+                             "    { \"i\": 1, \"v\": [ \"a\" ] }\n  ],\n  \"after\": true\n}\n");
+    free(out);
+}
+
+static void many(struct td_jsonw *j)
+{
+    static char name[300];
+    memset(name, 'x', sizeof name - 1);
+    td_jw_begin_array(j);
+    for (int i = 0; i < 2000; i++)
+        td_jw_string(j, name);
+    td_jw_string(j, "q\"");
+    td_jw_end_array(j);
+}
+
+static void output_larger_than_the_buffer(void **state)
+{
+    char *out = render(many, false);
+    size_t len = strlen(out);
+    assert_int_equal(len, 1 + 2000 * 302 + 5 + 2); /* [, names with commas, "q\"", ]\n */
+    assert_memory_equal(out + len - 8, ",\"q\\\"\"]\n", 8);
+    free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(escaping_and_numbers),
+        cmocka_unit_test(inline_rows_stay_on_one_line),
+        cmocka_unit_test(output_larger_than_the_buffer),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
