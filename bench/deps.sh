@@ -31,13 +31,16 @@ measure() { # LABEL VAR COMMAND...
 }
 
 echo "closure of $c"
-"$td" deps --format json "$c" | /usr/bin/python3 -c '
+"$td" deps --format json "$c" >"$tmp.json"
+/usr/bin/python3 - "$tmp.json" <<'P'
 import json, sys
-d = json.load(sys.stdin)
+d = json.load(open(sys.argv[1]))
 libs = [l for l in d["libraries"] if l["status"] != "root"]
-print(f"  torchdoctor: {len(libs)} libraries, {sum(1 for l in libs if not l[\"path\"])} missing, "
-      f"{d[\"symbols\"][\"distinct_references\"]} distinct symbol references bound, "
-      f"{len([f for f in d['findings'] if f['severity'] == 'error'])} errors")'
+errors = [f for f in d["findings"] if f["severity"] == "error"]
+print(f"  torchdoctor: {len(libs)} libraries, {sum(1 for l in libs if not l['path'])} missing, "
+      f"{d['symbols']['distinct_references']} distinct symbol references bound, {len(errors)} errors")
+P
+rm -f "$tmp.json"
 measure "torchdoctor deps --format json (symbols)" td "$td" deps --format json "$c"
 measure "torchdoctor deps --no-symbols" tdns "$td" deps --no-symbols --format json "$c"
 measure "libtree (no symbols)" libtree libtree "$c"
