@@ -235,42 +235,103 @@ void td_jw_stringn(struct td_jsonw *w, const char *s, size_t n)
  * the backslash. One table lookup per byte keeps the common case a copy. */
 static const unsigned char plain_byte[256] = {
 #define R16(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
-    R16(0), R16(0),
+    R16(0),
+    R16(0),
     /* 0x20-0x2f: '"' (0x22) needs escaping */
-    1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    R16(1), R16(1),
+    1,
+    1,
+    0,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    R16(1),
+    R16(1),
     /* 0x50-0x5f: '\\' (0x5c) needs escaping */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    0,
+    1,
+    1,
+    1,
     R16(1),
     /* 0x70-0x7f: DEL is written escaped */
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    0,
 #undef R16
 };
 
-/* Writes NUL-terminated S quoted and escaped, in one pass for the common
- * case: bytes are copied as they are checked, and the escaper takes over
- * from the first byte that needs care. */
-static void write_cstring(struct td_jsonw *w, const char *s)
+/* True when one of the 8 bytes of X needs escaping: below 0x20, at or
+ * above 0x7f, '"' or '\\' (the zero-byte test of "Bit Twiddling Hacks",
+ * applied per condition; a false alarm only sends the word to the exact
+ * byte loop). */
+static bool word_needs_care(uint64_t x)
 {
-    putch(w, '"');
-    size_t n = 0;
-    for (;;) {
-        /* Copy up to 256 plain bytes per capacity check. */
-        if (sizeof w->buf - w->used < 256)
-            td_jw_flush(w);
-        char *dst = w->buf + w->used;
-        size_t k = 0;
-        while (k < 256 && plain_byte[(unsigned char)s[n + k]]) {
-            dst[k] = s[n + k];
-            k++;
-        }
-        w->used += k;
-        n += k;
-        if (k < 256)
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+    uint64_t low = (x - ones * 0x20) & ~x;
+    uint64_t high = (x + ones) | x;
+    uint64_t quote = (q - ones) & ~q, bslash = (b - ones) & ~b;
+    return ((low | high | quote | bslash) & highs) != 0;
+}
+
+/* Length of the leading run of S (N bytes) that needs no escaping. */
+static size_t plain_prefix(const char *s, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x;
+        memcpy(&x, s + i, 8);
+        if (word_needs_care(x))
             break;
     }
-    if (s[n] != '\0')
-        escape_body(w, s + n, strlen(s + n));
+    while (i < n && plain_byte[(unsigned char)s[i]])
+        i++;
+    return i;
+}
+
+/* Writes NUL-terminated S quoted and escaped: the plain run is copied in
+ * one piece, the escaper takes over from the first byte that needs care. */
+static void write_cstring(struct td_jsonw *w, const char *s)
+{
+    size_t n = strlen(s), p = plain_prefix(s, n);
+    putch(w, '"');
+    put(w, s, p);
+    if (p < n)
+        escape_body(w, s + p, n - p);
     putch(w, '"');
 }
 
