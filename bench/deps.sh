@@ -13,22 +13,7 @@ tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 unset LD_LIBRARY_PATH
 
-measure() { # LABEL VAR COMMAND...
-    local name=$1 var=$2
-    shift 2
-    "$@" >/dev/null 2>&1
-    local times=() rss=0 out
-    for _ in 1 2 3 4 5; do
-        /usr/bin/time -o "$tmp" -f '%e %M' "$@" >/dev/null 2>&1
-        out=$(tail -1 "$tmp")
-        times+=("${out% *}")
-        rss=${out#* }
-    done
-    local median
-    median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 3p)
-    printf '%-44s %7.3f s %9d KiB\n' "$name" "$median" "$rss"
-    eval "T_$var=$median; M_$var=$rss"
-}
+. "$(dirname "$0")/lib.sh"
 
 echo "closure of $c"
 "$td" deps --format json "$c" >"$tmp.json"

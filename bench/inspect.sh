@@ -19,24 +19,7 @@ size=$(stat -c %s "$file")
 echo "file: $file ($((size / 1000000)) MB, $("$td" inspect --format json "$file" |
     /usr/bin/python3 -c 'import json,sys; s=json.load(sys.stdin)["files"][0]["symbols"]; print(s["defined"]+s["undefined"], "dynamic symbols")'))"
 
-# Median wall time (s) of 5 runs after 1 warm-up, and peak RSS (KiB) of the last.
-measure() { # LABEL VAR COMMAND...
-    local name=$1 var=$2
-    shift 2
-    "$@" >/dev/null 2>&1 || true
-    local times=() rss=0
-    for _ in 1 2 3 4 5; do
-        local out
-        /usr/bin/time -o "$tmp" -f '%e %M' "$@" >/dev/null 2>&1 || true
-        out=$(tail -1 "$tmp")
-        times+=("${out% *}")
-        rss=${out#* }
-    done
-    local median
-    median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 3p)
-    printf '%-40s %8.3f s %10d KiB\n' "$name" "$median" "$rss"
-    eval "T_$var=$median; M_$var=$rss"
-}
+. "$(dirname "$0")/lib.sh"
 
 measure "torchdoctor inspect --symbols --format json" tdinspect "$td" inspect --symbols --format json "$file"
 measure "readelf -W --dyn-syms" readelf readelf -W --dyn-syms "$file"

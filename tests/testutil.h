@@ -20,4 +20,13 @@ void td_map_fixture(const char *relpath, struct td_map *m);
 /* Reads a whole file into malloc'd memory (for tests that mutate bytes). */
 uint8_t *td_read_file(const char *path, size_t *size);
 
+/* A growing text buffer, for rendering what a reader found in the format
+ * an independent tool prints, then comparing. */
+struct td_text {
+    char *s;
+    size_t len, cap;
+};
+
+void td_text_add(struct td_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

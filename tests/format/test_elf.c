@@ -35,29 +35,6 @@ static void close_fixture(struct fixture *f)
 
 /* ---- The reader's view in the .expect format, grouped by key. ---- */
 
-struct text {
-    char *s;
-    size_t len, cap;
-};
-
-static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct text *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (t->len + (size_t)n + 1 > t->cap) {
-        t->cap = (t->len + (size_t)n + 1) * 2;
-        t->s = realloc(t->s, t->cap);
-        assert_non_null(t->s);
-    }
-    va_start(ap, fmt);
-    vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
-    va_end(ap);
-    t->len += (size_t)n;
-}
-
 static const char *type_name(uint16_t type)
 {
     static const char *names[] = {"NONE", "REL", "EXEC", "DYN", "CORE"};
@@ -72,37 +49,37 @@ static const char *ver_flags(uint16_t flags)
 /* readelf prints "name@@VER" for a default definition, "name@VER" for a
  * hidden one and for a reference, and no version for a version's own
  * absolute symbol. */
-static void put_sym(struct text *t, uint32_t i, const struct td_elf_sym *s)
+static void put_sym(struct td_text *t, uint32_t i, const struct td_elf_sym *s)
 {
-    put(t, "sym=%u %s %s", i, s->defined ? "D" : "U", s->name);
+    td_text_add(t, "sym=%u %s %s", i, s->defined ? "D" : "U", s->name);
     if (s->version && !(s->shndx == TD_SHN_ABS && strcmp(s->name, s->version) == 0))
-        put(t, "%s%s", s->defined && !s->version_hidden ? "@@" : "@", s->version);
-    put(t, "\n");
+        td_text_add(t, "%s%s", s->defined && !s->version_hidden ? "@@" : "@", s->version);
+    td_text_add(t, "\n");
 }
 
-static void dump_key(struct text *t, const struct td_elf *elf, const char *key)
+static void dump_key(struct td_text *t, const struct td_elf *elf, const char *key)
 {
     if (!strcmp(key, "class"))
-        put(t, "class=%s\n", elf->is64 ? "ELF64" : "ELF32");
+        td_text_add(t, "class=%s\n", elf->is64 ? "ELF64" : "ELF32");
     else if (!strcmp(key, "data"))
-        put(t, "data=%s\n", elf->big_endian ? "big" : "little");
+        td_text_add(t, "data=%s\n", elf->big_endian ? "big" : "little");
     else if (!strcmp(key, "type"))
-        put(t, "type=%s\n", type_name(elf->type));
+        td_text_add(t, "type=%s\n", type_name(elf->type));
     else if (!strcmp(key, "machine"))
-        put(t, "machine=%s\n", td_elf_machine_name(elf->machine));
+        td_text_add(t, "machine=%s\n", td_elf_machine_name(elf->machine));
     else if (!strcmp(key, "interp") && elf->interp)
-        put(t, "interp=%s\n", elf->interp);
+        td_text_add(t, "interp=%s\n", elf->interp);
     else if (!strcmp(key, "build_id") && elf->build_id)
-        put(t, "build_id=%s\n", elf->build_id);
+        td_text_add(t, "build_id=%s\n", elf->build_id);
     else if (!strcmp(key, "soname") && elf->soname)
-        put(t, "soname=%s\n", elf->soname);
+        td_text_add(t, "soname=%s\n", elf->soname);
     else if (!strcmp(key, "needed"))
         for (uint32_t i = 0; i < elf->needed_count; i++)
-            put(t, "needed=%s\n", elf->needed[i]);
+            td_text_add(t, "needed=%s\n", elf->needed[i]);
     else if (!strcmp(key, "rpath") && elf->rpath)
-        put(t, "rpath=%s\n", elf->rpath);
+        td_text_add(t, "rpath=%s\n", elf->rpath);
     else if (!strcmp(key, "runpath") && elf->runpath)
-        put(t, "runpath=%s\n", elf->runpath);
+        td_text_add(t, "runpath=%s\n", elf->runpath);
     else if (!strcmp(key, "sym"))
         for (uint32_t i = 1; i < td_elf_dynsym_count(elf); i++) {
             struct td_elf_sym s;
@@ -110,23 +87,23 @@ static void dump_key(struct text *t, const struct td_elf *elf, const char *key)
             put_sym(t, i, &s);
         }
     else if (!strcmp(key, "dynsyms"))
-        put(t, "dynsyms=%u\n", td_elf_dynsym_count(elf));
+        td_text_add(t, "dynsyms=%u\n", td_elf_dynsym_count(elf));
     else if (!strcmp(key, "undefined")) {
         uint32_t def, undef;
         struct td_err err = {0};
         assert_int_equal(td_elf_dynsym_tally(elf, &def, &undef, &err), 0);
         assert_int_equal(def + undef + 1, td_elf_dynsym_count(elf));
-        put(t, "undefined=%u\n", undef);
+        td_text_add(t, "undefined=%u\n", undef);
     } else if (!strcmp(key, "verdef"))
         for (uint32_t i = 0; i < elf->verdef_count; i++)
-            put(t, "verdef=%u %s %s\n", elf->verdef[i].index, ver_flags(elf->verdef[i].flags),
-                elf->verdef[i].name);
+            td_text_add(t, "verdef=%u %s %s\n", elf->verdef[i].index,
+                        ver_flags(elf->verdef[i].flags), elf->verdef[i].name);
     else if (!strcmp(key, "verneed"))
         for (uint32_t i = 0; i < elf->verneed_count; i++)
             for (uint32_t j = 0; j < elf->verneed[i].version_count; j++) {
                 const struct td_elf_vernaux *a = &elf->verneed[i].versions[j];
-                put(t, "verneed=%s %s %s %u\n", elf->verneed[i].file, a->name, ver_flags(a->flags),
-                    a->other);
+                td_text_add(t, "verneed=%s %s %s %u\n", elf->verneed[i].file, a->name,
+                            ver_flags(a->flags), a->other);
             }
 }
 
@@ -135,7 +112,7 @@ static const char *KEYS[] = {"class",    "data",    "type",      "machine", "int
                              "sym",      "dynsyms", "undefined", "verdef",  "verneed"};
 
 /* The .expect file regrouped by KEYS, keeping each key's lines in order. */
-static void expected_text(struct text *t, const char *name)
+static void expected_text(struct td_text *t, const char *name)
 {
     char rel[256], line[4096];
     snprintf(rel, sizeof rel, "elf/%s.expect", name);
@@ -145,7 +122,7 @@ static void expected_text(struct text *t, const char *name)
         size_t klen = strlen(KEYS[k]);
         while (fgets(line, sizeof line, f))
             if (!strncmp(line, KEYS[k], klen) && line[klen] == '=')
-                put(t, "%s", line);
+                td_text_add(t, "%s", line);
         fclose(f);
     }
 }
@@ -153,7 +130,7 @@ static void expected_text(struct text *t, const char *name)
 static void matches_readelf(const char *name)
 {
     struct fixture f;
-    struct text want = {0}, got = {0};
+    struct td_text want = {0}, got = {0};
     open_fixture(&f, name);
     expected_text(&want, name);
     for (size_t k = 0; k < sizeof KEYS / sizeof KEYS[0]; k++)

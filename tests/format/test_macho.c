@@ -31,30 +31,6 @@ static const char *const thin_fixtures[] = {
     "libios.arm64.dylib",
 };
 
-/* A growing text buffer for rendering what the reader found. */
-struct text {
-    char *s;
-    size_t len, cap;
-};
-
-static void text_add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void text_add(struct text *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (t->len + (size_t)n + 1 > t->cap) {
-        t->cap = (t->len + (size_t)n + 1) * 2;
-        t->s = realloc(t->s, t->cap);
-        assert_non_null(t->s);
-    }
-    va_start(ap, fmt);
-    vsnprintf(t->s + t->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    t->len += (size_t)n;
-}
-
 static char *oracle(const char *name, const char *suffix)
 {
     char rel[256];
@@ -202,17 +178,17 @@ static void dylibs_match_objdump(void **state)
     static const char *const suffix[] = {"", ", weak", ", reexport", ", lazy", ", upward"};
     for (size_t f = 0; f < sizeof thin_fixtures / sizeof thin_fixtures[0]; f++) {
         struct image img;
-        struct text t = {0};
+        struct td_text t = {0};
         open_image(thin_fixtures[f], &img);
         const struct td_macho *m = &img.m;
-        text_add(&t, "%s", "");
+        td_text_add(&t, "%s", "");
         if (m->install_name)
-            text_add(&t, "\t%s (compatibility version %s, current version %s)\n", m->install_name,
-                     v(m->id_compatibility_version), v(m->id_current_version));
+            td_text_add(&t, "\t%s (compatibility version %s, current version %s)\n",
+                        m->install_name, v(m->id_compatibility_version), v(m->id_current_version));
         for (size_t i = 0; i < m->ndylibs; i++)
-            text_add(&t, "\t%s (compatibility version %s, current version %s%s)\n",
-                     m->dylibs[i].name, v(m->dylibs[i].compatibility_version),
-                     v(m->dylibs[i].current_version), suffix[m->dylibs[i].kind]);
+            td_text_add(&t, "\t%s (compatibility version %s, current version %s%s)\n",
+                        m->dylibs[i].name, v(m->dylibs[i].compatibility_version),
+                        v(m->dylibs[i].current_version), suffix[m->dylibs[i].kind]);
         char *want = oracle(thin_fixtures[f], ".dylibs.txt");
         if (strcmp(t.s, want) != 0)
             fail_msg("%s: reader says\n%s\nllvm-objdump says\n%s", thin_fixtures[f], t.s, want);
@@ -268,10 +244,10 @@ static void universal_slices(void **state)
         p++;
     }
     free(want);
-    struct text t = {0};
+    struct td_text t = {0};
     for (uint32_t i = 0; i < fat.nslices; i++)
-        text_add(&t, "%s ", td_macho_arch_slug(fat.slices[i].cputype, fat.slices[i].cpusubtype));
-    text_add(&t, "\n");
+        td_text_add(&t, "%s ", td_macho_arch_slug(fat.slices[i].cputype, fat.slices[i].cpusubtype));
+    td_text_add(&t, "\n");
     char *archs = oracle("libfoo.universal", ".archs.txt");
     assert_string_equal(t.s, archs);
     free(archs);
@@ -304,15 +280,15 @@ static void universal_slices(void **state)
 /* ---- exports ---- */
 
 struct export_ctx {
-    struct text t;
+    struct td_text t;
     uint64_t base;
 };
 
 static int render_export(void *ctx, const struct td_macho_export *e)
 {
     struct export_ctx *c = ctx;
-    text_add(&c->t, "0x%08" PRIX64 "  %s%s\n", c->base + e->address, e->name,
-             (e->flags & TD_MACHO_EXPORT_WEAK) ? " [weak_def]" : "");
+    td_text_add(&c->t, "0x%08" PRIX64 "  %s%s\n", c->base + e->address, e->name,
+                (e->flags & TD_MACHO_EXPORT_WEAK) ? " [weak_def]" : "");
     return 0;
 }
 
@@ -323,7 +299,7 @@ static void exports_match_objdump(void **state)
         struct td_err err = {0};
         open_image(thin_fixtures[f], &img);
         struct export_ctx c = {.base = img.m.text_vmaddr};
-        text_add(&c.t, "%s", "");
+        td_text_add(&c.t, "%s", "");
         if (td_macho_exports_walk(&img.m, &img.arena, render_export, &c, &err) != 0)
             fail_msg("%s: %s", thin_fixtures[f], err.msg);
         char *want = oracle(thin_fixtures[f], ".exports.txt");
@@ -341,7 +317,7 @@ static void libfoo_exports_exact(void **state)
     struct td_err err = {0};
     open_image("libfoo.arm64.dylib", &img);
     struct export_ctx c = {0};
-    text_add(&c.t, "%s", "");
+    td_text_add(&c.t, "%s", "");
     assert_int_equal(td_macho_exports_walk(&img.m, &img.arena, render_export, &c, &err), 0);
     /* Addresses differ by layout; names, order and flags do not. */
     const char *add = strstr(c.t.s, "  _foo_add\n");
@@ -414,7 +390,7 @@ static void lookup_agrees_with_walk(void **state)
 
 struct undef_ctx {
     const struct td_macho *m;
-    struct text t;
+    struct td_text t;
     struct td_macho_undef first[8];
     size_t count;
 };
@@ -442,7 +418,8 @@ static int render_undef(void *ctx, const struct td_macho_undef *u)
         short_name(d->name, base, sizeof base);
         snprintf(from, sizeof from, "from %s", base);
     }
-    text_add(&c->t, "(undefined) %sexternal %s (%s)\n", u->weak_ref ? "weak " : "", u->name, from);
+    td_text_add(&c->t, "(undefined) %sexternal %s (%s)\n", u->weak_ref ? "weak " : "", u->name,
+                from);
     if (c->count < 8)
         c->first[c->count] = *u;
     c->count++;
@@ -456,7 +433,7 @@ static void undefined_match_nm(void **state)
         struct td_err err = {0};
         open_image(thin_fixtures[f], &img);
         struct undef_ctx c = {.m = &img.m};
-        text_add(&c.t, "%s", "");
+        td_text_add(&c.t, "%s", "");
         if (td_macho_undefined_walk(&img.m, render_undef, &c, &err) != 0)
             fail_msg("%s: %s", thin_fixtures[f], err.msg);
         char *want = oracle(thin_fixtures[f], ".undefs.txt");
