@@ -97,21 +97,31 @@ static size_t list_deps(struct td_object *o, struct dep **out, struct td_finding
     return n;
 }
 
-static const char *platform_fix_missing(const struct td_graph *g, const char *name)
+/* The fix for a library no search location holds, for the target platform. */
+static const char *platform_fix_missing(const struct td_graph *g, const char *name, char *out,
+                                        size_t cap)
 {
-    (void)name;
     switch (g->cfg.platform) {
     case TD_PLATFORM_WINDOWS:
-        return "put the DLL in the folder of the DLL that needs it, or add its folder with "
-               "os.add_dll_directory(); installing the package that ships it is the lasting fix";
+        snprintf(out, cap,
+                 "install the package that ships %s, or put it in the folder of the DLL that "
+                 "needs it, or add its folder with os.add_dll_directory()",
+                 name);
+        break;
     case TD_PLATFORM_MACOS:
-        return "install the library, or add an LC_RPATH that reaches it "
-               "(install_name_tool -add_rpath DIR FILE on a copy)";
+        snprintf(out, cap,
+                 "install the library that provides %s, or add an LC_RPATH that reaches it "
+                 "(install_name_tool -add_rpath DIR FILE, on a copy)",
+                 name);
+        break;
     case TD_PLATFORM_LINUX:
+        snprintf(out, cap,
+                 "install the package that ships %s (apt-file search %s, or the pip/conda "
+                 "package that provides it); LD_LIBRARY_PATH only helps one shell",
+                 name, name);
         break;
     }
-    return "install the package that ships it (apt-file search NAME, or the pip/conda package "
-           "that provides it); a directory on LD_LIBRARY_PATH only helps this shell";
+    return out;
 }
 
 /* Windows: the PATH directory holding NAME, for a DLL the chosen profile
@@ -168,6 +178,7 @@ static bool found_only_via_path(struct td_graph *g, const struct td_edge *e)
 /* Findings for one edge: missing, wrong architecture, skipped candidates, stubs. */
 static void edge_findings(struct td_graph *g, const struct td_edge *e)
 {
+    char fix[512];
     const struct td_resolution *r = &e->res;
     size_t wrong = 0;
     const struct td_probe *first_wrong = NULL;
@@ -232,7 +243,7 @@ static void edge_findings(struct td_graph *g, const struct td_edge *e)
                             r->n_probes);
         else
             td_findings_add(&g->findings, sev, kind, e->name, e->from->path, NULL,
-                            platform_fix_missing(g, e->name),
+                            platform_fix_missing(g, e->name, fix, sizeof fix),
                             "%s%s is not found in any of the %zu places the loader tries", e->name,
                             e->delay  ? " (delay-loaded: fails at first use)"
                             : e->weak ? " (weak: the program runs without it)"

@@ -186,6 +186,11 @@ char *td_host_path(const struct td_loader_config *cfg, const char *target_path, 
         if (!root || strncmp(target_path, root, strlen(root)) == 0)
             return snprintf(out, cap, "%s", target_path) < (int)cap ? out : NULL;
     }
+    /* A relative path on this machine stays relative: ld.so opens it from
+     * the process's current directory (an empty or relative LD_LIBRARY_PATH
+     * element, a relative FILE argument). */
+    if (!root && !windows && target_path[0] != '/')
+        return snprintf(out, cap, "%s", target_path) < (int)cap ? out : NULL;
     if (windows && isalpha((unsigned char)rest[0]) && rest[1] == ':')
         rest += 2; /* "C:" : the root stands for the drive */
     if (snprintf(out, cap, "%s", root ? root : "") >= (int)cap)

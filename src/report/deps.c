@@ -131,8 +131,9 @@ void td_deps_text(const struct td_graph *g, const struct td_term *t)
     size_t missing = 0;
     for (size_t i = 0; i < g->n_edges; i++)
         missing += g->edges[i].to == NULL && !g->edges[i].res.in_shared_cache;
-    fprintf(t->out, "\n%zu libraries loaded, %zu dependencies not found", g->count - g->n_roots,
-            missing);
+    size_t loaded = g->count - g->n_roots;
+    fprintf(t->out, "\n%zu librar%s loaded, %zu dependenc%s not found", loaded,
+            loaded == 1 ? "y" : "ies", missing, missing == 1 ? "y" : "ies");
     if (g->opts.bind_symbols && g->objects[0]->kind == TD_FILE_ELF)
         fprintf(t->out, ", %zu distinct symbol references checked", g->symbols_checked);
     fprintf(t->out, "\n");

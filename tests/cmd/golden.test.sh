@@ -7,11 +7,11 @@ fx=$TD_FIXTURES/cmd
 golden=$TD_SRC/tests/cmd/golden
 status=0
 
-check() { # name, then the inspect arguments
+check() { # name, then the command and its arguments
     local name=$1
     shift
     local got
-    got=$("$TD_BIN" inspect --color never "$@" 2>&1 | sed "s|$TD_FIXTURES/|FIXTURES/|g")
+    got=$(cd "$TD_FIXTURES" && "$TD_BIN" "$@" 2>&1 | sed "s|$TD_FIXTURES/|FIXTURES/|g")
     if [ "${TD_UPDATE_GOLDEN:-}" = 1 ]; then
         printf '%s\n' "$got" >"$golden/$name.txt"
         return
@@ -24,11 +24,18 @@ check() { # name, then the inspect arguments
     fi
 }
 
-check elf "$fx/libgolden.so"
-check elf_symbols --symbols "$fx/libgolden.so"
-check pe "$fx/golden.dll"
-check pe_symbols --symbols "$fx/golden.dll"
-check macho "$fx/libgolden.dylib"
-check macho_fat --symbols "$fx/golden_fat.dylib"
-check wheel "$fx/golden-1.0-cp311-cp311-linux_x86_64.whl"
+check elf inspect --color never "$fx/libgolden.so"
+check elf_symbols inspect --color never --symbols "$fx/libgolden.so"
+check pe inspect --color never "$fx/golden.dll"
+check pe_symbols inspect --color never --symbols "$fx/golden.dll"
+check macho inspect --color never "$fx/libgolden.dylib"
+check macho_fat inspect --color never --symbols "$fx/golden_fat.dylib"
+check wheel inspect --color never "$fx/golden-1.0-cp311-cp311-linux_x86_64.whl"
+# deps: a missing library with every place tried, then the same resolved
+# through LD_LIBRARY_PATH, as text, markdown and dot (relative paths).
+unset LD_LIBRARY_PATH
+check deps_missing deps --color never cmd/libgolden.so
+check deps_markdown deps --format markdown cmd/libgolden.so
+check deps_dot deps --format dot cmd/libgolden.so
+check deps_found deps --color never --env LD_LIBRARY_PATH=cmd cmd/libgolden.so
 exit $status
