@@ -335,6 +335,16 @@ static void write_cstring(struct td_jsonw *w, const char *s)
     putch(w, '"');
 }
 
+void td_jw_item(struct td_jsonw *w)
+{
+    before_item(w);
+}
+
+void td_jw_rawstr(struct td_jsonw *w, const char *s)
+{
+    write_cstring(w, s);
+}
+
 void td_jw_string(struct td_jsonw *w, const char *s)
 {
     if (!s) {

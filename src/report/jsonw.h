@@ -50,6 +50,14 @@ void td_jw_khex(struct td_jsonw *w, const char *key, uint64_t v);
 
 /* Ends the document with a newline and flushes. */
 void td_jw_finish(struct td_jsonw *w);
+/* Appends bytes that are already JSON. */
+void td_jw_raw(struct td_jsonw *w, const char *text, size_t len);
+/* Starts one element of the current array whose text the caller writes with
+ * td_jw_raw / td_jw_rawstr (the separator and indentation are done here):
+ * for rows written by the hundred thousand, such as symbol tables. */
+void td_jw_item(struct td_jsonw *w);
+/* S as a quoted, escaped JSON string, with no separator handling. */
+void td_jw_rawstr(struct td_jsonw *w, const char *s);
 /* Hands buffered bytes to the FILE (before anything else writes to it). */
 void td_jw_flush(struct td_jsonw *w);
 
