@@ -23,7 +23,7 @@ build: deps-build
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # Until `check` exists, the main job shown is deps on the program itself:
-# it proves the executable needs nothing but the C library.
+# it proves the executable needs nothing (it is linked static-pie).
 run: build
 	./$(BUILD)/torchdoctor deps ./$(BUILD)/torchdoctor
 

@@ -37,7 +37,20 @@ static uint32_t u32_at(const struct td_elf *elf, uint64_t off)
 static void read_sym_fields(const struct td_elf *elf, uint64_t at, struct td_elf_sym *s)
 {
     uint8_t info = 0, other = 0;
-    if (elf->is64) {
+    /* The common case, little-endian ELF64 with the whole entry in the
+     * buffer, decoded from one bounds check (the walk does this 35,000
+     * times on libtorch_cpu). */
+    if (elf->is64 && !elf->big_endian && td_buf_has(&elf->buf, at, 24)) {
+        const uint8_t *p = elf->buf.data + at;
+        info = p[4];
+        other = p[5];
+        s->shndx = (uint16_t)(p[6] | p[7] << 8);
+        s->value = s->size = 0;
+        for (int i = 7; i >= 0; i--) {
+            s->value = s->value << 8 | p[8 + i];
+            s->size = s->size << 8 | p[16 + i];
+        }
+    } else if (elf->is64) {
         td_buf_u8(&elf->buf, at + 4, &info);
         td_buf_u8(&elf->buf, at + 5, &other);
         td_buf_u16(&elf->buf, at + 6, &s->shndx);

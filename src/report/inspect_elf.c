@@ -129,9 +129,13 @@ static void json_symbol_row(struct td_jsonw *w, const struct td_elf_sym *s)
         LIT(w, ", \"defined\": true, \"type\": ");
     else
         LIT(w, ", \"defined\": false, \"type\": ");
-    td_jw_rawstr(w, sym_type_name(s->type));
-    LIT(w, ", \"bind\": ");
-    td_jw_rawstr(w, sym_bind_name(s->bind));
+    /* Type and binding names are our own constants: no escaping to do. */
+    const char *type = sym_type_name(s->type), *bind = sym_bind_name(s->bind);
+    LIT(w, "\"");
+    td_jw_raw(w, type, strlen(type));
+    LIT(w, "\", \"bind\": \"");
+    td_jw_raw(w, bind, strlen(bind));
+    LIT(w, "\"");
     if (s->version) {
         LIT(w, ", \"version\": ");
         td_jw_rawstr(w, s->version);
