@@ -161,8 +161,9 @@ static enum td_profile pick_profile(const char *opt, const struct td_object *o, 
     const char *n = o->name;
     if (strstr(n, ".cpython-") || strstr(n, ".abi3.") || ends_with(n, ".pyd"))
         return TD_PROFILE_PYTHON_EXTENSION;
-    if (o->kind == TD_FILE_ELF && (o->u.elf.interp || o->u.elf.type == TD_ET_EXEC))
-        return TD_PROFILE_EXE;
+    if (o->kind == TD_FILE_ELF && (o->u.elf.interp || o->u.elf.type == TD_ET_EXEC ||
+                                   (o->u.elf.dyn.flags_1 & TD_DF_1_PIE)))
+        return TD_PROFILE_EXE; /* static-pie programs have DF_1_PIE but no interpreter */
     if (o->kind == TD_FILE_PE && !td_pe_is_dll(&o->u.pe))
         return TD_PROFILE_EXE;
     if ((o->kind == TD_FILE_MACHO || o->kind == TD_FILE_MACHO_FAT) &&

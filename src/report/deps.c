@@ -125,6 +125,10 @@ void td_deps_text(const struct td_graph *g, const struct td_term *t)
                 td_term_style(t, TD_STYLE_RESET), td_term_style(t, TD_STYLE_DIM), o->arch,
                 td_term_style(t, TD_STYLE_RESET));
         tr.printed[o->index] = 1;
+        if (o->kind == TD_FILE_ELF && !o->u.elf.interp && o->u.elf.needed_count == 0 &&
+            (o->u.elf.type == TD_ET_EXEC || (o->u.elf.dyn.flags_1 & TD_DF_1_PIE)))
+            fprintf(t->out, "%s    statically linked: needs no shared library%s\n",
+                    td_term_style(t, TD_STYLE_DIM), td_term_style(t, TD_STYLE_RESET));
         print_children(&tr, o);
     }
     free(tr.printed);
