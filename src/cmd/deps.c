@@ -348,7 +348,7 @@ int td_cmd_deps(int argc, char **argv)
     }
     fflush(stdout);
     int rc = td_findings_count(&g.findings, TD_SEV_ERROR) ? TD_EXIT_FINDINGS : TD_EXIT_OK;
-    td_graph_free(&g);
+    td_graph_free_at_exit(&g);
     td_arena_free(&plan_arena);
     return rc;
 }

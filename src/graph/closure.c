@@ -394,12 +394,12 @@ int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
     return 0;
 }
 
-void td_graph_free(struct td_graph *g)
+static void graph_free(struct td_graph *g, void (*free_object)(struct td_object *))
 {
     for (size_t i = 0; i < g->count; i++)
-        td_object_free(g->objects[i]);
+        free_object(g->objects[i]);
     if (g->interpreter)
-        td_object_free(g->interpreter);
+        free_object(g->interpreter);
     free(g->objects);
     free(g->edges);
     free(g->unbound);
@@ -409,4 +409,14 @@ void td_graph_free(struct td_graph *g)
     td_arena_free(&g->bind_arenas[0]);
     td_arena_free(&g->bind_arenas[1]);
     memset(g, 0, sizeof *g);
+}
+
+void td_graph_free(struct td_graph *g)
+{
+    graph_free(g, td_object_free);
+}
+
+void td_graph_free_at_exit(struct td_graph *g)
+{
+    graph_free(g, td_object_free_keep_mapping);
 }

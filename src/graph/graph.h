@@ -60,6 +60,9 @@ int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
                    const struct td_graph_options *opts, const char *const *roots, size_t n_roots,
                    struct td_err *err);
 void td_graph_free(struct td_graph *g);
+/* td_graph_free for a process about to exit: file mappings are left to the
+ * exit (see td_object_free_keep_mapping). */
+void td_graph_free_at_exit(struct td_graph *g);
 
 /* Whole-closure checks: RUNPATH not inherited, shadowed copies, duplicate
  * runtimes (analyze.c). */

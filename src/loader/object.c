@@ -101,6 +101,14 @@ void td_object_free(struct td_object *o)
     free(o);
 }
 
+void td_object_free_keep_mapping(struct td_object *o)
+{
+    if (!o)
+        return;
+    td_arena_free(&o->arena);
+    free(o);
+}
+
 bool td_object_same_abi(const struct td_object *a, const struct td_object *b)
 {
     if (a->kind != b->kind && !((a->kind == TD_FILE_MACHO || a->kind == TD_FILE_MACHO_FAT) &&
