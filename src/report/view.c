@@ -164,40 +164,46 @@ void td_view_str(struct td_view *v, const char *key, const char *label, const ch
         text_field(v, label, s);
 }
 
-void td_view_uint(struct td_view *v, const char *key, const char *label, uint64_t n)
+enum number_style { NUMBER_UNSIGNED, NUMBER_SIGNED, NUMBER_HEX };
+
+/* One number field: JSON through the writer's own number forms, text as
+ * the same digits after the label. */
+static void number_field(struct td_view *v, const char *key, const char *label, uint64_t n,
+                         enum number_style style)
 {
     if (v->kind == TD_VIEW_JSON) {
         json_key(v, key);
-        td_jw_uint(&v->json, n);
+        if (style == NUMBER_HEX)
+            td_jw_hex(&v->json, n);
+        else if (style == NUMBER_SIGNED)
+            td_jw_int(&v->json, (int64_t)n);
+        else
+            td_jw_uint(&v->json, n);
         return;
     }
     char buf[32];
-    snprintf(buf, sizeof buf, "%" PRIu64, n);
+    if (style == NUMBER_HEX)
+        snprintf(buf, sizeof buf, "0x%" PRIx64, n);
+    else if (style == NUMBER_SIGNED)
+        snprintf(buf, sizeof buf, "%" PRId64, (int64_t)n);
+    else
+        snprintf(buf, sizeof buf, "%" PRIu64, n);
     text_field(v, label, buf);
+}
+
+void td_view_uint(struct td_view *v, const char *key, const char *label, uint64_t n)
+{
+    number_field(v, key, label, n, NUMBER_UNSIGNED);
 }
 
 void td_view_int(struct td_view *v, const char *key, const char *label, int64_t n)
 {
-    if (v->kind == TD_VIEW_JSON) {
-        json_key(v, key);
-        td_jw_int(&v->json, n);
-        return;
-    }
-    char buf[32];
-    snprintf(buf, sizeof buf, "%" PRId64, n);
-    text_field(v, label, buf);
+    number_field(v, key, label, (uint64_t)n, NUMBER_SIGNED);
 }
 
 void td_view_hex(struct td_view *v, const char *key, const char *label, uint64_t n)
 {
-    if (v->kind == TD_VIEW_JSON) {
-        json_key(v, key);
-        td_jw_hex(&v->json, n);
-        return;
-    }
-    char buf[32];
-    snprintf(buf, sizeof buf, "0x%" PRIx64, n);
-    text_field(v, label, buf);
+    number_field(v, key, label, n, NUMBER_HEX);
 }
 
 void td_view_bool(struct td_view *v, const char *key, const char *label, bool b)
