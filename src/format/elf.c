@@ -36,20 +36,6 @@ static uint64_t read_word(const struct td_elf *elf, uint64_t off)
     return v;
 }
 
-static uint32_t read_u32(const struct td_elf *elf, uint64_t off)
-{
-    uint32_t v = 0;
-    td_buf_u32(&elf->buf, off, &v);
-    return v;
-}
-
-static uint16_t read_u16(const struct td_elf *elf, uint64_t off)
-{
-    uint16_t v = 0;
-    td_buf_u16(&elf->buf, off, &v);
-    return v;
-}
-
 bool td_elf_is_elf(const uint8_t *data, size_t size)
 {
     return size >= 4 && memcmp(data, "\177ELF", 4) == 0;
@@ -85,9 +71,9 @@ static int parse_ident(struct td_elf *elf, const uint8_t *data, size_t size, str
 /* Reads one program header; PHDR points at its first byte (already checked). */
 static void read_phdr(const struct td_elf *elf, uint64_t at, struct td_elf_phdr *p)
 {
-    p->type = read_u32(elf, at);
+    p->type = td_elf_u32(elf, at);
     if (elf->is64) {
-        p->flags = read_u32(elf, at + 4);
+        p->flags = td_elf_u32(elf, at + 4);
         p->offset = read_word(elf, at + 8);
         p->vaddr = read_word(elf, at + 16);
         p->filesz = read_word(elf, at + 32);
@@ -98,7 +84,7 @@ static void read_phdr(const struct td_elf *elf, uint64_t at, struct td_elf_phdr 
         p->vaddr = read_word(elf, at + 8);
         p->filesz = read_word(elf, at + 16);
         p->memsz = read_word(elf, at + 20);
-        p->flags = read_u32(elf, at + 24);
+        p->flags = td_elf_u32(elf, at + 24);
         p->align = read_word(elf, at + 28);
     }
 }
@@ -113,15 +99,15 @@ static bool read_section0(const struct td_elf *elf, uint64_t shoff, uint64_t *sh
     if (shoff == 0 || !td_buf_has(&elf->buf, shoff, need))
         return false;
     *sh_size = read_word(elf, shoff + (elf->is64 ? 32 : 20));
-    *sh_info = read_u32(elf, shoff + (elf->is64 ? 44 : 28));
+    *sh_info = td_elf_u32(elf, shoff + (elf->is64 ? 44 : 28));
     return true;
 }
 
 static void check_sections(struct td_elf *elf, const struct ehdr_layout *L)
 {
     uint64_t shoff = read_word(elf, L->shoff);
-    uint64_t shnum = read_u16(elf, L->shnum);
-    uint16_t shentsize = read_u16(elf, L->shentsize);
+    uint64_t shnum = td_elf_u16(elf, L->shnum);
+    uint16_t shentsize = td_elf_u16(elf, L->shentsize);
     uint64_t sh_size;
     uint32_t sh_info;
     if (shoff == 0)
@@ -142,8 +128,8 @@ static int parse_phdrs(struct td_elf *elf, const struct ehdr_layout *L, struct t
                        struct td_err *err)
 {
     uint64_t phoff = read_word(elf, L->phoff);
-    uint64_t phnum = read_u16(elf, L->phnum);
-    uint16_t phentsize = read_u16(elf, L->phentsize);
+    uint64_t phnum = td_elf_u16(elf, L->phnum);
+    uint16_t phentsize = td_elf_u16(elf, L->phentsize);
     unsigned need = elf->is64 ? PHDR64_SIZE : PHDR32_SIZE;
     if (phnum == PN_XNUM) {
         uint64_t sh_size;
@@ -231,8 +217,8 @@ static int parse_notes(struct td_elf *elf, const struct td_elf_phdr *p, struct t
     }
     uint64_t at = p->offset;
     while (at < end && end - at >= 12) { /* each step advances by at least 12 bytes */
-        uint32_t namesz = read_u32(elf, at), descsz = read_u32(elf, at + 4);
-        uint32_t type = read_u32(elf, at + 8);
+        uint32_t namesz = td_elf_u32(elf, at), descsz = td_elf_u32(elf, at + 4);
+        uint32_t type = td_elf_u32(elf, at + 8);
         uint64_t name_at = at + 12;
         uint64_t desc_at = at + align_up(12 + (uint64_t)namesz, align);
         uint64_t desc_end = desc_at + descsz;
@@ -307,10 +293,10 @@ int td_elf_parse(struct td_elf *elf, const uint8_t *data, size_t size, struct td
         td_err_set(err, "ELF header at offset 0x0: %u bytes needed, file is %zu", L->size, size);
         return -1;
     }
-    elf->type = read_u16(elf, 16);
-    elf->machine = read_u16(elf, 18);
+    elf->type = td_elf_u16(elf, 16);
+    elf->machine = td_elf_u16(elf, 18);
     elf->entry = read_word(elf, L->entry);
-    elf->flags = read_u32(elf, L->flags);
+    elf->flags = td_elf_u32(elf, L->flags);
     check_sections(elf, L);
     if (parse_phdrs(elf, L, arena, err) || parse_segments(elf, arena, err) ||
         td_elf_parse_dynamic(elf, arena, err) || td_elf_parse_hash_tables(elf, err) ||

@@ -238,8 +238,23 @@ uint32_t td_elf_sysv_hash(const char *name);
 bool td_elf_lookup(const struct td_elf *elf, const char *name, uint32_t gnu_hash,
                    const char *version, struct td_elf_sym *out);
 
-/* Internal to the elf*.c files: the dynamic-section and version steps of
- * td_elf_parse. */
+/* Internal to the elf*.c files: fields read as value-or-0 (a failed bounded
+ * read yields 0, which every caller treats as absent), and the
+ * dynamic-section and version steps of td_elf_parse. */
+static inline uint32_t td_elf_u32(const struct td_elf *elf, uint64_t off)
+{
+    uint32_t v;
+    td_buf_u32(&elf->buf, off, &v);
+    return v;
+}
+
+static inline uint16_t td_elf_u16(const struct td_elf *elf, uint64_t off)
+{
+    uint16_t v;
+    td_buf_u16(&elf->buf, off, &v);
+    return v;
+}
+
 int td_elf_parse_dynamic(struct td_elf *elf, struct td_arena *arena, struct td_err *err);
 int td_elf_parse_versions(struct td_elf *elf, struct td_arena *arena, struct td_err *err);
 int td_elf_parse_hash_tables(struct td_elf *elf, struct td_err *err);

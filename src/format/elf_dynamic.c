@@ -263,20 +263,6 @@ static int budget_error(struct td_err *err, const char *what, uint64_t at)
     return -1;
 }
 
-static uint16_t u16_at(const struct td_elf *elf, uint64_t off)
-{
-    uint16_t v = 0;
-    td_buf_u16(&elf->buf, off, &v);
-    return v;
-}
-
-static uint32_t u32_at(const struct td_elf *elf, uint64_t off)
-{
-    uint32_t v = 0;
-    td_buf_u32(&elf->buf, off, &v);
-    return v;
-}
-
 /* Follows a vn_next / vna_next / vd_next link: 0 ends the list early. */
 static int next_link(const char *what, uint64_t at, uint32_t link, uint64_t i, uint64_t count,
                      uint64_t *out, struct td_err *err)
@@ -310,11 +296,11 @@ static int read_vernaux(struct td_elf *elf, uint64_t at, struct td_elf_verneed *
             td_err_set(err, "verneed aux at offset 0x%llx: runs past the end of the file", ull(at));
             return -1;
         }
-        a->hash = u32_at(elf, at);
-        a->flags = u16_at(elf, at + 4);
-        a->other = u16_at(elf, at + 6);
-        if (dyn_string(elf, "vna_name", u32_at(elf, at + 8), &a->name, err) ||
-            next_link("verneed aux", at, u32_at(elf, at + 12), j, cnt, &at, err))
+        a->hash = td_elf_u32(elf, at);
+        a->flags = td_elf_u16(elf, at + 4);
+        a->other = td_elf_u16(elf, at + 6);
+        if (dyn_string(elf, "vna_name", td_elf_u32(elf, at + 8), &a->name, err) ||
+            next_link("verneed aux", at, td_elf_u32(elf, at + 12), j, cnt, &at, err))
             return -1;
         vn->version_count++;
     }
@@ -346,16 +332,16 @@ static int read_verneed(struct td_elf *elf, struct walk_budget *budget, struct t
             td_err_set(err, "verneed at offset 0x%llx: runs past the end of the file", ull(at));
             return -1;
         }
-        uint16_t version = u16_at(elf, at), cnt = u16_at(elf, at + 2);
+        uint16_t version = td_elf_u16(elf, at), cnt = td_elf_u16(elf, at + 2);
         uint64_t aux_at;
         if (version != 1) {
             td_err_set(err, "verneed at offset 0x%llx: vn_version %u is not 1", ull(at), version);
             return -1;
         }
-        if (dyn_string(elf, "vn_file", u32_at(elf, at + 4), &vn->file, err) ||
-            !td_add_u64(at, u32_at(elf, at + 8), &aux_at) ||
+        if (dyn_string(elf, "vn_file", td_elf_u32(elf, at + 4), &vn->file, err) ||
+            !td_add_u64(at, td_elf_u32(elf, at + 8), &aux_at) ||
             read_vernaux(elf, aux_at, vn, cnt, budget, arena, err) ||
-            next_link("verneed", at, u32_at(elf, at + 12), i, n, &at, err))
+            next_link("verneed", at, td_elf_u32(elf, at + 12), i, n, &at, err))
             return -1;
         elf->verneed_count++;
     }
@@ -388,23 +374,23 @@ static int read_verdef(struct td_elf *elf, struct walk_budget *budget, struct td
             td_err_set(err, "verdef at offset 0x%llx: runs past the end of the file", ull(at));
             return -1;
         }
-        if (u16_at(elf, at) != 1) {
+        if (td_elf_u16(elf, at) != 1) {
             td_err_set(err, "verdef at offset 0x%llx: vd_version %u is not 1", ull(at),
-                       u16_at(elf, at));
+                       td_elf_u16(elf, at));
             return -1;
         }
-        vd->flags = u16_at(elf, at + 2);
-        vd->index = u16_at(elf, at + 4);
-        vd->hash = u32_at(elf, at + 8);
+        vd->flags = td_elf_u16(elf, at + 2);
+        vd->index = td_elf_u16(elf, at + 4);
+        vd->hash = td_elf_u32(elf, at + 8);
         /* The first Elf_Verdaux names the version; later ones name its parents. */
-        if (!td_add_u64(at, u32_at(elf, at + 12), &aux_at) ||
+        if (!td_add_u64(at, td_elf_u32(elf, at + 12), &aux_at) ||
             !td_buf_has(&elf->buf, aux_at, VERDAUX_SIZE)) {
             td_err_set(err, "verdef at offset 0x%llx: vd_aux runs past the end of the file",
                        ull(at));
             return -1;
         }
-        if (dyn_string(elf, "vda_name", u32_at(elf, aux_at), &vd->name, err) ||
-            next_link("verdef", at, u32_at(elf, at + 16), i, n, &at, err))
+        if (dyn_string(elf, "vda_name", td_elf_u32(elf, aux_at), &vd->name, err) ||
+            next_link("verdef", at, td_elf_u32(elf, at + 16), i, n, &at, err))
             return -1;
         elf->verdef_count++;
     }
@@ -472,10 +458,10 @@ static int parse_gnu_hash(struct td_elf *elf, struct td_err *err)
                    ull(elf->dyn.offset), ull(elf->dyn.gnu_hash));
         return -1;
     }
-    g->nbuckets = u32_at(elf, at);
-    g->symoffset = u32_at(elf, at + 4);
-    g->bloom_size = u32_at(elf, at + 8);
-    g->bloom_shift = u32_at(elf, at + 12);
+    g->nbuckets = td_elf_u32(elf, at);
+    g->symoffset = td_elf_u32(elf, at + 4);
+    g->bloom_size = td_elf_u32(elf, at + 8);
+    g->bloom_shift = td_elf_u32(elf, at + 12);
     if (g->nbuckets == 0 || g->bloom_size == 0 || g->bloom_shift >= 32) {
         td_err_set(err,
                    "GNU hash table at offset 0x%llx: nbuckets %u, bloom size %u, shift %u "
@@ -507,7 +493,7 @@ static int count_from_gnu_hash(struct td_elf *elf, struct td_err *err)
     const struct td_elf_gnu_hash *g = &elf->gnu;
     uint32_t top = 0;
     for (uint32_t b = 0; b < g->nbuckets; b++) {
-        uint32_t v = u32_at(elf, g->buckets_off + 4ull * b);
+        uint32_t v = td_elf_u32(elf, g->buckets_off + 4ull * b);
         if (v > top)
             top = v;
     }
@@ -522,7 +508,7 @@ static int count_from_gnu_hash(struct td_elf *elf, struct td_err *err)
         return -1;
     }
     for (uint64_t i = top - g->symoffset; (i + 1) * 4 <= g->chain_avail; i++) {
-        if (u32_at(elf, g->chain_off + 4 * i) & 1) {
+        if (td_elf_u32(elf, g->chain_off + 4 * i) & 1) {
             if (g->symoffset + i + 1 > UINT32_MAX)
                 break;
             elf->dynsym_count = (uint32_t)(g->symoffset + i + 1);
@@ -607,7 +593,7 @@ static void count_from_sections(struct td_elf *elf)
     for (uint32_t i = 0; elf->sections_valid && i < elf->section_count; i++) {
         uint64_t at = elf->section_offset + (uint64_t)i * elf->section_entsize;
         uint64_t addr, size, entsize, off;
-        if (u32_at(elf, at + 4) != SHT_DYNSYM ||
+        if (td_elf_u32(elf, at + 4) != SHT_DYNSYM ||
             !td_buf_word(&elf->buf, at + (elf->is64 ? 16 : 12), elf->is64 ? 8 : 4, &addr) ||
             !td_buf_word(&elf->buf, at + (elf->is64 ? 32 : 20), elf->is64 ? 8 : 4, &size) ||
             !td_buf_word(&elf->buf, at + (elf->is64 ? 56 : 36), elf->is64 ? 8 : 4, &entsize))

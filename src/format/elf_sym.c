@@ -27,13 +27,6 @@ uint32_t td_elf_sysv_hash(const char *name)
     return h;
 }
 
-static uint32_t u32_at(const struct td_elf *elf, uint64_t off)
-{
-    uint32_t v = 0;
-    td_buf_u32(&elf->buf, off, &v);
-    return v;
-}
-
 static void read_sym_fields(const struct td_elf *elf, uint64_t at, struct td_elf_sym *s)
 {
     uint8_t info = 0, other = 0;
@@ -57,8 +50,8 @@ static void read_sym_fields(const struct td_elf *elf, uint64_t at, struct td_elf
         td_buf_u64(&elf->buf, at + 8, &s->value);
         td_buf_u64(&elf->buf, at + 16, &s->size);
     } else {
-        s->value = u32_at(elf, at + 4);
-        s->size = u32_at(elf, at + 8);
+        s->value = td_elf_u32(elf, at + 4);
+        s->size = td_elf_u32(elf, at + 8);
         td_buf_u8(&elf->buf, at + 12, &info);
         td_buf_u8(&elf->buf, at + 13, &other);
         td_buf_u16(&elf->buf, at + 14, &s->shndx);
@@ -102,7 +95,7 @@ bool td_elf_dynsym(const struct td_elf *elf, uint32_t index, struct td_elf_sym *
         ahead < elf->strtab_size)
         __builtin_prefetch(elf->buf.data + elf->strtab_off + ahead);
     read_sym_fields(elf, at, out);
-    out->name = td_elf_dynstr(elf, u32_at(elf, at));
+    out->name = td_elf_dynstr(elf, td_elf_u32(elf, at));
     return out->name && read_sym_version(elf, index, out);
 }
 
@@ -208,12 +201,12 @@ static bool lookup_gnu(const struct td_elf *elf, uint32_t h, struct match_state 
     const struct td_elf_gnu_hash *g = &elf->gnu;
     if (!bloom_may_hold(elf, h))
         return false;
-    uint32_t i = u32_at(elf, g->buckets_off + 4ull * (h % g->nbuckets));
+    uint32_t i = td_elf_u32(elf, g->buckets_off + 4ull * (h % g->nbuckets));
     if (i == 0 || i < g->symoffset)
         return false;
     /* The chain is bounded by the symbol count and by its segment. */
     for (; i < elf->dynsym_count && 4ull * (i - g->symoffset + 1) <= g->chain_avail; i++) {
-        uint32_t ch = u32_at(elf, g->chain_off + 4ull * (i - g->symoffset));
+        uint32_t ch = td_elf_u32(elf, g->chain_off + 4ull * (i - g->symoffset));
         if (((ch ^ h) >> 1) == 0 && check_match(elf, i, st, out))
             return true;
         if (ch & 1)
