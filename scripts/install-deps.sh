@@ -7,7 +7,7 @@
 set -euo pipefail
 what=${1:-build}
 
-build_pkgs=(cmake ninja-build make gcc libc6-dev libstdc++-12-dev zlib1g-dev libjansson-dev)
+build_pkgs=(cmake ninja-build make gcc libc6-dev libstdc++-12-dev zlib1g-dev libjansson-dev nettle-dev)
 test_pkgs=(clang lld llvm libclang-rt-14-dev libcmocka-dev gcc-multilib
     gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 binutils-mingw-w64-x86-64 binutils-mingw-w64-i686
     wine64 binutils file patchelf zip unzip python3 python3-jsonschema python3-torch)

@@ -1,0 +1,203 @@
+/* Facts about the live machine (DESIGN.md layer 4): the system, the CPU,
+ * the NVIDIA driver and GPUs, Python interpreters and every torch
+ * installation. Each probe fills a plain struct whose strings live in the
+ * context's arena; what a probe could not learn stays NULL / 0 and is said
+ * in a note, so one failing probe never loses the rest of the report.
+ * Probes never change the system, never import torch, and run anything
+ * that might crash (the GPU driver) in a child process with a timeout.
+ *
+ * ROOT: every absolute path a probe reads (/etc/os-release, /proc/...,
+ * /usr/lib/...) is looked up under ctx->root when it is set; tests build
+ * whole fake systems that way. Things only the live kernel can answer
+ * (cpuid, uname, sysinfo) are read from the live machine regardless. */
+#ifndef TD_PROBE_PROBE_H
+#define TD_PROBE_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/finding.h"
+#include "loader/loader.h"
+
+struct td_probe_ctx {
+    const char *root;       /* NULL or "/" = this machine */
+    struct td_arena *arena; /* owns every string the probes return */
+    int timeout_ms;         /* for child processes (GPU driver); 0 = 5000 */
+    const char *home;       /* $HOME; NULL = from the environment */
+};
+
+/* "/etc/os-release" under the root, written to OUT. */
+const char *td_probe_path(const struct td_probe_ctx *ctx, const char *path, char *out, size_t cap);
+
+/* ---- system (probe/system_linux.c) ---- */
+
+struct td_system {
+    const char *os;             /* "linux" */
+    const char *distro;         /* os-release PRETTY_NAME: "Debian GNU/Linux 12 (bookworm)" */
+    const char *distro_id;      /* os-release ID: "debian", "ubuntu" */
+    const char *distro_version; /* os-release VERSION_ID: "12" */
+    const char *kernel;         /* uname -r */
+    const char *machine;        /* uname -m: "x86_64", "aarch64" */
+    const char *glibc;          /* the system C library's version ("2.36"), from its
+                                   GLIBC_2.x version definitions, not from this program */
+    const char *libstdcxx;      /* newest GLIBCXX_3.4.x the system libstdc++.so.6 defines */
+    const char *hostname;
+    uint64_t ram_total, ram_available; /* bytes, /proc/meminfo */
+    uint64_t swap_total;               /* bytes */
+    uint64_t disk_free;                /* bytes free where $HOME is */
+    const char *container;             /* "docker", "podman", "kubernetes", "lxc", NULL */
+    int wsl;                           /* 0 not WSL, 1 WSL1, 2 WSL2 */
+};
+
+int td_probe_system(const struct td_probe_ctx *ctx, struct td_system *out);
+
+/* ---- CPU (probe/cpu.c; cpuid on x86, /proc/cpuinfo elsewhere) ---- */
+
+enum td_cpu_feature {
+    TD_CPU_SSE3,
+    TD_CPU_SSSE3,
+    TD_CPU_SSE4_1,
+    TD_CPU_SSE4_2,
+    TD_CPU_POPCNT,
+    TD_CPU_AVX,
+    TD_CPU_AVX2,
+    TD_CPU_FMA,
+    TD_CPU_BMI2,
+    TD_CPU_F16C,
+    TD_CPU_AVX512F,
+    TD_CPU_AVX512BW,
+    TD_CPU_AVX512VL,
+    TD_CPU_AVX512DQ,
+    TD_CPU_AVX512CD,
+    TD_CPU_AVX512_VNNI,
+    TD_CPU_AVX512_BF16,
+    TD_CPU_AVX_VNNI,
+    TD_CPU_AMX_TILE,
+    TD_CPU_AMX_BF16,
+    TD_CPU_AMX_INT8,
+    TD_CPU_NEON, /* aarch64 */
+    TD_CPU_SVE,
+    TD_CPU_FEATURE_COUNT
+};
+
+struct td_cpu {
+    const char *vendor; /* "GenuineIntel", "AuthenticAMD" */
+    const char *model;  /* brand string */
+    unsigned logical_cpus;
+    uint64_t features; /* bit (1 << enum td_cpu_feature); AVX* only when the OS enables
+                          the register state (XGETBV), as the kernel and torch see it */
+    int x86_level;     /* x86-64 micro-architecture level 1..4; 0 when not x86-64 */
+};
+
+int td_probe_cpu(const struct td_probe_ctx *ctx, struct td_cpu *out);
+const char *td_cpu_feature_name(enum td_cpu_feature f); /* "avx2", "avx512f", "amx_tile" */
+
+/* ---- NVIDIA driver and GPUs (probe/gpu_linux.c + the embedded helper) ---- */
+
+enum td_gpu_status {
+    TD_GPU_NO_DRIVER,   /* no libcuda.so.1 could be loaded, no /proc/driver/nvidia */
+    TD_GPU_OK,          /* the driver answered */
+    TD_GPU_NO_DEVICE,   /* the driver answered but sees no GPU (CUDA_VISIBLE_DEVICES, container) */
+    TD_GPU_INIT_FAILED, /* cuInit returned an error (detail has the code and name) */
+    TD_GPU_CRASHED,     /* the child died (detail: the signal) */
+    TD_GPU_TIMEOUT,     /* the child did not answer in time and was killed */
+};
+
+struct td_gpu {
+    int index;
+    const char *name;       /* "NVIDIA GeForce RTX 4090" */
+    int cc_major, cc_minor; /* compute capability */
+    uint64_t memory;        /* bytes */
+    const char *uuid;       /* "GPU-..." or NULL */
+    const char *pci_bus;    /* "0000:01:00.0" or NULL */
+};
+
+struct td_gpu_info {
+    enum td_gpu_status status;
+    const char *status_detail;  /* "cuInit returned 100 (CUDA_ERROR_NO_DEVICE)", "killed by
+                                   SIGSEGV", "no answer within 5 s"; NULL when OK */
+    const char *kernel_driver;  /* /proc/driver/nvidia/version: "535.104.05" */
+    const char *driver_version; /* NVML nvmlSystemGetDriverVersion, else kernel_driver */
+    int cuda_driver_version;    /* cuDriverGetVersion: 12040 = CUDA 12.4; 0 = unknown */
+    struct td_gpu *gpus;
+    size_t n_gpus;
+    const char *libcuda;     /* the libcuda.so.1 the loader would take (target path), or NULL */
+    const char *libcuda_via; /* how it was found, in words ("ld.so.cache") */
+    bool libcuda_is_stub;    /* the toolkit's link stub, not a driver */
+    bool wsl_libcuda;        /* /usr/lib/wsl/lib/libcuda.so.1 (WSL2 GPU paravirtualisation) */
+    const char **dev_nodes;  /* /dev/nvidia0, /dev/nvidiactl, /dev/nvidia-uvm, /dev/dxg */
+    size_t n_dev_nodes;
+};
+
+/* Runs the driver probe in a child with ctx->timeout_ms; never fails: the
+ * outcome is in out->status. The child inherits this process's environment
+ * (a test points LD_LIBRARY_PATH at a stand-in libcuda.so.1). */
+int td_probe_gpu(const struct td_probe_ctx *ctx, struct td_gpu_info *out);
+
+/* ---- Python interpreters (probe/python.c), found without running them ---- */
+
+enum td_python_kind { TD_PY_SYSTEM, TD_PY_VENV, TD_PY_CONDA, TD_PY_PYENV, TD_PY_OTHER };
+
+struct td_python {
+    const char *exe;     /* the path as found ("/usr/bin/python3") */
+    const char *real;    /* symlinks resolved ("/usr/bin/python3.11") */
+    const char *version; /* "3.11" or "3.11.2" when known */
+    int major, minor;
+    enum td_python_kind kind;
+    const char *kind_name;  /* "system", "venv", "conda", "pyenv", "other" */
+    const char *prefix;     /* sys.prefix as Python would compute it */
+    const char *found_by;   /* "--python", "PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "conda env",
+                               "pyenv" */
+    const char **site_dirs; /* sys.path's package dirs in order, user site first when enabled */
+    size_t n_site_dirs;
+    bool active; /* what `python`/`python3` on PATH (or the active env) runs */
+};
+
+/* Finds interpreters: EXPLICIT (--python; when set, only it), else the
+ * active venv / conda env, python3/python/python3.X on PATH, conda envs and
+ * pyenv versions. Duplicates (same real file and prefix) are merged. */
+int td_probe_pythons(const struct td_probe_ctx *ctx, const char *explicit_python,
+                     struct td_python **out, size_t *n);
+
+/* ---- torch installations (probe/torch.c), read without importing ---- */
+
+struct td_package {
+    const char *name;      /* "torchvision", "nvidia-cudnn-cu12" */
+    const char *version;   /* "0.16.0+cu121" */
+    const char *installer; /* "pip", "uv", "conda", "debian", "unknown" */
+    const char *dist_info; /* the metadata dir, or NULL */
+};
+
+struct td_torch {
+    const char *dir;               /* .../site-packages/torch */
+    const char *site_dir;          /* the site dir holding it */
+    size_t python;                 /* index into the interpreters it belongs to */
+    const char *version;           /* "2.1.0+cu121" (torch/version.py __version__) */
+    const char *base_version;      /* "2.1.0" */
+    const char *local_tag;         /* "cu121", "cpu", "rocm5.6"; NULL when none */
+    const char *cuda;              /* torch.version.cuda: "12.1"; NULL for CPU/ROCm builds */
+    const char *hip;               /* torch.version.hip; NULL unless ROCm */
+    const char *variant;           /* "cuda", "rocm", "cpu" */
+    const char *installer;         /* "pip", "uv", "conda", "debian", "unknown" */
+    const char *dist_info;         /* torch-X.dist-info / conda-meta json / dpkg list, or NULL */
+    struct td_package *companions; /* torchvision, torchaudio, triton, xformers, flash-attn,
+                                      bitsandbytes, nvidia-* wheels found beside it */
+    size_t n_companions;
+    const char **cuda_archs; /* "sm_80", "compute_90": read from the fatbinaries of
+                                libtorch_cuda.so / torch_cuda.dll; NULL when not read */
+    size_t n_cuda_archs;
+    const char *archs_from; /* the file they were read from */
+    size_t record_files;    /* RECORD entries checked */
+    size_t record_hashed;   /* of which SHA-256 was compared */
+};
+
+/* Finds every torch under the interpreters' site dirs. Integrity against
+ * RECORD (size of every entry; SHA-256 of all when VERIFY_ALL, else of
+ * the files up to 1 MiB), stray files, installs that shadow each other,
+ * companion pairing: each problem is a finding added to F. */
+int td_probe_torch(const struct td_probe_ctx *ctx, const struct td_python *pythons, size_t n_py,
+                   bool verify_all, struct td_torch **out, size_t *n, struct td_findings *f);
+
+#endif
