@@ -23,6 +23,23 @@ enum td_severity { TD_SEV_INFO, TD_SEV_WARNING, TD_SEV_ERROR };
 #define TD_KIND_SHADOWED_LIBRARY "shadowed_library"
 #define TD_KIND_DUPLICATE_RUNTIME "duplicate_runtime"
 #define TD_KIND_STUB_LIBRARY "stub_library"
+#define TD_KIND_VC_RUNTIME_TOO_OLD "vc_runtime_too_old"
+#define TD_KIND_CUDA_DRIVER_TOO_OLD "cuda_driver_too_old"
+#define TD_KIND_CUDA_RUNTIME_MISMATCH "cuda_runtime_mismatch"
+#define TD_KIND_GPU_ARCH_UNSUPPORTED "gpu_arch_unsupported"
+#define TD_KIND_GPU_NOT_VISIBLE "gpu_not_visible"
+#define TD_KIND_CPU_FEATURE_MISSING "cpu_feature_missing"
+#define TD_KIND_GLIBC_TOO_OLD "glibc_too_old"
+#define TD_KIND_PYTHON_VERSION_UNSUPPORTED "python_version_unsupported"
+#define TD_KIND_TORCH_VARIANT_MISMATCH "torch_variant_mismatch"
+#define TD_KIND_CORRUPTED_FILE "corrupted_file"
+#define TD_KIND_STRAY_FILE "stray_file"
+#define TD_KIND_MULTIPLE_INSTALLS "multiple_installs"
+#define TD_KIND_ENV_VAR_INVALID "env_var_invalid"
+#define TD_KIND_INSUFFICIENT_MEMORY "insufficient_memory"
+#define TD_KIND_INIT_FAILURE "init_failure"
+#define TD_KIND_PYTHON_ABI_MISMATCH "python_abi_mismatch"
+#define TD_KIND_COMPANION_MISMATCH "companion_mismatch"
 
 struct td_finding {
     enum td_severity severity;

@@ -129,29 +129,11 @@ static enum td_platform pick_platform(const char *opt, const struct td_object *o
     return TD_PLATFORM_LINUX;
 }
 
-/* The torch package directory FILE belongs to (".../torch" for
- * ".../torch/lib/x" or ".../torch/_C*"), written to OUT, or NULL. */
-static const char *torch_dir_of(const char *file, char *out, size_t cap)
-{
-    snprintf(out, cap, "%s", file);
-    char *slash = strrchr(out, '/');
-    if (!slash)
-        return NULL;
-    bool is_c = strncmp(slash + 1, "_C.", 3) == 0 || strncmp(slash + 1, "_C_", 3) == 0;
-    *slash = '\0';
-    char *up = strrchr(out, '/');
-    if (!is_c && up && strcmp(up + 1, "lib") == 0)
-        *up = '\0', up = strrchr(out, '/');
-    else if (!is_c)
-        return NULL;
-    return up && strcmp(up + 1, "torch") == 0 ? out : NULL;
-}
-
 /* The default profile from the file and its surroundings (DESIGN.md). */
 static enum td_profile pick_profile(const char *opt, const struct td_object *o, const char *file)
 {
     char torch[4096];
-    if (!opt && torch_dir_of(file, torch, sizeof torch))
+    if (!opt && td_torch_dir_of(file, torch, sizeof torch))
         return TD_PROFILE_TORCH_IMPORT;
     static const char *const names[] = {"auto", "exe", "dlopen", "python-extension",
                                         "torch-import"};
@@ -216,62 +198,6 @@ static bool listed(const char *const *list, size_t n, const char *path)
     return false;
 }
 
-/* What `import torch` loads, in order, as roots of the graph.
- * Linux (torch/__init__.py _load_global_deps, then `from torch._C import *`):
- * lib/libtorch_global_deps.so, then _C*.so.
- * Windows (_load_dll_libraries, pytorch-facts.md section 3.1): every
- * torch\lib\*.dll in glob order with the dll_paths added by
- * os.add_dll_directory, then _C*.pyd. */
-static size_t torch_import_roots(struct td_loader_config *cfg, const struct deps_args *a,
-                                 const char **roots, size_t cap, struct td_arena *arena)
-{
-    char torch[4096];
-    size_t n = 0;
-    if (!torch_dir_of(a->files[0], torch, sizeof torch))
-        return 0;
-    if (cfg->platform == TD_PLATFORM_WINDOWS) {
-        /* ...\<prefix>\Lib\site-packages\torch: the prefix is three levels up. */
-        char prefix[4096];
-        snprintf(prefix, sizeof prefix, "%s", torch);
-        for (int up = 0; up < 3; up++) {
-            char *slash = strrchr(prefix, '/');
-            if (slash)
-                *slash = '\0';
-        }
-        struct td_torch_install install = {.torch_dir = td_arena_strdup(arena, torch),
-                                           .exec_prefix = td_arena_strdup(arena, prefix)};
-        struct td_torch_plan plan;
-        struct td_err err = {0};
-        if (td_windows_torch_plan(cfg, &install, arena, &plan, &err) != 0)
-            return 0;
-        cfg->dll_dirs = plan.dll_dirs;
-        cfg->n_dll_dirs = plan.n_dll_dirs;
-        for (size_t i = 0; i < plan.n_loads && n < cap; i++) {
-            const char *f = plan.loads[i].file;
-            if (!strchr(f, '\\') && !strchr(f, '/'))
-                continue; /* the VC++ runtime probes: they come in as dependencies */
-            char host[4096];
-            if (td_host_path(cfg, f, host, sizeof host))
-                roots[n++] = td_arena_strdup(arena, host);
-        }
-    } else {
-        char path[4200];
-        snprintf(path, sizeof path, "%s/lib/libtorch_global_deps.so", torch);
-        if (access(path, R_OK) == 0 && n < cap)
-            roots[n++] = td_arena_strdup(arena, path);
-    }
-    char pattern[4200];
-    snprintf(pattern, sizeof pattern, "%s/_C.*", torch);
-    glob_t gl;
-    if (glob(pattern, 0, NULL, &gl) == 0) {
-        for (size_t i = 0; i < gl.gl_pathc && n < cap; i++)
-            if (ends_with(gl.gl_pathv[i], ".so") || ends_with(gl.gl_pathv[i], ".pyd"))
-                roots[n++] = td_arena_strdup(arena, gl.gl_pathv[i]);
-        globfree(&gl);
-    }
-    return n;
-}
-
 int td_cmd_deps(int argc, char **argv)
 {
     struct deps_args a = {.format = "text", .color = "auto"};
@@ -311,7 +237,7 @@ int td_cmd_deps(int argc, char **argv)
     size_t n_roots = 0;
     struct td_arena plan_arena = {0};
     if (cfg.profile == TD_PROFILE_TORCH_IMPORT)
-        n_roots = torch_import_roots(&cfg, &a, roots, MAX_LIST * 4, &plan_arena);
+        n_roots = td_torch_import_roots(&cfg, a.files[0], roots, MAX_LIST * 4, &plan_arena);
     for (size_t i = 0; i < a.n_files && n_roots < MAX_LIST * 4; i++)
         if (!listed(roots, n_roots, a.files[i]))
             roots[n_roots++] = a.files[i];

@@ -368,6 +368,8 @@ void td_graph_bind_elf(struct td_graph *g)
     for (size_t i = 0; i < g->count; i++)
         if (g->objects[i]->kind == TD_FILE_ELF)
             check_version_needs(g, g->objects[i], &mv[i]);
+    if (g->opts.versions_only)
+        goto out;
     assign(g, owner, WORKERS);
 
     struct worker w[WORKERS];

@@ -30,6 +30,9 @@ struct td_unbound {
 
 struct td_graph_options {
     bool bind_symbols;       /* false: --no-symbols */
+    bool versions_only;      /* with bind_symbols: check ELF version needs (GLIBCXX_3.4.30
+                                not found), but do not bind every symbol: the cheap half,
+                                for `check`, which must stay within a few MB */
     const char *interpreter; /* host path of the Python interpreter whose symbols an
                                 extension may use (python-extension profile), or NULL */
 };
@@ -84,4 +87,17 @@ void td_graph_resolve_from(struct td_graph *g, size_t start);
 /* The object in G whose identity or name is NAME, or NULL. */
 struct td_object *td_graph_find(const struct td_graph *g, const char *name);
 
+
+/* The torch package directory FILE belongs to (".../torch" for
+ * ".../torch/lib/x" or ".../torch/_C*"), written to OUT, or NULL. */
+const char *td_torch_dir_of(const char *file, char *out, size_t cap);
+
+/* What `import torch` loads, in order, for the torch that FILE belongs to
+ * (a file in torch/ or torch/lib, or the torch directory's _C module):
+ * Linux, lib/libtorch_global_deps.so then _C*.so; Windows, every
+ * torch\lib\*.dll in glob order, then _C*.pyd, with the directories torch
+ * adds set in CFG->dll_dirs. Root paths go into ROOTS (ARENA); returns the
+ * count, 0 when FILE is not in a torch layout. */
+size_t td_torch_import_roots(struct td_loader_config *cfg, const char *file, const char **roots,
+                             size_t cap, struct td_arena *arena);
 #endif

@@ -206,12 +206,19 @@ void td_deps_json(const struct td_graph *g, FILE *out)
     static struct td_jsonw w;
     td_jw_init(&w, out, true);
     td_envelope_begin(&w, "deps", td_platform_name(g->cfg.platform));
-    td_jw_kstr(&w, "profile", td_profile_name(g->cfg.profile));
-    td_jw_kstr(&w, "root", g->cfg.root);
-    td_jw_key(&w, "libraries");
-    td_jw_begin_array(&w);
+    td_deps_json_body(&w, g);
+    td_envelope_findings(&w, &g->findings);
+    td_envelope_end(&w);
+}
+
+void td_deps_json_body(struct td_jsonw *w, const struct td_graph *g)
+{
+    td_jw_kstr(w, "profile", td_profile_name(g->cfg.profile));
+    td_jw_kstr(w, "root", g->cfg.root);
+    td_jw_key(w, "libraries");
+    td_jw_begin_array(w);
     for (size_t i = 0; i < g->count; i++)
-        json_object_entry(&w, g, g->objects[i]);
+        json_object_entry(w, g, g->objects[i]);
     for (size_t i = 0; i < g->n_edges; i++) {
         const struct td_edge *e = &g->edges[i];
         bool first = !e->to;
@@ -219,45 +226,43 @@ void td_deps_json(const struct td_graph *g, FILE *out)
             first = g->edges[k].to || strcmp(g->edges[k].name, e->name) != 0;
         if (!first)
             continue;
-        td_jw_begin_object(&w);
-        td_jw_kstr(&w, "name", e->name);
-        td_jw_kstr(&w, "path", NULL);
-        td_jw_kstr(&w, "found_via", NULL);
-        td_jw_kstr(&w, "arch", NULL);
-        td_jw_kstr(&w, "status",
+        td_jw_begin_object(w);
+        td_jw_kstr(w, "name", e->name);
+        td_jw_kstr(w, "path", NULL);
+        td_jw_kstr(w, "found_via", NULL);
+        td_jw_kstr(w, "arch", NULL);
+        td_jw_kstr(w, "status",
                    e->res.in_shared_cache       ? "in_shared_cache"
                    : e->res.fatal_wrong_machine ? "wrong_architecture"
                    : e->delay                   ? "missing_delay_load"
                    : e->weak                    ? "missing_weak"
                                                 : "missing");
-        json_needed_by(&w, g, NULL, e->name);
-        json_probes(&w, &e->res);
-        td_jw_end_object(&w);
+        json_needed_by(w, g, NULL, e->name);
+        json_probes(w, &e->res);
+        td_jw_end_object(w);
     }
-    td_jw_end_array(&w);
-    td_jw_key(&w, "symbols");
-    td_jw_begin_object(&w);
-    td_jw_kbool(&w, "bound", g->opts.bind_symbols && g->objects[0]->kind == TD_FILE_ELF);
-    td_jw_kuint(&w, "distinct_references", g->symbols_checked);
-    td_jw_kstr(&w, "interpreter", g->interpreter ? g->interpreter->path : NULL);
-    td_jw_key(&w, "unbound");
-    td_jw_begin_array(&w);
+    td_jw_end_array(w);
+    td_jw_key(w, "symbols");
+    td_jw_begin_object(w);
+    td_jw_kbool(w, "bound", g->opts.bind_symbols && g->objects[0]->kind == TD_FILE_ELF);
+    td_jw_kuint(w, "distinct_references", g->symbols_checked);
+    td_jw_kstr(w, "interpreter", g->interpreter ? g->interpreter->path : NULL);
+    td_jw_key(w, "unbound");
+    td_jw_begin_array(w);
     for (size_t i = 0; i < g->n_unbound; i++) {
         const struct td_unbound *u = &g->unbound[i];
-        td_jw_begin_object_inline(&w);
-        td_jw_kstr(&w, "object", u->object->path);
-        td_jw_kuint(&w, "count", u->total);
-        td_jw_key(&w, "first");
-        td_jw_begin_array(&w);
+        td_jw_begin_object_inline(w);
+        td_jw_kstr(w, "object", u->object->path);
+        td_jw_kuint(w, "count", u->total);
+        td_jw_key(w, "first");
+        td_jw_begin_array(w);
         for (size_t k = 0; k < u->shown; k++)
-            td_jw_string(&w, u->symbols[k]);
-        td_jw_end_array(&w);
-        td_jw_end_object(&w);
+            td_jw_string(w, u->symbols[k]);
+        td_jw_end_array(w);
+        td_jw_end_object(w);
     }
-    td_jw_end_array(&w);
-    td_jw_end_object(&w);
-    td_envelope_findings(&w, &g->findings);
-    td_envelope_end(&w);
+    td_jw_end_array(w);
+    td_jw_end_object(w);
 }
 
 /* ---- markdown ---- */

@@ -7,10 +7,14 @@
 #include <stdio.h>
 
 #include "graph/graph.h"
+#include "report/jsonw.h"
 #include "report/term.h"
 
 void td_deps_text(const struct td_graph *g, const struct td_term *t);
 void td_deps_json(const struct td_graph *g, FILE *out);
+/* The deps sections (profile, root, libraries, symbols) into the object W
+ * is writing: `check` embeds them as its "deps" section. */
+void td_deps_json_body(struct td_jsonw *w, const struct td_graph *g);
 void td_deps_markdown(const struct td_graph *g, FILE *out);
 void td_deps_dot(const struct td_graph *g, FILE *out);
 

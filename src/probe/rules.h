@@ -1,0 +1,40 @@
+/* Verdicts of `check`: the facts the probes gathered, held against the
+ * knowledge tables (kb.h), become findings with fixes for this machine. */
+#ifndef TD_PROBE_RULES_H
+#define TD_PROBE_RULES_H
+
+#include "kb/kb.h"
+#include "probe/probe.h"
+
+struct td_facts {
+    const char *os; /* "linux", "windows" */
+    const struct td_system *sys;
+    const struct td_cpu *cpu;
+    const struct td_gpu_info *gpu;
+    const struct td_python *pythons;
+    size_t n_py;
+    const struct td_torch *torch;
+    size_t n_torch;
+};
+
+/* For each torch: CPU build on a GPU machine, CUDA build without a usable
+ * GPU, driver older than the build's CUDA, GPU architecture missing from
+ * the build, Python outside the release's range. */
+void td_rules_torch(const struct td_facts *x, struct td_findings *f);
+
+/* Every variable of ENVIRON against the catalogue (data/env_vars.tsv). */
+void td_rules_env(const struct td_facts *x, char *const *environ, struct td_findings *f);
+
+/* Readiness for a training workload: GPU memory, compute capability, RAM,
+ * disk. Returns true when nothing blocks it (warnings may remain). */
+bool td_rules_workload(const struct td_facts *x, const struct td_kb_workload *w,
+                       struct td_findings *f);
+
+/* The command that installs the newest torch build this machine runs
+ * (driver, GPU, Python of interpreter PY), keeping the release line of
+ * TORCH when one fits; NULL when no build fits. The pick goes to *B. */
+const char *td_rules_install_fix(const struct td_facts *x, const struct td_python *py,
+                                 const struct td_torch *torch, struct td_kb_build *b, char *out,
+                                 size_t cap);
+
+#endif
