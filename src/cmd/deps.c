@@ -252,7 +252,20 @@ int td_cmd_deps(int argc, char **argv)
 
     struct td_graph g;
     struct td_graph_options opts = {.bind_symbols = !a.no_symbols, .interpreter = interp};
-    int built = td_graph_build(&g, &cfg, &opts, roots, n_roots, &err);
+    int built;
+    if (cfg.profile == TD_PROFILE_TORCH_IMPORT) {
+        /* sys.path as far as it matters to torch's CUDA fallback: the site
+         * dir holding torch (where pip puts the nvidia-* wheels too). */
+        char site[4096];
+        const char *sys_path[1] = {site};
+        bool have_site = td_torch_dir_of(a.files[0], site, sizeof site) && strrchr(site, '/');
+        if (have_site)
+            *strrchr(site, '/') = '\0';
+        built = td_torch_import_build(&g, &cfg, &opts, a.files[0], a.files, a.n_files, sys_path,
+                                      have_site, &plan_arena, &err);
+    } else {
+        built = td_graph_build(&g, &cfg, &opts, roots, n_roots, &err);
+    }
     if (built != 0) {
         fprintf(stderr, "torchdoctor deps: %s\n", err.msg);
         td_graph_free(&g);

@@ -87,7 +87,6 @@ void td_graph_resolve_from(struct td_graph *g, size_t start);
 /* The object in G whose identity or name is NAME, or NULL. */
 struct td_object *td_graph_find(const struct td_graph *g, const char *name);
 
-
 /* The torch package directory FILE belongs to (".../torch" for
  * ".../torch/lib/x" or ".../torch/_C*"), written to OUT, or NULL. */
 const char *td_torch_dir_of(const char *file, char *out, size_t cap);
@@ -100,4 +99,18 @@ const char *td_torch_dir_of(const char *file, char *out, size_t cap);
  * count, 0 when FILE is not in a torch layout. */
 size_t td_torch_import_roots(struct td_loader_config *cfg, const char *file, const char **roots,
                              size_t cap, struct td_arena *arena);
+
+/* `import torch` for the torch FILE belongs to, as a graph (roots from
+ * td_torch_import_roots, then EXTRA). On Linux it also models
+ * _load_global_deps' fallback (data/torch_cuda_preloads.tsv): when
+ * libtorch_global_deps.so's closure misses a CUDA library that the table
+ * names, torch loads every listed library from the first SYS_PATH entry
+ * holding it (host paths, in sys.path order) and loads libtorch_global_deps.so
+ * again; the graph is then built that way, the preloaded files found via
+ * TD_RULE_TORCH_SYS_PATH, and a required one that no entry holds is an
+ * error (torch raises ValueError). Returns as td_graph_build. */
+int td_torch_import_build(struct td_graph *g, struct td_loader_config *cfg,
+                          const struct td_graph_options *opts, const char *file,
+                          const char *const *extra, size_t n_extra, const char *const *sys_path,
+                          size_t n_sys_path, struct td_arena *arena, struct td_err *err);
 #endif

@@ -1,12 +1,14 @@
 /* What `import torch` loads, as roots of a dependency graph: shared by
  * `deps` (torch-import profile) and `check` (every torch installation). */
 #include <glob.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
 
 #include "graph/graph.h"
+#include "base/data.h"
 #include "loader/windows.h"
 
 static bool ends_with(const char *s, const char *tail)
@@ -89,3 +91,190 @@ size_t td_torch_import_roots(struct td_loader_config *cfg, const char *file, con
     return n;
 }
 
+/* ---- _load_global_deps' fallback on Linux (pytorch-facts.md 4.2) ---- */
+
+/* The root FILE of the closure that loaded O (its first ancestor). */
+static const struct td_object *root_of(const struct td_object *o)
+{
+    for (int guard = 0; o && o->loader && guard < 4096; guard++)
+        o = o->loader;
+    return o;
+}
+
+/* "libcublasLt.so.*[0-9]" -> "libcublasLt": torch matches the OSError text
+ * against lib.split(".", 1)[0]. */
+static void pattern_stem(const char *pattern, char *out, size_t cap)
+{
+    snprintf(out, cap, "%.*s", (int)strcspn(pattern, "."), pattern);
+}
+
+/* Whether ctypes.CDLL(libtorch_global_deps.so) fails with an error that
+ * names one of the table's libraries: a dependency missing within its
+ * closure (the first root). */
+static bool global_deps_fail_on_cuda(const struct td_graph *g)
+{
+    const struct td_object *global = g->count ? g->objects[0] : NULL;
+    if (!global || strcmp(global->name, "libtorch_global_deps.so") != 0)
+        return false;
+    size_t len;
+    const char *text = td_data_table("torch_cuda_preloads", &len);
+    for (size_t i = 0; text && i < g->n_edges; i++) {
+        const struct td_edge *e = &g->edges[i];
+        if (e->to || e->delay || root_of(e->from) != global)
+            continue;
+        struct td_tsv t;
+        char line[1024];
+        const char *c[8];
+        td_tsv_open(&t, text, len);
+        int n = td_tsv_next(&t, line, sizeof line, c, 8); /* header */
+        int pat = td_tsv_column(c, n, "pattern");
+        while (pat >= 0 && (n = td_tsv_next(&t, line, sizeof line, c, 8)) > pat) {
+            char stem[128];
+            pattern_stem(c[pat], stem, sizeof stem);
+            if (strstr(e->name, stem))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The first match of DIR/PATTERN, into OUT. */
+static bool glob_first(const char *dir, const char *pattern, char *out, size_t cap)
+{
+    char full[4200];
+    snprintf(full, sizeof full, "%s/%s", dir, pattern);
+    glob_t gl;
+    bool found = glob(full, 0, NULL, &gl) == 0 && gl.gl_pathc > 0;
+    if (found)
+        snprintf(out, cap, "%s", gl.gl_pathv[0]);
+    globfree(&gl);
+    return found;
+}
+
+/* _get_cuda_dep_paths for one sys.path entry. */
+static bool cuda_dep_path(const char *entry, const char *folder, const char *pattern,
+                          int cuda_major, char *out, size_t cap)
+{
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/nvidia/%s/lib", entry, folder);
+    if (glob_first(dir, pattern, out, cap))
+        return true;
+    if (cuda_major >= 13) {
+        snprintf(dir, sizeof dir, "%s/nvidia/cu%d/lib", entry, cuda_major);
+        if (glob_first(dir, pattern, out, cap))
+            return true;
+    }
+    snprintf(dir, sizeof dir, "%s/%s/lib", entry, folder);
+    return glob_first(dir, pattern, out, cap);
+}
+
+/* What _preload_cuda_deps(err) loads, in order, into PATHS (ARENA);
+ * required libraries no entry holds become findings in MISSES. */
+static size_t cuda_preloads(const char *const *sys_path, size_t n_sys, int cuda_major,
+                            const char **paths, size_t cap, struct td_arena *arena,
+                            struct td_findings *misses)
+{
+    size_t len, n_paths = 0;
+    const char *text = td_data_table("torch_cuda_preloads", &len);
+    if (!text)
+        return 0;
+    struct td_tsv t;
+    char line[1024];
+    const char *c[8];
+    td_tsv_open(&t, text, len);
+    int n = td_tsv_next(&t, line, sizeof line, c, 8);
+    int folder = td_tsv_column(c, n, "folder"), pat = td_tsv_column(c, n, "pattern"),
+        req = td_tsv_column(c, n, "required");
+    while (folder >= 0 && pat >= 0 && req >= 0 &&
+           (n = td_tsv_next(&t, line, sizeof line, c, 8)) > req) {
+        char found[4200];
+        bool hit = false;
+        for (size_t i = 0; i < n_sys && !hit; i++)
+            hit = cuda_dep_path(sys_path[i], c[folder], c[pat], cuda_major, found, sizeof found);
+        if (hit && n_paths < cap)
+            paths[n_paths++] = td_arena_strdup(arena, found);
+        else if (!hit && strcmp(c[req], "yes") == 0)
+            td_findings_add(misses, TD_SEV_ERROR, TD_KIND_MISSING_LIBRARY, c[pat],
+                            "torch/__init__.py", NULL,
+                            "install the nvidia-* wheels torch requires into the same "
+                            "environment (pip install --force-reinstall torch pulls them in)",
+                            "libtorch_global_deps.so failed on a CUDA library, and torch's "
+                            "fallback finds no %s under nvidia/%s/lib in any sys.path entry: "
+                            "import torch raises ValueError",
+                            c[pat], c[folder]);
+    }
+    return n_paths;
+}
+
+/* torch.version.cuda's major from torch/version.py, 0 when not a CUDA build. */
+static int torch_cuda_major(const char *torch_dir)
+{
+    char path[4200], text[4096];
+    snprintf(path, sizeof path, "%s/version.py", torch_dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    const char *cuda = strstr(text, "\ncuda");
+    /* "cuda = '11.3'", "cuda: Optional[str] = '12.1'", or None: the value
+     * is quoted on the same line or absent. */
+    const char *q = cuda ? strpbrk(cuda + 1, "'\"\n") : NULL;
+    return q && (*q == '\'' || *q == '"') ? atoi(q + 1) : 0;
+}
+
+int td_torch_import_build(struct td_graph *g, struct td_loader_config *cfg,
+                          const struct td_graph_options *opts, const char *file,
+                          const char *const *extra, size_t n_extra, const char *const *sys_path,
+                          size_t n_sys_path, struct td_arena *arena, struct td_err *err)
+{
+    enum { CAP = 512 };
+    const char **roots = td_arena_array(arena, CAP, sizeof *roots);
+    if (!roots) {
+        td_err_set(err, "out of memory");
+        return -1;
+    }
+    size_t n = td_torch_import_roots(cfg, file, roots, CAP, arena);
+    for (size_t i = 0; i < n_extra && n < CAP; i++) {
+        bool dup = false;
+        for (size_t k = 0; k < n && !dup; k++)
+            dup = strcmp(roots[k], extra[i]) == 0;
+        if (!dup)
+            roots[n++] = extra[i];
+    }
+    if (td_graph_build(g, cfg, opts, roots, n, err) != 0)
+        return -1;
+    if (cfg->platform != TD_PLATFORM_LINUX || n_sys_path == 0 || !global_deps_fail_on_cuda(g))
+        return 0;
+
+    /* The failed dlopen left nothing loaded; torch preloads, then loads
+     * libtorch_global_deps.so again and imports _C. */
+    char torch[4096];
+    struct td_findings misses = {0};
+    const char **again = td_arena_array(arena, CAP, sizeof *again);
+    size_t np = again && td_torch_dir_of(file, torch, sizeof torch)
+                    ? cuda_preloads(sys_path, n_sys_path, torch_cuda_major(torch), again, CAP,
+                                    arena, &misses)
+                    : 0;
+    if (np == 0 && misses.count == 0) {
+        td_findings_free(&misses);
+        return 0;
+    }
+    for (size_t i = 0; i < n && np + i < CAP; i++)
+        again[np + i] = roots[i];
+    td_graph_free(g);
+    if (td_graph_build(g, cfg, opts, again, np + n < CAP ? np + n : CAP, err) != 0) {
+        td_findings_free(&misses);
+        return -1;
+    }
+    for (size_t i = 0; i < np && i < g->count; i++)
+        g->objects[i]->found_via = TD_RULE_TORCH_SYS_PATH;
+    for (size_t i = 0; i < misses.count; i++) {
+        const struct td_finding *x = &misses.items[i];
+        td_findings_add(&g->findings, x->severity, x->kind, x->library, x->needed_by, x->symbol,
+                        x->fix, "%s", x->detail);
+    }
+    td_findings_free(&misses);
+    return 0;
+}

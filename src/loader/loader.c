@@ -73,6 +73,7 @@ const char *td_rule_name(enum td_rule rule)
         [TD_RULE_PATH_ENV] = "PATH",
         [TD_RULE_LC_RPATH] = "LC_RPATH",
         [TD_RULE_LOADER_PATH] = "@loader_path",
+        [TD_RULE_TORCH_SYS_PATH] = "sys.path (torch _preload_cuda_deps)",
         [TD_RULE_EXECUTABLE_PATH] = "@executable_path",
         [TD_RULE_DYLD_LIBRARY_PATH] = "DYLD_LIBRARY_PATH",
         [TD_RULE_DYLD_FALLBACK] = "DYLD_FALLBACK_LIBRARY_PATH",

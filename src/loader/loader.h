@@ -60,6 +60,8 @@ enum td_rule {
     TD_RULE_DYLD_LIBRARY_PATH,
     TD_RULE_DYLD_FALLBACK, /* DYLD_FALLBACK_LIBRARY_PATH or its default */
     TD_RULE_INSTALL_NAME,  /* the absolute install name itself */
+    /* torch on Linux: _preload_cuda_deps loaded it from a sys.path entry */
+    TD_RULE_TORCH_SYS_PATH,
     TD_RULE_COUNT
 };
 

@@ -121,8 +121,11 @@ void td_deps_text(const struct td_graph *g, const struct td_term *t)
             td_term_style(t, TD_STYLE_RESET));
     for (size_t r = 0; r < g->n_roots; r++) {
         const struct td_object *o = g->objects[r];
-        fprintf(t->out, "%s%s%s %s(%s)%s\n", td_term_style(t, TD_STYLE_BOLD), o->path,
-                td_term_style(t, TD_STYLE_RESET), td_term_style(t, TD_STYLE_DIM), o->arch,
+        char via[256] = "";
+        if (o->found_via != TD_RULE_ROOT) /* loaded by the profile, not named: say how */
+            snprintf(via, sizeof via, " [%s]", td_rule_name(o->found_via));
+        fprintf(t->out, "%s%s%s %s(%s)%s%s\n", td_term_style(t, TD_STYLE_BOLD), o->path,
+                td_term_style(t, TD_STYLE_RESET), td_term_style(t, TD_STYLE_DIM), o->arch, via,
                 td_term_style(t, TD_STYLE_RESET));
         tr.printed[o->index] = 1;
         if (o->kind == TD_FILE_ELF && !o->u.elf.interp && o->u.elf.needed_count == 0 &&
