@@ -15,7 +15,9 @@ enum { MAX_ROWS = 512, ROW_CAP = 8192, MAX_GROUPS = 16, MAX_PLACEHOLDERS = 8, ER
 
 struct pattern {
     regex_t re;
-    bool ok;
+    const char *ere;    /* compiled at first use: most rows are ruled out by their needle */
+    const char *needle; /* literal rows: their longest literal run, which the text must hold */
+    bool compiled, ok;
     size_t specificity;
     int groups[MAX_PLACEHOLDERS]; /* subexpression of each placeholder */
     const char *names[MAX_PLACEHOLDERS];
@@ -69,6 +71,37 @@ static const char *placeholder_at(const char *s, size_t *len, char *name, size_t
         }
     }
     return NULL;
+}
+
+/* The longest stretch of a literal pattern without placeholders or code
+ * tokens: a substring every matching text holds. */
+static const char *longest_run(const char *src, struct td_arena *a)
+{
+    size_t best = 0, best_at = 0;
+    for (size_t i = 0; src[i];) {
+        size_t start = i;
+        while (src[i] && src[i] != '\x01') {
+            size_t plen;
+            char name[16];
+            if (placeholder_at(src + i, &plen, name, sizeof name))
+                break;
+            i++;
+        }
+        if (i - start > best)
+            best = i - start, best_at = start;
+        if (src[i] == '\x01') {
+            while (src[i] && src[i] != '\x02')
+                i++;
+        } else if (src[i]) {
+            size_t plen;
+            char name[16];
+            placeholder_at(src + i, &plen, name, sizeof name);
+            i += plen - 1;
+        }
+        if (src[i])
+            i++;
+    }
+    return td_arena_strndup(a, src + best_at, best);
 }
 
 /* Turns a catalogue pattern into an ERE: placeholders to groups, literal
@@ -142,8 +175,9 @@ static int compile(struct pattern *p, const char *src, bool regex, struct td_are
         i++;
     }
     ere[o] = '\0';
-    p->ok = regcomp(&p->re, ere, REG_EXTENDED | REG_NEWLINE) == 0;
-    return p->ok ? 0 : -1;
+    p->ere = td_arena_strdup(a, ere);
+    p->needle = regex ? NULL : longest_run(src, a);
+    return p->ere ? 0 : -1;
 }
 
 static void load_severity(void)
@@ -240,10 +274,16 @@ static bool applies(const struct row *r, unsigned set)
            ((set & 4u) && strcmp(r->platform, "macos") == 0);
 }
 
-static bool try_pattern(const struct pattern *p, const char *text, struct td_explain_match *m,
+static bool try_pattern(struct pattern *p, const char *text, struct td_explain_match *m,
                         struct td_arena *a)
 {
     regmatch_t g[MAX_GROUPS];
+    if (p->needle && !strstr(text, p->needle))
+        return false;
+    if (!p->compiled) {
+        p->compiled = true;
+        p->ok = regcomp(&p->re, p->ere, REG_EXTENDED | REG_NEWLINE) == 0;
+    }
     if (!p->ok || regexec(&p->re, text, MAX_GROUPS, g, 0) != 0)
         return false;
     m->specificity = p->specificity;
@@ -316,7 +356,7 @@ int td_explain_text(const char *text, size_t len, struct td_explain *out, struct
     if (!out->matches)
         return -1;
     for (size_t i = 0; i < g_cat.n; i++) {
-        const struct row *r = &g_cat.rows[i];
+        struct row *r = &g_cat.rows[i];
         if (!applies(r, set))
             continue;
         struct td_explain_match m = {0}, n = {0};
