@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 #include <dirent.h>
-#include <glob.h>
 
 #include "cmd/cmd.h"
+#include "cmd/deps_graph.h"
 #include "graph/graph.h"
 #include "loader/windows.h"
 #include "report/deps.h"
@@ -29,6 +29,24 @@ struct deps_args {
     int cpu_level;
     bool no_symbols;
 };
+
+static struct td_deps_request request_of(const struct deps_args *a)
+{
+    return (struct td_deps_request){
+        .files = a->files,
+        .n_files = a->n_files,
+        .search_dirs = a->search_dirs,
+        .n_search_dirs = a->n_search_dirs,
+        .env = a->env,
+        .n_env = a->n_env,
+        .platform = a->platform,
+        .profile = a->profile,
+        .root = a->root,
+        .python = a->python,
+        .cpu_level = a->cpu_level,
+        .no_symbols = a->no_symbols,
+    };
+}
 
 static void usage(FILE *out)
 {
@@ -143,8 +161,8 @@ static enum td_profile pick_profile(const char *opt, const struct td_object *o, 
     const char *n = o->name;
     if (strstr(n, ".cpython-") || strstr(n, ".abi3.") || ends_with(n, ".pyd"))
         return TD_PROFILE_PYTHON_EXTENSION;
-    if (o->kind == TD_FILE_ELF && (o->u.elf.interp || o->u.elf.type == TD_ET_EXEC ||
-                                   (o->u.elf.dyn.flags_1 & TD_DF_1_PIE)))
+    if (o->kind == TD_FILE_ELF &&
+        (o->u.elf.interp || o->u.elf.type == TD_ET_EXEC || (o->u.elf.dyn.flags_1 & TD_DF_1_PIE)))
         return TD_PROFILE_EXE; /* static-pie programs have DF_1_PIE but no interpreter */
     if (o->kind == TD_FILE_PE && !td_pe_is_dll(&o->u.pe))
         return TD_PROFILE_EXE;
@@ -175,7 +193,8 @@ static const char *guess_python(const struct td_loader_config *cfg, const char *
 
 /* Without --root, the target is this machine: its environment applies,
  * then --env entries override. */
-static void collect_env(struct deps_args *a, struct td_env_var *all, size_t *n, size_t cap)
+static void collect_env(const struct td_deps_request *a, struct td_env_var *all, size_t *n,
+                        size_t cap)
 {
     static const char *const names[] = {"LD_LIBRARY_PATH", "LD_PRELOAD", "PATH",
                                         "DYLD_LIBRARY_PATH", "DYLD_FALLBACK_LIBRARY_PATH"};
@@ -198,6 +217,59 @@ static bool listed(const char *const *list, size_t n, const char *path)
     return false;
 }
 
+int td_deps_build(const struct td_deps_request *a, struct td_graph *g, struct td_arena *plan_arena,
+                  struct td_err *err)
+{
+    struct td_object *first = td_object_open(a->files[0], NULL, NULL, err);
+    if (!first)
+        return -1;
+    struct td_env_var env[MAX_LIST * 2];
+    size_t n_env;
+    collect_env(a, env, &n_env, MAX_LIST * 2);
+    struct td_loader_config cfg = {
+        .platform = pick_platform(a->platform, first),
+        .profile = pick_profile(a->profile, first, a->files[0]),
+        .root = a->root,
+        .search_dirs = a->search_dirs,
+        .n_search_dirs = a->n_search_dirs,
+        .env = env,
+        .n_env = n_env,
+        .x86_level = a->cpu_level,
+    };
+    if (cfg.platform == TD_PLATFORM_WINDOWS && cfg.profile == TD_PROFILE_PYTHON_EXTENSION)
+        cfg.load_flags = 0x1100; /* CPython dynload_win.c: DEFAULT_DIRS | DLL_LOAD_DIR */
+    char python[4096];
+    const char *interp = a->python;
+    const char *roots[MAX_LIST * 4];
+    size_t n_roots = 0;
+    if (cfg.profile == TD_PROFILE_TORCH_IMPORT)
+        n_roots = td_torch_import_roots(&cfg, a->files[0], roots, MAX_LIST * 4, plan_arena);
+    for (size_t i = 0; i < a->n_files && n_roots < MAX_LIST * 4; i++)
+        if (!listed(roots, n_roots, a->files[i]))
+            roots[n_roots++] = a->files[i];
+    if (!interp && cfg.platform == TD_PLATFORM_LINUX &&
+        (cfg.profile == TD_PROFILE_PYTHON_EXTENSION || cfg.profile == TD_PROFILE_TORCH_IMPORT)) {
+        for (size_t i = 0; i < n_roots && !interp; i++) {
+            const char *base = strrchr(roots[i], '/');
+            interp = guess_python(&cfg, base ? base + 1 : roots[i], python, sizeof python);
+        }
+    }
+    td_object_free(first);
+
+    struct td_graph_options opts = {.bind_symbols = !a->no_symbols, .interpreter = interp};
+    if (cfg.profile != TD_PROFILE_TORCH_IMPORT)
+        return td_graph_build(g, &cfg, &opts, roots, n_roots, err);
+    /* sys.path as far as it matters to torch's CUDA fallback: the site dir
+     * holding torch (where pip puts the nvidia-* wheels too). */
+    char site[4096];
+    const char *sys_path[1] = {site};
+    bool have_site = td_torch_dir_of(a->files[0], site, sizeof site) && strrchr(site, '/');
+    if (have_site)
+        *strrchr(site, '/') = '\0';
+    return td_torch_import_build(g, &cfg, &opts, a->files[0], a->files, a->n_files, sys_path,
+                                 have_site, plan_arena, err);
+}
+
 int td_cmd_deps(int argc, char **argv)
 {
     struct deps_args a = {.format = "text", .color = "auto"};
@@ -211,62 +283,10 @@ int td_cmd_deps(int argc, char **argv)
     }
 
     struct td_err err = {0};
-    struct td_object *first = td_object_open(a.files[0], NULL, NULL, &err);
-    if (!first) {
-        fprintf(stderr, "torchdoctor deps: %s\n", err.msg);
-        return TD_EXIT_USAGE;
-    }
-    struct td_env_var env[MAX_LIST * 2];
-    size_t n_env;
-    collect_env(&a, env, &n_env, MAX_LIST * 2);
-    struct td_loader_config cfg = {
-        .platform = pick_platform(a.platform, first),
-        .profile = pick_profile(a.profile, first, a.files[0]),
-        .root = a.root,
-        .search_dirs = a.search_dirs,
-        .n_search_dirs = a.n_search_dirs,
-        .env = env,
-        .n_env = n_env,
-        .x86_level = a.cpu_level,
-    };
-    if (cfg.platform == TD_PLATFORM_WINDOWS && cfg.profile == TD_PROFILE_PYTHON_EXTENSION)
-        cfg.load_flags = 0x1100; /* CPython dynload_win.c: DEFAULT_DIRS | DLL_LOAD_DIR */
-    char python[4096];
-    const char *interp = a.python;
-    const char *roots[MAX_LIST * 4];
-    size_t n_roots = 0;
+    struct td_graph g = {0};
     struct td_arena plan_arena = {0};
-    if (cfg.profile == TD_PROFILE_TORCH_IMPORT)
-        n_roots = td_torch_import_roots(&cfg, a.files[0], roots, MAX_LIST * 4, &plan_arena);
-    for (size_t i = 0; i < a.n_files && n_roots < MAX_LIST * 4; i++)
-        if (!listed(roots, n_roots, a.files[i]))
-            roots[n_roots++] = a.files[i];
-    if (!interp && cfg.platform == TD_PLATFORM_LINUX &&
-        (cfg.profile == TD_PROFILE_PYTHON_EXTENSION || cfg.profile == TD_PROFILE_TORCH_IMPORT)) {
-        for (size_t i = 0; i < n_roots && !interp; i++) {
-            const char *base = strrchr(roots[i], '/');
-            interp = guess_python(&cfg, base ? base + 1 : roots[i], python, sizeof python);
-        }
-    }
-    td_object_free(first);
-
-    struct td_graph g;
-    struct td_graph_options opts = {.bind_symbols = !a.no_symbols, .interpreter = interp};
-    int built;
-    if (cfg.profile == TD_PROFILE_TORCH_IMPORT) {
-        /* sys.path as far as it matters to torch's CUDA fallback: the site
-         * dir holding torch (where pip puts the nvidia-* wheels too). */
-        char site[4096];
-        const char *sys_path[1] = {site};
-        bool have_site = td_torch_dir_of(a.files[0], site, sizeof site) && strrchr(site, '/');
-        if (have_site)
-            *strrchr(site, '/') = '\0';
-        built = td_torch_import_build(&g, &cfg, &opts, a.files[0], a.files, a.n_files, sys_path,
-                                      have_site, &plan_arena, &err);
-    } else {
-        built = td_graph_build(&g, &cfg, &opts, roots, n_roots, &err);
-    }
-    if (built != 0) {
+    struct td_deps_request req = request_of(&a);
+    if (td_deps_build(&req, &g, &plan_arena, &err) != 0) {
         fprintf(stderr, "torchdoctor deps: %s\n", err.msg);
         td_graph_free(&g);
         td_arena_free(&plan_arena);

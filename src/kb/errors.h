@@ -1,0 +1,75 @@
+/* Explaining a pasted error message (`torchdoctor explain`, docs/explain.md):
+ * the text is cleaned (ANSI colour, CR, terminal and logger wrapping,
+ * doubled backslashes), the facts it carries are pulled out (the failing
+ * file, who needed it, the error code, symbol and version, CUDA versions,
+ * the display language of a Windows message), and it is matched against
+ * every row of data/errors.tsv (docs/errors.md): the most specific row wins.
+ * Localised Windows messages (data/windows_error_messages.tsv) are mapped to
+ * their code, so a row written in one language also matches another. */
+#ifndef TD_KB_ERRORS_H
+#define TD_KB_ERRORS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/arena.h"
+#include "base/err.h"
+#include "base/finding.h"
+
+/* What the text says, independent of any catalogue row. NULL when absent. */
+struct td_explain_fields {
+    const char *file;       /* the file the message names as failing or missing, as pasted */
+    const char *file_name;  /* its last path component ("fbgemm.dll") */
+    const char *needed_by;  /* who needed it ("required by", "Referenced from", the program) */
+    const char *module;     /* Python module of "DLL load failed while importing X" */
+    const char *symbol;     /* "undefined symbol: X" */
+    const char *version;    /* symbol version ("GLIBCXX_3.4.30", "libnvJitLink.so.12") */
+    const char *error_code; /* in the catalogue's vocabulary: "WinError 126", "errno 2", "SIGILL" */
+    int win32;              /* the Win32 error code, 0 when none */
+    const char *win32_name; /* "ERROR_MOD_NOT_FOUND" */
+    const char *ntstatus;   /* "0xC0000135" */
+    const char *ntstatus_name; /* "STATUS_DLL_NOT_FOUND" */
+    const char *language;      /* display language of the Windows message ("zh-CN"); NULL: none */
+    const char
+        *cuda_driver; /* the CUDA version a driver supports ("found version 11040": "11.4") */
+    const char *cuda_versions[2]; /* two CUDA versions a mismatch message compares (torch, other) */
+    const char *gpu_arch;         /* "sm_120" */
+    const char *platform;         /* "windows", "linux", "macos": what the text implies; NULL */
+};
+
+/* One catalogue row that matched. Strings point into the embedded table. */
+struct td_explain_match {
+    const char *id, *kind, *cause, *fix, *source, *error_code, *platform;
+    enum td_severity severity;
+    size_t specificity;      /* the rule of docs/errors.md; language-neutral matches count less */
+    bool language_neutral;   /* matched only once messages were mapped to their codes */
+    const char *captures[8]; /* placeholder name -> captured text, in pattern order */
+    const char *capture_names[8];
+    size_t n_captures;
+};
+
+struct td_explain {
+    char *text; /* the cleaned text */
+    struct td_explain_fields fields;
+    struct td_explain_match *matches; /* best first */
+    size_t n_matches;
+    size_t n_best; /* matches[0..n_best) are equally specific: the answer */
+    struct td_arena arena;
+};
+
+/* Cleans and explains TEXT. Returns -1 with ERR only when the catalogue
+ * itself cannot be read (a broken build); no match is not an error. */
+int td_explain_text(const char *text, size_t len, struct td_explain *out, struct td_err *err);
+void td_explain_free(struct td_explain *x);
+
+/* The cleaning step alone: ANSI escapes and CR removed, wrapped lines
+ * joined, doubled backslashes halved. Allocated from A. */
+char *td_explain_clean(const char *text, size_t len, struct td_arena *a);
+
+/* The value of placeholder NAME ("file", "symbol") in M, or NULL. */
+const char *td_explain_capture(const struct td_explain_match *m, const char *name);
+
+/* Decodes an errors.tsv example cell (\n, \\) into A. */
+char *td_explain_decode_example(const char *cell, struct td_arena *a);
+
+#endif

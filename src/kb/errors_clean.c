@@ -1,0 +1,160 @@
+/* Cleaning a pasted error message before it is matched: terminal colour
+ * codes and carriage returns go, lines that a terminal or a logger wrapped
+ * are joined again, and doubled backslashes (Python's repr of a Windows
+ * path) are halved. */
+#include <stdbool.h>
+#include <string.h>
+
+#include "kb/errors.h"
+
+enum {
+    WRAP_MIN_WIDTH = 40, /* narrower "widths" are ordinary short lines */
+    LOGGER_INDENT = 16,  /* a logger's continuation lines start under its message column */
+    MAX_QUOTE_JOINS = 8, /* a quoted path wraps over a few lines, not a whole page */
+};
+
+/* ECMA-48: CSI (ESC [) runs to a final byte 0x40..0x7E; OSC (ESC ]) to BEL
+ * or ESC \; any other ESC takes one more byte. Returns the bytes to skip. */
+static size_t escape_len(const char *s, size_t n)
+{
+    if (n < 2)
+        return n;
+    size_t i = 2;
+    if (s[1] == '[') {
+        while (i < n && !((unsigned char)s[i] >= 0x40 && (unsigned char)s[i] <= 0x7e))
+            i++;
+        return i < n ? i + 1 : n;
+    }
+    if (s[1] == ']') {
+        while (i < n && s[i] != '\a' && !(s[i] == 0x1b && i + 1 < n && s[i + 1] == '\\'))
+            i++;
+        return i >= n ? n : s[i] == '\a' ? i + 1 : i + 2;
+    }
+    return 2;
+}
+
+/* Pass 1: escapes out, CR and CRLF to LF, "\\" to "\". */
+static size_t strip(const char *in, size_t len, char *out)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len;) {
+        if (in[i] == 0x1b) {
+            i += escape_len(in + i, len - i);
+        } else if (in[i] == '\r') {
+            out[o++] = '\n';
+            i += (i + 1 < len && in[i + 1] == '\n') ? 2 : 1;
+        } else if (in[i] == '\\' && i + 1 < len && in[i + 1] == '\\') {
+            out[o++] = '\\';
+            i += 2;
+        } else if (in[i] == '\0') {
+            i++;
+        } else {
+            out[o++] = in[i++];
+        }
+    }
+    out[o] = '\0';
+    return o;
+}
+
+struct line {
+    const char *s;
+    size_t raw;     /* bytes up to the line break */
+    size_t len;     /* without trailing blanks */
+    size_t columns; /* code points before trimming: what the terminal filled */
+    size_t indent;
+    int quotes;
+};
+
+static size_t columns(const char *s, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += ((unsigned char)s[i] & 0xc0) != 0x80;
+    return c;
+}
+
+/* The terminal width the text was wrapped at: the longest line length that
+ * at least two lines fill exactly; 0 when none. */
+static size_t wrap_width(const struct line *l, size_t n)
+{
+    size_t best = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (l[i].columns < WRAP_MIN_WIDTH || l[i].columns <= best)
+            continue;
+        size_t same = 0;
+        for (size_t k = 0; k < n; k++)
+            same += l[k].columns == l[i].columns;
+        if (same >= 2)
+            best = l[i].columns;
+    }
+    return best;
+}
+
+char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
+{
+    char *flat = td_arena_alloc(a, len + 1);
+    char *out = td_arena_alloc(a, len + 1);
+    if (!flat || !out)
+        return NULL;
+    size_t n = strip(text, len, flat);
+
+    size_t count = 1;
+    for (size_t i = 0; i < n; i++)
+        count += flat[i] == '\n';
+    struct line *lines = td_arena_array(a, count, sizeof *lines);
+    if (!lines)
+        return NULL;
+    size_t k = 0;
+    for (const char *p = flat; k < count; k++) {
+        const char *nl = strchr(p, '\n');
+        size_t raw = nl ? (size_t)(nl - p) : strlen(p);
+        struct line *l = &lines[k];
+        l->s = p;
+        l->columns = columns(p, raw);
+        l->raw = l->len = raw;
+        while (l->len && (p[l->len - 1] == ' ' || p[l->len - 1] == '\t'))
+            l->len--;
+        while (l->indent < l->len && p[l->indent] == ' ')
+            l->indent++;
+        for (size_t i = 0; i < l->len; i++)
+            l->quotes += p[i] == '"';
+        p = nl ? nl + 1 : p + raw;
+    }
+
+    size_t width = wrap_width(lines, count);
+    size_t o = 0;
+    int open_quote = 0, quote_joins = 0;
+    for (size_t i = 0; i < count; i++) {
+        const struct line *l = &lines[i];
+        const char *s = l->s;
+        size_t m = l->len;
+        memcpy(out + o, s, m);
+        o += m;
+        if (i + 1 == count)
+            break;
+        open_quote = (open_quote + l->quotes) % 2;
+        const struct line *next = &lines[i + 1];
+        bool terminal_wrap = width && l->columns == width;
+        bool in_quote = open_quote && quote_joins < MAX_QUOTE_JOINS && next->len > 0;
+        if (terminal_wrap || in_quote) {
+            /* The terminal broke the line where it was full: nothing was lost
+             * and nothing is to be added. */
+            quote_joins += in_quote;
+            if (terminal_wrap && l->raw > l->len)
+                out[o++] = ' '; /* it broke after a blank, which trimming removed */
+            continue;
+        }
+        quote_joins = 0;
+        if (next->indent >= LOGGER_INDENT && next->indent < next->len && m > 0) {
+            /* A logger continued its message on the next line under the
+             * message column: one blank stands for the break. */
+            out[o++] = ' ';
+            lines[i + 1].s += next->indent;
+            lines[i + 1].len -= next->indent;
+            continue;
+        }
+        out[o++] = '\n';
+    }
+    out[o] = '\0';
+    return out;
+}

@@ -1,0 +1,450 @@
+/* What a pasted error message says, field by field: the failing file and
+ * who needed it, the error code (Win32, NTSTATUS, errno, signal, CUDA), the
+ * symbol and its version, CUDA versions; and the Windows system messages of
+ * data/windows_error_messages.tsv, by which a localised message gives back
+ * its code. The message forms parsed here are those of glibc's ld.so
+ * (elf/dl-load.c, elf/dl-version.c, elf/dl-lookup.c), CPython's
+ * Python/dynload_win.c ("DLL load failed while importing"), ctypes
+ * (OSError [WinError N]), torch/__init__.py ("Error loading ... or one of
+ * its dependencies") and dyld ("Library not loaded", "Referenced from"). */
+#include <regex.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/data.h"
+#include "kb/errors_internal.h"
+
+enum { MAX_WINMSGS = 64, LINE_CAP = 2048 };
+
+static struct {
+    bool loaded;
+    struct td_winmsg rows[MAX_WINMSGS];
+    size_t n;
+    char text[MAX_WINMSGS][LINE_CAP];
+} g_msgs;
+
+static int by_length(const void *a, const void *b)
+{
+    const struct td_winmsg *x = a, *y = b;
+    return x->stem_len < y->stem_len ? 1 : x->stem_len > y->stem_len ? -1 : 0;
+}
+
+/* The final full stop of a message: "." or the ideographic "。". */
+static size_t full_stop_len(const char *s, size_t n)
+{
+    static const char ideo[] = "\xe3\x80\x82";
+    if (n >= 3 && memcmp(s + n - 3, ideo, 3) == 0)
+        return 3;
+    return n && s[n - 1] == '.' ? 1 : 0;
+}
+
+const struct td_winmsg *td_winmsgs(size_t *n)
+{
+    if (!g_msgs.loaded) {
+        g_msgs.loaded = true;
+        size_t len;
+        const char *t = td_data_table("windows_error_messages", &len);
+        struct td_tsv tsv;
+        td_tsv_open(&tsv, t, len);
+        const char *cells[8];
+        char header[LINE_CAP];
+        int hn = td_tsv_next(&tsv, header, sizeof header, cells, 8);
+        int c_code = td_tsv_column(cells, hn, "code"), c_name = td_tsv_column(cells, hn, "name"),
+            c_lang = td_tsv_column(cells, hn, "language"),
+            c_can = td_tsv_column(cells, hn, "canonical"),
+            c_msg = td_tsv_column(cells, hn, "message");
+        while (g_msgs.n < MAX_WINMSGS && c_msg >= 0) {
+            char *line = g_msgs.text[g_msgs.n];
+            int cn = td_tsv_next(&tsv, line, LINE_CAP, cells, 8);
+            if (cn < 0)
+                break;
+            if (cn != hn)
+                continue;
+            struct td_winmsg *m = &g_msgs.rows[g_msgs.n++];
+            m->code = atoi(cells[c_code]);
+            m->name = cells[c_name];
+            m->language = cells[c_lang];
+            m->canonical = strcmp(cells[c_can], "yes") == 0;
+            m->message = cells[c_msg];
+            size_t ml = strlen(m->message);
+            m->stem_len = ml - full_stop_len(m->message, ml);
+        }
+        qsort(g_msgs.rows, g_msgs.n, sizeof g_msgs.rows[0], by_length);
+    }
+    *n = g_msgs.n;
+    return g_msgs.n ? g_msgs.rows : NULL;
+}
+
+const struct td_winmsg *td_winmsg_find(const char *text)
+{
+    size_t n;
+    const struct td_winmsg *m = td_winmsgs(&n);
+    for (size_t i = 0; i < n; i++) {
+        char stem[LINE_CAP];
+        snprintf(stem, sizeof stem, "%.*s", (int)m[i].stem_len, m[i].message);
+        if (strstr(text, stem))
+            return &m[i];
+    }
+    return NULL;
+}
+
+/* S with the characters ERE gives a meaning escaped by a backslash. */
+static void ere_escape(const char *s, size_t n, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n && o + 2 < cap; i++) {
+        if (strchr("\\^$.[]|()*+?{}", s[i]))
+            out[o++] = '\\';
+        out[o++] = s[i];
+    }
+    out[o] = '\0';
+}
+
+/* Bytes at S that end a message: an optional full stop (".", "\.", "。")
+ * then blanks (and in an ERE, a " ?" stays: it then applies to our blank). */
+static size_t message_tail(const char *s, bool regex)
+{
+    size_t i = 0;
+    if (regex && s[0] == '\\' && s[1] == '.')
+        i = 2;
+    else if (s[0] == '.')
+        i = 1;
+    else if (strncmp(s, "\xe3\x80\x82", 3) == 0)
+        i = 3;
+    while (s[i] == ' ' && s[i + 1] != '?')
+        i++;
+    return i;
+}
+
+char *td_explain_neutral(const char *s, bool regex, struct td_arena *a, size_t *removed)
+{
+    size_t n;
+    const struct td_winmsg *m = td_winmsgs(&n);
+    *removed = 0;
+    size_t len = strlen(s);
+    char *cur = td_arena_strdup(a, s);
+    bool changed = false;
+    for (size_t i = 0; cur && i < n; i++) {
+        char stem[LINE_CAP];
+        if (regex)
+            ere_escape(m[i].message, m[i].stem_len, stem, sizeof stem);
+        else
+            snprintf(stem, sizeof stem, "%.*s", (int)m[i].stem_len, m[i].message);
+        size_t sl = strlen(stem);
+        if (!sl || !strstr(cur, stem))
+            continue;
+        char token[16];
+        int tl = snprintf(token, sizeof token, "\x01%d\x02 ", m[i].code);
+        /* Each replacement is shorter than the message it replaces. */
+        char *next = td_arena_alloc(a, len + 1 + (size_t)tl);
+        if (!next)
+            return NULL;
+        size_t o = 0;
+        for (const char *p = cur; *p;) {
+            const char *hit = strstr(p, stem);
+            if (!hit) {
+                size_t rest = strlen(p);
+                memcpy(next + o, p, rest);
+                o += rest;
+                break;
+            }
+            memcpy(next + o, p, (size_t)(hit - p));
+            o += (size_t)(hit - p);
+            memcpy(next + o, token, (size_t)tl);
+            o += (size_t)tl;
+            p = hit + sl;
+            p += message_tail(p, regex);
+            *removed += sl;
+        }
+        next[o] = '\0';
+        cur = next;
+        len = o;
+        changed = true;
+    }
+    return changed ? cur : NULL;
+}
+
+/* ---- fields ---- */
+
+struct extractor {
+    const char *re;
+    int group;
+    enum {
+        F_FILE,
+        F_NEEDED_BY,
+        F_MODULE,
+        F_SYMBOL,
+        F_VERSION,
+        F_WIN32,
+        F_NTSTATUS,
+        F_NTSTATUS_DEC,
+        F_CUDA_DRIVER,
+        F_CUDA_A,
+        F_CUDA_B,
+        F_ARCH,
+        F_CUDA_ERROR
+    } field;
+};
+
+/* First match wins per field, in this order. */
+static const struct extractor extractors[] = {
+    /* torch/__init__.py, Windows: err.strerror += f' Error loading "{dll}" or one of its
+       dependencies.' */
+    {"Error loading \"([^\"\n]+)\"", 1, F_FILE},
+    /* onnxruntime's provider bridge */
+    {"when trying to load \"([^\"\n]+)\"", 1, F_FILE},
+    /* glibc elf/dl-load.c via _dl_signal_error: "PROGRAM: error while loading shared libraries:
+       LIB: ..." */
+    {"error while loading shared libraries: ([^ \t\n:]+): ", 1, F_FILE},
+    {"(^|[ \t])([^ \t\n:]+): error while loading shared libraries", 2, F_NEEDED_BY},
+    /* dyld */
+    {"Library not loaded: ([^ \t\n]+)", 1, F_FILE},
+    {"Referenced from: ([^ \t\n(]+)", 1, F_NEEDED_BY},
+    /* glibc elf/dl-lookup.c: "FILE: undefined symbol: NAME, version V" */
+    {"([^ \t\n'\"(]+): undefined symbol: ([^ \t\n,]+)", 1, F_FILE},
+    {"([^ \t\n'\"(]+): undefined symbol: ([^ \t\n,]+)", 2, F_SYMBOL},
+    {"undefined symbol: [^ \t\n,]+, version ([^ \t\n]+)", 1, F_VERSION},
+    /* glibc elf/dl-version.c: "LIB: version `V' not found (required by FILE)" */
+    {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found \\(required by ([^)\n]+)\\)", 1, F_FILE},
+    {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found \\(required by ([^)\n]+)\\)", 2,
+     F_VERSION},
+    {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found \\(required by ([^)\n]+)\\)", 3,
+     F_NEEDED_BY},
+    /* glibc: "LIB: cannot open shared object file: No such file or directory" */
+    {"([^ \t\n'\"():]+): cannot open shared object file", 1, F_FILE},
+    {"([^ \t\n'\"(]+): (wrong ELF class: ELFCLASS[0-9]+|invalid ELF header)", 1, F_FILE},
+    {"dlopen\\(([^,\n]+), [0-9x]+\\)", 1, F_FILE},
+    {"Could not load (dynamic )?library '?([^ '\t\n]+[^ '\t\n.])'?", 2, F_FILE},
+    {"Loading binary ([^ \t\n]+)", 1, F_FILE},
+    {"Module use of ([^ \t\n]+) conflicts", 1, F_FILE},
+    {"PyInit_([A-Za-z0-9_]+)", 1, F_MODULE},
+    /* CPython Python/dynload_win.c (3.8+): "DLL load failed while importing %U: %s" */
+    {"DLL load failed while importing ([A-Za-z0-9_.]+)", 1, F_MODULE},
+    {"\\[WinError ([0-9]+)\\]", 1, F_WIN32},
+    {"WindowsError: \\[Error ([0-9]+)\\]", 1, F_WIN32},
+    {"LoadLibrary failed with error ([0-9]+)", 1, F_WIN32},
+    {"(0[xX][cC]0[0-9a-fA-F]{6})", 1, F_NTSTATUS},
+    {"(^|[^0-9])(-10737[0-9]{5})([^0-9]|$)", 2, F_NTSTATUS_DEC},
+    /* torch's cudaDriverGetVersion report: "found version 11040" */
+    {"found version ([0-9]{4,6})", 1, F_CUDA_DRIVER},
+    {"CUDA Version=([0-9][0-9.]*[0-9]) and [A-Za-z]+ has CUDA Version=([0-9][0-9.]*[0-9])", 1,
+     F_CUDA_A},
+    {"CUDA Version=([0-9][0-9.]*[0-9]) and [A-Za-z]+ has CUDA Version=([0-9][0-9.]*[0-9])", 2,
+     F_CUDA_B},
+    {"capability (sm_[0-9]+[a-z]?)", 1, F_ARCH},
+    {"CUDA failure ([0-9]+)", 1, F_CUDA_ERROR},
+};
+
+enum { N_EXTRACTORS = sizeof extractors / sizeof extractors[0] };
+
+static struct {
+    bool compiled;
+    regex_t re[N_EXTRACTORS];
+    bool ok[N_EXTRACTORS];
+} g_ex;
+
+static const char *grab(const char *text, size_t i, struct td_arena *a)
+{
+    if (!g_ex.compiled) {
+        g_ex.compiled = true;
+        for (size_t k = 0; k < N_EXTRACTORS; k++)
+            g_ex.ok[k] = regcomp(&g_ex.re[k], extractors[k].re, REG_EXTENDED | REG_NEWLINE) == 0;
+    }
+    regmatch_t m[6];
+    if (!g_ex.ok[i] || regexec(&g_ex.re[i], text, 6, m, 0) != 0)
+        return NULL;
+    int gi = extractors[i].group;
+    if (m[gi].rm_so < 0)
+        return NULL;
+    return td_arena_strndup(a, text + m[gi].rm_so, (size_t)(m[gi].rm_eo - m[gi].rm_so));
+}
+
+/* A file named in a message, without the punctuation around it. */
+static const char *tidy_path(char *s)
+{
+    size_t n = strlen(s);
+    while (n && strchr(".,;:'\"`", s[n - 1]))
+        s[--n] = '\0';
+    while (*s && strchr("'\"`", *s))
+        s++;
+    return s;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *b = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/' || *p == '\\')
+            b = p + 1;
+    return b;
+}
+
+static const char *ntstatus_lookup(unsigned long v, const char **name, int *win32,
+                                   struct td_arena *a)
+{
+    char hex[16];
+    snprintf(hex, sizeof hex, "0x%08lX", v);
+    size_t len;
+    const char *t = td_data_table("windows_ntstatus", &len);
+    struct td_tsv tsv;
+    td_tsv_open(&tsv, t, len);
+    const char *cells[8];
+    char line[LINE_CAP];
+    int hn = td_tsv_next(&tsv, line, sizeof line, cells, 8);
+    int c_st = td_tsv_column(cells, hn, "ntstatus"), c_name = td_tsv_column(cells, hn, "name"),
+        c_w = td_tsv_column(cells, hn, "win32");
+    while (c_st >= 0 && td_tsv_next(&tsv, line, sizeof line, cells, 8) == hn) {
+        if (strcasecmp(cells[c_st], hex) == 0) {
+            *name = td_arena_strdup(a, cells[c_name]);
+            *win32 = atoi(cells[c_w]);
+            break;
+        }
+    }
+    return td_arena_strdup(a, hex);
+}
+
+/* A signal's description as the C library prints it ("Illegal instruction"),
+ * at the start of a line or after ": ", ends a line or is followed by
+ * " (core dumped)" or ": N" (macOS). Returns "SIGILL" or NULL. */
+static const char *signal_in(const char *text, struct td_arena *a)
+{
+    for (int sig = 1; sig < 32; sig++) {
+        const char *desc = strsignal(sig), *abbrev = sigabbrev_np(sig);
+        if (!desc || !abbrev || strncmp(desc, "Unknown", 7) == 0)
+            continue;
+        size_t dl = strlen(desc);
+        for (const char *at = strstr(text, desc); at; at = strstr(at + 1, desc)) {
+            bool start = at == text || at[-1] == '\n' || (at - text >= 2 && at[-2] == ':');
+            const char *end = at + dl;
+            bool stop = *end == '\0' || *end == '\n' || strncmp(end, " (core dumped)", 14) == 0 ||
+                        strncmp(end, ": ", 2) == 0 || strncmp(end, " : ", 3) == 0;
+            if (start && stop) {
+                char name[32];
+                snprintf(name, sizeof name, "SIG%s", abbrev);
+                return td_arena_strdup(a, name);
+            }
+        }
+    }
+    return NULL;
+}
+
+/* An errno description after ": " ("cannot open shared object file: No such
+ * file or directory"), from the C library's own table. Returns the number. */
+static int errno_in(const char *text)
+{
+    for (int e = 1; e < 134; e++) {
+        const char *desc = strerror(e);
+        if (!desc || strncmp(desc, "Unknown", 7) == 0)
+            continue;
+        char needle[256];
+        snprintf(needle, sizeof needle, "shared object file: %s", desc);
+        if (strstr(text, needle))
+            return e;
+    }
+    return 0;
+}
+
+static const char *infer_platform(const char *text, const struct td_explain_fields *f)
+{
+    if (f->win32 || f->ntstatus || strstr(text, "DLL load failed") || strstr(text, ".dll") ||
+        strstr(text, ".pyd") || strstr(text, ":\\"))
+        return "windows";
+    if (strstr(text, ".dylib") || strstr(text, "@rpath") || strstr(text, "mach-o"))
+        return "macos";
+    if (strstr(text, ".so") || strstr(text, "ld.so") || strstr(text, "ELF"))
+        return "linux";
+    return NULL;
+}
+
+void td_explain_extract(const char *text, struct td_explain_fields *f, struct td_arena *a)
+{
+    const char **slot[] = {
+        [F_FILE] = &f->file,
+        [F_NEEDED_BY] = &f->needed_by,
+        [F_MODULE] = &f->module,
+        [F_SYMBOL] = &f->symbol,
+        [F_VERSION] = &f->version,
+        [F_CUDA_DRIVER] = &f->cuda_driver,
+        [F_CUDA_A] = &f->cuda_versions[0],
+        [F_CUDA_B] = &f->cuda_versions[1],
+        [F_ARCH] = &f->gpu_arch,
+    };
+    const char *cuda_error = NULL;
+    for (size_t i = 0; i < N_EXTRACTORS; i++) {
+        const struct extractor *x = &extractors[i];
+        const char *v;
+        switch (x->field) {
+        case F_WIN32:
+            if (!f->win32 && (v = grab(text, i, a)))
+                f->win32 = atoi(v);
+            break;
+        case F_NTSTATUS:
+        case F_NTSTATUS_DEC:
+            if (!f->ntstatus && (v = grab(text, i, a))) {
+                unsigned long st = x->field == F_NTSTATUS
+                                       ? strtoul(v, NULL, 16)
+                                       : (unsigned long)(uint32_t)strtol(v, NULL, 10);
+                int w = 0;
+                f->ntstatus = ntstatus_lookup(st, &f->ntstatus_name, &w, a);
+                if (!f->win32)
+                    f->win32 = w;
+            }
+            break;
+        case F_CUDA_ERROR:
+            if (!cuda_error)
+                cuda_error = grab(text, i, a);
+            break;
+        case F_CUDA_DRIVER:
+            if (!f->cuda_driver && (v = grab(text, i, a))) {
+                /* cudaDriverGetVersion: 1000 * major + 10 * minor */
+                long n = strtol(v, NULL, 10);
+                char buf[32];
+                snprintf(buf, sizeof buf, "%ld.%ld", n / 1000, (n % 1000) / 10);
+                f->cuda_driver = td_arena_strdup(a, buf);
+            }
+            break;
+        default:
+            if (!*slot[x->field] && (v = grab(text, i, a)))
+                *slot[x->field] = v;
+        }
+    }
+    if (f->file) {
+        f->file = tidy_path((char *)f->file);
+        f->file_name = base_name(f->file);
+    }
+    if (f->needed_by)
+        f->needed_by = tidy_path((char *)f->needed_by);
+
+    const struct td_winmsg *msg = td_winmsg_find(text);
+    if (msg) {
+        if (!f->win32)
+            f->win32 = msg->code;
+        if (strcmp(msg->language, "en") != 0)
+            f->language = msg->language;
+    }
+    if (f->win32) {
+        size_t n;
+        const struct td_winmsg *m = td_winmsgs(&n);
+        for (size_t i = 0; i < n && !f->win32_name; i++)
+            if (m[i].code == f->win32)
+                f->win32_name = m[i].name;
+    }
+    char code[64];
+    const char *sig = signal_in(text, a);
+    int e = errno_in(text);
+    if (f->win32)
+        snprintf(code, sizeof code, "WinError %d", f->win32);
+    else if (cuda_error)
+        snprintf(code, sizeof code, "cudaError %s", cuda_error);
+    else if (sig)
+        snprintf(code, sizeof code, "%s", sig);
+    else if (e)
+        snprintf(code, sizeof code, "errno %d", e);
+    else
+        code[0] = '\0';
+    f->error_code = code[0] ? td_arena_strdup(a, code) : NULL;
+    f->platform = infer_platform(text, f);
+}

@@ -1,0 +1,39 @@
+/* Shared between the files of the error explainer (errors*.c): the table
+ * of Windows system messages and the language-neutral rewriting. */
+#ifndef TD_KB_ERRORS_INTERNAL_H
+#define TD_KB_ERRORS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/arena.h"
+#include "kb/errors.h"
+
+/* One row of data/windows_error_messages.tsv. */
+struct td_winmsg {
+    int code;
+    const char *name, *language, *message;
+    size_t stem_len; /* the message without its final "." or "。" */
+    bool canonical;
+};
+
+/* The rows, longest message first (so a longer text is replaced before a
+ * shorter one inside it). Loaded once; NULL with *N = 0 when the table is
+ * missing. */
+const struct td_winmsg *td_winmsgs(size_t *n);
+
+/* The first message of the table found in TEXT, or NULL. */
+const struct td_winmsg *td_winmsg_find(const char *text);
+
+/* Rewrites S with every known Windows message replaced by a token naming its
+ * code (the same for every language), followed by one blank; blanks after
+ * the message and its final full stop are dropped. REGEX: S is an ERE, whose
+ * messages may be written with escaped specials. Returns the rewritten string
+ * (from A), or NULL when S holds no message. *REMOVED gets the bytes of
+ * message text the tokens replaced. */
+char *td_explain_neutral(const char *s, bool regex, struct td_arena *a, size_t *removed);
+
+/* Fills F from TEXT (the cleaned input). */
+void td_explain_extract(const char *text, struct td_explain_fields *f, struct td_arena *a);
+
+#endif

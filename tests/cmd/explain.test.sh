@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# torchdoctor explain on messages about files that exist (tests/fixtures/explain.sh):
+# it names what the message never says. WinError 126 on fbgemm.dll -> the absent
+# libomp140.x86_64.dll; "libbar.so.1: cannot open shared object file" -> libfoo.so,
+# found through the traceback's directory, needs it; "undefined symbol" on a real
+# file -> the library that should define it. Every JSON report validates against
+# the contract schema; exit statuses 1 (error cause), 0 (no match), 2 (bad usage).
+set -euo pipefail
+fx=$TD_FIXTURES/explain
+schema=$TD_SRC/../shared/contract/report.schema.json
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+status() { set +e; "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; set -e; }
+
+rc=$(status "$TD_BIN" explain --format json --root "$fx/win" \
+    'OSError: [WinError 126] The specified module could not be found. Error loading "C:\venv\Lib\site-packages\torch\lib\fbgemm.dll" or one of its dependencies.')
+cp "$tmp/out" "$tmp/win.json"; echo "$rc" >"$tmp/win.rc"
+
+printf 'Traceback (most recent call last):\n  File "%s/linux/pkg/__init__.py", line 1, in <module>\n    lib = ctypes.CDLL("libfoo.so")\nImportError: libbar.so.1: cannot open shared object file: No such file or directory\n' "$fx" >"$tmp/linux.txt"
+rc=$(status "$TD_BIN" explain --format json - <"$tmp/linux.txt")
+cp "$tmp/out" "$tmp/linux.json"; echo "$rc" >"$tmp/linux.rc"
+
+rc=$(status "$TD_BIN" explain --format json "ImportError: $fx/sym/app/libuse.so: undefined symbol: sym_new")
+cp "$tmp/out" "$tmp/sym.json"; echo "$rc" >"$tmp/sym.rc"
+
+rc=$(status "$TD_BIN" explain --format json 'nothing went wrong today')
+cp "$tmp/out" "$tmp/none.json"; echo "$rc" >"$tmp/none.rc"
+
+rc=$(status "$TD_BIN" explain --format text 'ImportError: DLL load failed while importing _C: Die angegebene Prozedur wurde nicht gefunden.')
+cp "$tmp/out" "$tmp/de.txt"; echo "$rc" >"$tmp/de.rc"
+
+rc=$(status "$TD_BIN" explain --format markdown 'Illegal instruction (core dumped)')
+cp "$tmp/out" "$tmp/md.txt"; echo "$rc" >"$tmp/md.rc"
+
+rc=$(status "$TD_BIN" explain --format yaml 'x'); echo "$rc" >"$tmp/usage.rc"
+rc=$(status "$TD_BIN" explain --bogus); echo "$rc" >>"$tmp/usage.rc"
+rc=$(status "$TD_BIN" explain </dev/null); echo "$rc" >>"$tmp/usage.rc"
+
+/usr/bin/python3 - "$schema" "$tmp" <<'P'
+import json, os, sys
+import jsonschema
+schema = json.load(open(sys.argv[1])); schema.pop("$id", None)
+v = jsonschema.Draft202012Validator(schema)
+t = sys.argv[2]
+bad = []
+def check(cond, what):
+    if not cond:
+        bad.append(what); print("FAIL:", what)
+def load(name):
+    d = json.load(open(os.path.join(t, name + ".json")))
+    v.validate(d)
+    check(d["command"] == "explain", f"{name}: command {d['command']}")
+    return d, int(open(os.path.join(t, name + ".rc")).read())
+
+d, rc = load("win")
+check(rc == 1, f"win: exit {rc}")
+check(d["platform"] == "windows", f"win: platform {d['platform']}")
+e = d["explain"]
+check(e["id"] == "win126-fbgemm-libomp", f"win: id {e['id']}")
+check(e["source"] == "https://github.com/pytorch/pytorch/issues/131662", f"win: source {e['source']}")
+check(e["fields"]["file_name"] == "fbgemm.dll" and e["fields"]["error_code"] == "WinError 126", e["fields"])
+m = e["on_this_machine"]
+check(m is not None and m["profile"] == "torch-import", f"win: machine {m}")
+check(any(l.startswith("fbgemm.dll needs libomp140.x86_64.dll, which is in none") for l in m["really"]), m["really"])
+miss = [f for f in d["findings"] if f["kind"] == "missing_library" and f["library"] == "libomp140.x86_64.dll"]
+check(len(miss) == 1 and miss[0]["needed_by"].endswith("torch/lib/fbgemm.dll") and miss[0]["severity"] == "error", miss)
+check(d["findings"][0]["kind"] == "missing_library" and "win126-fbgemm-libomp" in d["findings"][0]["detail"], d["findings"][0])
+
+d, rc = load("linux")
+check(rc == 1, f"linux: exit {rc}")
+e = d["explain"]
+check(e["matched"] is False and e["id"] is None, f"linux: matched {e['id']}")
+check(e["fields"]["file"] == "libbar.so.1" and e["fields"]["error_code"] == "errno 2", e["fields"])
+m = e["on_this_machine"]
+check(m and m["host_path"].endswith("/linux/pkg/libfoo.so"), f"linux: requirer {m}")
+check(any(l.startswith("libfoo.so needs libbar.so.1") for l in (m or {}).get("really", [])), m)
+miss = [f for f in d["findings"] if f["kind"] == "missing_library"]
+check(len(miss) == 1 and miss[0]["library"] == "libbar.so.1" and miss[0]["needed_by"].endswith("libfoo.so"), miss)
+
+d, rc = load("sym")
+check(rc == 1, f"sym: exit {rc}")
+e = d["explain"]
+check(e["fields"]["symbol"] == "sym_new", e["fields"])
+really = (e["on_this_machine"] or {}).get("really", [])
+check(any("libsym.so.1" in l and "sym_new" in l for l in really), really)
+ms = [f for f in d["findings"] if f["kind"] == "missing_symbol"]
+check(len(ms) == 1 and ms[0]["symbol"] == "sym_new" and ms[0]["needed_by"].endswith("sym/app/libuse.so"), ms)
+
+d, rc = load("none")
+check(rc == 0 and d["findings"] == [] and d["explain"]["matched"] is False, f"none: {rc} {d['findings']}")
+
+de = open(os.path.join(t, "de.txt")).read()
+check(int(open(os.path.join(t, "de.rc")).read()) == 1, "de: exit")
+check(de.startswith("win-dllload-c-procedure") and "WinError 127 (ERROR_PROC_NOT_FOUND)" in de
+      and "language      de" in de, de)
+md = open(os.path.join(t, "md.txt")).read()
+check("**linux-sigill-no-avx** (`cpu_feature_missing`)" in md and "| error code | `SIGILL` |" in md, md)
+usage = open(os.path.join(t, "usage.rc")).read().split()
+check(usage == ["2", "2", "2"], f"usage exits {usage}")
+print(f"explain: {len(bad)} failures")
+sys.exit(1 if bad else 0)
+P

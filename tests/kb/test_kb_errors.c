@@ -1,0 +1,248 @@
+/* The error explainer against its whole catalogue (every data/errors.tsv
+ * row's example is won by that row, with the row's kind, and its fields come
+ * out), then against the ways a message reaches us: wrapped by a terminal or
+ * a logger, coloured, with CRLF, inside a traceback, in Chinese or German, in
+ * Python 3.7's and 3.8's wording. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/data.h"
+#include "kb/errors.h"
+
+static struct td_explain explain(const char *text)
+{
+    struct td_explain x;
+    struct td_err err = {0};
+    assert_int_equal(td_explain_text(text, strlen(text), &x, &err), 0);
+    return x;
+}
+
+static const char *best_id(const struct td_explain *x)
+{
+    return x->n_matches ? x->matches[0].id : "(none)";
+}
+
+/* Every row: its example is won by the row itself (alone at the top), the
+ * kind is the row's, and each placeholder captured something; when the row
+ * names a Windows error code the example carries, the extractor agrees. */
+static void every_example_is_won_by_its_row(void **state)
+{
+    size_t len;
+    const char *table = td_data_table("errors", &len);
+    assert_non_null(table);
+    struct td_tsv t;
+    static char line[8192];
+    const char *cells[16];
+    td_tsv_open(&t, table, len);
+    int hn = td_tsv_next(&t, line, sizeof line, cells, 16);
+    int c_id = td_tsv_column(cells, hn, "id"), c_kind = td_tsv_column(cells, hn, "kind"),
+        c_ex = td_tsv_column(cells, hn, "example"), c_code = td_tsv_column(cells, hn, "error_code");
+    int rows = 0, bad = 0;
+    struct td_arena a = {0};
+    while (td_tsv_next(&t, line, sizeof line, cells, 16) == hn) {
+        rows++;
+        const char *example = td_explain_decode_example(cells[c_ex], &a);
+        struct td_explain x = explain(example);
+        const char *got = best_id(&x);
+        if (strcmp(got, cells[c_id]) != 0 || x.n_best != 1) {
+            printf("row %s: won by %s (%zu equally specific)\n", cells[c_id], got, x.n_best);
+            bad++;
+        } else if (strcmp(x.matches[0].kind, cells[c_kind]) != 0) {
+            printf("row %s: kind %s\n", cells[c_id], x.matches[0].kind);
+            bad++;
+        } else {
+            for (size_t k = 0; k < x.matches[0].n_captures; k++)
+                if (!x.matches[0].captures[k][0] && strcmp(x.matches[0].capture_names[k], "dir")) {
+                    printf("row %s: empty {%s}\n", cells[c_id], x.matches[0].capture_names[k]);
+                    bad++;
+                }
+            if (strncmp(cells[c_code], "WinError ", 9) == 0 && strstr(example, "WinError") &&
+                (!x.fields.error_code || strcmp(x.fields.error_code, cells[c_code]) != 0)) {
+                printf("row %s: error code %s, row says %s\n", cells[c_id],
+                       x.fields.error_code ? x.fields.error_code : "(none)", cells[c_code]);
+                bad++;
+            }
+        }
+        td_explain_free(&x);
+    }
+    td_arena_free(&a);
+    printf("catalogue: %d rows, %d failures\n", rows, bad);
+    assert_true(rows >= 90);
+    assert_int_equal(bad, 0);
+}
+
+#define FBGEMM_EN                                                                                  \
+    "OSError: [WinError 126] The specified module could not be found. Error loading "              \
+    "\"C:\\Users\\Noor\\anaconda3\\envs\\DL\\Lib\\site-packages\\torch\\lib\\fbgemm.dll\" or one " \
+    "of its dependencies."
+#define FBGEMM_PATH                                                                                \
+    "C:\\Users\\Noor\\anaconda3\\envs\\DL\\Lib\\site-packages\\torch\\lib\\fbgemm.dll"
+
+static void expect(const char *text, const char *id, const char *file, const char *code)
+{
+    struct td_explain x = explain(text);
+    assert_string_equal(best_id(&x), id);
+    if (file)
+        assert_string_equal(x.fields.file ? x.fields.file : "(none)", file);
+    if (code)
+        assert_string_equal(x.fields.error_code ? x.fields.error_code : "(none)", code);
+    td_explain_free(&x);
+}
+
+/* A terminal 80 columns wide broke the message into three lines. */
+static void wrapped_by_a_terminal(void **state)
+{
+    const char *m = FBGEMM_EN;
+    char wrapped[1024];
+    size_t o = 0, n = strlen(m);
+    for (size_t i = 0; i < n; i++) {
+        if (i && i % 80 == 0)
+            wrapped[o++] = '\n';
+        wrapped[o++] = m[i];
+    }
+    wrapped[o] = '\0';
+    assert_non_null(strchr(wrapped, '\n'));
+    expect(wrapped, "win126-fbgemm-libomp", FBGEMM_PATH, "WinError 126");
+}
+
+/* A logger continued its line under its message column; a quoted path
+ * broke inside the quotes. */
+static void wrapped_by_a_logger(void **state)
+{
+    expect("12:00:01 ERROR    OSError: [WinError 126] The specified module could not be found.\n"
+           "                  Error loading "
+           "\"C:\\Users\\Noor\\anaconda3\\envs\\DL\\Lib\\site-packages\\tor\n"
+           "ch\\lib\\fbgemm.dll\" or one of its dependencies.",
+           "win126-fbgemm-libomp", FBGEMM_PATH, "WinError 126");
+}
+
+static void ansi_colour_crlf_and_doubled_backslashes(void **state)
+{
+    expect("\x1b[1;31mOSError\x1b[0m: [WinError 126] The specified module could not be found. "
+           "Error loading \"C:\\\\Users\\\\Noor\\\\anaconda3\\\\envs\\\\DL\\\\Lib\\\\site-packages"
+           "\\\\torch\\\\lib\\\\fbgemm.dll\" or one of its dependencies.\x1b]8;;\a\r\n\r\n",
+           "win126-fbgemm-libomp", FBGEMM_PATH, "WinError 126");
+}
+
+/* The message inside a whole traceback, with its fields. */
+static void inside_a_traceback(void **state)
+{
+    struct td_explain x = explain(
+        "Traceback (most recent call last):\r\n"
+        "  File \"/srv/app/train.py\", line 3, in <module>\r\n"
+        "    import torch\r\n"
+        "  File \"/usr/local/lib/python3.10/dist-packages/torch/__init__.py\", line 237, in "
+        "<module>\r\n"
+        "    from torch._C import *  # noqa: F403\r\n"
+        "ImportError: /usr/local/lib/python3.10/dist-packages/torch/lib/../../nvidia/cusparse/lib/"
+        "libcusparse.so.12: undefined symbol: __nvJitLinkAddData_12_1, version "
+        "libnvJitLink.so.12\r\n"
+        "Press any key to continue . . .\r\n");
+    assert_string_equal(best_id(&x), "linux-nvjitlink-versioned-symbol");
+    assert_string_equal(x.fields.symbol, "__nvJitLinkAddData_12_1");
+    assert_string_equal(x.fields.version, "libnvJitLink.so.12");
+    assert_string_equal(x.fields.file, "/usr/local/lib/python3.10/dist-packages/torch/lib/../../"
+                                       "nvidia/cusparse/lib/libcusparse.so.12");
+    assert_string_equal(x.fields.platform, "linux");
+    td_explain_free(&x);
+}
+
+static void chinese_and_german(void **state)
+{
+    struct td_explain x =
+        explain("OSError: [WinError 126] 找不到指定的模块。 Error loading "
+                "\"E:\\MaterialSearch\\lib\\site-packages\\torch\\lib\\fbgemm.dll\" or one of its "
+                "dependencies.");
+    assert_string_equal(best_id(&x), "win126-fbgemm-zh");
+    assert_false(x.matches[0].language_neutral);
+    assert_string_equal(x.fields.language, "zh-CN");
+    assert_string_equal(x.fields.win32_name, "ERROR_MOD_NOT_FOUND");
+    td_explain_free(&x);
+
+    /* No German row: the English one answers through the code. */
+    x = explain("OSError: [WinError 126] Das angegebene Modul wurde nicht gefunden. Error loading "
+                "\"C:\\venv\\Lib\\site-packages\\torch\\lib\\fbgemm.dll\" or one of its "
+                "dependencies.");
+    assert_string_equal(best_id(&x), "win126-fbgemm-libomp");
+    assert_true(x.matches[0].language_neutral);
+    assert_string_equal(x.fields.language, "de");
+    assert_string_equal(x.fields.file_name, "fbgemm.dll");
+    td_explain_free(&x);
+
+    /* Chinese 1114 and 193, German 127 without the number: the text gives the code. */
+    expect("OSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。", "win1114-zh", NULL,
+           "WinError 1114");
+    expect("ImportError: DLL load failed while importing _C: Die angegebene Prozedur wurde nicht "
+           "gefunden.",
+           "win-dllload-c-procedure", NULL, "WinError 127");
+    x = explain("ImportError: DLL load failed while importing _C: 找不到指定的程序。");
+    assert_string_equal(x.fields.error_code, "WinError 127");
+    assert_string_equal(x.fields.module, "_C");
+    td_explain_free(&x);
+}
+
+/* Python <= 3.7 says "DLL load failed:", 3.8+ "DLL load failed while importing X:". */
+static void python_37_and_38_wording(void **state)
+{
+    expect("ImportError: DLL load failed: The specified module could not be found.",
+           "win-dllload-py37-module", NULL, "WinError 126");
+    struct td_explain x =
+        explain("ImportError: DLL load failed while importing _C: The specified module could not "
+                "be found.");
+    assert_string_equal(best_id(&x), "win-dllload-c-module-zh");
+    assert_true(x.matches[0].language_neutral);
+    assert_string_equal(x.fields.module, "_C");
+    assert_string_equal(x.fields.error_code, "WinError 126");
+    td_explain_free(&x);
+}
+
+static void codes_versions_and_no_match(void **state)
+{
+    struct td_explain x = explain(
+        "ImportError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not "
+        "found (required by /opt/env/lib/python3.10/site-packages/torch/lib/libtorch_python.so)");
+    assert_string_equal(best_id(&x), "linux-glibcxx-system-too-old");
+    assert_string_equal(x.fields.version, "GLIBCXX_3.4.30");
+    assert_string_equal(x.fields.file, "/usr/lib/x86_64-linux-gnu/libstdc++.so.6");
+    assert_string_equal(x.fields.needed_by,
+                        "/opt/env/lib/python3.10/site-packages/torch/lib/libtorch_python.so");
+    td_explain_free(&x);
+
+    x = explain("RuntimeError: The NVIDIA driver on your system is too old (found version 11040).");
+    assert_string_equal(best_id(&x), "cuda-driver-too-old-found-version");
+    assert_string_equal(x.fields.cuda_driver, "11.4");
+    td_explain_free(&x);
+
+    expect("Illegal instruction (core dumped)", "linux-sigill-no-avx", NULL, "SIGILL");
+
+    x = explain("Process finished with exit code -1073741795 (0xC000001D)");
+    assert_string_equal(x.fields.ntstatus, "0xC000001D");
+    assert_string_equal(x.fields.ntstatus_name, "STATUS_ILLEGAL_INSTRUCTION");
+    td_explain_free(&x);
+    x = explain("python.exe exited with code -1073741515");
+    assert_string_equal(x.fields.ntstatus, "0xC0000135");
+    assert_string_equal(x.fields.error_code, "WinError 126");
+    td_explain_free(&x);
+
+    x = explain("everything is fine");
+    assert_int_equal(x.n_matches, 0);
+    assert_null(x.fields.error_code);
+    td_explain_free(&x);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_example_is_won_by_its_row),
+        cmocka_unit_test(wrapped_by_a_terminal),
+        cmocka_unit_test(wrapped_by_a_logger),
+        cmocka_unit_test(ansi_colour_crlf_and_doubled_backslashes),
+        cmocka_unit_test(inside_a_traceback),
+        cmocka_unit_test(chinese_and_german),
+        cmocka_unit_test(python_37_and_38_wording),
+        cmocka_unit_test(codes_versions_and_no_match),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
