@@ -14,6 +14,9 @@
 #include "probe/probe.h"
 #include "probe/probe_util.h"
 
+#ifdef _WIN32
+#include <windows.h>
+#endif
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #define TD_X86 1
@@ -52,8 +55,14 @@ const char *td_cpu_feature_name(enum td_cpu_feature f)
 
 static unsigned logical_cpus(void)
 {
+#ifdef _WIN32
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return (unsigned)si.dwNumberOfProcessors;
+#else
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (unsigned)n : 0;
+#endif
 }
 
 #ifdef TD_X86
