@@ -47,7 +47,8 @@ struct td_system {
     uint64_t ram_total, ram_available; /* bytes, /proc/meminfo */
     uint64_t swap_total;               /* bytes */
     uint64_t disk_free;                /* bytes free where $HOME is */
-    const char *container;             /* "docker", "podman", "kubernetes", "lxc", NULL */
+    const char *container;             /* "docker", "podman", "kubernetes", "lxc", "containerd",
+                                          PID 1's container= value, NULL (docs/probes.md) */
     int wsl;                           /* 0 not WSL, 1 WSL1, 2 WSL2 */
 };
 
