@@ -23,6 +23,10 @@ enum td_severity { TD_SEV_INFO, TD_SEV_WARNING, TD_SEV_ERROR };
 #define TD_KIND_SHADOWED_LIBRARY "shadowed_library"
 #define TD_KIND_DUPLICATE_RUNTIME "duplicate_runtime"
 #define TD_KIND_STUB_LIBRARY "stub_library"
+#define TD_KIND_CORRUPTED_FILE "corrupted_file"
+#define TD_KIND_STRAY_FILE "stray_file"
+#define TD_KIND_MULTIPLE_INSTALLS "multiple_installs"
+#define TD_KIND_COMPANION_MISMATCH "companion_mismatch"
 
 struct td_finding {
     enum td_severity severity;
