@@ -238,6 +238,19 @@ uint32_t td_elf_sysv_hash(const char *name);
 bool td_elf_lookup(const struct td_elf *elf, const char *name, uint32_t gnu_hash,
                    const char *version, struct td_elf_sym *out);
 
+/* A section found by name (elf_sections.c). */
+struct td_elf_section {
+    const char *name; /* points into the section name table */
+    uint32_t type;    /* sh_type */
+    uint64_t addr, offset, size;
+};
+
+/* Finds the first section called NAME through the section header table
+ * and e_shstrndx. False when the object has no readable section table, no
+ * such section, or its bytes (SHT_NOBITS, or a range outside the file)
+ * are not in the file. */
+bool td_elf_section_by_name(const struct td_elf *elf, const char *name, struct td_elf_section *out);
+
 /* Internal to the elf*.c files: fields read as value-or-0 (a failed bounded
  * read yields 0, which every caller treats as absent), and the
  * dynamic-section and version steps of td_elf_parse. */

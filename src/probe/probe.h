@@ -189,9 +189,11 @@ struct td_torch {
     const char **cuda_archs; /* "sm_80", "compute_90": read from the fatbinaries of
                                 libtorch_cuda.so / torch_cuda.dll; NULL when not read */
     size_t n_cuda_archs;
-    const char *archs_from; /* the file they were read from */
-    size_t record_files;    /* RECORD entries checked */
-    size_t record_hashed;   /* of which SHA-256 was compared */
+    const char *archs_from;  /* the file they were read from */
+    const char *archs_error; /* why the list is missing or partial (a bad fatbin header, no
+                                .nv_fatbin section); NULL when read whole */
+    size_t record_files;     /* RECORD entries checked */
+    size_t record_hashed;    /* of which SHA-256 was compared */
 };
 
 /* Finds every torch under the interpreters' site dirs. Integrity against

@@ -1,0 +1,55 @@
+/* Internal to the torch probe (torch.c, torch_integrity.c, companions.c):
+ * one site directory's entries, read once, and the steps td_probe_torch
+ * runs for each installation. */
+#ifndef TD_PROBE_TORCH_INTERNAL_H
+#define TD_PROBE_TORCH_INTERNAL_H
+
+#include "probe/probe.h"
+
+/* A site directory's entry names, sorted; read once per probe. */
+struct td_site_listing {
+    const char *dir;
+    char **names;
+    size_t n;
+};
+
+/* The .dist-info folder of distribution NAME (escaped as its folder is:
+ * "torch", "nvidia_cudnn_cu12") in L, as a path, or NULL. PREFIX true
+ * matches every distribution whose name starts with NAME; *FROM (when not
+ * NULL) is where to continue the search, updated past the match. */
+const char *td_site_dist_info(const struct td_probe_ctx *ctx, const struct td_site_listing *l,
+                              const char *name, bool prefix, size_t *from);
+
+/* INSTALLER of a .dist-info ("pip", "uv"), or NULL. */
+const char *td_dist_info_installer(const struct td_probe_ctx *ctx, const char *dist_info);
+
+/* Size and hash check against RECORD (pip/uv/conda wheels) or dpkg's
+ * md5sums (Debian), then the stray-file walk of T->dir against the same
+ * manifest. Findings go to F; T's record counters are filled. */
+void td_torch_integrity(const struct td_probe_ctx *ctx, struct td_torch *t, const char *python_exe,
+                        const char *python_prefix, bool verify_all, struct td_findings *f);
+
+/* Fills T's companions from the site listing and checks each pairing
+ * against data/torch_companions.tsv (companions.c). */
+void td_torch_companions(const struct td_probe_ctx *ctx, struct td_torch *t,
+                         const struct td_site_listing *l, const char *python_exe,
+                         const char *python_prefix, struct td_findings *f);
+
+/* The pairing check alone: a companion_mismatch finding when P is not the
+ * release data/torch_companions.tsv pairs with torch TORCH_VERSION. Returns
+ * true when the table says anything about this pair. */
+bool td_companion_check(const char *torch_version, const struct td_package *p,
+                        const char *python_exe, const char *python_prefix, struct td_findings *f);
+
+enum td_install_verb { TD_INSTALL, TD_REINSTALL, TD_REMOVE };
+
+/* The command that installs, reinstalls or removes SPEC (pip syntax:
+ * "torchvision==0.16.*", "torch==2.1.0+cu121", "torch") with INSTALLER
+ * ("pip", "uv", "conda", "debian", "unknown") for the interpreter EXE /
+ * environment PREFIX, into OUT. DEBIAN_PACKAGE names the package when
+ * INSTALLER is "debian". */
+const char *td_install_cmd(const char *installer, const char *exe, const char *prefix,
+                           const char *debian_package, enum td_install_verb verb, const char *spec,
+                           char *out, size_t cap);
+
+#endif

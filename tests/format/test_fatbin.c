@@ -1,0 +1,188 @@
+/* The fat binary reader over hand-built containers: entry kinds and
+ * architectures, several containers with padding, compressed flags, and
+ * every way a header can lie (truncation, sizes past the end, overflow). */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "format/fatbin.h"
+
+struct blob {
+    uint8_t b[1024];
+    size_t n;
+};
+
+static void put(struct blob *x, size_t at, uint64_t v, unsigned width)
+{
+    for (unsigned i = 0; i < width; i++)
+        x->b[at + i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Starts a container; returns its offset (the fat size is set by end_container). */
+static size_t begin_container(struct blob *x)
+{
+    size_t at = x->n;
+    put(x, at, TD_FATBIN_MAGIC, 4);
+    put(x, at + 4, 1, 2);
+    put(x, at + 6, 16, 2);
+    x->n += 16;
+    return at;
+}
+
+static void end_container(struct blob *x, size_t at)
+{
+    put(x, at + 8, x->n - at - 16, 8);
+}
+
+static void add_entry(struct blob *x, uint16_t kind, uint32_t arch, uint32_t hsize,
+                      uint32_t payload, uint64_t flags)
+{
+    size_t at = x->n;
+    memset(x->b + at, 0, hsize + payload);
+    put(x, at, kind, 2);
+    put(x, at + 2, 0x0101, 2);
+    put(x, at + 4, hsize, 4);
+    put(x, at + 8, payload, 8);
+    put(x, at + 0x1c, arch, 4);
+    put(x, at + 0x28, flags, 8);
+    memset(x->b + at + hsize, 0xAB, payload);
+    x->n += hsize + payload;
+}
+
+static void two_containers(struct blob *x)
+{
+    memset(x, 0, sizeof *x);
+    size_t c = begin_container(x);
+    add_entry(x, TD_FATBIN_ELF, 80, 64, 24, 0x11);
+    add_entry(x, TD_FATBIN_ELF, 90, 112, 8, 0x2011);
+    add_entry(x, TD_FATBIN_PTX, 90, 80, 16, 0x8011);
+    end_container(x, c);
+    x->n += 8; /* zero padding before the next container */
+    c = begin_container(x);
+    add_entry(x, TD_FATBIN_ELF, 80, 64, 0, 0);
+    add_entry(x, 0x40, 75, 64, 0, 0);
+    end_container(x, c);
+}
+
+static void fatbin_entries_and_archs(void **state)
+{
+    struct blob x;
+    two_containers(&x);
+    struct td_arena a = {0};
+    struct td_err err = {0};
+    struct td_fatbin fb;
+    assert_int_equal(td_fatbin_parse(&fb, x.b, x.n, &a, &err), 0);
+    assert_false(err.set);
+    assert_int_equal(fb.containers, 2);
+    assert_int_equal(fb.count, 5);
+    assert_int_equal(fb.entries[0].kind, TD_FATBIN_ELF);
+    assert_int_equal(fb.entries[0].arch, 80);
+    assert_int_equal(fb.entries[0].offset, 16);
+    assert_int_equal(fb.entries[0].payload_offset, 80);
+    assert_int_equal(fb.entries[0].payload_size, 24);
+    assert_false(fb.entries[0].compressed);
+    assert_true(fb.entries[1].compressed);
+    assert_int_equal(fb.entries[1].offset, 16 + 64 + 24);
+    assert_true(fb.entries[2].compressed);
+    assert_int_equal(fb.entries[2].flags, 0x8011);
+    assert_int_equal(fb.entries[4].kind, 0x40);
+    char name[32];
+    assert_string_equal(td_fatbin_arch_name(&fb.entries[2], name, sizeof name), "compute_90");
+    assert_null(td_fatbin_arch_name(&fb.entries[4], name, sizeof name));
+    const char **archs;
+    size_t n = td_fatbin_archs(&fb, &a, &archs);
+    assert_int_equal(n, 3);
+    assert_string_equal(archs[0], "sm_80");
+    assert_string_equal(archs[1], "sm_90");
+    assert_string_equal(archs[2], "compute_90");
+    td_arena_free(&a);
+}
+
+static void fatbin_empty_and_padding_only(void **state)
+{
+    struct td_arena a = {0};
+    struct td_err err = {0};
+    struct td_fatbin fb;
+    uint8_t zeros[64] = {0};
+    assert_int_equal(td_fatbin_parse(&fb, zeros, sizeof zeros, &a, &err), 0);
+    assert_int_equal(fb.count, 0);
+    assert_int_equal(fb.containers, 0);
+    assert_int_equal(td_fatbin_parse(&fb, zeros, 0, &a, &err), 0);
+    td_arena_free(&a);
+}
+
+/* Every truncation of a valid section fails with a message, never reads
+ * past the end, and keeps the entries that were complete. */
+static void fatbin_truncations(void **state)
+{
+    struct blob x;
+    two_containers(&x);
+    for (size_t n = 1; n < x.n; n++) {
+        struct td_arena a = {0};
+        struct td_err err = {0};
+        struct td_fatbin fb;
+        int rc = td_fatbin_parse(&fb, x.b, n, &a, &err);
+        /* The first container ends at 16+64+24+112+8+80+16 = 320, then 8 zero bytes:
+         * any cut inside the padding leaves a whole first container. */
+        if (n >= 320 && n <= 328) {
+            assert_int_equal(rc, 0);
+            assert_int_equal(fb.count, 3);
+        } else {
+            assert_int_equal(rc, -1);
+            assert_true(err.set);
+            assert_true(fb.count <= 5);
+        }
+        td_arena_free(&a);
+    }
+}
+
+static void fatbin_lying_sizes(void **state)
+{
+    struct blob x;
+    struct td_arena a = {0};
+    struct td_err err = {0};
+    struct td_fatbin fb;
+
+    two_containers(&x);
+    put(&x, 8, UINT64_MAX - 4, 8); /* fat size overflowing the offset */
+    assert_int_equal(td_fatbin_parse(&fb, x.b, x.n, &a, &err), -1);
+    assert_non_null(strstr(err.msg, "fat size"));
+
+    two_containers(&x);
+    put(&x, 16 + 8, UINT64_MAX, 8); /* payload size overflowing */
+    td_err_clear(&err);
+    assert_int_equal(td_fatbin_parse(&fb, x.b, x.n, &a, &err), -1);
+    assert_non_null(strstr(err.msg, "offset 0x10"));
+    assert_int_equal(fb.count, 0);
+
+    two_containers(&x);
+    put(&x, 16 + 64 + 24 + 4, 8, 4); /* second entry: header size below the minimum */
+    td_err_clear(&err);
+    assert_int_equal(td_fatbin_parse(&fb, x.b, x.n, &a, &err), -1);
+    assert_non_null(strstr(err.msg, "header size 8"));
+    assert_int_equal(fb.count, 1);
+    assert_int_equal(fb.entries[0].arch, 80);
+
+    two_containers(&x);
+    put(&x, 0, 0x466243B1, 4); /* the wrapper's magic, not a container's */
+    td_err_clear(&err);
+    assert_int_equal(td_fatbin_parse(&fb, x.b, x.n, &a, &err), -1);
+    assert_non_null(strstr(err.msg, "magic 0x466243b1"));
+
+    two_containers(&x);
+    put(&x, 6, 4, 2); /* container header size below 16 */
+    td_err_clear(&err);
+    assert_int_equal(td_fatbin_parse(&fb, x.b, x.n, &a, &err), -1);
+    td_arena_free(&a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(fatbin_entries_and_archs),
+        cmocka_unit_test(fatbin_empty_and_padding_only),
+        cmocka_unit_test(fatbin_truncations),
+        cmocka_unit_test(fatbin_lying_sizes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
