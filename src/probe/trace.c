@@ -241,18 +241,27 @@ size_t td_trace_roots(const struct td_trace *t, const char **roots, size_t cap)
 
 /* ---- findings ---- */
 
-/* "a, b, c" of the candidates tried (the first few), into OUT. */
-static const char *tried_list(const struct td_trace_lib *l, char *out, size_t cap)
+/* "44 places (LD_LIBRARY_PATH, default dirs); skipped /x/libwa.so (wrong ELF
+ * class)": what a search tried, in one line, into OUT. */
+static const char *tried_summary(const struct td_trace_lib *l, char *out, size_t cap)
 {
-    size_t len = 0;
-    out[0] = '\0';
-    for (size_t i = 0; i < l->n_tries && len + 1 < cap; i++)
-        len +=
-            (size_t)snprintf(out + len, cap - len, "%s%s (%s, %s)", i ? ", " : "", l->tries[i].path,
-                             td_trace_via_name(l->tries[i].via), l->tries[i].outcome);
-    if (len >= cap)
-        snprintf(out + cap - 5, 5, "...");
-    return l->n_tries ? out : "no place (the name was not searched)";
+    unsigned vias = 0;
+    for (size_t i = 0; i < l->n_tries; i++)
+        vias |= l->tries[i].via;
+    size_t len = (size_t)snprintf(out, cap, "%zu place%s", l->n_tries, l->n_tries == 1 ? "" : "s");
+    for (unsigned bit = 1, first = 1; bit && bit <= TD_TRACE_SER_SECURE && len < cap; bit <<= 1)
+        if ((vias & bit) && td_trace_via_name(bit)) {
+            len += (size_t)snprintf(out + len, cap - len, "%s%s", first ? " (" : ", ",
+                                    td_trace_via_name(bit));
+            first = 0;
+        }
+    if (vias && len < cap)
+        len += (size_t)snprintf(out + len, cap - len, ")");
+    for (size_t i = 0; i < l->n_tries && len < cap; i++)
+        if (strcmp(l->tries[i].outcome, "absent") != 0)
+            len += (size_t)snprintf(out + len, cap - len, "; %s: %s", l->tries[i].path,
+                                    l->tries[i].outcome);
+    return out;
 }
 
 /* The library of the trace the failure message names. */
@@ -293,7 +302,7 @@ static void failure_finding(struct td_trace *t)
                  lib, lib);
         td_findings_add(&t->findings, sev, f->kind, lib, f->needed_by, NULL, fix,
                         "%s was not found: ld.so tried %s", lib,
-                        f->lib ? tried_list(f->lib, tried, sizeof tried) : "(not traced)");
+                        f->lib ? tried_summary(f->lib, tried, sizeof tried) : "(not traced)");
     } else if (strcmp(f->kind, TD_KIND_WRONG_ARCHITECTURE) == 0) {
         snprintf(fix, sizeof fix,
                  "install the build of %s for this machine's architecture (the program is %s); "
@@ -303,7 +312,7 @@ static void failure_finding(struct td_trace *t)
                         "only files of another ELF class answer to %s (%s): ld.so skipped them "
                         "and found nothing else; tried %s",
                         lib, f->message,
-                        f->lib ? tried_list(f->lib, tried, sizeof tried) : "(not traced)");
+                        f->lib ? tried_summary(f->lib, tried, sizeof tried) : "(not traced)");
     } else if (strcmp(f->kind, TD_KIND_NOT_A_LIBRARY) == 0) {
         snprintf(fix, sizeof fix, "mv '%s' '%s.broken'  # or reinstall the package it belongs to",
                  lib, lib);
@@ -311,16 +320,23 @@ static void failure_finding(struct td_trace *t)
                         "%s is not a shared library (%s): ld.so stops the search at the first "
                         "such file instead of looking further",
                         lib, f->message);
+    } else if (strcmp(f->kind, TD_KIND_MISSING_SYMBOL_VERSION) == 0 && f->library) {
+        snprintf(fix, sizeof fix,
+                 "torchdoctor deps %s  # shows which copy of %s was expected; put the one "
+                 "defining %s first in the search path",
+                 f->needed_by ? f->needed_by : lib, base_name(lib), f->symbol ? f->symbol : "?");
+        td_findings_add(&t->findings, sev, f->kind, lib, f->needed_by, f->symbol, fix,
+                        "%s needs version %s of %s, which the copy loaded (%s) does not define",
+                        f->needed_by ? f->needed_by : "?", f->symbol ? f->symbol : "?",
+                        base_name(lib), lib);
     } else {
-        bool version = strcmp(f->kind, TD_KIND_MISSING_SYMBOL_VERSION) == 0;
         snprintf(fix, sizeof fix,
                  "torchdoctor deps %s  # shows which library should define it; install the "
                  "matching version of that library",
                  f->needed_by ? f->needed_by : lib);
         td_findings_add(&t->findings, sev, f->kind, lib, f->needed_by, f->symbol, fix,
-                        "%s: %s %s is defined by no library loaded (%s)",
-                        f->needed_by ? f->needed_by : lib, version ? "version" : "symbol",
-                        f->symbol ? f->symbol : "?", f->message);
+                        "%s needs symbol %s, which no library loaded defines (%s)",
+                        f->needed_by ? f->needed_by : lib, f->symbol ? f->symbol : "?", f->message);
     }
 }
 

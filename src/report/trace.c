@@ -85,9 +85,14 @@ void td_trace_text(const struct td_trace *tr, const struct td_term *t)
         if (l->requested_by)
             fprintf(out, " %s<- %s%s", dim, l->requested_by, reset);
         fputc('\n', out);
-        for (size_t k = 0; l->status == TD_TLIB_MISSING && k < l->n_tries; k++)
-            fprintf(out, "  %18s %2zu. %s [%s] %s\n", "", k + 1, l->tries[k].path,
-                    td_trace_via_name(l->tries[k].via), l->tries[k].outcome);
+        /* Every place tried for a miss; for a hit, the candidates skipped. */
+        for (size_t k = 0; k < l->n_tries; k++) {
+            const char *o = l->tries[k].outcome;
+            if (l->status == TD_TLIB_MISSING ||
+                (strcmp(o, "absent") != 0 && strcmp(o, "loaded") != 0))
+                fprintf(out, "  %18s %2zu. %s [%s] %s\n", "", k + 1, l->tries[k].path,
+                        td_trace_via_name(l->tries[k].via), o);
+        }
     }
 
     const struct td_trace_failure *f = tr->failed;
@@ -144,10 +149,8 @@ static void json_tries(struct td_jsonw *w, const struct td_trace_lib *l)
 
 static void json_ms(struct td_jsonw *w, const char *key, uint64_t ns)
 {
-    char num[32];
-    int n = snprintf(num, sizeof num, "%.3f", ms(ns));
     td_jw_key(w, key);
-    td_jw_raw(w, num, (size_t)n);
+    td_jw_fixed(w, ms(ns), 3);
 }
 
 void td_trace_json(const struct td_trace *tr, FILE *out)
