@@ -152,11 +152,12 @@ void td_trace_build_libraries(struct td_trace *t)
             if (pending >= 0)
                 close_search(t, &t->libs[pending]);
             const struct td_trace_lib *req = by_cookie(t, e->cookie);
+            const char *requester = req ? req->path : NULL; /* add_lib may move REQ */
             struct td_trace_lib *l = add_lib(t);
             if (!l)
                 return;
             l->name = e->path;
-            l->requested_by = req ? req->path : NULL;
+            l->requested_by = requester;
             l->t_ns = e->t_ns;
             pending = (ptrdiff_t)(l - t->libs);
             break;
