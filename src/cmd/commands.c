@@ -4,6 +4,7 @@
 const struct td_command td_commands[] = {
     {"deps", "resolve every dependency the way the target's loader would", td_cmd_deps},
     {"explain", "say what a pasted error message means and what it does not say", td_cmd_explain},
+    {"trace", "run a command and show what ld.so really loaded, and from where", td_cmd_trace},
     {"inspect", "show what a binary (ELF, PE, Mach-O) or wheel declares", td_cmd_inspect},
     {NULL, NULL, NULL},
 };

@@ -362,6 +362,14 @@ void td_jw_int(struct td_jsonw *w, int64_t v)
     put(w, num, (size_t)snprintf(num, sizeof num, "%" PRId64, v));
 }
 
+void td_jw_fixed(struct td_jsonw *w, double v, int decimals)
+{
+    before_item(w);
+    char num[48];
+    int n = snprintf(num, sizeof num, "%.*f", decimals, v == v ? v : 0.0);
+    put(w, num, n > 0 && (size_t)n < sizeof num ? (size_t)n : 0);
+}
+
 void td_jw_uint(struct td_jsonw *w, uint64_t v)
 {
     before_item(w);

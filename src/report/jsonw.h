@@ -36,6 +36,8 @@ void td_jw_string(struct td_jsonw *w, const char *s); /* NULL writes null */
 void td_jw_stringn(struct td_jsonw *w, const char *s, size_t n);
 void td_jw_int(struct td_jsonw *w, int64_t v);
 void td_jw_uint(struct td_jsonw *w, uint64_t v);
+/* A number with DECIMALS digits after the point (milliseconds: 12.345). */
+void td_jw_fixed(struct td_jsonw *w, double v, int decimals);
 void td_jw_bool(struct td_jsonw *w, bool v);
 void td_jw_null(struct td_jsonw *w);
 /* Writes "0x..." as a string: JSON numbers lose precision past 2^53. */
