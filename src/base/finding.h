@@ -23,6 +23,10 @@ enum td_severity { TD_SEV_INFO, TD_SEV_WARNING, TD_SEV_ERROR };
 #define TD_KIND_SHADOWED_LIBRARY "shadowed_library"
 #define TD_KIND_DUPLICATE_RUNTIME "duplicate_runtime"
 #define TD_KIND_STUB_LIBRARY "stub_library"
+#define TD_KIND_CUDA_DRIVER_TOO_OLD "cuda_driver_too_old"
+#define TD_KIND_GPU_ARCH_UNSUPPORTED "gpu_arch_unsupported"
+#define TD_KIND_PYTHON_VERSION_UNSUPPORTED "python_version_unsupported"
+#define TD_KIND_ENV_VAR_INVALID "env_var_invalid"
 
 struct td_finding {
     enum td_severity severity;
