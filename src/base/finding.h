@@ -27,6 +27,7 @@ enum td_severity { TD_SEV_INFO, TD_SEV_WARNING, TD_SEV_ERROR };
 #define TD_KIND_GPU_ARCH_UNSUPPORTED "gpu_arch_unsupported"
 #define TD_KIND_PYTHON_VERSION_UNSUPPORTED "python_version_unsupported"
 #define TD_KIND_ENV_VAR_INVALID "env_var_invalid"
+#define TD_KIND_CUDA_RUNTIME_MISMATCH "cuda_runtime_mismatch"
 
 struct td_finding {
     enum td_severity severity;

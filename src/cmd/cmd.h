@@ -23,5 +23,6 @@ void td_print_usage(FILE *out);
 
 int td_cmd_inspect(int argc, char **argv);
 int td_cmd_deps(int argc, char **argv);
+int td_cmd_compat(int argc, char **argv);
 
 #endif

@@ -2,6 +2,8 @@
 #include "cmd/cmd.h"
 
 const struct td_command td_commands[] = {
+    {"compat", "which torch builds fit a driver, GPU, CUDA and Python; the pip command",
+     td_cmd_compat},
     {"deps", "resolve every dependency the way the target's loader would", td_cmd_deps},
     {"inspect", "show what a binary (ELF, PE, Mach-O) or wheel declares", td_cmd_inspect},
     {NULL, NULL, NULL},
