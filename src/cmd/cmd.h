@@ -25,5 +25,6 @@ int td_cmd_inspect(int argc, char **argv);
 int td_cmd_deps(int argc, char **argv);
 int td_cmd_explain(int argc, char **argv);
 int td_cmd_trace(int argc, char **argv);
+int td_cmd_compat(int argc, char **argv);
 
 #endif

@@ -2,6 +2,8 @@
 #include "cmd/cmd.h"
 
 const struct td_command td_commands[] = {
+    {"compat", "which torch builds fit a driver, GPU, CUDA and Python; the pip command",
+     td_cmd_compat},
     {"deps", "resolve every dependency the way the target's loader would", td_cmd_deps},
     {"explain", "say what a pasted error message means and what it does not say", td_cmd_explain},
     {"trace", "run a command and show what ld.so really loaded, and from where", td_cmd_trace},

@@ -41,9 +41,28 @@ const char *td_kb_cuda_from_int(int v, char *out, size_t cap);
 /* Python range torch X.Y supports ("3.9", "3.12"). false when unknown. */
 bool td_kb_torch_python_range(const char *torch, char min[TD_KB_STR], char max[TD_KB_STR]);
 
+/* Whether torch X.Y[.Z] has official wheels for PYTHON ("3.11", "3.11.4",
+ * free-threaded "3.13t"): inside the range, or the interpreter the matrix
+ * lists as experimental (a "t" build only then). false when torch is unknown. */
+bool td_kb_torch_python_ok(const char *torch, const char *python);
+
 /* The paired version of PACKAGE ("torchvision", "torchaudio") for torch
  * X.Y[.Z] into OUT ("0.16"); NULL when unknown. */
 const char *td_kb_companion_version(const char *torch, const char *package, char *out, size_t cap);
+
+/* The pip requirement for PACKAGE that pairs with torch X.Y[.Z], following
+ * the row's match rule: "==0.20.*" (a minor series), "==2.4.1" (exact),
+ * ">=2.11.0" (this version or later). NULL when unknown. */
+const char *td_kb_companion_spec(const char *torch, const char *package, char *out, size_t cap);
+
+/* How a build serves a GPU (td_kb_arch_fit). */
+enum td_kb_arch_fit {
+    TD_KB_ARCH_ANY,     /* no GPU in the question */
+    TD_KB_ARCH_SASS,    /* a cubin of the GPU's major, minor <= the GPU's */
+    TD_KB_ARCH_PTX,     /* only by JIT of PTX (needs the build's full driver) */
+    TD_KB_ARCH_UNKNOWN, /* the table has no arch list for this build */
+    TD_KB_ARCH_NONE,    /* neither: "no kernel image is available" */
+};
 
 /* One published torch build: a release and the CUDA (or "cpu" / "rocmX.Y")
  * variant it was published for, with its wheel index. */
@@ -55,6 +74,11 @@ struct td_kb_build {
     char torchvision[TD_KB_STR]; /* paired versions, "" when unknown */
     char torchaudio[TD_KB_STR];
     bool stable; /* status "stable" (not "experimental") */
+    /* Driver and GPU answers for the query that produced this build: */
+    char driver_min[TD_KB_STR];   /* full-feature driver for this CUDA on the OS; "" unknown */
+    char driver_floor[TD_KB_STR]; /* minor-version-compatibility floor; "" none (CUDA < 11) */
+    bool minor_compat;            /* the query's driver is under driver_min, at/above the floor */
+    enum td_kb_arch_fit arch;     /* how the query's GPU runs it */
 };
 
 /* What a compat question constrains; NULL / 0 fields are free. */
@@ -96,6 +120,13 @@ size_t td_kb_torch_arches(const char *torch, const char *cuda, const char *os, c
  * on a GPU of compute capability MAJOR.MINOR: a cubin of the same major and
  * a minor not above the GPU's, or PTX of an arch not above it (JIT). */
 bool td_kb_arch_runs(const char *const *arches, size_t n, int major, int minor);
+/* The same question, saying how: SASS, PTX only, or NONE (never ANY or
+ * UNKNOWN). "sm_90a"-style arch-specific cubins run only on that exact CC. */
+enum td_kb_arch_fit td_kb_arch_fit(const char *const *arches, size_t n, int major, int minor);
+
+/* Parses a GPU given as "sm_89", "compute_90", "8.9" or "89" into its
+ * compute capability. false when it is none of these. */
+bool td_kb_parse_cc(const char *s, int *major, int *minor);
 
 /* ---- manylinux (manylinux_glibc) ---- */
 

@@ -40,6 +40,42 @@ lin = [(ver(r[h.index("cuda")]), ver(r[h.index("linux_min")])) for r in rows]
 for (c1, d1), (c2, d2) in zip(sorted(lin), sorted(lin)[1:]):
     if d2 < d1:
         print(f"cuda_driver_minimums.tsv: CUDA {c2} needs {d2} < {d1} of CUDA {c1}"); bad += 1
+# workloads.tsv: unique slugs, numbers or "-" in the number columns, every
+# row with at least a VRAM figure, and the slugs DESIGN.md names where sourced.
+h, rows = tables["workloads.tsv"]
+slugs = [r[h.index("slug")] for r in rows]
+if len(set(slugs)) != len(slugs):
+    print("workloads.tsv: duplicate slugs"); bad += 1
+for r in rows:
+    for col in ("vram_min_gb", "vram_rec_gb", "ram_min_gb", "disk_gb"):
+        v = r[h.index(col)]
+        if v != "-" and not re.fullmatch(r"\d+(\.\d+)?", v):
+            print(f"workloads.tsv {r[0]}: {col} {v!r} is not a number"); bad += 1
+    if r[h.index("vram_min_gb")] == "-":
+        print(f"workloads.tsv {r[0]}: no VRAM figure"); bad += 1
+for slug in ("flux-lora", "sdxl-lora"):
+    if slug not in slugs:
+        print(f"workloads.tsv: no {slug}"); bad += 1
+
+# env_vars.tsv: known rule kinds, os and severity words, and the arguments
+# each rule kind needs.
+h, rows = tables["env_vars.tsv"]
+kinds = {"alloc_conf", "device_list", "positive_int_list", "os_only", "discouraged",
+         "path_cuda_version", "arch_list"}
+for r in rows:
+    name, rule, arg = r[h.index("name")], r[h.index("rule")], r[h.index("arg")]
+    if rule not in kinds:
+        print(f"env_vars.tsv {name}: unknown rule {rule!r}"); bad += 1
+    if r[h.index("os")] not in ("any", "linux", "windows", "macos"):
+        print(f"env_vars.tsv {name}: bad os"); bad += 1
+    if r[h.index("severity")] not in ("error", "warning", "info"):
+        print(f"env_vars.tsv {name}: bad severity"); bad += 1
+    if rule == "alloc_conf" and not all("=" in kv for kv in arg.split(";")):
+        print(f"env_vars.tsv {name}: alloc_conf arg must be key=type;..."); bad += 1
+    if rule == "path_cuda_version" and arg not in ("major", "minor"):
+        print(f"env_vars.tsv {name}: path_cuda_version arg must be major or minor"); bad += 1
+    if rule == "arch_list" and "/" not in arg:
+        print(f"env_vars.tsv {name}: arch_list arg must be NAMES/ARCHES"); bad += 1
 print(f"data: {len(tables)} tables, {rows_total} rows, {bad} problems")
 sys.exit(1 if bad else 0)
 P
