@@ -6,14 +6,12 @@
 #include <unistd.h>
 
 #include <dirent.h>
-#include <glob.h>
 
+#include "base/compat.h"
 #include "cmd/cmd.h"
 #include "graph/graph.h"
 #include "loader/windows.h"
 #include "report/deps.h"
-
-extern char **environ;
 
 enum { MAX_LIST = 64 };
 
@@ -134,14 +132,14 @@ static enum td_platform pick_platform(const char *opt, const struct td_object *o
 static const char *torch_dir_of(const char *file, char *out, size_t cap)
 {
     snprintf(out, cap, "%s", file);
-    char *slash = strrchr(out, '/');
+    char *slash = td_host_last_sep(out);
     if (!slash)
         return NULL;
     bool is_c = strncmp(slash + 1, "_C.", 3) == 0 || strncmp(slash + 1, "_C_", 3) == 0;
     *slash = '\0';
-    char *up = strrchr(out, '/');
+    char *up = td_host_last_sep(out);
     if (!is_c && up && strcmp(up + 1, "lib") == 0)
-        *up = '\0', up = strrchr(out, '/');
+        *up = '\0', up = td_host_last_sep(out);
     else if (!is_c)
         return NULL;
     return up && strcmp(up + 1, "torch") == 0 ? out : NULL;
@@ -161,8 +159,8 @@ static enum td_profile pick_profile(const char *opt, const struct td_object *o, 
     const char *n = o->name;
     if (strstr(n, ".cpython-") || strstr(n, ".abi3.") || ends_with(n, ".pyd"))
         return TD_PROFILE_PYTHON_EXTENSION;
-    if (o->kind == TD_FILE_ELF && (o->u.elf.interp || o->u.elf.type == TD_ET_EXEC ||
-                                   (o->u.elf.dyn.flags_1 & TD_DF_1_PIE)))
+    if (o->kind == TD_FILE_ELF &&
+        (o->u.elf.interp || o->u.elf.type == TD_ET_EXEC || (o->u.elf.dyn.flags_1 & TD_DF_1_PIE)))
         return TD_PROFILE_EXE; /* static-pie programs have DF_1_PIE but no interpreter */
     if (o->kind == TD_FILE_PE && !td_pe_is_dll(&o->u.pe))
         return TD_PROFILE_EXE;
@@ -216,6 +214,34 @@ static bool listed(const char *const *list, size_t n, const char *path)
     return false;
 }
 
+static int by_name(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* torch's extension modules, TORCH/_C.*.so or .pyd, in name order (what
+ * glob "_C.*" gives in the C locale; listed by hand, as Windows has no glob). */
+static size_t extension_modules(const char *torch, const char **out, size_t cap,
+                                struct td_arena *arena)
+{
+    size_t n = 0;
+    DIR *d = opendir(torch);
+    const struct dirent *e;
+    while (d && n < cap && (e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "_C.", 3) != 0 ||
+            !(ends_with(e->d_name, ".so") || ends_with(e->d_name, ".pyd")))
+            continue;
+        size_t len = strlen(torch) + 1 + strlen(e->d_name) + 1;
+        char *path = td_arena_alloc(arena, len);
+        if (path)
+            snprintf(path, len, "%s/%s", torch, e->d_name), out[n++] = path;
+    }
+    if (d)
+        closedir(d);
+    qsort(out, n, sizeof *out, by_name);
+    return n;
+}
+
 /* What `import torch` loads, in order, as roots of the graph.
  * Linux (torch/__init__.py _load_global_deps, then `from torch._C import *`):
  * lib/libtorch_global_deps.so, then _C*.so.
@@ -234,7 +260,7 @@ static size_t torch_import_roots(struct td_loader_config *cfg, const struct deps
         char prefix[4096];
         snprintf(prefix, sizeof prefix, "%s", torch);
         for (int up = 0; up < 3; up++) {
-            char *slash = strrchr(prefix, '/');
+            char *slash = td_host_last_sep(prefix);
             if (slash)
                 *slash = '\0';
         }
@@ -260,16 +286,7 @@ static size_t torch_import_roots(struct td_loader_config *cfg, const struct deps
         if (access(path, R_OK) == 0 && n < cap)
             roots[n++] = td_arena_strdup(arena, path);
     }
-    char pattern[4200];
-    snprintf(pattern, sizeof pattern, "%s/_C.*", torch);
-    glob_t gl;
-    if (glob(pattern, 0, NULL, &gl) == 0) {
-        for (size_t i = 0; i < gl.gl_pathc && n < cap; i++)
-            if (ends_with(gl.gl_pathv[i], ".so") || ends_with(gl.gl_pathv[i], ".pyd"))
-                roots[n++] = td_arena_strdup(arena, gl.gl_pathv[i]);
-        globfree(&gl);
-    }
-    return n;
+    return n + extension_modules(torch, roots + n, cap - n, arena);
 }
 
 int td_cmd_deps(int argc, char **argv)

@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "base/compat.h"
 #include "base/data.h"
 #include "loader/loader.h"
 #include "loader/windows.h"
@@ -81,9 +82,9 @@ static const char *target_form(struct search *s, const char *path)
 {
     const char *root = s->cfg->root;
     size_t n = root ? strlen(root) : 0;
-    while (n > 1 && root[n - 1] == '/')
+    while (n > 1 && TD_HOST_SEP(root[n - 1]))
         n--;
-    if (!root || strncmp(path, root, n) != 0 || (path[n] != '/' && path[n] != '\0'))
+    if (!root || strncmp(path, root, n) != 0 || (!TD_HOST_SEP(path[n]) && path[n] != '\0'))
         return path;
     char *t = td_arena_alloc(&s->L->arena, strlen(path + n) + 4);
     if (!t)
