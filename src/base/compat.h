@@ -6,6 +6,7 @@
 #define TD_BASE_COMPAT_H
 
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/types.h>
@@ -23,6 +24,9 @@ ssize_t pread(int fd, void *buf, size_t count, off_t offset);
 char *realpath(const char *path, char *resolved);
 /* '*', '?' and '[...]' (with '!' or '^'), FLAGS 0 or FNM_CASEFOLD. */
 int fnmatch(const char *pattern, const char *string, int flags);
+/* Rewrites the last component of PATH as it is spelled on disk (names
+ * match without regard to case here); false when there is no such file. */
+bool td_host_spelling(char *path);
 #else
 #include <fnmatch.h>
 #define O_BINARY 0

@@ -100,3 +100,19 @@ int fnmatch(const char *pattern, const char *string, int flags)
         p++;
     return *p ? FNM_NOMATCH : 0;
 }
+
+bool td_host_spelling(char *path)
+{
+    char *base = td_host_last_sep(path);
+    base = base ? base + 1 : path;
+    WIN32_FIND_DATAA found;
+    if (!*base || strpbrk(base, "*?")) /* FindFirstFile would take them as wildcards */
+        return false;
+    HANDLE h = FindFirstFileA(path, &found);
+    if (h == INVALID_HANDLE_VALUE)
+        return false;
+    FindClose(h);
+    if (strlen(found.cFileName) == strlen(base))
+        memcpy(base, found.cFileName, strlen(base));
+    return true;
+}

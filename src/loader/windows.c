@@ -122,6 +122,10 @@ static const char *join(struct search *s, const char *dir, const char *name)
 static bool find_file(char *host)
 {
     struct stat st;
+#ifdef _WIN32
+    /* This host matches names as NTFS does; only the spelling is learnt. */
+    return td_host_spelling(host) && stat(host, &st) == 0 && S_ISREG(st.st_mode);
+#endif
     if (stat(host, &st) == 0)
         return S_ISREG(st.st_mode);
     char *slash = strrchr(host, '/');
