@@ -4,11 +4,13 @@
 BUILD        ?= build
 ASAN_BUILD   ?= build-asan
 FUZZ_BUILD   ?= build-fuzz
+WIN64_BUILD  ?= build-win64
+WIN32_BUILD  ?= build-win32
 FUZZ_SECONDS ?= 60
 JOBS         ?= $(shell nproc)
 GEN          := $(shell command -v ninja >/dev/null 2>&1 && echo -G Ninja)
 
-.PHONY: all build run test test-plain test-asan test-fuzz deps-build deps-test bench fuzz format clean windows
+.PHONY: all build run test test-plain test-asan test-fuzz deps-build deps-test deps-windows bench fuzz format clean windows
 
 all: build
 
@@ -58,8 +60,19 @@ fuzz: deps-test
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	bash bench/fuzz.sh $(FUZZ_BUILD) $${SECONDS_EACH:-600} $(BUILD)/fixtures
 
+# torchdoctor.exe for x64 and x86 Windows, cross-built with mingw-w64
+# (docs/windows-build.md): $(WIN64_BUILD)/torchdoctor.exe, $(WIN32_BUILD)/torchdoctor.exe.
+deps-windows:
+	@bash scripts/install-deps.sh windows
+
+windows: deps-windows
+	cmake -S . -B $(WIN64_BUILD) -G Ninja -DTD_TESTS=OFF -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-x86_64.cmake >/dev/null
+	cmake --build $(WIN64_BUILD) -j $(JOBS)
+	cmake -S . -B $(WIN32_BUILD) -G Ninja -DTD_TESTS=OFF -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-i686.cmake >/dev/null
+	cmake --build $(WIN32_BUILD) -j $(JOBS)
+
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(WIN64_BUILD) $(WIN32_BUILD)

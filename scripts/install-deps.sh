@@ -3,6 +3,7 @@
 #   install-deps.sh build   what building torchdoctor needs
 #   install-deps.sh test    + what the tests need (toolchains for fixtures, Wine, python3-torch)
 #   install-deps.sh bench   + the peer tools the benchmarks compare against
+#   install-deps.sh windows what `make windows` needs (mingw-w64 gcc, and g++ for libsupc++)
 # Nothing else is downloaded: every dependency is a Debian package.
 set -euo pipefail
 what=${1:-build}
@@ -10,15 +11,19 @@ what=${1:-build}
 build_pkgs=(cmake ninja-build make gcc libc6-dev libstdc++-12-dev zlib1g-dev libjansson-dev nettle-dev)
 test_pkgs=(clang lld llvm libclang-rt-14-dev libcmocka-dev gcc-multilib
     gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 binutils-mingw-w64-x86-64 binutils-mingw-w64-i686
+    g++-mingw-w64-x86-64-win32 g++-mingw-w64-i686-win32
     wine64 binutils file patchelf zip unzip python3 python3-jsonschema python3-torch)
 bench_pkgs=(hyperfine libtree pax-utils time bc)
+windows_pkgs=(cmake ninja-build make gcc-mingw-w64-x86-64 gcc-mingw-w64-i686
+    g++-mingw-w64-x86-64-win32 g++-mingw-w64-i686-win32)
 
 pkgs=("${build_pkgs[@]}")
 case "$what" in
 build) ;;
 test) pkgs+=("${test_pkgs[@]}") ;;
 bench) pkgs+=("${test_pkgs[@]}" "${bench_pkgs[@]}") ;;
-*) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
+windows) pkgs=("${windows_pkgs[@]}") ;;
+*) echo "usage: $0 build|test|bench|windows" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "base/arena.h"
+#include "base/err.h"
 
 enum td_severity { TD_SEV_INFO, TD_SEV_WARNING, TD_SEV_ERROR };
 
@@ -61,8 +62,7 @@ struct td_findings {
  * new finding, or NULL when out of memory (the report then stays partial). */
 struct td_finding *td_findings_add(struct td_findings *f, enum td_severity sev, const char *kind,
                                    const char *library, const char *needed_by, const char *symbol,
-                                   const char *fix, const char *detail_fmt, ...)
-    __attribute__((format(printf, 8, 9)));
+                                   const char *fix, const char *detail_fmt, ...) TD_PRINTF(8, 9);
 
 size_t td_findings_count(const struct td_findings *f, enum td_severity sev);
 const char *td_severity_name(enum td_severity sev);

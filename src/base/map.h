@@ -1,9 +1,10 @@
-/* Read-only file mapping. Files are mapped, never read whole, so that only
- * the pages a reader touches are brought in (a 120 MB libtorch_cpu.so costs
- * only its dynamic section and symbol tables). Never mapped executable. */
+/* Read-only file mapping (map_posix.c, map_windows.c). Files are mapped, never read whole, so that
+ * only the pages a reader touches are brought in (a 120 MB libtorch_cpu.so costs only its dynamic
+ * section and symbol tables). Never mapped executable. */
 #ifndef TD_BASE_MAP_H
 #define TD_BASE_MAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,5 +19,16 @@ struct td_map {
 /* Maps PATH read-only. On failure returns -1 and describes why in ERR. */
 int td_map_open(const char *path, struct td_map *m, struct td_err *err);
 void td_map_close(struct td_map *m);
+
+/* Zeroed writable memory of SIZE bytes straight from the system (pages,
+ * returned whole by td_map_scratch_free): room to inflate a zip member.
+ * NULL when the system refuses. */
+void *td_map_scratch(size_t size);
+void td_map_scratch_free(void *p, size_t size);
+
+/* The identity of the file at PATH, the same however it is named: st_dev
+ * and st_ino on POSIX, the volume serial number and file index on Windows.
+ * Returns false (and zeroes) when PATH cannot be examined. */
+bool td_file_identity(const char *path, uint64_t *dev, uint64_t *ino);
 
 #endif

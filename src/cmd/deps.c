@@ -7,13 +7,12 @@
 
 #include <dirent.h>
 
+#include "base/compat.h"
 #include "cmd/cmd.h"
 #include "cmd/deps_graph.h"
 #include "graph/graph.h"
 #include "loader/windows.h"
 #include "report/deps.h"
-
-extern char **environ;
 
 enum { MAX_LIST = 64 };
 
@@ -263,9 +262,9 @@ int td_deps_build(const struct td_deps_request *a, struct td_graph *g, struct td
      * holding torch (where pip puts the nvidia-* wheels too). */
     char site[4096];
     const char *sys_path[1] = {site};
-    bool have_site = td_torch_dir_of(a->files[0], site, sizeof site) && strrchr(site, '/');
+    bool have_site = td_torch_dir_of(a->files[0], site, sizeof site) && td_host_last_sep(site);
     if (have_site)
-        *strrchr(site, '/') = '\0';
+        *td_host_last_sep(site) = '\0';
     return td_torch_import_build(g, &cfg, &opts, a->files[0], a->files, a->n_files, sys_path,
                                  have_site, plan_arena, err);
 }

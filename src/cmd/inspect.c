@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "base/finding.h"
 #include "base/map.h"
@@ -125,9 +124,8 @@ static void describe_member(struct inspect_run *r, const char *wheel, const stru
                    e->name, (unsigned long long)e->uncompressed_size);
     } else if (e->uncompressed_size > 0) {
         len = (size_t)e->uncompressed_size;
-        inflated = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (inflated == MAP_FAILED) {
-            inflated = NULL;
+        inflated = td_map_scratch(len);
+        if (!inflated) {
             td_err_set(&err, "member %s: cannot allocate %zu bytes to inflate it", e->name, len);
         } else if (td_zip_extract(z, e, inflated, len, &err) == 0) {
             bytes = inflated;
@@ -143,7 +141,7 @@ static void describe_member(struct inspect_run *r, const char *wheel, const stru
         describe_buffer(r, path, bytes, len, depth + 1);
     }
     if (inflated)
-        munmap(inflated, len);
+        td_map_scratch_free(inflated, len);
 }
 
 static void describe_wheel(struct inspect_run *r, const char *path, const uint8_t *data,

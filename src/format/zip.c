@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "base/compat.h"
+
 enum {
     EOCD_SIG = 0x06054b50,
     EOCD_SIZE = 22,

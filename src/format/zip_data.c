@@ -1,22 +1,16 @@
 /* Zip member data: checks the local file header, then hands out stored
- * bytes in place or inflates deflated ones with zlib, in bounded chunks,
+ * bytes in place or inflates deflated ones (zip_inflate.c), in bounded chunks,
  * never past the declared size, and checks the CRC-32 (APPNOTE 4.3.7). */
 #include "format/zip.h"
 
 #include <string.h>
-#include <zlib.h>
+
+#include "format/zip_inflate.h"
 
 enum {
     LOCAL_SIG = 0x04034b50,
     LOCAL_SIZE = 30,
-    NAME_SHOWN = 120, /* how much of a member name an error message quotes */
 };
-
-/* Start of an error message naming the member and its central record. */
-#define MEMBER_FMT "member '%.*s' (central directory entry at offset 0x%llx): "
-#define MEMBER_ARGS(e)                                                                             \
-    (int)((e)->name_len < NAME_SHOWN ? (e)->name_len : NAME_SHOWN), (e)->name,                     \
-        (unsigned long long)(e)->cd_offset
 
 int td_zip_data_offset(const struct td_zip *z, const struct td_zip_entry *e, uint64_t *offset,
                        struct td_err *err)
@@ -81,97 +75,23 @@ int td_zip_stored(const struct td_zip *z, const struct td_zip_entry *e, const ui
     return 0;
 }
 
-/* The state of one pass over a member's data. */
-struct pump {
-    const struct td_zip_entry *e;
-    td_zip_sink sink;
-    void *ctx;
-    uint64_t produced;
-    uLong crc;
-};
-
-static int emit(struct pump *p, const uint8_t *chunk, size_t len)
+int td_zip_pump_emit(struct td_zip_pump *p, const uint8_t *chunk, size_t len)
 {
     p->produced += len;
-    p->crc = crc32(p->crc, chunk, (uInt)len);
+    p->crc = td_zip_crc32(p->crc, chunk, len);
     return len ? p->sink(p->ctx, chunk, len) : 0;
 }
 
-static int pump_stored(struct pump *p, const uint8_t *src, uint64_t len)
+static int pump_stored(struct td_zip_pump *p, const uint8_t *src, uint64_t len)
 {
     for (uint64_t pos = 0; pos < len;) {
         size_t n = len - pos < TD_ZIP_CHUNK ? (size_t)(len - pos) : TD_ZIP_CHUNK;
-        int rc = emit(p, src + pos, n);
+        int rc = td_zip_pump_emit(p, src + pos, n);
         if (rc != 0)
             return rc;
         pos += n;
     }
     return 0;
-}
-
-/* Output room for the next inflate call: up to the declared size, then
- * one byte more, only to learn whether the stream tries to go past it. */
-static uInt room(const struct pump *p)
-{
-    uint64_t left = p->e->uncompressed_size - p->produced;
-    return left == 0 ? 1 : left < TD_ZIP_CHUNK ? (uInt)left : TD_ZIP_CHUNK;
-}
-
-static int inflate_loop(struct pump *p, z_stream *s, const uint8_t *src, uint64_t len,
-                        struct td_err *err)
-{
-    const struct td_zip_entry *e = p->e;
-    uint8_t chunk[TD_ZIP_CHUNK];
-    uint64_t fed = 0;
-    for (;;) {
-        if (s->avail_in == 0 && fed < len) {
-            uint64_t n = len - fed < (1u << 30) ? len - fed : (1u << 30);
-            s->next_in = (Bytef *)(uintptr_t)(src + fed); /* zlib does not write input */
-            s->avail_in = (uInt)n;
-            fed += n;
-        }
-        s->next_out = chunk;
-        s->avail_out = room(p);
-        uInt asked = s->avail_out;
-        int zrc = inflate(s, Z_NO_FLUSH);
-        size_t got = asked - s->avail_out;
-        if (p->produced + got > e->uncompressed_size) {
-            td_err_set(err,
-                       MEMBER_FMT "deflate stream inflates past the declared size of %llu "
-                                  "bytes; stopped there",
-                       MEMBER_ARGS(e), (unsigned long long)e->uncompressed_size);
-            return -1;
-        }
-        int rc = emit(p, chunk, got);
-        if (rc != 0)
-            return rc;
-        if (zrc == Z_STREAM_END)
-            return 0;
-        if (zrc == Z_BUF_ERROR && s->avail_in == 0 && fed == len) {
-            td_err_set(err, MEMBER_FMT "deflate stream is cut off after %llu compressed bytes",
-                       MEMBER_ARGS(e), (unsigned long long)len);
-            return -1;
-        }
-        if (zrc != Z_OK && zrc != Z_BUF_ERROR) {
-            td_err_set(err, MEMBER_FMT "invalid deflate data (zlib: %s) after %llu output bytes",
-                       MEMBER_ARGS(e), s->msg ? s->msg : "error", (unsigned long long)p->produced);
-            return -1;
-        }
-    }
-}
-
-static int pump_deflated(struct pump *p, const uint8_t *src, uint64_t len, struct td_err *err)
-{
-    z_stream s;
-    memset(&s, 0, sizeof s);
-    /* APPNOTE 4.4.5 method 8 is raw deflate: no zlib header (windowBits < 0). */
-    if (inflateInit2(&s, -MAX_WBITS) != Z_OK) {
-        td_err_set(err, MEMBER_FMT "zlib could not start (out of memory)", MEMBER_ARGS(p->e));
-        return -1;
-    }
-    int rc = inflate_loop(p, &s, src, len, err);
-    inflateEnd(&s);
-    return rc;
 }
 
 static int pump_member(const struct td_zip *z, const struct td_zip_entry *e, td_zip_sink sink,
@@ -189,7 +109,7 @@ static int pump_member(const struct td_zip *z, const struct td_zip_entry *e, td_
     }
     if (td_zip_data_offset(z, e, &off, err) != 0)
         return -1;
-    struct pump p = {e, sink, ctx, 0, crc32(0, NULL, 0)};
+    struct td_zip_pump p = {e, sink, ctx, 0, td_zip_crc32(0, NULL, 0)};
     const uint8_t *src = z->buf.data + off;
     int rc;
     if (e->method == TD_ZIP_STORED) {
@@ -201,7 +121,7 @@ static int pump_member(const struct td_zip *z, const struct td_zip_entry *e, td_
         }
         rc = pump_stored(&p, src, e->compressed_size);
     } else {
-        rc = pump_deflated(&p, src, e->compressed_size, err);
+        rc = td_zip_inflate(&p, src, e->compressed_size, err);
     }
     if (rc != 0)
         return rc;
@@ -211,7 +131,7 @@ static int pump_member(const struct td_zip *z, const struct td_zip_entry *e, td_
         return -1;
     }
     if (p.crc != e->crc32) {
-        td_err_set(err, MEMBER_FMT "CRC-32 is 0x%08lx, 0x%08x declared", MEMBER_ARGS(e), p.crc,
+        td_err_set(err, MEMBER_FMT "CRC-32 is 0x%08x, 0x%08x declared", MEMBER_ARGS(e), p.crc,
                    e->crc32);
         return -1;
     }

@@ -2,12 +2,12 @@
  * only an ancestor's DT_RUNPATH would have found, a copy earlier in the
  * search that shadows the one the requester ships, and two runtimes of a
  * family that must be unique in a process (data/runtime_families.tsv). */
-#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/compat.h"
 #include "base/data.h"
 #include "graph/graph.h"
 

@@ -1,6 +1,6 @@
 /* What `import torch` loads, as roots of a dependency graph: shared by
  * `deps` (torch-import profile) and `check` (every torch installation). */
-#include <glob.h>
+#include <dirent.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "graph/graph.h"
+#include "base/compat.h"
 #include "base/data.h"
 #include "loader/windows.h"
 
@@ -22,17 +23,57 @@ static bool ends_with(const char *s, const char *tail)
 const char *td_torch_dir_of(const char *file, char *out, size_t cap)
 {
     snprintf(out, cap, "%s", file);
-    char *slash = strrchr(out, '/');
+    char *slash = td_host_last_sep(out);
     if (!slash)
         return NULL;
     bool is_c = strncmp(slash + 1, "_C.", 3) == 0 || strncmp(slash + 1, "_C_", 3) == 0;
     *slash = '\0';
-    char *up = strrchr(out, '/');
+    char *up = td_host_last_sep(out);
     if (!is_c && up && strcmp(up + 1, "lib") == 0)
-        *up = '\0', up = strrchr(out, '/');
+        *up = '\0', up = td_host_last_sep(out);
     else if (!is_c)
         return NULL;
     return up && strcmp(up + 1, "torch") == 0 ? out : NULL;
+}
+
+static int by_name(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* The names in DIR matching PATTERN (fnmatch), sorted as glob sorts them
+ * in the C locale, as full paths into OUT (ARENA). Listed by hand: Windows
+ * has no glob. */
+static size_t list_matching(const char *dir, const char *pattern, const char **out, size_t cap,
+                            struct td_arena *arena)
+{
+    size_t n = 0;
+    DIR *d = opendir(dir);
+    const struct dirent *e;
+    while (d && n < cap && (e = readdir(d)) != NULL) {
+        if (fnmatch(pattern, e->d_name, 0) != 0)
+            continue;
+        size_t len = strlen(dir) + 1 + strlen(e->d_name) + 1;
+        char *path = td_arena_alloc(arena, len);
+        if (path)
+            snprintf(path, len, "%s/%s", dir, e->d_name), out[n++] = path;
+    }
+    if (d)
+        closedir(d);
+    qsort(out, n, sizeof *out, by_name);
+    return n;
+}
+
+/* torch's extension modules, TORCH/_C.*.so or .pyd, in name order (glob
+ * "_C.*" of torch/__init__.py). */
+static size_t extension_modules(const char *torch, const char **out, size_t cap,
+                                struct td_arena *arena)
+{
+    size_t n = list_matching(torch, "_C.*", out, cap, arena), kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (ends_with(out[i], ".so") || ends_with(out[i], ".pyd"))
+            out[kept++] = out[i];
+    return kept;
 }
 
 /* What `import torch` loads, in order, as roots of the graph.
@@ -53,7 +94,7 @@ size_t td_torch_import_roots(struct td_loader_config *cfg, const char *file, con
         char prefix[4096];
         snprintf(prefix, sizeof prefix, "%s", torch);
         for (int up = 0; up < 3; up++) {
-            char *slash = strrchr(prefix, '/');
+            char *slash = td_host_last_sep(prefix);
             if (slash)
                 *slash = '\0';
         }
@@ -79,15 +120,7 @@ size_t td_torch_import_roots(struct td_loader_config *cfg, const char *file, con
         if (access(path, R_OK) == 0 && n < cap)
             roots[n++] = td_arena_strdup(arena, path);
     }
-    char pattern[4200];
-    snprintf(pattern, sizeof pattern, "%s/_C.*", torch);
-    glob_t gl;
-    if (glob(pattern, 0, NULL, &gl) == 0) {
-        for (size_t i = 0; i < gl.gl_pathc && n < cap; i++)
-            if (ends_with(gl.gl_pathv[i], ".so") || ends_with(gl.gl_pathv[i], ".pyd"))
-                roots[n++] = td_arena_strdup(arena, gl.gl_pathv[i]);
-        globfree(&gl);
-    }
+    n += extension_modules(torch, roots + n, cap - n, arena);
     return n;
 }
 
@@ -138,17 +171,16 @@ static bool global_deps_fail_on_cuda(const struct td_graph *g)
     return false;
 }
 
-/* The first match of DIR/PATTERN, into OUT. */
+/* The first match of DIR/PATTERN (glob.glob order), into OUT. */
 static bool glob_first(const char *dir, const char *pattern, char *out, size_t cap)
 {
-    char full[4200];
-    snprintf(full, sizeof full, "%s/%s", dir, pattern);
-    glob_t gl;
-    bool found = glob(full, 0, NULL, &gl) == 0 && gl.gl_pathc > 0;
-    if (found)
-        snprintf(out, cap, "%s", gl.gl_pathv[0]);
-    globfree(&gl);
-    return found;
+    struct td_arena scratch = {0};
+    const char *found[64];
+    size_t n = list_matching(dir, pattern, found, 64, &scratch);
+    if (n)
+        snprintf(out, cap, "%s", found[0]);
+    td_arena_free(&scratch);
+    return n > 0;
 }
 
 /* _get_cuda_dep_paths for one sys.path entry. */

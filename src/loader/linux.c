@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/compat.h"
 #include "base/data.h"
 #include "format/ldcache.h"
 #include "loader/loader.h"
@@ -302,7 +303,7 @@ static enum step try_file(struct search *s, const char *target, enum td_rule rul
         add_probe(s, target, rule, origin, TD_VERDICT_UNREADABLE, "path too long");
         return s->stop ? STOP : NEXT;
     }
-    int fd = open(host, O_RDONLY | O_CLOEXEC);
+    int fd = open(host, O_RDONLY | O_CLOEXEC | O_BINARY);
     if (fd < 0) {
         bool absent = errno == ENOENT || errno == ENOTDIR;
         add_probe(s, target, rule, origin, absent ? TD_VERDICT_ABSENT : TD_VERDICT_UNREADABLE,

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "loader/loader.h"
 
@@ -180,6 +181,12 @@ char *td_host_path(const struct td_loader_config *cfg, const char *target_path, 
     bool windows = cfg->platform == TD_PLATFORM_WINDOWS;
     const char *root = cfg->root;
     const char *rest = target_path;
+#ifdef _WIN32
+    /* On Windows itself, a Windows target without --root is this machine,
+     * whose paths are host paths; so is a path already under the root. */
+    if (windows && (!root || strncasecmp(target_path, root, strlen(root)) == 0))
+        return snprintf(out, cap, "%s", target_path) < (int)cap ? out : NULL;
+#endif
     /* A host path given as is (under the root, or any absolute host path
      * when there is no root) is already what we want. */
     if (target_path[0] == '/' &&

@@ -2,7 +2,6 @@
  * the headers the loader models and the graph need. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "loader/loader.h"
 
@@ -70,11 +69,7 @@ struct td_object *td_object_open(const char *path, const char *target_path, cons
     }
     if (td_map_open(path, &o->map, err) != 0)
         goto fail;
-    struct stat st;
-    if (stat(path, &st) == 0) {
-        o->dev = (uint64_t)st.st_dev;
-        o->ino = (uint64_t)st.st_ino;
-    }
+    td_file_identity(path, &o->dev, &o->ino);
     o->host_path = td_arena_strdup(&o->arena, path);
     o->path = td_arena_strdup(&o->arena, target_path ? target_path : path);
     const char *slash = strrchr(o->path, '/');

@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "base/compat.h"
 #include "base/data.h"
 #include "loader/loader.h"
 #include "loader/windows.h"
@@ -81,9 +82,9 @@ static const char *target_form(struct search *s, const char *path)
 {
     const char *root = s->cfg->root;
     size_t n = root ? strlen(root) : 0;
-    while (n > 1 && root[n - 1] == '/')
+    while (n > 1 && TD_HOST_SEP(root[n - 1]))
         n--;
-    if (!root || strncmp(path, root, n) != 0 || (path[n] != '/' && path[n] != '\0'))
+    if (!root || strncmp(path, root, n) != 0 || (!TD_HOST_SEP(path[n]) && path[n] != '\0'))
         return path;
     char *t = td_arena_alloc(&s->L->arena, strlen(path + n) + 4);
     if (!t)
@@ -121,6 +122,10 @@ static const char *join(struct search *s, const char *dir, const char *name)
 static bool find_file(char *host)
 {
     struct stat st;
+#ifdef _WIN32
+    /* This host matches names as NTFS does; only the spelling is learnt. */
+    return td_host_spelling(host) && stat(host, &st) == 0 && S_ISREG(st.st_mode);
+#endif
     if (stat(host, &st) == 0)
         return S_ISREG(st.st_mode);
     char *slash = strrchr(host, '/');

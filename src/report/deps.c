@@ -180,7 +180,8 @@ static void json_needed_by(struct td_jsonw *w, const struct td_graph *g, const s
     td_jw_begin_array(w);
     for (size_t i = 0; i < g->n_edges; i++) {
         const struct td_edge *e = &g->edges[i];
-        if ((to && e->to == to) || (!to && !e->to && strcmp(e->name, missing_name) == 0))
+        if ((to && e->to == to) ||
+            (!to && !e->to && missing_name && strcmp(e->name, missing_name) == 0))
             td_jw_string(w, e->from->path);
     }
     td_jw_end_array(w);

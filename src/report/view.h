@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/err.h"
 #include "report/jsonw.h"
 #include "report/term.h"
 
@@ -63,6 +64,6 @@ void td_view_json_str(struct td_view *v, const char *key, const char *s);
 void td_view_item(struct td_view *v, const char *s);
 
 /* Plain text line at the current indentation (nothing in JSON). */
-void td_view_note(struct td_view *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void td_view_note(struct td_view *v, const char *fmt, ...) TD_PRINTF(2, 3);
 
 #endif

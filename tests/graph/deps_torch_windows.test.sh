@@ -1,28 +1,12 @@
 #!/usr/bin/env bash
-# deps with the torch-import profile on a Windows torch layout built here:
+# deps with the torch-import profile on a Windows torch layout (fixture):
 # torch\lib\*.dll are loaded in glob order with os.add_dll_directory dirs,
 # fbgemm.dll needs libomp140.x86_64.dll (absent: the torch 2.4.0 failure,
 # pytorch/pytorch#131662), asmjit.dll is found only through PATH (torch's
 # fallback after error 126), and the profile is picked from the layout.
 set -euo pipefail
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-root=$tmp/root
-mkdir -p "$root/Windows/System32" "$root/venv/Lib/site-packages/torch/lib" "$root/tools"
-for d in kernel32 kernelbase ntdll msvcrt ucrtbase vcruntime140 msvcp140; do
-    ln -s "/usr/lib/x86_64-linux-gnu/wine/x86_64-windows/$d.dll" "$root/Windows/System32/$d.dll"
-done
+root=${TD_FIXTURES:?}/windows_torch/root # tests/fixtures/windows_torch.sh
 lib=$root/venv/Lib/site-packages/torch/lib
-cd "$tmp"
-cc=x86_64-w64-mingw32-gcc
-echo 'int omp_get_max_threads(void) { return 1; }' >omp.c
-echo '__declspec(dllexport) int asmjit_version(void) { return 1; }' >asmjit.c
-echo '__declspec(dllexport) int c10_ok(void) { return 0; }' >c10.c
-printf 'int omp_get_max_threads(void);\nint asmjit_version(void);\n__declspec(dllexport) int fbgemm_run(void) { return omp_get_max_threads() + asmjit_version(); }\n' >fbgemm.c
-$cc -shared -o libomp140.x86_64.dll omp.c
-$cc -shared -o "$root/tools/asmjit.dll" asmjit.c
-$cc -shared -o "$lib/c10.dll" c10.c
-$cc -shared -o "$lib/fbgemm.dll" fbgemm.c -L. -l:libomp140.x86_64.dll -L"$root/tools" -l:asmjit.dll
 
 out=$("$TD_BIN" deps --root "$root" --env 'PATH=C:\tools' --format json "$lib/fbgemm.dll" || true)
 /usr/bin/python3 - "$out" <<'P'

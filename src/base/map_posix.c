@@ -1,4 +1,4 @@
-/* Read-only mmap of an input file (PROT_READ only, MAP_PRIVATE). */
+/* Read-only mmap of an input file (PROT_READ only, MAP_PRIVATE): POSIX. */
 #include "base/map.h"
 
 #include <errno.h>
@@ -56,4 +56,25 @@ void td_map_close(struct td_map *m)
     if (m->mapped && m->data)
         munmap((void *)m->data, m->size);
     memset(m, 0, sizeof *m);
+}
+
+void *td_map_scratch(size_t size)
+{
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void td_map_scratch_free(void *p, size_t size)
+{
+    if (p)
+        munmap(p, size);
+}
+
+bool td_file_identity(const char *path, uint64_t *dev, uint64_t *ino)
+{
+    struct stat st;
+    bool ok = stat(path, &st) == 0;
+    *dev = ok ? (uint64_t)st.st_dev : 0;
+    *ino = ok ? (uint64_t)st.st_ino : 0;
+    return ok;
 }

@@ -1,0 +1,118 @@
+/* POSIX/GNU calls missing from mingw-w64, as small as the program's use
+ * of them allows (base/compat.h). */
+#include "base/compat.h"
+
+#include <ctype.h>
+#include <io.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include <windows.h>
+
+void *memrchr(const void *s, int c, size_t n)
+{
+    const unsigned char *p = s;
+    while (n > 0)
+        if (p[--n] == (unsigned char)c)
+            return (void *)(p + n);
+    return NULL;
+}
+
+/* Only one thread reads through a descriptor at a time here, so a seek
+ * then a read is what pread would do. */
+ssize_t pread(int fd, void *buf, size_t count, off_t offset)
+{
+    if (_lseeki64(fd, offset, SEEK_SET) < 0)
+        return -1;
+    unsigned int n = count > INT_MAX ? INT_MAX : (unsigned int)count;
+    return _read(fd, buf, n);
+}
+
+char *realpath(const char *path, char *resolved)
+{
+    char full[PATH_MAX];
+    DWORD n = GetFullPathNameA(path, sizeof full, full, NULL);
+    if (n == 0 || n >= sizeof full || GetFileAttributesA(full) == INVALID_FILE_ATTRIBUTES)
+        return NULL;
+    for (char *p = full; *p; p++)
+        if (*p == '\\')
+            *p = '/';
+    if (!resolved && !(resolved = malloc(n + 1)))
+        return NULL;
+    memcpy(resolved, full, n + 1);
+    return resolved;
+}
+
+static bool same_char(char a, char b, int flags)
+{
+    if (flags & FNM_CASEFOLD)
+        return tolower((unsigned char)a) == tolower((unsigned char)b);
+    return a == b;
+}
+
+/* Matches the bracket expression at *PAT against C and moves *PAT past it. */
+static bool in_class(const char **pat, char c, int flags)
+{
+    const char *p = *pat + 1;
+    bool negate = *p == '!' || *p == '^', found = false;
+    if (negate)
+        p++;
+    for (bool first = true; *p && (first || *p != ']'); first = false, p++) {
+        if (p[1] == '-' && p[2] && p[2] != ']') {
+            unsigned char lo = (unsigned char)p[0], hi = (unsigned char)p[2];
+            unsigned char x = (unsigned char)c;
+            if (flags & FNM_CASEFOLD)
+                x = (unsigned char)tolower(x), lo = (unsigned char)tolower(lo),
+                hi = (unsigned char)tolower(hi);
+            found |= x >= lo && x <= hi;
+            p += 2;
+        } else {
+            found |= same_char(*p, c, flags);
+        }
+    }
+    *pat = *p ? p + 1 : p;
+    return found != negate;
+}
+
+int fnmatch(const char *pattern, const char *string, int flags)
+{
+    const char *p = pattern, *s = string, *star = NULL, *resume = NULL;
+    while (*s) {
+        if (*p == '*') {
+            star = ++p, resume = s;
+            continue;
+        }
+        const char *next = p;
+        bool ok = *p == '?'   ? (next = p + 1, true)
+                  : *p == '[' ? in_class(&next, *s, flags)
+                  : *p        ? (next = p + 1, same_char(*p, *s, flags))
+                              : false;
+        if (ok) {
+            p = next, s++;
+        } else if (star) {
+            p = star, s = ++resume; /* let the last '*' take one more character */
+        } else {
+            return FNM_NOMATCH;
+        }
+    }
+    while (*p == '*')
+        p++;
+    return *p ? FNM_NOMATCH : 0;
+}
+
+bool td_host_spelling(char *path)
+{
+    char *base = td_host_last_sep(path);
+    base = base ? base + 1 : path;
+    WIN32_FIND_DATAA found;
+    if (!*base || strpbrk(base, "*?")) /* FindFirstFile would take them as wildcards */
+        return false;
+    HANDLE h = FindFirstFileA(path, &found);
+    if (h == INVALID_HANDLE_VALUE)
+        return false;
+    FindClose(h);
+    if (strlen(found.cFileName) == strlen(base))
+        memcpy(base, found.cFileName, strlen(base));
+    return true;
+}

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# torchdoctor.exe under Wine gives what the Linux build gives: --version;
+# inspect --format json of PE, ELF and Mach-O fixtures named by Windows
+# paths (Z:\...), equal but for the host platform and path spelling; a
+# wheel whose stored DLL is read and whose deflated member is refused (no
+# zlib in this build, docs/windows-build.md); deps on the torch layout of
+# tests/fixtures/windows_torch.sh under --root (the same text, byte for
+# byte but CRLF) and copied onto Wine's own C:\, analysed as the live
+# system (exit 1, libomp140.x86_64.dll missing, needed by fbgemm.dll).
+# One WINEPREFIX for the run; six wine invocations.
+set -euo pipefail
+exe=${TD_FIXTURES:?}/windows_exe/win64/torchdoctor.exe
+torch=$TD_FIXTURES/windows_torch/root
+tmp=$(mktemp -d)
+export WINEPREFIX=$tmp/prefix WINEDEBUG=-all
+trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
+wine wineboot -i >/dev/null 2>&1
+winpath() { printf 'Z:%s' "$1" | tr / '\\'; }
+win() { wine "$exe" "$@" | tr -d '\r'; } # the exe writes CRLF, as Windows programs do
+fail=0
+check() { # WHAT, then a command that must succeed
+    local what=$1
+    shift
+    if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
+}
+
+# 1. --version
+check "--version" [ "$(win --version)" == "$("$TD_BIN" --version)" ]
+
+# 2. inspect: the same JSON but "platform", once Z:\x\y is read as /x/y.
+files=("$TD_FIXTURES/pe/x64/foo.dll" "$TD_FIXTURES/pe/x86/app.exe" "$TD_FIXTURES/pe/arm/arm64.dll"
+    "$TD_FIXTURES/elf/libver.so" "$TD_FIXTURES/macho/libSystem.arm64.dylib")
+wfiles=()
+for f in "${files[@]}"; do wfiles+=("$(winpath "$f")"); done
+"$TD_BIN" inspect --format json "${files[@]}" >"$tmp/linux.json"
+rc=0
+win inspect --format json "${wfiles[@]}" >"$tmp/wine.json" || rc=$?
+check "inspect exit status $rc" [ $rc == 0 ]
+same_json() {
+    /usr/bin/python3 - "$1" "$2" <<'P'
+import json, sys
+def load(p):
+    text = open(p).read()
+    d = json.loads(text.replace("Z:\\\\", "/").replace("\\\\", "/"))
+    d.pop("platform")
+    return d
+a, b = load(sys.argv[1]), load(sys.argv[2])
+if a != b:
+    for x, y in zip(json.dumps(a, indent=1).splitlines(), json.dumps(b, indent=1).splitlines()):
+        if x != y:
+            print("linux:", x, "\nwine: ", y)
+            break
+sys.exit(a != b)
+P
+}
+check "inspect JSON equal to the Linux build's" same_json "$tmp/linux.json" "$tmp/wine.json"
+check "platform windows" grep -Eq '"platform": ?"windows"' "$tmp/wine.json"
+
+# 3. A wheel: the stored DLL is read, the deflated member is refused.
+/usr/bin/python3 - "$tmp/demo-1.0-py3-none-win_amd64.whl" "$TD_FIXTURES/pe/x64/foo.dll" \
+    "$TD_FIXTURES/elf/libver.so" <<'P'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w") as z:
+    z.write(sys.argv[2], "demo/foo.dll", compress_type=zipfile.ZIP_STORED)
+    z.write(sys.argv[3], "demo/libver.so", compress_type=zipfile.ZIP_DEFLATED)
+P
+rc=0
+win inspect --format json "$(winpath "$tmp/demo-1.0-py3-none-win_amd64.whl")" >"$tmp/wheel.json" || rc=$?
+check "wheel exit status $rc" [ $rc == 2 ]
+/usr/bin/python3 - "$tmp/wheel.json" <<'P' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+def walk(x):
+    if isinstance(x, dict):
+        if str(x.get("path", "")).endswith("demo/foo.dll") and x.get("format") == "pe":
+            yield x
+        for v in x.values():
+            yield from walk(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from walk(v)
+dll = list(walk(d))
+ok = len(dll) == 1 and dll[0]["arch"] == "x64"
+refused = [f for f in d["findings"] if f["kind"] == "unreadable_file" and
+           "cannot inflate on this build" in f["detail"] and "demo/libver.so" in f["detail"]]
+ok = ok and len(refused) == 1
+print("ok: wheel" if ok else f"FAIL: wheel: dll {dll} findings {d['findings']}")
+sys.exit(not ok)
+P
+
+# 4. deps --root: the same report, line for line.
+lib=$torch/venv/Lib/site-packages/torch/lib
+rc_linux=0 rc=0
+"$TD_BIN" deps --color never --root "$torch" --env 'PATH=C:\tools' "$lib/fbgemm.dll" \
+    >"$tmp/deps-linux.txt" || rc_linux=$?
+win deps --color never --root "$torch" --env 'PATH=C:\tools' "$lib/fbgemm.dll" \
+    >"$tmp/deps-wine.txt" || rc=$?
+check "deps --root exit status $rc, Linux $rc_linux" [ $rc == 1 -a $rc_linux == 1 ]
+check "deps --root text equal to the Linux build's" diff "$tmp/deps-linux.txt" "$tmp/deps-wine.txt"
+
+# 5. deps on Wine's live C:\ (no --root): same verdict.
+cp -rL "$torch/venv" "$torch/tools" "$WINEPREFIX/drive_c/"
+rc=0
+win deps --format json --env 'PATH=C:\tools' 'C:\venv\Lib\site-packages\torch\lib\fbgemm.dll' \
+    >"$tmp/live.json" || rc=$?
+check "deps on C:\\ exit status $rc" [ $rc == 1 ]
+/usr/bin/python3 - "$tmp/live.json" <<'P' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = [("error", "missing_library", "libomp140.x86_64.dll",
+         "C:\\venv\\Lib\\site-packages\\torch\\lib\\fbgemm.dll"),
+        ("warning", "found_only_via_path", "C:\\tools\\asmjit.dll",
+         "C:\\venv\\Lib\\site-packages\\torch\\lib\\fbgemm.dll")]
+got = sorted((f["severity"], f["kind"], f["library"], f["needed_by"]) for f in d["findings"])
+ok = got == sorted(want) and d["profile"] == "torch-import"
+print("ok: deps on C:\\" if ok else f"FAIL: deps on C:\\: {got}, profile {d['profile']}")
+sys.exit(not ok)
+P
+exit $fail
