@@ -23,6 +23,7 @@ void td_print_usage(FILE *out);
 
 int td_cmd_inspect(int argc, char **argv);
 int td_cmd_deps(int argc, char **argv);
+int td_cmd_check(int argc, char **argv);
 int td_cmd_explain(int argc, char **argv);
 int td_cmd_trace(int argc, char **argv);
 int td_cmd_compat(int argc, char **argv);

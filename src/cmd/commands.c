@@ -2,6 +2,8 @@
 #include "cmd/cmd.h"
 
 const struct td_command td_commands[] = {
+    {"check", "diagnose this machine: will torch load and use the GPU, and if not, why",
+     td_cmd_check},
     {"compat", "which torch builds fit a driver, GPU, CUDA and Python; the pip command",
      td_cmd_compat},
     {"deps", "resolve every dependency the way the target's loader would", td_cmd_deps},

@@ -356,3 +356,15 @@ void td_kb_check_env(const char *name, const char *value, const char *os, const 
                         kb_cell(&k, 7));
     }
 }
+
+bool td_kb_env_known(const char *name)
+{
+    const char *cols[] = {"name", NULL};
+    struct kb_table k;
+    if (!name || !kb_open(&k, "env_vars", cols))
+        return false;
+    while (kb_next(&k))
+        if (strcmp(kb_cell(&k, 0), name) == 0)
+            return true;
+    return false;
+}

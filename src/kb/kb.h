@@ -154,6 +154,9 @@ size_t td_kb_workloads(struct td_kb_workload *out, size_t cap);
 
 /* ---- environment variables (env_vars) ---- */
 
+/* True when the catalogue has rules for NAME (check lists such variables). */
+bool td_kb_env_known(const char *name);
+
 /* Checks one variable of the environment against the catalogue: unknown
  * names are ignored; a bad value or a variable that does nothing on this
  * OS adds an env_var_invalid finding (with the rule's source in detail).

@@ -263,7 +263,16 @@ int td_probe_gpu(const struct td_probe_ctx *ctx, struct td_gpu_info *out)
     read_kernel_driver(ctx, out);
     list_dev_nodes(ctx, out);
     find_libcuda(ctx, out);
-    ask_driver(ctx, out);
+    /* Nothing to ask: no libcuda.so.1 on the loader's path (the model is
+     * the same search the child's dlopen does), no kernel module, no
+     * device node. Starting the helper would cost ~20 ms of check's budget
+     * to learn the same. */
+    if (!out->libcuda && !out->kernel_driver && out->n_dev_nodes == 0)
+        set_detail(ctx, out, TD_GPU_NO_DRIVER,
+                   "no libcuda.so.1 where the loader looks, no NVIDIA kernel module, no "
+                   "/dev/nvidia* device");
+    else
+        ask_driver(ctx, out);
     if (out->status == TD_GPU_NO_DRIVER && out->kernel_driver) {
         char detail[700];
         snprintf(detail, sizeof detail, "%s (the kernel module %s is loaded)",

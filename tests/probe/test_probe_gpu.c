@@ -163,7 +163,8 @@ static void test_no_driver(void **state)
     probe(&arena, r.dir, 0, &g);
     assert_int_equal(g.status, TD_GPU_NO_DRIVER);
     assert_non_null(g.status_detail);
-    assert_true(strncmp(g.status_detail, "libcuda.so.1 cannot be loaded: ", 31) == 0);
+    /* Nothing to ask a driver: the child is not even started. */
+    assert_non_null(strstr(g.status_detail, "no libcuda.so.1 where the loader looks"));
     assert_null(g.libcuda);
     assert_null(g.kernel_driver);
     assert_null(g.driver_version);

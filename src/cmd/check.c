@@ -1,0 +1,401 @@
+/* torchdoctor check: the whole-environment diagnosis. Probes the machine
+ * (system, CPU, driver and GPUs in a child, Pythons, torch installs),
+ * resolves every torch installation's import closure the way the loader
+ * would, holds the facts against the knowledge tables, and prints short
+ * sections and the findings, each with its fix. Nothing is imported or
+ * changed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/data.h"
+#include "cmd/cmd.h"
+#include "graph/graph.h"
+#include "kb/kb.h"
+#include "probe/rules.h"
+#include "report/check.h"
+#include "report/envelope.h"
+
+extern char **environ;
+
+struct check_args {
+    const char *python, *workload, *format, *output, *root, *color;
+    bool redact, verify, no_gpu, symbols;
+    int timeout_ms;
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: torchdoctor check [--python EXE] [--workload NAME|list] [--format "
+            "text|json|markdown]\n"
+            "                         [-o FILE] [--redact] [--verify] [--symbols] [--no-gpu]\n"
+            "                         [--timeout MS] [--root DIR] [--color WHEN]\n"
+            "\n"
+            "Says whether PyTorch on this machine will load and use the GPU, and if not, why and\n"
+            "what to paste, without importing torch: the system, CPU, NVIDIA driver and GPUs\n"
+            "(probed in a child process with a timeout), every Python and torch installation,\n"
+            "each torch's import closure resolved as the loader would, the environment.\n"
+            "\n"
+            "  --python EXE      check this interpreter only\n"
+            "  --workload NAME   readiness for a training job (flux-lora, sdxl-lora, ...);\n"
+            "                    'list' shows them with their needs and sources\n"
+            "  -o FILE           write the report to FILE; FILE ending in .sh gets a script of\n"
+            "                    the fixes instead, for you to read and run\n"
+            "  --redact          hide the user name, home directory and host name\n"
+            "  --verify          hash every file against RECORD (default: sizes of all, hashes\n"
+            "                    of files up to 1 MiB)\n"
+            "  --symbols         bind every symbol of the torch closure (default: version needs)\n"
+            "  --no-gpu          do not load the NVIDIA driver, even in a child\n"
+            "  --timeout MS      how long the driver probe may take (default 5000)\n"
+            "  --root DIR        diagnose the system whose root is DIR (an image, a test tree)\n"
+            "\n"
+            "Exit status: 0 no error found, 1 an error finding, 2 the tool could not do it.\n");
+}
+
+static int parse_args(int argc, char **argv, struct check_args *a)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define OPT(name) (strcmp(s, name) == 0 && v && ++i)
+        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+            usage(stdout);
+            exit(TD_EXIT_OK);
+        } else if (strcmp(s, "--redact") == 0) {
+            a->redact = true;
+        } else if (strcmp(s, "--verify") == 0) {
+            a->verify = true;
+        } else if (strcmp(s, "--no-gpu") == 0) {
+            a->no_gpu = true;
+        } else if (strcmp(s, "--symbols") == 0) {
+            a->symbols = true;
+        } else if (OPT("--python")) {
+            a->python = v;
+        } else if (OPT("--workload")) {
+            a->workload = v;
+        } else if (OPT("--format")) {
+            a->format = v;
+        } else if (OPT("-o") || OPT("--output")) {
+            a->output = v;
+        } else if (OPT("--root")) {
+            a->root = v;
+        } else if (OPT("--color")) {
+            a->color = v;
+        } else if (OPT("--timeout")) {
+            a->timeout_ms = atoi(v);
+        } else {
+            fprintf(stderr, "torchdoctor check: unknown option or missing value: '%s'\n", s);
+            return -1;
+        }
+#undef OPT
+    }
+    const char *f = a->format;
+    if (strcmp(f, "text") && strcmp(f, "json") && strcmp(f, "markdown")) {
+        fprintf(stderr, "torchdoctor check: --format must be text, json or markdown\n");
+        return -1;
+    }
+    return 0;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int list_workloads(const char *format)
+{
+    struct td_kb_workload w[64];
+    size_t n = td_kb_workloads(w, 64);
+    if (n > 64)
+        n = 64;
+    bool json = strcmp(format, "json") == 0;
+    if (json)
+        printf("{\"tool\": \"torchdoctor\", \"version\": \"%s\", \"command\": \"check\", "
+               "\"platform\": \"%s\", \"findings\": [], \"workloads\": [\n",
+               TD_VERSION, td_host_platform());
+    for (size_t i = 0; i < n; i++) {
+        if (json)
+            printf("  {\"slug\": \"%s\", \"vram_min_gb\": %g, \"vram_rec_gb\": %g, "
+                   "\"ram_min_gb\": %g, \"disk_gb\": %g}%s\n",
+                   w[i].slug, w[i].vram_min_gb, w[i].vram_rec_gb, w[i].ram_min_gb, w[i].disk_gb,
+                   i + 1 < n ? "," : "");
+        else
+            printf("%-16s %s: %.0f GB GPU memory (%.0f recommended), %.0f GB RAM, %.0f GB disk\n"
+                   "%16s source: %s\n",
+                   w[i].slug, w[i].name, w[i].vram_min_gb, w[i].vram_rec_gb, w[i].ram_min_gb,
+                   w[i].disk_gb, "", w[i].source);
+    }
+    if (json)
+        printf("]}\n");
+    return TD_EXIT_OK;
+}
+
+/* The import closure of torch T (torch-import profile), in the
+ * environment this process would give Python. */
+static struct td_graph *torch_closure(const struct check_args *a, const struct td_torch *t,
+                                      const struct td_python *py, struct td_arena *arena)
+{
+    static const char *const names[] = {"LD_LIBRARY_PATH", "LD_PRELOAD"};
+    struct td_env_var *env = td_arena_array(arena, 2, sizeof *env);
+    size_t n_env = 0;
+    for (size_t i = 0; env && i < 2; i++) {
+        const char *v = getenv(names[i]);
+        if (v)
+            env[n_env++] = (struct td_env_var){names[i], v};
+    }
+    struct td_loader_config *cfg = td_arena_alloc(arena, sizeof *cfg);
+    struct td_graph *g = td_arena_alloc(arena, sizeof *g);
+    const char *roots[256];
+    char probe[4200];
+    if (!cfg || !g)
+        return NULL;
+    *cfg = (struct td_loader_config){.platform = TD_PLATFORM_LINUX,
+                                     .profile = TD_PROFILE_TORCH_IMPORT,
+                                     .root = a->root,
+                                     .env = env,
+                                     .n_env = n_env};
+    snprintf(probe, sizeof probe, "%s/lib/_", t->dir);
+    size_t n = td_torch_import_roots(cfg, probe, roots, 256, arena);
+    if (n == 0)
+        return NULL;
+    struct td_graph_options opts = {.bind_symbols = true,
+                                    .versions_only = !a->symbols,
+                                    .interpreter = py ? (py->real ? py->real : py->exe) : NULL};
+    struct td_err err = {0};
+    if (td_graph_build(g, cfg, &opts, roots, n, &err) != 0) {
+        td_graph_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+static void copy_findings(struct td_findings *to, const struct td_findings *from)
+{
+    for (size_t i = 0; i < from->count; i++) {
+        const struct td_finding *x = &from->items[i];
+        td_findings_add(to, x->severity, x->kind, x->library, x->needed_by, x->symbol, x->fix, "%s",
+                        x->detail);
+    }
+}
+
+/* The variables of this environment the catalogue knows, as NAME=value. */
+static void known_env(struct td_check_report *r, struct td_arena *arena)
+{
+    size_t n = 0;
+    for (char **e = environ; *e; e++)
+        n++;
+    r->env = td_arena_array(arena, n + 1, sizeof *r->env);
+    for (char **e = environ; r->env && *e; e++) {
+        char name[128];
+        size_t len = strcspn(*e, "=");
+        if (len >= sizeof name)
+            continue;
+        memcpy(name, *e, len);
+        name[len] = '\0';
+        if (td_kb_env_known(name))
+            r->env[r->n_env++] = *e;
+    }
+}
+
+static void probe_all(const struct check_args *a, struct td_check_report *r, struct td_arena *arena)
+{
+    struct td_probe_ctx ctx = {.root = a->root, .arena = arena, .timeout_ms = a->timeout_ms};
+    r->os = "linux";
+    td_probe_system(&ctx, &r->sys);
+    td_probe_cpu(&ctx, &r->cpu);
+    if (!a->no_gpu) {
+        td_probe_gpu(&ctx, &r->gpu);
+        r->gpu_probed = true;
+    }
+    td_probe_pythons(&ctx, a->python, &r->pythons, &r->n_py);
+    td_probe_torch(&ctx, r->pythons, r->n_py, a->verify, &r->torch, &r->n_torch, &r->findings);
+    r->graphs = td_arena_array(arena, r->n_torch + 1, sizeof *r->graphs);
+    for (size_t i = 0; r->graphs && i < r->n_torch; i++) {
+        const struct td_torch *t = &r->torch[i];
+        r->graphs[i] =
+            torch_closure(a, t, t->python < r->n_py ? &r->pythons[t->python] : NULL, arena);
+        if (r->graphs[i])
+            copy_findings(&r->findings, &r->graphs[i]->findings);
+    }
+}
+
+static void judge(const struct check_args *a, struct td_check_report *r, struct td_kb_workload *w)
+{
+    struct td_facts x = {.os = r->os,
+                         .sys = &r->sys,
+                         .cpu = &r->cpu,
+                         .gpu = r->gpu_probed ? &r->gpu : NULL,
+                         .pythons = r->pythons,
+                         .n_py = r->n_py,
+                         .torch = r->torch,
+                         .n_torch = r->n_torch};
+    td_rules_torch(&x, &r->findings);
+    td_rules_env(&x, environ, &r->findings);
+    if (a->workload) {
+        r->workload = w;
+        r->workload_ready = td_rules_workload(&x, w, &r->findings);
+    }
+}
+
+/* Replaces every FROM in BUF (of *LEN bytes, capacity CAP) by TO where
+ * FROM is not part of a longer word (a path segment, a host name). */
+static char *replace_all(char *buf, size_t *len, const char *from, const char *to, bool word)
+{
+    size_t nf = strlen(from), nt = strlen(to);
+    if (nf == 0)
+        return buf;
+    size_t cap = *len + 1 + (nt > nf ? (*len / nf + 1) * (nt - nf) : 0);
+    char *out = malloc(cap), *o = out;
+    if (!out)
+        return buf;
+    for (size_t i = 0; i < *len;) {
+        bool hit = i + nf <= *len && memcmp(buf + i, from, nf) == 0;
+        if (hit && word) {
+            char before = i ? buf[i - 1] : ' ', after = i + nf < *len ? buf[i + nf] : ' ';
+            hit = !(before == '_' || before == '-' || (before >= '0' && before <= '9') ||
+                    ((before | 32) >= 'a' && (before | 32) <= 'z')) &&
+                  !(after == '_' || after == '-' || (after >= '0' && after <= '9') ||
+                    ((after | 32) >= 'a' && (after | 32) <= 'z'));
+        }
+        if (hit) {
+            memcpy(o, to, nt), o += nt, i += nf;
+        } else {
+            *o++ = buf[i++];
+        }
+    }
+    *o = '\0';
+    *len = (size_t)(o - out);
+    free(buf);
+    return out;
+}
+
+/* --redact: the home directory becomes ~, the user name <user> (as a path
+ * segment), the host name <host>. */
+static char *redact(char *buf, size_t *len, const struct td_check_report *r)
+{
+    const char *home = getenv("HOME");
+    const char *user = getenv("USER");
+    if (home && strlen(home) > 1)
+        buf = replace_all(buf, len, home, "~", false);
+    if (user && *user && strcmp(user, "root") != 0) {
+        char from[160], to[16];
+        for (int sep = 0; sep < 2; sep++) {
+            snprintf(from, sizeof from, "%c%s", sep ? '\\' : '/', user);
+            snprintf(to, sizeof to, "%c<user>", sep ? '\\' : '/');
+            buf = replace_all(buf, len, from, to, true);
+        }
+    }
+    if (r->sys.hostname && strlen(r->sys.hostname) > 2)
+        buf = replace_all(buf, len, r->sys.hostname, "<host>", true);
+    return buf;
+}
+
+static bool looks_like_command(const char *fix)
+{
+    static const char *const starts[] = {"python",  "pip",    "sudo ", "apt ", "apt-get ", "conda ",
+                                         "export ", "unset ", "~/",    "/",    "ln ",      "mv "};
+    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
+        if (strncmp(fix, starts[i], strlen(starts[i])) == 0)
+            return true;
+    return false;
+}
+
+/* -o fix.sh: the fixes as a script the user reads, then runs. */
+static void fix_script(FILE *out, const struct td_findings *f)
+{
+    fprintf(out,
+            "#!/bin/sh\n# Fixes proposed by torchdoctor %s check. Read each one before "
+            "running this script;\n# lines that are advice rather than commands are "
+            "comments.\nset -e\n",
+            TD_VERSION);
+    for (size_t i = 0; i < f->count; i++) {
+        const struct td_finding *x = &f->items[i];
+        if (!x->fix || x->severity == TD_SEV_INFO)
+            continue;
+        fprintf(out, "\n# %s %s: %s\n", td_severity_name(x->severity), x->kind, x->detail);
+        fprintf(out, "%s%s\n", looks_like_command(x->fix) ? "" : "# ", x->fix);
+    }
+}
+
+static void render(const struct check_args *a, const struct td_check_report *r, FILE *out,
+                   bool to_terminal)
+{
+    if (strcmp(a->format, "json") == 0) {
+        td_check_json(r, out);
+    } else if (strcmp(a->format, "markdown") == 0) {
+        td_check_markdown(r, out);
+    } else {
+        struct td_term t;
+        td_term_init(&t, out, to_terminal ? a->color : "never");
+        td_check_text(r, &t);
+    }
+}
+
+static int emit(const struct check_args *a, const struct td_check_report *r)
+{
+    const char *o = a->output;
+    size_t olen = o ? strlen(o) : 0;
+    bool script = olen > 3 && strcmp(o + olen - 3, ".sh") == 0;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem)
+        return -1;
+    if (script)
+        fix_script(mem, &r->findings);
+    else
+        render(a, r, mem, !o && !a->redact && isatty(STDOUT_FILENO));
+    fclose(mem);
+    if (a->redact)
+        buf = redact(buf, &len, r);
+    FILE *out = o ? fopen(o, "w") : stdout;
+    if (!out) {
+        fprintf(stderr, "torchdoctor check: cannot write %s\n", o);
+        free(buf);
+        return -1;
+    }
+    fwrite(buf, 1, len, out);
+    free(buf);
+    if (o) {
+        fclose(out);
+        fprintf(stderr, "torchdoctor check: wrote %s\n", o);
+    }
+    return 0;
+}
+
+int td_cmd_check(int argc, char **argv)
+{
+    struct check_args a = {.format = "text", .color = "auto"};
+    if (parse_args(argc, argv, &a) != 0)
+        return TD_EXIT_USAGE;
+    if (a.workload && strcmp(a.workload, "list") == 0)
+        return list_workloads(a.format);
+    struct td_kb_workload w;
+    if (a.workload && !td_kb_workload(a.workload, &w)) {
+        fprintf(stderr, "torchdoctor check: unknown workload '%s' (see --workload list)\n",
+                a.workload);
+        return TD_EXIT_USAGE;
+    }
+    double t0 = now_ms();
+    struct td_arena arena = {0};
+    struct td_check_report r = {0};
+    probe_all(&a, &r, &arena);
+    judge(&a, &r, &w);
+    known_env(&r, &arena);
+    r.elapsed_ms = now_ms() - t0;
+    int rc = emit(&a, &r) != 0                              ? TD_EXIT_USAGE
+             : td_findings_count(&r.findings, TD_SEV_ERROR) ? TD_EXIT_FINDINGS
+                                                            : TD_EXIT_OK;
+    /* The process exits next: the closures' mappings go with it. */
+    for (size_t i = 0; r.graphs && i < r.n_torch; i++)
+        if (r.graphs[i])
+            td_graph_free_at_exit(r.graphs[i]);
+    td_findings_free(&r.findings);
+    td_arena_free(&arena);
+    return rc;
+}

@@ -1,0 +1,301 @@
+#include "probe/rules.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/version.h"
+
+static const struct td_gpu *first_gpu(const struct td_facts *x)
+{
+    return x->gpu && x->gpu->status == TD_GPU_OK && x->gpu->n_gpus ? &x->gpu->gpus[0] : NULL;
+}
+
+static const struct td_python *owner(const struct td_facts *x, const struct td_torch *t)
+{
+    return t->python < x->n_py ? &x->pythons[t->python] : NULL;
+}
+
+/* The driver version as a string: NVML's, else the kernel module's. */
+static const char *driver_of(const struct td_facts *x)
+{
+    if (!x->gpu)
+        return NULL;
+    return x->gpu->driver_version ? x->gpu->driver_version : x->gpu->kernel_driver;
+}
+
+/* The newest CUDA the driver runs: what the driver says (cuDriverGetVersion),
+ * else what the table says its version supports. */
+static const char *driver_cuda(const struct td_facts *x, char *out, size_t cap)
+{
+    if (x->gpu && x->gpu->cuda_driver_version > 0)
+        return td_kb_cuda_from_int(x->gpu->cuda_driver_version, out, cap);
+    const char *drv = driver_of(x);
+    return drv ? td_kb_driver_max_cuda(drv, x->os, out, cap) : NULL;
+}
+
+const char *td_rules_install_fix(const struct td_facts *x, const struct td_python *py,
+                                 const struct td_torch *torch, struct td_kb_build *b, char *out,
+                                 size_t cap)
+{
+    const struct td_gpu *gpu = first_gpu(x);
+    char pyver[TD_KB_STR] = "";
+    if (py)
+        snprintf(pyver, sizeof pyver, "%d.%d", py->major, py->minor);
+    char line[TD_KB_STR] = "";
+    if (torch && torch->base_version)
+        td_version_trim(torch->base_version, 2, line, sizeof line);
+    struct td_kb_query q = {
+        .torch = line[0] ? line : NULL,
+        .python = pyver[0] ? pyver : NULL,
+        .driver = gpu ? driver_of(x) : NULL,
+        .cuda = gpu ? NULL : "cpu",
+        .os = x->os,
+        .cc_major = gpu ? gpu->cc_major : 0,
+        .cc_minor = gpu ? gpu->cc_minor : 0,
+    };
+    /* The installed release line first (the smallest change), then any. */
+    if (td_kb_builds(&q, b, 1) == 0) {
+        q.torch = NULL;
+        if (td_kb_builds(&q, b, 1) == 0)
+            return NULL;
+    }
+    return td_kb_pip_command(b, py ? py->exe : NULL, out, cap);
+}
+
+/* The fix line for replacing a torch build: pip keeps an installed
+ * 2.5.1+cpu when asked for torch==2.5.* (PEP 440 ignores the local tag),
+ * so the old build is uninstalled first. Debian's package is left to apt. */
+static const char *replace_fix(const struct td_facts *x, const struct td_torch *t, char *out,
+                               size_t cap)
+{
+    const struct td_python *py = owner(x, t);
+    struct td_kb_build b;
+    char install[512];
+    if (!td_rules_install_fix(x, py, t, &b, install, sizeof install))
+        return NULL;
+    if (t->installer && strcmp(t->installer, "debian") == 0)
+        snprintf(out, cap,
+                 "Debian's python3-torch is built without CUDA; install a CUDA build in a venv: "
+                 "python3 -m venv ~/torch-venv && ~/torch-venv/bin/%s",
+                 strstr(install, "pip install") ? strstr(install, "pip install") : install);
+    else
+        snprintf(out, cap, "%s -m pip uninstall -y torch torchvision torchaudio && %s",
+                 py ? py->exe : "python", install);
+    return out;
+}
+
+static void rule_variant(const struct td_facts *x, const struct td_torch *t, struct td_findings *f)
+{
+    const struct td_gpu *gpu = first_gpu(x);
+    char fix[1024];
+    if (gpu && t->variant && strcmp(t->variant, "cpu") == 0) {
+        td_findings_add(f, TD_SEV_WARNING, TD_KIND_TORCH_VARIANT_MISMATCH, t->dir, NULL, NULL,
+                        replace_fix(x, t, fix, sizeof fix),
+                        "torch %s is a CPU-only build, but this machine has %s: "
+                        "torch.cuda.is_available() will be False",
+                        t->version, gpu->name ? gpu->name : "an NVIDIA GPU");
+        return;
+    }
+    if (!t->cuda || !x->gpu)
+        return;
+    const struct td_gpu_info *g = x->gpu;
+    switch (g->status) {
+    case TD_GPU_OK:
+        return;
+    case TD_GPU_NO_DRIVER:
+        td_findings_add(f, TD_SEV_WARNING, TD_KIND_GPU_NOT_VISIBLE, "libcuda.so.1", t->dir, NULL,
+                        "install the NVIDIA driver for this GPU (e.g. Debian: apt install "
+                        "nvidia-driver; in a container: run it with --gpus all and the NVIDIA "
+                        "Container Toolkit)",
+                        "torch %s is a CUDA %s build, but no NVIDIA driver is installed "
+                        "(no libcuda.so.1 loads): it will run on the CPU only",
+                        t->version, t->cuda);
+        return;
+    case TD_GPU_NO_DEVICE: {
+        const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+        td_findings_add(f, TD_SEV_ERROR, TD_KIND_GPU_NOT_VISIBLE, NULL, t->dir, NULL,
+                        cvd ? "unset CUDA_VISIBLE_DEVICES (or set it to the GPU indexes to use)"
+                            : "check that the GPU is passed through (containers: --gpus all) "
+                              "and that nvidia-smi lists it",
+                        "the NVIDIA driver answers but sees no GPU%s%s%s",
+                        cvd ? " (CUDA_VISIBLE_DEVICES=" : "", cvd ? cvd : "", cvd ? ")" : "");
+        return;
+    }
+    default:
+        td_findings_add(f, TD_SEV_ERROR, TD_KIND_GPU_NOT_VISIBLE, g->libcuda, t->dir, NULL,
+                        "run nvidia-smi: if it fails too, reinstall the NVIDIA driver (and "
+                        "reboot after a driver update: the kernel module and libcuda must match)",
+                        "the NVIDIA driver does not work: %s",
+                        g->status_detail ? g->status_detail : "it did not answer");
+    }
+}
+
+static void rule_driver(const struct td_facts *x, const struct td_torch *t, struct td_findings *f)
+{
+    char have[TD_KB_STR], need[TD_KB_STR], floor[TD_KB_STR], fix[1200], alt[600];
+    const char *drv = driver_of(x);
+    if (!t->cuda || !x->gpu || x->gpu->status != TD_GPU_OK || !driver_cuda(x, have, sizeof have))
+        return;
+    if (td_version_cmp(have, t->cuda) >= 0)
+        return;
+    const char *src = NULL;
+    const char *min = td_kb_cuda_min_driver(t->cuda, x->os, need, sizeof need, &src);
+    const char *fl = td_kb_cuda_compat_floor(t->cuda, x->os, floor, sizeof floor, NULL);
+    struct td_kb_build b;
+    const char *other = td_rules_install_fix(x, owner(x, t), t, &b, alt, sizeof alt);
+    snprintf(fix, sizeof fix, "update the NVIDIA driver to %s or newer%s%s",
+             min ? min : "a newer one",
+             other ? ", or install a build for CUDA this driver runs: " : "", other ? other : "");
+    /* Minor-version compatibility (NVIDIA CUDA Compatibility guide, the
+     * cuda_minor_compat table): same major, driver at or above its floor. */
+    bool minor_ok = fl && drv && atoi(have) == atoi(t->cuda) && td_version_cmp(drv, fl) >= 0;
+    td_findings_add(f, minor_ok ? TD_SEV_WARNING : TD_SEV_ERROR, TD_KIND_CUDA_DRIVER_TOO_OLD,
+                    "libcuda.so.1", t->dir, NULL, fix,
+                    "torch %s needs CUDA %s (driver %s or newer); driver %s supports CUDA %s%s",
+                    t->version, t->cuda, min ? min : "?", drv ? drv : "?", have,
+                    minor_ok ? ": it still runs through minor-version compatibility, without "
+                               "PTX JIT of newer code"
+                             : "");
+}
+
+static void rule_arch(const struct td_facts *x, const struct td_torch *t, struct td_findings *f)
+{
+    if (!t->cuda || !x->gpu || x->gpu->status != TD_GPU_OK)
+        return;
+    const char *arch[64];
+    size_t n = 0;
+    char table[32][8], ptx[8] = "", ptxname[16];
+    for (size_t i = 0; i < t->n_cuda_archs && n < 64; i++)
+        arch[n++] = t->cuda_archs[i];
+    if (n == 0) { /* not read from the binary: the release table says */
+        char line[TD_KB_STR];
+        td_version_trim(t->base_version ? t->base_version : t->version, 2, line, sizeof line);
+        size_t k = td_kb_torch_arches(line, t->cuda, x->os, table, 32, ptx);
+        for (size_t i = 0; i < k; i++)
+            arch[n++] = table[i];
+        if (ptx[0] && n < 64) {
+            snprintf(ptxname, sizeof ptxname, "compute_%c%s", ptx[0], ptx + 2);
+            arch[n++] = ptxname;
+        }
+    }
+    if (n == 0)
+        return;
+    for (size_t i = 0; i < x->gpu->n_gpus; i++) {
+        const struct td_gpu *g = &x->gpu->gpus[i];
+        if (g->cc_major == 0 || td_kb_arch_runs(arch, n, g->cc_major, g->cc_minor))
+            continue;
+        char fix[1024], list[512] = "";
+        for (size_t k = 0; k < n; k++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? " " : "",
+                     arch[k]);
+        struct td_kb_build b;
+        const char *cmd = td_rules_install_fix(x, owner(x, t), NULL, &b, fix, sizeof fix);
+        td_findings_add(f, TD_SEV_ERROR, TD_KIND_GPU_ARCH_UNSUPPORTED, t->dir, NULL, NULL,
+                        cmd ? cmd : "no published torch build supports this GPU yet",
+                        "%s (sm_%d%d) is not among the architectures torch %s was built for (%s): "
+                        "CUDA kernels will fail with \"no kernel image is available\"",
+                        g->name ? g->name : "the GPU", g->cc_major, g->cc_minor, t->version, list);
+    }
+}
+
+static void rule_python(const struct td_facts *x, const struct td_torch *t, struct td_findings *f)
+{
+    const struct td_python *py = owner(x, t);
+    char min[TD_KB_STR], max[TD_KB_STR], line[TD_KB_STR], have[TD_KB_STR];
+    if (!py || py->major == 0 || !t->base_version)
+        return;
+    td_version_trim(t->base_version, 2, line, sizeof line);
+    if (!td_kb_torch_python_range(line, min, max))
+        return;
+    snprintf(have, sizeof have, "%d.%d", py->major, py->minor);
+    if (td_version_cmp(have, min) >= 0 && td_version_cmp(have, max) <= 0)
+        return;
+    char fix[1024];
+    struct td_kb_build b;
+    const char *cmd = td_rules_install_fix(x, py, NULL, &b, fix, sizeof fix);
+    td_findings_add(f, TD_SEV_ERROR, TD_KIND_PYTHON_VERSION_UNSUPPORTED, t->dir, py->exe, NULL,
+                    cmd ? cmd : "use a Python the release supports",
+                    "torch %s supports Python %s to %s; %s is Python %s", line, min, max, py->exe,
+                    have);
+}
+
+void td_rules_torch(const struct td_facts *x, struct td_findings *f)
+{
+    for (size_t i = 0; i < x->n_torch; i++) {
+        const struct td_torch *t = &x->torch[i];
+        rule_variant(x, t, f);
+        rule_driver(x, t, f);
+        rule_arch(x, t, f);
+        rule_python(x, t, f);
+    }
+}
+
+void td_rules_env(const struct td_facts *x, char *const *environ, struct td_findings *f)
+{
+    const char *cuda = x->n_torch ? x->torch[0].cuda : NULL;
+    for (char *const *e = environ; e && *e; e++) {
+        const char *eq = strchr(*e, '=');
+        char name[128];
+        size_t len = eq ? (size_t)(eq - *e) : 0;
+        if (!eq || len == 0 || len >= sizeof name)
+            continue;
+        memcpy(name, *e, len);
+        name[len] = '\0';
+        td_kb_check_env(name, eq + 1, x->os, cuda, f);
+    }
+}
+
+static double gib(uint64_t bytes)
+{
+    return (double)bytes / (1024.0 * 1024.0 * 1024.0);
+}
+
+bool td_rules_workload(const struct td_facts *x, const struct td_kb_workload *w,
+                       struct td_findings *f)
+{
+    size_t before = td_findings_count(f, TD_SEV_ERROR);
+    const struct td_gpu *gpu = first_gpu(x);
+    char src[600];
+    snprintf(src, sizeof src, "(needs from %s)", w->source);
+    if (!gpu) {
+        td_findings_add(f, TD_SEV_ERROR, TD_KIND_GPU_NOT_VISIBLE, NULL, w->slug, NULL,
+                        "train on a machine with an NVIDIA GPU of at least the VRAM below",
+                        "%s needs an NVIDIA GPU with %.0f GB (%.0f GB recommended); none is "
+                        "usable here %s",
+                        w->name, w->vram_min_gb, w->vram_rec_gb, src);
+    } else {
+        /* Marketing "24 GB" cards report a little less than 24 GiB. */
+        double vram = gib(gpu->memory) * 1.0737;
+        if (w->vram_min_gb > 0 && vram + 0.5 < w->vram_min_gb)
+            td_findings_add(f, TD_SEV_ERROR, TD_KIND_INSUFFICIENT_MEMORY, gpu->name, w->slug, NULL,
+                            w->notes[0] ? w->notes : NULL,
+                            "%s needs at least %.0f GB of GPU memory; %s has %.1f GB %s", w->name,
+                            w->vram_min_gb, gpu->name, vram, src);
+        else if (w->vram_rec_gb > 0 && vram + 0.5 < w->vram_rec_gb)
+            td_findings_add(f, TD_SEV_WARNING, TD_KIND_INSUFFICIENT_MEMORY, gpu->name, w->slug,
+                            NULL, w->notes[0] ? w->notes : NULL,
+                            "%s runs in %.1f GB only with its memory-saving options (%.0f GB "
+                            "recommended) %s",
+                            w->name, vram, w->vram_rec_gb, src);
+        if (w->cc_major && (gpu->cc_major < w->cc_major ||
+                            (gpu->cc_major == w->cc_major && gpu->cc_minor < w->cc_minor)))
+            td_findings_add(f, TD_SEV_ERROR, TD_KIND_GPU_ARCH_UNSUPPORTED, gpu->name, w->slug, NULL,
+                            NULL, "%s needs compute capability %d.%d or newer; %s is %d.%d %s",
+                            w->name, w->cc_major, w->cc_minor, gpu->name, gpu->cc_major,
+                            gpu->cc_minor, src);
+    }
+    if (x->sys && w->ram_min_gb > 0 && x->sys->ram_total &&
+        gib(x->sys->ram_total) * 1.0737 + 0.5 < w->ram_min_gb)
+        td_findings_add(f, TD_SEV_ERROR, TD_KIND_INSUFFICIENT_MEMORY, "RAM", w->slug, NULL, NULL,
+                        "%s needs %.0f GB of RAM; this machine has %.1f GB %s", w->name,
+                        w->ram_min_gb, gib(x->sys->ram_total) * 1.0737, src);
+    if (x->sys && w->disk_gb > 0 && x->sys->disk_free &&
+        gib(x->sys->disk_free) * 1.0737 < w->disk_gb)
+        td_findings_add(f, TD_SEV_WARNING, TD_KIND_INSUFFICIENT_MEMORY, "disk", w->slug, NULL,
+                        "free disk space where the models are cached (HF_HOME) or point HF_HOME "
+                        "at a larger disk",
+                        "%s needs about %.0f GB of disk for models and outputs; %.1f GB free %s",
+                        w->name, w->disk_gb, gib(x->sys->disk_free) * 1.0737, src);
+    return td_findings_count(f, TD_SEV_ERROR) == before;
+}

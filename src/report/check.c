@@ -1,0 +1,480 @@
+/* torchdoctor check: the text and markdown views share one line model
+ * (a section, then lines marked ✓ ! ✗ i), so the two always say the same;
+ * JSON is written from the same facts. */
+#include "report/check.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "report/deps.h"
+#include "report/envelope.h"
+#include "report/jsonw.h"
+
+enum mark { MARK_OK, MARK_WARN, MARK_BAD, MARK_INFO, MARK_NONE };
+
+struct out {
+    FILE *f;
+    const struct td_term *t; /* NULL for markdown */
+};
+
+static const char *const mark_glyph[] = {"✓", "!", "✗", "i", " "};
+
+static enum td_style mark_style(enum mark m)
+{
+    return m == MARK_OK     ? TD_STYLE_GREEN
+           : m == MARK_WARN ? TD_STYLE_YELLOW
+           : m == MARK_BAD  ? TD_STYLE_RED
+                            : TD_STYLE_CYAN;
+}
+
+static void section(const struct out *o, const char *title)
+{
+    if (o->t)
+        fprintf(o->f, "%s%s%s\n", td_term_style(o->t, TD_STYLE_BOLD), title,
+                td_term_style(o->t, TD_STYLE_RESET));
+    else
+        fprintf(o->f, "\n### %s\n\n", title);
+}
+
+static void line(const struct out *o, enum mark m, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void line(const struct out *o, enum mark m, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (o->t)
+        fprintf(o->f, "  %s%s%s ", td_term_style(o->t, mark_style(m)), mark_glyph[m],
+                td_term_style(o->t, TD_STYLE_RESET));
+    else
+        fprintf(o->f, "- %s ", mark_glyph[m]);
+    vfprintf(o->f, fmt, ap);
+    fputc('\n', o->f);
+    va_end(ap);
+}
+
+/* A detail under the previous line. */
+static void sub(const struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sub(const struct out *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs(o->t ? "    " : "  - ", o->f);
+    vfprintf(o->f, fmt, ap);
+    fputc('\n', o->f);
+    va_end(ap);
+}
+
+static double gib(uint64_t bytes)
+{
+    return (double)bytes / (1024.0 * 1024.0 * 1024.0);
+}
+
+static const char *or_unknown(const char *s)
+{
+    return s ? s : "unknown";
+}
+
+/* The worst finding about a path under DIR (a torch installation). */
+static enum mark worst_under(const struct td_findings *f, const char *dir)
+{
+    enum mark m = MARK_OK;
+    size_t n = strlen(dir);
+    for (size_t i = 0; i < f->count; i++) {
+        const struct td_finding *x = &f->items[i];
+        bool about = (x->library && strncmp(x->library, dir, n) == 0) ||
+                     (x->needed_by && strncmp(x->needed_by, dir, n) == 0);
+        if (!about || x->severity == TD_SEV_INFO)
+            continue;
+        if (x->severity == TD_SEV_ERROR)
+            return MARK_BAD;
+        m = MARK_WARN;
+    }
+    return m;
+}
+
+static bool any_cuda_torch(const struct td_check_report *r)
+{
+    for (size_t i = 0; i < r->n_torch; i++)
+        if (r->torch[i].cuda)
+            return true;
+    return false;
+}
+
+static void view_system(const struct out *o, const struct td_check_report *r)
+{
+    const struct td_system *s = &r->sys;
+    section(o, "System");
+    line(o, MARK_OK, "%s · kernel %s · %s · glibc %s%s%s", or_unknown(s->distro),
+         or_unknown(s->kernel), or_unknown(s->machine), or_unknown(s->glibc),
+         s->libstdcxx ? " · libstdc++ " : "", s->libstdcxx ? s->libstdcxx : "");
+    if (s->ram_total)
+        line(o, MARK_OK, "RAM %.1f GiB (%.1f GiB available) · disk %.0f GiB free",
+             gib(s->ram_total), gib(s->ram_available), gib(s->disk_free));
+    if (s->wsl)
+        line(o, MARK_INFO, "WSL%d (the GPU is reached through /usr/lib/wsl/lib)", s->wsl);
+    if (s->container)
+        line(o, MARK_INFO, "inside a %s container", s->container);
+    const struct td_cpu *c = &r->cpu;
+    char feats[512] = "";
+    for (int i = 0; i < TD_CPU_FEATURE_COUNT; i++)
+        if (c->features & (1ull << i))
+            snprintf(feats + strlen(feats), sizeof feats - strlen(feats), "%s%s",
+                     feats[0] ? " " : "", td_cpu_feature_name((enum td_cpu_feature)i));
+    char level[16] = "";
+    if (c->x86_level)
+        snprintf(level, sizeof level, " · x86-64-v%d", c->x86_level);
+    line(o, MARK_OK, "CPU %s · %u logical%s", or_unknown(c->model), c->logical_cpus, level);
+    if (feats[0])
+        sub(o, "%s", feats);
+}
+
+static void view_gpu(const struct out *o, const struct td_check_report *r)
+{
+    const struct td_gpu_info *g = &r->gpu;
+    section(o, "GPU and driver");
+    if (!r->gpu_probed) {
+        line(o, MARK_INFO, "not probed (--no-gpu)");
+        return;
+    }
+    char cuda[16] = "";
+    if (g->cuda_driver_version)
+        snprintf(cuda, sizeof cuda, "%d.%d", g->cuda_driver_version / 1000,
+                 g->cuda_driver_version % 1000 / 10);
+    switch (g->status) {
+    case TD_GPU_NO_DRIVER:
+        line(o, any_cuda_torch(r) ? MARK_WARN : MARK_INFO,
+             "no NVIDIA driver (no libcuda.so.1 loads%s): torch runs on the CPU",
+             g->kernel_driver ? "" : ", no /proc/driver/nvidia");
+        break;
+    case TD_GPU_OK:
+    case TD_GPU_NO_DEVICE:
+        line(o, g->status == TD_GPU_OK ? MARK_OK : MARK_BAD, "NVIDIA driver %s%s%s%s",
+             or_unknown(g->driver_version ? g->driver_version : g->kernel_driver),
+             cuda[0] ? " (CUDA " : "", cuda, cuda[0] ? ")" : "");
+        if (g->status == TD_GPU_NO_DEVICE)
+            sub(o, "the driver sees no GPU");
+        break;
+    default:
+        line(o, MARK_BAD, "the NVIDIA driver fails: %s", or_unknown(g->status_detail));
+    }
+    if (g->libcuda)
+        line(o, g->libcuda_is_stub ? MARK_BAD : MARK_OK, "libcuda.so.1: %s [%s]%s", g->libcuda,
+             or_unknown(g->libcuda_via), g->libcuda_is_stub ? " — a link stub, not a driver" : "");
+    for (size_t i = 0; i < g->n_gpus; i++) {
+        const struct td_gpu *x = &g->gpus[i];
+        line(o, MARK_OK, "GPU %d: %s · sm_%d%d · %.1f GiB", x->index, or_unknown(x->name),
+             x->cc_major, x->cc_minor, gib(x->memory));
+    }
+}
+
+static void view_python(const struct out *o, const struct td_check_report *r)
+{
+    section(o, "Python");
+    if (r->n_py == 0)
+        line(o, MARK_WARN, "no Python interpreter found (PATH, venv, conda, pyenv)");
+    for (size_t i = 0; i < r->n_py; i++) {
+        const struct td_python *p = &r->pythons[i];
+        line(o, MARK_OK, "%s%s%s · Python %s · %s%s · found by %s", p->exe,
+             p->real && strcmp(p->real, p->exe) ? " → " : "",
+             p->real && strcmp(p->real, p->exe) ? p->real : "", or_unknown(p->version),
+             or_unknown(p->kind_name), p->active ? " (active)" : "", or_unknown(p->found_by));
+    }
+}
+
+static void view_torch(const struct out *o, const struct td_check_report *r)
+{
+    section(o, "torch");
+    if (r->n_torch == 0)
+        line(o, MARK_WARN, "no torch installation found in any interpreter's site-packages");
+    for (size_t i = 0; i < r->n_torch; i++) {
+        const struct td_torch *t = &r->torch[i];
+        line(o, worst_under(&r->findings, t->dir), "torch %s (%s%s%s) · %s · %s",
+             or_unknown(t->version), or_unknown(t->variant), t->cuda ? " " : "",
+             t->cuda ? t->cuda : "", or_unknown(t->installer), t->dir);
+        char comp[1024] = "";
+        for (size_t k = 0; k < t->n_companions; k++)
+            snprintf(comp + strlen(comp), sizeof comp - strlen(comp), "%s%s %s", k ? ", " : "",
+                     t->companions[k].name, or_unknown(t->companions[k].version));
+        if (comp[0])
+            sub(o, "with %s", comp);
+        if (t->n_cuda_archs) {
+            char archs[512] = "";
+            for (size_t k = 0; k < t->n_cuda_archs; k++)
+                snprintf(archs + strlen(archs), sizeof archs - strlen(archs), "%s%s", k ? " " : "",
+                         t->cuda_archs[k]);
+            sub(o, "CUDA architectures: %s", archs);
+        }
+        if (t->record_files)
+            sub(o, "%zu files checked against RECORD (%zu hashed)", t->record_files,
+                t->record_hashed);
+        const struct td_graph *g = r->graphs ? r->graphs[i] : NULL;
+        if (g) {
+            size_t missing = 0;
+            for (size_t k = 0; k < g->n_edges; k++)
+                missing += !g->edges[k].to && !g->edges[k].res.in_shared_cache;
+            sub(o, "import torch loads %zu libraries; %zu not found; errors: %zu", g->count,
+                missing, td_findings_count(&g->findings, TD_SEV_ERROR));
+        }
+    }
+}
+
+static void view_env(const struct out *o, const struct td_check_report *r)
+{
+    section(o, "Environment");
+    if (r->n_env == 0)
+        line(o, MARK_OK, "no variable that changes how torch loads or uses the GPU is set");
+    for (size_t i = 0; i < r->n_env; i++)
+        line(o, MARK_INFO, "%s", r->env[i]);
+}
+
+static void view_workload(const struct out *o, const struct td_check_report *r)
+{
+    const struct td_kb_workload *w = r->workload;
+    if (!w)
+        return;
+    section(o, "Workload");
+    line(o, r->workload_ready ? MARK_OK : MARK_BAD, "%s: %s", w->name,
+         r->workload_ready ? "ready" : "not ready (see below)");
+    sub(o, "needs %.0f GB GPU memory (%.0f recommended), %.0f GB RAM, %.0f GB disk", w->vram_min_gb,
+        w->vram_rec_gb, w->ram_min_gb, w->disk_gb);
+}
+
+static void findings_markdown(FILE *out, const struct td_findings *f)
+{
+    fprintf(out, "\n### Findings\n\n");
+    if (f->count == 0)
+        fprintf(out, "None.\n");
+    for (size_t i = 0; i < f->count; i++) {
+        const struct td_finding *x = &f->items[i];
+        fprintf(out, "- **%s** `%s`: %s\n", td_severity_name(x->severity), x->kind, x->detail);
+        if (x->fix)
+            fprintf(out, "  - fix: `%s`\n", x->fix);
+    }
+}
+
+static void summary(const struct out *o, const struct td_check_report *r)
+{
+    size_t e = td_findings_count(&r->findings, TD_SEV_ERROR);
+    size_t w = td_findings_count(&r->findings, TD_SEV_WARNING);
+    if (o->t)
+        fputc('\n', o->f);
+    if (e + w == 0)
+        line(o, MARK_OK, "no problem found (%.0f ms)", r->elapsed_ms);
+    else
+        line(o, e ? MARK_BAD : MARK_WARN, "%zu error%s, %zu warning%s (%.0f ms)%s", e,
+             e == 1 ? "" : "s", w, w == 1 ? "" : "s", r->elapsed_ms, o->t ? ":" : "");
+}
+
+void td_check_text(const struct td_check_report *r, const struct td_term *t)
+{
+    struct out o = {t->out, t};
+    view_system(&o, r);
+    view_gpu(&o, r);
+    view_python(&o, r);
+    view_torch(&o, r);
+    view_env(&o, r);
+    view_workload(&o, r);
+    summary(&o, r);
+    td_findings_text(t, &r->findings);
+}
+
+void td_check_markdown(const struct td_check_report *r, FILE *out)
+{
+    struct out o = {out, NULL};
+    fprintf(out, "## torchdoctor check (%s)\n", TD_VERSION);
+    view_system(&o, r);
+    view_gpu(&o, r);
+    view_python(&o, r);
+    view_torch(&o, r);
+    view_env(&o, r);
+    view_workload(&o, r);
+    fprintf(out, "\n");
+    summary(&o, r);
+    findings_markdown(out, &r->findings);
+}
+
+/* ---- JSON ---- */
+
+static void json_system(struct td_jsonw *w, const struct td_check_report *r)
+{
+    const struct td_system *s = &r->sys;
+    td_jw_key(w, "system");
+    td_jw_begin_object(w);
+    td_jw_kstr(w, "os", s->os);
+    td_jw_kstr(w, "distro", s->distro);
+    td_jw_kstr(w, "distro_id", s->distro_id);
+    td_jw_kstr(w, "distro_version", s->distro_version);
+    td_jw_kstr(w, "kernel", s->kernel);
+    td_jw_kstr(w, "machine", s->machine);
+    td_jw_kstr(w, "glibc", s->glibc);
+    td_jw_kstr(w, "libstdcxx", s->libstdcxx);
+    td_jw_kstr(w, "hostname", s->hostname);
+    td_jw_kuint(w, "ram_total", s->ram_total);
+    td_jw_kuint(w, "ram_available", s->ram_available);
+    td_jw_kuint(w, "swap_total", s->swap_total);
+    td_jw_kuint(w, "disk_free", s->disk_free);
+    td_jw_kstr(w, "container", s->container);
+    td_jw_kint(w, "wsl", s->wsl);
+    td_jw_end_object(w);
+
+    const struct td_cpu *c = &r->cpu;
+    td_jw_key(w, "cpu");
+    td_jw_begin_object(w);
+    td_jw_kstr(w, "vendor", c->vendor);
+    td_jw_kstr(w, "model", c->model);
+    td_jw_kuint(w, "logical_cpus", c->logical_cpus);
+    td_jw_kint(w, "x86_level", c->x86_level);
+    td_jw_key(w, "features");
+    td_jw_begin_array(w);
+    for (int i = 0; i < TD_CPU_FEATURE_COUNT; i++)
+        if (c->features & (1ull << i))
+            td_jw_string(w, td_cpu_feature_name((enum td_cpu_feature)i));
+    td_jw_end_array(w);
+    td_jw_end_object(w);
+}
+
+static const char *gpu_status_name(enum td_gpu_status s)
+{
+    static const char *const names[] = {"no_driver",   "ok",      "no_device",
+                                        "init_failed", "crashed", "timeout"};
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
+}
+
+static void json_gpu(struct td_jsonw *w, const struct td_check_report *r)
+{
+    const struct td_gpu_info *g = &r->gpu;
+    td_jw_key(w, "driver");
+    td_jw_begin_object(w);
+    td_jw_kstr(w, "status", r->gpu_probed ? gpu_status_name(g->status) : "not_probed");
+    td_jw_kstr(w, "detail", g->status_detail);
+    td_jw_kstr(w, "kernel_driver", g->kernel_driver);
+    td_jw_kstr(w, "driver_version", g->driver_version);
+    td_jw_kint(w, "cuda_driver_version", g->cuda_driver_version);
+    td_jw_kstr(w, "libcuda", g->libcuda);
+    td_jw_kstr(w, "libcuda_found_via", g->libcuda_via);
+    td_jw_kbool(w, "libcuda_is_stub", g->libcuda_is_stub);
+    td_jw_kbool(w, "wsl_libcuda", g->wsl_libcuda);
+    td_jw_key(w, "dev_nodes");
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < g->n_dev_nodes; i++)
+        td_jw_string(w, g->dev_nodes[i]);
+    td_jw_end_array(w);
+    td_jw_end_object(w);
+    td_jw_key(w, "gpus");
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < g->n_gpus; i++) {
+        const struct td_gpu *x = &g->gpus[i];
+        td_jw_begin_object(w);
+        td_jw_kint(w, "index", x->index);
+        td_jw_kstr(w, "name", x->name);
+        char cc[16];
+        snprintf(cc, sizeof cc, "%d.%d", x->cc_major, x->cc_minor);
+        td_jw_kstr(w, "compute_capability", cc);
+        td_jw_kuint(w, "memory", x->memory);
+        td_jw_kstr(w, "uuid", x->uuid);
+        td_jw_kstr(w, "pci_bus", x->pci_bus);
+        td_jw_end_object(w);
+    }
+    td_jw_end_array(w);
+}
+
+static void json_strings(struct td_jsonw *w, const char *key, const char *const *s, size_t n)
+{
+    td_jw_key(w, key);
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < n; i++)
+        td_jw_string(w, s[i]);
+    td_jw_end_array(w);
+}
+
+static void json_pythons(struct td_jsonw *w, const struct td_check_report *r)
+{
+    td_jw_key(w, "pythons");
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < r->n_py; i++) {
+        const struct td_python *p = &r->pythons[i];
+        td_jw_begin_object(w);
+        td_jw_kstr(w, "exe", p->exe);
+        td_jw_kstr(w, "real", p->real);
+        td_jw_kstr(w, "version", p->version);
+        td_jw_kstr(w, "kind", p->kind_name);
+        td_jw_kstr(w, "prefix", p->prefix);
+        td_jw_kstr(w, "found_by", p->found_by);
+        td_jw_kbool(w, "active", p->active);
+        json_strings(w, "site_dirs", p->site_dirs, p->n_site_dirs);
+        td_jw_end_object(w);
+    }
+    td_jw_end_array(w);
+}
+
+static void json_torch(struct td_jsonw *w, const struct td_check_report *r)
+{
+    td_jw_key(w, "torch");
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < r->n_torch; i++) {
+        const struct td_torch *t = &r->torch[i];
+        td_jw_begin_object(w);
+        td_jw_kstr(w, "version", t->version ? t->version : "unknown");
+        td_jw_kstr(w, "base_version", t->base_version);
+        td_jw_kstr(w, "local_tag", t->local_tag);
+        td_jw_kstr(w, "variant", t->variant);
+        td_jw_kstr(w, "cuda", t->cuda);
+        td_jw_kstr(w, "hip", t->hip);
+        td_jw_kstr(w, "installer", t->installer);
+        td_jw_kstr(w, "dir", t->dir);
+        td_jw_kstr(w, "dist_info", t->dist_info);
+        td_jw_kstr(w, "python", t->python < r->n_py ? r->pythons[t->python].exe : NULL);
+        td_jw_key(w, "companions");
+        td_jw_begin_array(w);
+        for (size_t k = 0; k < t->n_companions; k++) {
+            td_jw_begin_object_inline(w);
+            td_jw_kstr(w, "name", t->companions[k].name);
+            td_jw_kstr(w, "version", t->companions[k].version);
+            td_jw_kstr(w, "installer", t->companions[k].installer);
+            td_jw_end_object(w);
+        }
+        td_jw_end_array(w);
+        json_strings(w, "cuda_archs", t->cuda_archs, t->n_cuda_archs);
+        td_jw_kstr(w, "archs_from", t->archs_from);
+        td_jw_kuint(w, "record_files", t->record_files);
+        td_jw_kuint(w, "record_hashed", t->record_hashed);
+        const struct td_graph *g = r->graphs ? r->graphs[i] : NULL;
+        td_jw_kuint(w, "libraries_loaded", g ? g->count : 0);
+        td_jw_end_object(w);
+    }
+    td_jw_end_array(w);
+}
+
+void td_check_json(const struct td_check_report *r, FILE *out)
+{
+    static struct td_jsonw w;
+    td_jw_init(&w, out, true);
+    td_envelope_begin(&w, "check", r->os);
+    td_jw_key(&w, "elapsed_ms");
+    td_jw_uint(&w, (uint64_t)(r->elapsed_ms + 0.5));
+    json_system(&w, r);
+    json_gpu(&w, r);
+    json_pythons(&w, r);
+    json_torch(&w, r);
+    json_strings(&w, "env", r->env, r->n_env);
+    if (r->workload) {
+        td_jw_key(&w, "workload");
+        td_jw_begin_object(&w);
+        td_jw_kstr(&w, "slug", r->workload->slug);
+        td_jw_kstr(&w, "name", r->workload->name);
+        td_jw_kbool(&w, "ready", r->workload_ready);
+        td_jw_kstr(&w, "source", r->workload->source);
+        td_jw_end_object(&w);
+    }
+    /* DESIGN.md: "deps" is the torch closure check, of the torch the active
+     * interpreter imports (the first found). */
+    const struct td_graph *g = r->n_torch && r->graphs ? r->graphs[0] : NULL;
+    if (g) {
+        td_jw_key(&w, "deps");
+        td_jw_begin_object(&w);
+        td_deps_json_body(&w, g);
+        td_jw_end_object(&w);
+    }
+    td_envelope_findings(&w, &r->findings);
+    td_envelope_end(&w);
+}
