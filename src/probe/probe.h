@@ -197,10 +197,11 @@ struct td_torch {
 };
 
 /* Finds every torch under the interpreters' site dirs. Integrity against
- * RECORD (size of every entry; SHA-256 of all when VERIFY_ALL, else of
- * the files up to 1 MiB), stray files, installs that shadow each other,
+ * RECORD (size of every entry; SHA-256 of the files up to HASH_LIMIT bytes:
+ * UINT64_MAX for all, 0 for none), or dpkg's md5sums for Debian's package,
+ * stray files, installs that shadow each other,
  * companion pairing: each problem is a finding added to F. */
 int td_probe_torch(const struct td_probe_ctx *ctx, const struct td_python *pythons, size_t n_py,
-                   bool verify_all, struct td_torch **out, size_t *n, struct td_findings *f);
+                   uint64_t hash_limit, struct td_torch **out, size_t *n, struct td_findings *f);
 
 #endif

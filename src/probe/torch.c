@@ -424,7 +424,7 @@ static void report_shadowing(const struct td_probe_ctx *ctx, const struct td_pyt
 }
 
 int td_probe_torch(const struct td_probe_ctx *ctx, const struct td_python *pythons, size_t n_py,
-                   bool verify_all, struct td_torch **out, size_t *n, struct td_findings *f)
+                   uint64_t hash_limit, struct td_torch **out, size_t *n, struct td_findings *f)
 {
     struct td_arena *a = ctx->arena;
     *out = NULL;
@@ -461,7 +461,7 @@ int td_probe_torch(const struct td_probe_ctx *ctx, const struct td_python *pytho
                 } else {
                     t->installer = "unknown";
                 }
-                td_torch_integrity(ctx, t, py->exe, py->prefix, verify_all, f);
+                td_torch_integrity(ctx, t, py->exe, py->prefix, hash_limit, f);
                 read_archs(ctx, t);
             }
             if (n_seen < MAX_TORCHES)

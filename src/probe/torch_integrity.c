@@ -1,7 +1,7 @@
 /* Integrity of an installed torch against its installer's manifest: the
  * wheel's RECORD (sizes, SHA-256 as urlsafe base64 without padding) or
  * Debian's md5sums, and files inside torch/ the manifest does not list
- * (stray native libraries and modules). Hashing is nettle's. */
+ * (stray native libraries and modules). Hashing: probe/digest.h. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -11,16 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <nettle/md5.h>
-#include <nettle/sha2.h>
-
 #include "format/record.h"
+#include "probe/digest.h"
 #include "probe/pyfs.h"
 #include "probe/torch_internal.h"
 
 enum {
-    HASH_LIMIT = 1 << 20, /* without verify_all, only files up to 1 MiB are hashed */
-    REPORT_LIMIT = 20,    /* findings of one kind per install before a summary */
+    REPORT_LIMIT = 20, /* findings of one kind per install before a summary */
     READ_CHUNK = 256 << 10,
     MAX_DEPTH = 32,
 };
@@ -88,29 +85,9 @@ static bool hash_file(struct check *c, const char *path, enum algo algo, uint8_t
     int fd = td_pyfs_host(c->ctx, path, host, sizeof host) ? open(host, O_RDONLY | O_CLOEXEC) : -1;
     if (fd < 0)
         return false;
-    struct sha256_ctx sha;
-    struct md5_ctx md5;
-    sha256_init(&sha);
-    md5_init(&md5);
-    bool ok = true;
-    for (;;) {
-        ssize_t n = read(fd, c->buf, READ_CHUNK);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            ok = n == 0;
-            break;
-        }
-        if (algo == ALGO_SHA256)
-            sha256_update(&sha, (size_t)n, c->buf);
-        else
-            md5_update(&md5, (size_t)n, c->buf);
-    }
+    bool ok = td_digest_fd(fd, algo == ALGO_SHA256 ? TD_DIGEST_SHA256 : TD_DIGEST_MD5, c->buf,
+                           READ_CHUNK, digest);
     close(fd);
-    if (algo == ALGO_SHA256)
-        sha256_digest(&sha, SHA256_DIGEST_SIZE, digest);
-    else
-        md5_digest(&md5, MD5_DIGEST_SIZE, digest);
     return ok;
 }
 
@@ -132,9 +109,10 @@ static void corrupted(struct check *c, const char *path, const char *fmt_what, .
 }
 
 /* Checks one listed file: present, SIZE bytes when HAS_SIZE, and its
- * digest when given and the file is small enough (or VERIFY_ALL). */
+ * digest when given and the file is at most HASH_LIMIT bytes. */
 static void check_file(struct check *c, const char *path, bool has_size, uint64_t size,
-                       enum algo algo, const uint8_t *digest, size_t digest_len, bool verify_all)
+                       enum algo algo, const uint8_t *digest, size_t digest_len,
+                       uint64_t hash_limit)
 {
     struct stat st;
     c->t->record_files++;
@@ -147,11 +125,10 @@ static void check_file(struct check *c, const char *path, bool has_size, uint64_
                   (unsigned long long)st.st_size, c->manifest, (unsigned long long)size);
         return;
     }
-    size_t want = algo == ALGO_SHA256 ? SHA256_DIGEST_SIZE : MD5_DIGEST_SIZE;
-    if (!digest || digest_len != want || !S_ISREG(st.st_mode) ||
-        (!verify_all && (uint64_t)st.st_size > HASH_LIMIT))
+    size_t want = td_digest_size(algo == ALGO_SHA256 ? TD_DIGEST_SHA256 : TD_DIGEST_MD5);
+    if (!digest || digest_len != want || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > hash_limit)
         return;
-    uint8_t got[SHA256_DIGEST_SIZE];
+    uint8_t got[TD_DIGEST_MAX];
     c->t->record_hashed++;
     if (!hash_file(c, path, algo, got))
         corrupted(c, path, "unreadable");
@@ -163,7 +140,7 @@ static void check_file(struct check *c, const char *path, bool has_size, uint64_
 /* RECORD rows are relative to the site dir (PEP 376 / packaging.python.org
  * "Recording installed projects"); rows without hash and size (RECORD
  * itself, .pyc files) are not checked. */
-static bool check_record(struct check *c, bool verify_all)
+static bool check_record(struct check *c, uint64_t hash_limit)
 {
     char path[TD_PYFS_PATH_MAX];
     size_t len;
@@ -188,7 +165,7 @@ static bool check_record(struct check *c, bool verify_all)
         if (!row->has_size && !sha)
             continue;
         check_file(c, abs, row->has_size, row->size, ALGO_SHA256, sha ? row->digest : NULL,
-                   row->digest_len, verify_all);
+                   row->digest_len, hash_limit);
     }
     return true;
 }
@@ -201,7 +178,7 @@ static int hexval(char ch)
 /* dpkg's files: NAME.list holds every path the package installed (one
  * absolute path a line); NAME.md5sums "HEX  relative/path" for each
  * regular file (dpkg-deb(1), deb(5)). No sizes, so every check hashes. */
-static bool check_dpkg(struct check *c, bool verify_all)
+static bool check_dpkg(struct check *c, uint64_t hash_limit)
 {
     const char *list = c->t->dist_info;
     size_t len, ll = strlen(list);
@@ -229,9 +206,9 @@ static bool check_dpkg(struct check *c, bool verify_all)
         nl = strchr(p, '\n');
         if (nl)
             *nl = '\0';
-        uint8_t digest[MD5_DIGEST_SIZE];
+        uint8_t digest[16];
         bool good = strlen(p) > 34 && p[32] == ' ' && p[33] == ' ';
-        for (int i = 0; good && i < MD5_DIGEST_SIZE; i++) {
+        for (int i = 0; good && i < 16; i++) {
             int hi = hexval(p[2 * i]), lo = hexval(p[2 * i + 1]);
             good = hi >= 0 && lo >= 0;
             digest[i] = (uint8_t)(hi << 4 | lo);
@@ -239,7 +216,7 @@ static bool check_dpkg(struct check *c, bool verify_all)
         if (good) {
             char abs[TD_PYFS_PATH_MAX];
             snprintf(abs, sizeof abs, "/%s", p + 34);
-            check_file(c, abs, false, 0, ALGO_MD5, digest, sizeof digest, verify_all);
+            check_file(c, abs, false, 0, ALGO_MD5, digest, sizeof digest, hash_limit);
         }
         if (!nl)
             break;
@@ -315,7 +292,7 @@ static void summarize(struct check *c)
 }
 
 void td_torch_integrity(const struct td_probe_ctx *ctx, struct td_torch *t, const char *python_exe,
-                        const char *python_prefix, bool verify_all, struct td_findings *f)
+                        const char *python_prefix, uint64_t hash_limit, struct td_findings *f)
 {
     if (!t->dist_info)
         return;
@@ -332,7 +309,7 @@ void td_torch_integrity(const struct td_probe_ctx *ctx, struct td_torch *t, cons
     }
     td_install_cmd(t->installer, python_exe, python_prefix, pkg, TD_REINSTALL,
                    t->version ? spec : "torch", c.fix, sizeof c.fix);
-    bool have = debian ? check_dpkg(&c, verify_all) : check_record(&c, verify_all);
+    bool have = debian ? check_dpkg(&c, hash_limit) : check_record(&c, hash_limit);
     if (have) {
         walk(&c, t->dir, 0);
         summarize(&c);

@@ -27,7 +27,7 @@ const char *td_dist_info_installer(const struct td_probe_ctx *ctx, const char *d
  * md5sums (Debian), then the stray-file walk of T->dir against the same
  * manifest. Findings go to F; T's record counters are filled. */
 void td_torch_integrity(const struct td_probe_ctx *ctx, struct td_torch *t, const char *python_exe,
-                        const char *python_prefix, bool verify_all, struct td_findings *f);
+                        const char *python_prefix, uint64_t hash_limit, struct td_findings *f);
 
 /* Fills T's companions from the site listing and checks each pairing
  * against data/torch_companions.tsv (companions.c). */

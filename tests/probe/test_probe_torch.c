@@ -33,7 +33,10 @@ static void probe(struct fx *x, const char *layout, bool verify_all)
     x->ctx.arena = &x->arena;
     x->ctx.home = "/home/u";
     assert_int_equal(td_probe_pythons(&x->ctx, "/usr/bin/python3", &x->py, &x->n_py), 0);
-    assert_int_equal(td_probe_torch(&x->ctx, x->py, x->n_py, verify_all, &x->t, &x->n, &x->f), 0);
+    assert_int_equal(td_probe_torch(&x->ctx, x->py, x->n_py,
+                                    verify_all ? UINT64_MAX : (uint64_t)1 << 20, &x->t, &x->n,
+                                    &x->f),
+                     0);
 }
 
 static void done(struct fx *x)
@@ -194,7 +197,7 @@ static void conda_installer(void **state)
     x.ctx.arena = &x.arena;
     assert_int_equal(
         td_probe_pythons(&x.ctx, "/home/u/miniconda3/envs/ml/bin/python", &x.py, &x.n_py), 0);
-    assert_int_equal(td_probe_torch(&x.ctx, x.py, x.n_py, false, &x.t, &x.n, &x.f), 0);
+    assert_int_equal(td_probe_torch(&x.ctx, x.py, x.n_py, (uint64_t)1 << 20, &x.t, &x.n, &x.f), 0);
     assert_int_equal(x.n, 1);
     assert_string_equal(x.t[0].installer, "conda");
     assert_string_equal(
@@ -228,7 +231,7 @@ static void debian_python3_torch(void **state)
     x.ctx.arena = &x.arena;
     x.ctx.home = "/nonexistent";
     assert_int_equal(td_probe_pythons(&x.ctx, "/usr/bin/python3", &x.py, &x.n_py), 0);
-    assert_int_equal(td_probe_torch(&x.ctx, x.py, x.n_py, false, &x.t, &x.n, &x.f), 0);
+    assert_int_equal(td_probe_torch(&x.ctx, x.py, x.n_py, (uint64_t)1 << 20, &x.t, &x.n, &x.f), 0);
     const struct td_torch *t = NULL;
     for (size_t i = 0; i < x.n; i++)
         if (strcmp(x.t[i].dir, "/usr/lib/python3/dist-packages/torch") == 0)
