@@ -193,7 +193,8 @@ struct td_torch {
     const char *archs_error; /* why the list is missing or partial (a bad fatbin header, no
                                 .nv_fatbin section); NULL when read whole */
     size_t record_files;     /* RECORD entries checked */
-    size_t record_hashed;    /* of which SHA-256 was compared */
+    size_t record_hashed;    /* of which the digest was compared */
+    const char *manifest;    /* what they were checked against: "RECORD", "md5sums" */
 };
 
 /* Finds every torch under the interpreters' site dirs. Integrity against

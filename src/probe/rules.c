@@ -205,6 +205,10 @@ static void rule_python(const struct td_facts *x, const struct td_torch *t, stru
     char min[TD_KB_STR], max[TD_KB_STR], line[TD_KB_STR], have[TD_KB_STR];
     if (!py || py->major == 0 || !t->base_version)
         return;
+    /* The release table describes the PyPI wheels; a distribution (Debian,
+     * conda) builds torch for its own Python: Debian's 1.13 runs on 3.11. */
+    if (t->installer && (strcmp(t->installer, "debian") == 0 || strcmp(t->installer, "conda") == 0))
+        return;
     td_version_trim(t->base_version, 2, line, sizeof line);
     if (!td_kb_torch_python_range(line, min, max))
         return;
@@ -220,8 +224,33 @@ static void rule_python(const struct td_facts *x, const struct td_torch *t, stru
                     have);
 }
 
+/* The libcuda.so.1 a process would load is the CUDA toolkit's link stub
+ * (stubs/ on LD_LIBRARY_PATH): every CUDA call fails with
+ * CUDA_ERROR_STUB_LIBRARY (34). */
+static void rule_libcuda(const struct td_facts *x, struct td_findings *f)
+{
+    const struct td_gpu_info *g = x->gpu;
+    if (!g || !g->libcuda || !g->libcuda_is_stub)
+        return;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", g->libcuda);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    char fix[1200];
+    snprintf(fix, sizeof fix,
+             "remove %s from LD_LIBRARY_PATH: the stub is for linking only; the driver "
+             "installs the real libcuda.so.1",
+             dir);
+    td_findings_add(f, TD_SEV_ERROR, TD_KIND_STUB_LIBRARY, g->libcuda, NULL, NULL, fix,
+                    "the libcuda.so.1 found first (%s) is the CUDA toolkit's link stub, not the "
+                    "driver: CUDA calls fail with CUDA_ERROR_STUB_LIBRARY",
+                    g->libcuda_via ? g->libcuda_via : "?");
+}
+
 void td_rules_torch(const struct td_facts *x, struct td_findings *f)
 {
+    rule_libcuda(x, f);
     for (size_t i = 0; i < x->n_torch; i++) {
         const struct td_torch *t = &x->torch[i];
         rule_variant(x, t, f);

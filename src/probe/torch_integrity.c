@@ -154,7 +154,7 @@ static bool check_record(struct check *c, uint64_t hash_limit)
     free(text);
     if (rc < 0 || !set_init(&c->listed, &c->scratch, r.count))
         return false;
-    c->manifest = "RECORD";
+    c->manifest = c->t->manifest = "RECORD";
     for (size_t i = 0; i < r.count; i++) {
         const struct td_record_row *row = &r.rows[i];
         char *abs = td_pyfs_join(&c->scratch, c->t->site_dir, row->path);
@@ -200,7 +200,7 @@ static bool check_dpkg(struct check *c, uint64_t hash_limit)
         return false;
     char sums[TD_PYFS_PATH_MAX];
     snprintf(sums, sizeof sums, "%.*s.md5sums", (int)(ll - 5), list);
-    c->manifest = "md5sums";
+    c->manifest = c->t->manifest = "md5sums";
     text = td_pyfs_read(c->ctx, sums, 64 << 20, &len);
     for (char *p = text, *nl; p && *p; p = nl + 1) {
         nl = strchr(p, '\n');

@@ -167,18 +167,40 @@ static void view_gpu(const struct out *o, const struct td_check_report *r)
     }
 }
 
+static bool owns_torch(const struct td_check_report *r, size_t py)
+{
+    for (size_t i = 0; i < r->n_torch; i++)
+        if (r->torch[i].python == py)
+            return true;
+    return false;
+}
+
+/* The interpreters that matter are shown one per line: the active one,
+ * the one named by --python / VIRTUAL_ENV / CONDA_PREFIX, and those with a
+ * torch; the rest (a pyenv with ten versions) are summed up on one line. */
 static void view_python(const struct out *o, const struct td_check_report *r)
 {
     section(o, "Python");
     if (r->n_py == 0)
         line(o, MARK_WARN, "no Python interpreter found (PATH, venv, conda, pyenv)");
+    char others[512] = "";
+    size_t n_others = 0;
     for (size_t i = 0; i < r->n_py; i++) {
         const struct td_python *p = &r->pythons[i];
+        bool named = p->found_by && strcmp(p->found_by, "PATH") != 0 &&
+                     strcmp(p->found_by, "pyenv") != 0 && strcmp(p->found_by, "conda env") != 0;
+        if (!p->active && !named && !owns_torch(r, i)) {
+            snprintf(others + strlen(others), sizeof others - strlen(others), "%s%s %s",
+                     n_others++ ? ", " : "", or_unknown(p->kind_name), or_unknown(p->version));
+            continue;
+        }
         line(o, MARK_OK, "%s%s%s · Python %s · %s%s · found by %s", p->exe,
              p->real && strcmp(p->real, p->exe) ? " → " : "",
              p->real && strcmp(p->real, p->exe) ? p->real : "", or_unknown(p->version),
              or_unknown(p->kind_name), p->active ? " (active)" : "", or_unknown(p->found_by));
     }
+    if (n_others)
+        line(o, MARK_INFO, "%zu more without torch: %s", n_others, others);
 }
 
 static void view_torch(const struct out *o, const struct td_check_report *r)
@@ -205,8 +227,8 @@ static void view_torch(const struct out *o, const struct td_check_report *r)
             sub(o, "CUDA architectures: %s", archs);
         }
         if (t->record_files)
-            sub(o, "%zu files checked against RECORD (%zu hashed)", t->record_files,
-                t->record_hashed);
+            sub(o, "%zu files checked against %s (%zu hashed; --verify hashes all)",
+                t->record_files, or_unknown(t->manifest), t->record_hashed);
         const struct td_graph *g = r->graphs ? r->graphs[i] : NULL;
         if (g) {
             size_t missing = 0;
@@ -438,6 +460,7 @@ static void json_torch(struct td_jsonw *w, const struct td_check_report *r)
         td_jw_kstr(w, "archs_from", t->archs_from);
         td_jw_kuint(w, "record_files", t->record_files);
         td_jw_kuint(w, "record_hashed", t->record_hashed);
+        td_jw_kstr(w, "record_manifest", t->manifest);
         const struct td_graph *g = r->graphs ? r->graphs[i] : NULL;
         td_jw_kuint(w, "libraries_loaded", g ? g->count : 0);
         td_jw_end_object(w);

@@ -1,0 +1,257 @@
+#!/usr/bin/python3
+"""torchdoctor check, end to end: Debian's real python3-torch, fake pip
+installations in a venv built here, and the stand-in NVIDIA driver
+(tests/fixtures/fake_cuda.sh) answering for a chosen driver and GPU. Each
+case asserts the finding's kind, severity and library, and what the JSON
+sections say; expected values come from the data tables, read here."""
+import hashlib
+import base64
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TD = os.environ["TD_BIN"]
+SRC = os.environ["TD_SRC"]
+FX = os.environ["TD_FIXTURES"]
+SCHEMA = os.path.join(SRC, "..", "shared", "contract", "report.schema.json")
+FAKE_LIB = os.path.join(FX, "fake_cuda", "lib")
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def table(name):
+    rows = [l.rstrip("\n").split("\t") for l in open(os.path.join(SRC, "data", name + ".tsv"), encoding="utf-8")
+            if l.strip() and not l.startswith("#")]
+    return [dict(zip(rows[0], r)) for r in rows[1:]]
+
+
+def validate(doc):
+    import jsonschema
+    schema = json.load(open(SCHEMA))
+    schema.pop("$id", None)
+    jsonschema.Draft202012Validator(schema).validate(doc)
+
+
+def run(args, env_extra=None, home=None, fmt="json"):
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("TD_FAKE", "LD_LIBRARY_PATH", "CUDA_VISIBLE", "PYTORCH"))}
+    env["HOME"] = home or "/nonexistent-home"
+    env.update(env_extra or {})
+    p = subprocess.run([TD, "check", "--format", fmt, *args], capture_output=True, text=True, env=env,
+                       timeout=120)
+    check(p.returncode in (0, 1), f"check {args}: exit {p.returncode}: {p.stderr[-500:]}")
+    if fmt != "json":
+        return p.returncode, p.stdout
+    doc = json.loads(p.stdout)
+    validate(doc)
+    return p.returncode, doc
+
+
+def kinds(doc, kind):
+    return [f for f in doc["findings"] if f["kind"] == kind]
+
+
+def errors(doc):
+    return [f for f in doc["findings"] if f["severity"] == "error"]
+
+
+def record_line(root, rel):
+    data = open(os.path.join(root, rel), "rb").read()
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return f"{rel},sha256={digest},{len(data)}"
+
+
+def venv(t, name, version, cuda):
+    """A venv on /usr/bin/python3.11 holding a pip-installed torch VERSION."""
+    root = os.path.join(t, name)
+    site = os.path.join(root, "lib", "python3.11", "site-packages")
+    os.makedirs(os.path.join(site, "torch", "lib"))
+    os.makedirs(os.path.join(root, "bin"))
+    os.symlink("/usr/bin/python3.11", os.path.join(root, "bin", "python3"))
+    with open(os.path.join(root, "pyvenv.cfg"), "w") as f:
+        f.write("home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.2\n")
+    with open(os.path.join(site, "torch", "version.py"), "w") as f:
+        f.write(f"__version__ = '{version}'\ndebug = False\n"
+                f"cuda: Optional[str] = {repr(cuda) if cuda else 'None'}\nhip: Optional[str] = None\n")
+    with open(os.path.join(site, "torch", "__init__.py"), "w") as f:
+        f.write("# torch\n")
+    dist = f"torch-{version}.dist-info"
+    os.makedirs(os.path.join(site, dist))
+    with open(os.path.join(site, dist, "METADATA"), "w") as f:
+        f.write(f"Metadata-Version: 2.1\nName: torch\nVersion: {version}\n")
+    with open(os.path.join(site, dist, "INSTALLER"), "w") as f:
+        f.write("pip\n")
+    files = ["torch/version.py", "torch/__init__.py", f"{dist}/METADATA", f"{dist}/INSTALLER"]
+    with open(os.path.join(site, dist, "RECORD"), "w") as f:
+        for rel in files:
+            f.write(record_line(site, rel) + "\n")
+        f.write(f"{dist}/RECORD,,\n")
+    return os.path.join(root, "bin", "python3"), site
+
+
+def gpu_env(version, driver, gpus):
+    return {"LD_LIBRARY_PATH": FAKE_LIB, "TD_FAKE_CUDA_VERSION": str(version),
+            "TD_FAKE_NVML_DRIVER": driver, "TD_FAKE_GPUS": gpus}
+
+
+def min_driver(cuda):
+    """The newest Linux minimum among CUDA X.Y's rows of cuda_driver_minimums."""
+    rows = [r for r in table("cuda_driver_minimums")
+            if re.match(re.escape(cuda) + r"(\.|$)", r["cuda"]) and r["linux_min"] != "-"]
+    key = lambda s: tuple(int(x) for x in re.findall(r"\d+", s))
+    return max((r["linux_min"].lstrip(">=") for r in rows), key=key)
+
+
+def arch_list(torch, cuda):
+    """The release's row, else what every build-script snapshot for that CUDA
+    shares (rows with torch "-"), as docs/knowledge.md says kb reads them."""
+    rows = [r for r in table("torch_cuda_arch_list") if r["cuda"] == cuda and r["platform"] == "linux_x86_64"]
+    own = [r for r in rows if r["torch"] == torch] or [r for r in rows if r["torch"] == "-"]
+    if not own:
+        return None
+    return sorted(set.intersection(*(set(r["arches"].split(";")) for r in own)))
+
+
+def debian_torch():
+    text = open("/usr/lib/python3/dist-packages/torch/version.py").read()
+    version = re.search(r"__version__ = '([^']+)'", text).group(1)
+    rc, doc = run(["--python", "/usr/bin/python3", "--no-gpu"])
+    t = doc["torch"]
+    check(len(t) == 1 and t[0]["version"] == version and t[0]["variant"] == "cpu" and
+          t[0]["installer"] == "debian", f"Debian torch: {[(x['version'], x['variant'], x['installer']) for x in t]}")
+    check(rc == 0 and not errors(doc), f"Debian torch: exit {rc}, errors {errors(doc)}")
+    libs = doc.get("deps", {}).get("libraries", [])
+    check(len(libs) > 200 and all(l["path"] for l in libs),
+          f"Debian torch closure: {len(libs)} libraries, missing {[l['name'] for l in libs if not l['path']]}")
+    check(doc["system"]["glibc"] and doc["cpu"]["x86_level"] >= 1, "system/cpu sections filled")
+    check(doc["driver"]["status"] == "not_probed", f"--no-gpu: driver status {doc['driver']['status']}")
+
+
+def driver_too_old(py):
+    env = gpu_env(11040, "470.82.01", "NVIDIA GeForce RTX 3090:8.6:25447170048")
+    rc, doc = run(["--python", py], env)
+    f = kinds(doc, "cuda_driver_too_old")
+    check(rc == 1 and f and f[0]["severity"] == "error" and f[0]["library"] == "libcuda.so.1",
+          f"470 driver, torch +cu121: {doc['findings']}")
+    need = min_driver("12.1")
+    check(f and need in f[0]["fix"] and "470.82.01" in f[0]["detail"],
+          f"fix names the 12.1 minimum {need}: {f and f[0]['fix']}")
+    check(doc["driver"]["cuda_driver_version"] == 11040 and doc["driver"]["driver_version"] == "470.82.01",
+          f"driver section: {doc['driver']}")
+    g = doc["gpus"]
+    check(len(g) == 1 and g[0]["name"] == "NVIDIA GeForce RTX 3090" and g[0]["compute_capability"] == "8.6"
+          and g[0]["memory"] == 25447170048, f"gpus section: {g}")
+    return doc
+
+
+def arch_unsupported(py):
+    arches = arch_list("2.5", "12.1")
+    check(arches and "12.0" not in arches, f"the 2.5 cu121 row lacks sm_120: {arches}")
+    env = gpu_env(12080, "570.86.10", "NVIDIA GeForce RTX 5090:12.0:34190917632")
+    rc, doc = run(["--python", py], env)
+    f = kinds(doc, "gpu_arch_unsupported")
+    check(rc == 1 and f and f[0]["severity"] == "error" and "sm_120" in f[0]["detail"],
+          f"RTX 5090 with 2.5 cu121: {doc['findings']}")
+    check(not kinds(doc, "cuda_driver_too_old"), "a 12.8 driver runs 12.1 builds")
+
+
+def healthy(py):
+    env = gpu_env(12040, "550.54.14", "NVIDIA GeForce RTX 4090:8.9:25757220864")
+    rc, doc = run(["--python", py], env)
+    check(rc == 0 and not errors(doc), f"RTX 4090, driver 12.4, torch cu121: exit {rc}, {errors(doc)}")
+    check(doc["driver"]["status"] == "ok" and doc["gpus"][0]["compute_capability"] == "8.9",
+          f"driver ok: {doc['driver']['status']}")
+    return env
+
+
+def cpu_build_on_gpu(py):
+    env = gpu_env(12040, "550.54.14", "NVIDIA GeForce RTX 4090:8.9:25757220864")
+    rc, doc = run(["--python", py], env)
+    f = kinds(doc, "torch_variant_mismatch")
+    check(f and f[0]["severity"] == "warning" and "download.pytorch.org/whl/cu" in (f[0]["fix"] or "")
+          and "pip uninstall" in f[0]["fix"], f"+cpu torch on a GPU machine: {doc['findings']}")
+
+
+def broken_driver(py):
+    env = gpu_env(12040, "550.54.14", "NVIDIA GeForce RTX 4090:8.9:25757220864")
+    env["TD_FAKE_CUDA_MODE"] = "crash"
+    rc, doc = run(["--python", py], env)
+    f = kinds(doc, "gpu_not_visible")
+    check(rc == 1 and f and "SIGSEGV" in f[0]["detail"] and doc["driver"]["status"] == "crashed",
+          f"crashing driver: {doc['driver']}, {doc['findings']}")
+    env["TD_FAKE_CUDA_MODE"] = "hang"
+    rc, doc = run(["--python", py, "--timeout", "500"], env)
+    f = kinds(doc, "gpu_not_visible")
+    check(rc == 1 and f and doc["driver"]["status"] == "timeout" and len(doc["torch"]) == 1,
+          f"hanging driver: {doc['driver']}, {doc['findings']}")
+
+
+def stub_driver(py):
+    stubs = os.path.join(FX, "fake_cuda", "cuda", "lib64", "stubs")
+    rc, doc = run(["--python", py], {"LD_LIBRARY_PATH": stubs})
+    f = kinds(doc, "stub_library")
+    check(rc == 1 and f and f[0]["library"] == os.path.join(stubs, "libcuda.so.1") and stubs in f[0]["fix"],
+          f"toolkit stub on LD_LIBRARY_PATH: {doc['findings']}")
+
+
+def corrupted(t):
+    py, site = venv(t, "broken", "2.5.1+cu121", "12.1")
+    with open(os.path.join(site, "torch", "__init__.py"), "a") as f:
+        f.write("# edited by a blog post\n")
+    rc, doc = run(["--python", py, "--no-gpu"])
+    f = kinds(doc, "corrupted_file")
+    check(f and f[0]["library"].endswith("torch/__init__.py"), f"edited __init__.py: {doc['findings']}")
+
+
+def workload(py):
+    for gpus, ready in (("NVIDIA GeForce RTX 3060:8.6:8589934592", False),):
+        env = gpu_env(12040, "550.54.14", gpus)
+        rc, doc = run(["--python", py, "--workload", "flux-lora"], env)
+        check(doc["workload"]["slug"] == "flux-lora" and doc["workload"]["ready"] is ready and
+              kinds(doc, "insufficient_memory"), f"flux-lora on 8 GB: {doc.get('workload')}, {doc['findings']}")
+    p = subprocess.run([TD, "check", "--workload", "list"], capture_output=True, text=True)
+    slugs = [r["slug"] for r in table("workloads")]
+    check(p.returncode == 0 and all(s in p.stdout for s in slugs), f"--workload list: {p.stdout[:300]}")
+    p = subprocess.run([TD, "check", "--workload", "no-such-job"], capture_output=True, text=True)
+    check(p.returncode == 2, f"unknown workload: exit {p.returncode}")
+
+
+def views(t, py):
+    env = gpu_env(11040, "470.82.01", "NVIDIA GeForce RTX 3090:8.6:25447170048")
+    rc, md = run(["--python", py], env, fmt="markdown")
+    check("### torch" in md and "### Findings" in md and "`cuda_driver_too_old`" in md,
+          f"markdown view: {md[:400]}")
+    rc, text = run(["--python", py, "--redact"], env, home=t, fmt="text")
+    check(t not in text and "~/cu121" in text, f"--redact hides {t}: {text[:600]}")
+    script = os.path.join(t, "fix.sh")
+    e = {k: v for k, v in os.environ.items() if not k.startswith(("TD_FAKE", "LD_LIBRARY_PATH"))}
+    e.update(env)
+    subprocess.run([TD, "check", "--python", py, "-o", script], env=e, capture_output=True)
+    body = open(script).read()
+    check(body.startswith("#!/bin/sh") and "cuda_driver_too_old" in body, f"fix script: {body[:300]}")
+
+
+with tempfile.TemporaryDirectory() as t:
+    debian_torch()
+    cu121, _ = venv(t, "cu121", "2.5.1+cu121", "12.1")
+    cpu, _ = venv(t, "cpu", "2.5.1+cpu", None)
+    driver_too_old(cu121)
+    arch_unsupported(cu121)
+    healthy(cu121)
+    cpu_build_on_gpu(cpu)
+    broken_driver(cu121)
+    stub_driver(cu121)
+    corrupted(t)
+    workload(cu121)
+    views(t, cu121)
+
+print(f"check cases: {len(failures)} failures")
+sys.exit(1 if failures else 0)
