@@ -24,8 +24,8 @@ enum { CHECK_HASH_LIMIT = 0 };
 
 struct check_args {
     const char *python, *workload, *format, *output, *root, *color;
-    bool redact, verify, no_gpu, symbols;
-    int timeout_ms;
+    bool redact, verify, no_gpu, symbols, live;
+    int timeout_ms, live_timeout_ms;
 };
 
 static void usage(FILE *out)
@@ -35,6 +35,7 @@ static void usage(FILE *out)
             "text|json|markdown]\n"
             "                         [-o FILE] [--redact] [--verify] [--symbols] [--no-gpu]\n"
             "                         [--timeout MS] [--root DIR] [--color WHEN]\n"
+            "                         [--live [--live-timeout SEC]]\n"
             "\n"
             "Says whether PyTorch on this machine will load and use the GPU, and if not, why and\n"
             "what to paste, without importing torch: the system, CPU, NVIDIA driver and GPUs\n"
@@ -52,6 +53,10 @@ static void usage(FILE *out)
             "  --symbols         bind every symbol of the torch closure (default: version needs)\n"
             "  --no-gpu          do not load the NVIDIA driver, even in a child\n"
             "  --timeout MS      how long the driver probe may take (default 5000)\n"
+            "  --live            also run `import torch` (and torch.cuda.is_available() when a\n"
+            "                    GPU answers) under `trace`, with the interpreter that owns the\n"
+            "                    torch, and compare what it loaded with the static model\n"
+            "  --live-timeout S  how long that may take (default 120)\n"
             "  --root DIR        diagnose the system whose root is DIR (an image, a test tree)\n"
             "\n"
             "Exit status: 0 no error found, 1 an error finding, 2 the tool could not do it.\n");
@@ -74,6 +79,10 @@ static int parse_args(int argc, char **argv, struct check_args *a)
             a->no_gpu = true;
         } else if (strcmp(s, "--symbols") == 0) {
             a->symbols = true;
+        } else if (strcmp(s, "--live") == 0) {
+            a->live = true;
+        } else if (OPT("--live-timeout")) {
+            a->live_timeout_ms = (int)(atof(v) * 1000);
         } else if (OPT("--python")) {
             a->python = v;
         } else if (OPT("--workload")) {
@@ -228,6 +237,106 @@ static void probe_all(const struct check_args *a, struct td_check_report *r, str
         if (r->graphs[i])
             copy_findings(&r->findings, &r->graphs[i]->findings);
     }
+}
+
+/* What --live runs: the import, timed, then (GPU machines) CUDA. Results go
+ * to stderr, which the trace reads (the child's stdout is not captured). */
+static const char live_import[] = "import sys, time\n"
+                                  "t = time.perf_counter()\n"
+                                  "import torch\n"
+                                  "sys.stderr.write('td-live import_ms=%.1f version=%s\\n' % "
+                                  "((time.perf_counter() - t) * 1e3, torch.__version__))\n";
+static const char live_cuda[] =
+    "ok = torch.cuda.is_available()\n"
+    "sys.stderr.write('td-live cuda=%d devices=%d\\n' % (ok, torch.cuda.device_count() if ok else "
+    "0))\n";
+
+static void parse_live(struct td_check_report *r, struct td_arena *arena)
+{
+    const char *tail = r->live->stderr_tail;
+    const char *imp = tail ? strstr(tail, "td-live import_ms=") : NULL;
+    const char *cuda = tail ? strstr(tail, "td-live cuda=") : NULL;
+    if (imp) {
+        r->live_import_ms = atof(imp + 18);
+        const char *v = strstr(imp, "version=");
+        if (v)
+            r->live_version = td_arena_strndup(arena, v + 8, strcspn(v + 8, "\n"));
+    }
+    if (cuda && r->live_cuda == 0) {
+        r->live_cuda = atoi(cuda + 13) ? 1 : 0;
+        const char *d = strstr(cuda, "devices=");
+        r->live_devices = d ? atoi(d + 8) : 0;
+    }
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* The static check already said it (same kind, same file by name). */
+static bool same_finding(const struct td_findings *f, const struct td_finding *x)
+{
+    for (size_t i = 0; i < f->count; i++)
+        if (strcmp(f->items[i].kind, x->kind) == 0 && f->items[i].library && x->library &&
+            strcmp(base_name(f->items[i].library), base_name(x->library)) == 0)
+            return true;
+    return false;
+}
+
+/* check --live (issue: confirm the static answer by a real load). */
+static void live(const struct check_args *a, struct td_check_report *r, struct td_arena *arena)
+{
+    const struct td_torch *t = r->n_torch ? &r->torch[0] : NULL;
+    const struct td_python *py = t && t->python < r->n_py ? &r->pythons[t->python] : NULL;
+    if (!py)
+        return;
+    bool gpu = r->gpu_probed && r->gpu.status == TD_GPU_OK;
+    size_t len = sizeof live_import + sizeof live_cuda;
+    char *code = td_arena_alloc(arena, len);
+    struct td_trace *tr = td_arena_alloc(arena, sizeof *tr);
+    if (!code || !tr)
+        return;
+    snprintf(code, len, "%s%s", live_import, gpu ? live_cuda : "");
+    const char *argv[] = {py->exe, "-c", code, NULL};
+    struct td_trace_options opts = {.timeout_ms =
+                                        a->live_timeout_ms > 0 ? a->live_timeout_ms : 120 * 1000};
+    struct td_err err = {0};
+    r->live_python = py->exe;
+    r->live_import_ms = -1;
+    r->live_cuda = gpu ? 0 : -1;
+    if (td_trace_run(argv, &opts, tr, &err) != 0) {
+        td_findings_add(&r->findings, TD_SEV_WARNING, TD_KIND_UNREADABLE_FILE, py->exe, NULL, NULL,
+                        NULL, "--live could not run %s: %s", py->exe, err.msg);
+        return;
+    }
+    r->live = tr;
+    struct td_graph *g = td_arena_alloc(arena, sizeof *g);
+    struct td_err gerr = {0};
+    bool model = g && td_trace_build_model(tr, g, arena, &gerr) == 0;
+    td_trace_analyze(tr, model ? g : NULL);
+    parse_live(r, arena);
+    for (size_t i = 0; i < tr->findings.count; i++)
+        if (!same_finding(&r->findings, &tr->findings.items[i])) {
+            const struct td_finding *x = &tr->findings.items[i];
+            td_findings_add(&r->findings, x->severity, x->kind, x->library, x->needed_by, x->symbol,
+                            x->fix, "%s (seen by --live)", x->detail);
+        }
+    if (r->live_import_ms < 0 && !tr->failed && tr->findings.count == 0)
+        td_findings_add(&r->findings, TD_SEV_ERROR, TD_KIND_INIT_FAILURE, "torch", py->exe, NULL,
+                        "run it by hand to see the whole traceback: python -c 'import torch'",
+                        "import torch with %s did not finish%s: %s", py->exe,
+                        tr->timed_out ? " within the timeout" : "",
+                        tr->stderr_tail ? tr->stderr_tail : "no message");
+    if (r->live_cuda == 0)
+        td_findings_add(&r->findings, TD_SEV_ERROR, TD_KIND_GPU_NOT_VISIBLE, "torch", py->exe, NULL,
+                        NULL,
+                        "the driver answers, but torch.cuda.is_available() is False in %s (its "
+                        "last words: %s)",
+                        py->exe, tr->stderr_tail ? tr->stderr_tail : "none");
+    if (model)
+        td_graph_free_at_exit(g);
 }
 
 static void judge(const struct check_args *a, struct td_check_report *r, struct td_kb_workload *w)
@@ -392,6 +501,8 @@ int td_cmd_check(int argc, char **argv)
     struct td_check_report r = {0};
     probe_all(&a, &r, &arena);
     judge(&a, &r, &w);
+    if (a.live)
+        live(&a, &r, &arena);
     known_env(&r, &arena);
     r.elapsed_ms = now_ms() - t0;
     int rc = emit(&a, &r) != 0                              ? TD_EXIT_USAGE
@@ -402,6 +513,8 @@ int td_cmd_check(int argc, char **argv)
         if (r.graphs[i])
             td_graph_free_at_exit(r.graphs[i]);
     td_findings_free(&r.findings);
+    if (r.live)
+        td_trace_free(r.live);
     td_arena_free(&arena);
     return rc;
 }

@@ -30,38 +30,6 @@ static void usage(FILE *out)
             "failed or an error finding, 2 the command could not be run.\n");
 }
 
-static struct td_env_var env_var(const char *name)
-{
-    return (struct td_env_var){name, getenv(name)};
-}
-
-/* The static model of the same load: the program and each library it
- * dlopened, in the order it did, with this process's environment (what
- * `torchdoctor deps` would be given). */
-static int build_model(const struct td_trace *tr, struct td_graph *g, struct td_err *err)
-{
-    static const char *roots[MAX_ROOTS];
-    size_t n = td_trace_roots(tr, roots, MAX_ROOTS);
-    if (n == 0)
-        return -1;
-    static struct td_env_var env[2];
-    size_t n_env = 0;
-    struct td_env_var v = env_var("LD_LIBRARY_PATH");
-    if (v.value)
-        env[n_env++] = v;
-    v = env_var("LD_PRELOAD");
-    if (v.value)
-        env[n_env++] = v;
-    struct td_loader_config cfg = {
-        .platform = TD_PLATFORM_LINUX,
-        .profile = TD_PROFILE_EXE,
-        .env = env,
-        .n_env = n_env,
-    };
-    struct td_graph_options opts = {.bind_symbols = false};
-    return td_graph_build(g, &cfg, &opts, roots, n, err);
-}
-
 int td_cmd_trace(int argc, char **argv)
 {
     const char *format = "text", *color = "auto";
@@ -114,7 +82,8 @@ int td_cmd_trace(int argc, char **argv)
     }
     struct td_graph g = {0};
     struct td_err gerr = {0};
-    bool have_model = build_model(&tr, &g, &gerr) == 0;
+    struct td_arena model_arena = {0};
+    bool have_model = td_trace_build_model(&tr, &g, &model_arena, &gerr) == 0;
     td_trace_analyze(&tr, have_model ? &g : NULL);
 
     static char outbuf[1 << 16];
@@ -131,6 +100,7 @@ int td_cmd_trace(int argc, char **argv)
     fflush(stdout);
     bool failed = td_findings_count(&tr.findings, TD_SEV_ERROR) > 0;
     td_graph_free_at_exit(&g);
+    td_arena_free(&model_arena);
     td_trace_free(&tr);
     return failed ? TD_EXIT_FINDINGS : TD_EXIT_OK;
 }

@@ -210,7 +210,13 @@ static void view_torch(const struct out *o, const struct td_check_report *r)
         line(o, MARK_WARN, "no torch installation found in any interpreter's site-packages");
     for (size_t i = 0; i < r->n_torch; i++) {
         const struct td_torch *t = &r->torch[i];
-        line(o, worst_under(&r->findings, t->dir), "torch %s (%s%s%s) · %s · %s",
+        const struct td_graph *g = r->graphs ? r->graphs[i] : NULL;
+        enum mark m = worst_under(&r->findings, t->dir);
+        if (g && m != MARK_BAD && td_findings_count(&g->findings, TD_SEV_ERROR))
+            m = MARK_BAD; /* its import closure fails (Debian's libraries are not under torch/) */
+        else if (g && m == MARK_OK && td_findings_count(&g->findings, TD_SEV_WARNING))
+            m = MARK_WARN;
+        line(o, m, "torch %s (%s%s%s) · %s · %s",
              or_unknown(t->version), or_unknown(t->variant), t->cuda ? " " : "",
              t->cuda ? t->cuda : "", or_unknown(t->installer), t->dir);
         char comp[1024] = "";
@@ -229,7 +235,6 @@ static void view_torch(const struct out *o, const struct td_check_report *r)
         if (t->record_files)
             sub(o, "%zu files checked against %s (%zu hashed; --verify hashes all)",
                 t->record_files, or_unknown(t->manifest), t->record_hashed);
-        const struct td_graph *g = r->graphs ? r->graphs[i] : NULL;
         if (g) {
             size_t missing = 0;
             for (size_t k = 0; k < g->n_edges; k++)
@@ -259,6 +264,32 @@ static void view_workload(const struct out *o, const struct td_check_report *r)
          r->workload_ready ? "ready" : "not ready (see below)");
     sub(o, "needs %.0f GB GPU memory (%.0f recommended), %.0f GB RAM, %.0f GB disk", w->vram_min_gb,
         w->vram_rec_gb, w->ram_min_gb, w->disk_gb);
+}
+
+static void view_live(const struct out *o, const struct td_check_report *r)
+{
+    const struct td_trace *t = r->live;
+    if (!t)
+        return;
+    section(o, "Live import (--live)");
+    size_t loaded = 0;
+    for (size_t i = 0; i < t->n_libs; i++)
+        loaded += t->libs[i].status == TD_TLIB_LOADED;
+    if (t->timed_out)
+        line(o, MARK_BAD, "import torch with %s did not finish within the timeout", r->live_python);
+    else if (r->live_import_ms >= 0)
+        line(o, MARK_OK, "import torch %s with %s: %.0f ms, %zu libraries loaded",
+             or_unknown(r->live_version), r->live_python, r->live_import_ms, loaded);
+    else
+        line(o, MARK_BAD, "import torch with %s failed: %s", r->live_python,
+             t->failed ? t->failed->message : or_unknown(t->stderr_tail));
+    if (r->live_cuda >= 0)
+        line(o, r->live_cuda ? MARK_OK : MARK_BAD, "torch.cuda.is_available(): %s, %d device%s",
+             r->live_cuda ? "True" : "False", r->live_devices, r->live_devices == 1 ? "" : "s");
+    line(o, t->n_divergences ? MARK_WARN : MARK_OK,
+         "%zu need%s loaded as the static model predicts, %zu differ%s", t->n_agreements,
+         t->n_agreements == 1 ? "" : "s", t->n_divergences,
+         t->n_divergences ? " (see --format json)" : "");
 }
 
 static void findings_markdown(FILE *out, const struct td_findings *f)
@@ -296,6 +327,7 @@ void td_check_text(const struct td_check_report *r, const struct td_term *t)
     view_torch(&o, r);
     view_env(&o, r);
     view_workload(&o, r);
+    view_live(&o, r);
     summary(&o, r);
     td_findings_text(t, &r->findings);
 }
@@ -310,6 +342,7 @@ void td_check_markdown(const struct td_check_report *r, FILE *out)
     view_torch(&o, r);
     view_env(&o, r);
     view_workload(&o, r);
+    view_live(&o, r);
     fprintf(out, "\n");
     summary(&o, r);
     findings_markdown(out, &r->findings);
@@ -487,6 +520,41 @@ void td_check_json(const struct td_check_report *r, FILE *out)
         td_jw_kstr(&w, "name", r->workload->name);
         td_jw_kbool(&w, "ready", r->workload_ready);
         td_jw_kstr(&w, "source", r->workload->source);
+        td_jw_end_object(&w);
+    }
+    if (r->live) {
+        const struct td_trace *t = r->live;
+        td_jw_key(&w, "live");
+        td_jw_begin_object(&w);
+        td_jw_kstr(&w, "python", r->live_python);
+        td_jw_kstr(&w, "torch_version", r->live_version);
+        td_jw_kbool(&w, "imported", r->live_import_ms >= 0);
+        if (r->live_import_ms >= 0) {
+            td_jw_key(&w, "import_ms");
+            td_jw_uint(&w, (uint64_t)(r->live_import_ms + 0.5));
+        }
+        td_jw_kbool(&w, "timed_out", t->timed_out);
+        td_jw_kint(&w, "exit_status", t->exit_status);
+        td_jw_kint(&w, "signal", t->signal);
+        td_jw_kuint(&w, "libraries", t->n_libs);
+        td_jw_kstr(&w, "failed", t->failed ? t->failed->message : NULL);
+        if (r->live_cuda >= 0) {
+            td_jw_kbool(&w, "cuda_available", r->live_cuda == 1);
+            td_jw_kint(&w, "cuda_devices", r->live_devices);
+        }
+        td_jw_kuint(&w, "agreements", t->n_agreements);
+        td_jw_key(&w, "divergences");
+        td_jw_begin_array(&w);
+        for (size_t i = 0; i < t->n_divergences; i++) {
+            const struct td_trace_divergence *d = &t->divergences[i];
+            td_jw_begin_object_inline(&w);
+            td_jw_kstr(&w, "name", d->name);
+            td_jw_kstr(&w, "predicted", d->predicted);
+            td_jw_kstr(&w, "loaded", d->loaded);
+            td_jw_kstr(&w, "why", d->why);
+            td_jw_end_object(&w);
+        }
+        td_jw_end_array(&w);
         td_jw_end_object(&w);
     }
     /* DESIGN.md: "deps" is the torch closure check, of the torch the active

@@ -9,6 +9,7 @@
 #include "graph/graph.h"
 #include "kb/kb.h"
 #include "probe/probe.h"
+#include "probe/trace.h"
 #include "report/term.h"
 
 struct td_check_report {
@@ -26,6 +27,14 @@ struct td_check_report {
     size_t n_env;
     const struct td_kb_workload *workload; /* --workload, or NULL */
     bool workload_ready;
+    /* --live: `import torch` run under trace with the interpreter that owns
+     * the first torch; NULL when not asked or not possible. */
+    struct td_trace *live;
+    const char *live_python;
+    const char *live_version; /* torch.__version__ as imported */
+    double live_import_ms;    /* < 0: import did not finish */
+    int live_cuda;            /* torch.cuda.is_available(): 1, 0; -1 not asked */
+    int live_devices;
     struct td_findings findings;
     double elapsed_ms;
 };

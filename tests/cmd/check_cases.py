@@ -239,8 +239,33 @@ def views(t, py):
     check(body.startswith("#!/bin/sh") and "cuda_driver_too_old" in body, f"fix script: {body[:300]}")
 
 
+def live(t):
+    """--live: import torch for real under trace, and a copy broken on LD_LIBRARY_PATH."""
+    text = open("/usr/lib/python3/dist-packages/torch/version.py").read()
+    version = re.search(r"__version__ = '([^']+)'", text).group(1)
+    rc, doc = run(["--python", "/usr/bin/python3", "--no-gpu", "--live"])
+    lv = doc.get("live", {})
+    check(rc == 0 and lv.get("imported") is True and lv.get("torch_version") == version and
+          lv.get("libraries", 0) > 100 and lv.get("agreements", 0) > 100 and not lv.get("divergences"),
+          f"--live on Debian torch: {dict((k, v) for k, v in lv.items() if k != 'divergences')}")
+    soname = subprocess.run("objdump -p /usr/lib/x86_64-linux-gnu/libtorch_cpu.so.* | "
+                            "awk '/NEEDED/ && /c10/ {print $2; exit}'", shell=True,
+                            capture_output=True, text=True).stdout.strip()
+    broken = os.path.join(t, "broken-lib")
+    os.makedirs(broken)
+    with open(os.path.join(broken, soname), "w") as f:
+        f.write("not a library\n")
+    rc, doc = run(["--python", "/usr/bin/python3", "--no-gpu", "--live"], {"LD_LIBRARY_PATH": broken})
+    lv = doc.get("live", {})
+    f = kinds(doc, "not_a_library")
+    check(rc == 1 and lv.get("imported") is False and soname in (lv.get("failed") or "") and f and
+          all(x["library"].endswith(soname) for x in f),
+          f"--live with a broken {soname}: {lv.get('failed')}, {doc['findings']}")
+
+
 with tempfile.TemporaryDirectory() as t:
     debian_torch()
+    live(t)
     cu121, _ = venv(t, "cu121", "2.5.1+cu121", "12.1")
     cpu, _ = venv(t, "cpu", "2.5.1+cpu", None)
     driver_too_old(cu121)
