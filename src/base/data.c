@@ -58,3 +58,36 @@ int td_tsv_column(const char *const *header, int ncells, const char *column)
             return i;
     return -1;
 }
+
+bool td_table_open(struct td_table *t, const char *name, const char *const *columns)
+{
+    size_t len;
+    const char *text = td_data_table(name, &len);
+    for (int i = 0; i < TD_TABLE_MAX_NAMED; i++)
+        t->col[i] = -1;
+    if (!text)
+        return false;
+    td_tsv_open(&t->tsv, text, len);
+    t->ncols = td_tsv_next(&t->tsv, t->line, sizeof t->line, t->cells, TD_TABLE_MAX_COLS);
+    if (t->ncols <= 0)
+        return false;
+    for (int i = 0; columns[i] && i < TD_TABLE_MAX_NAMED; i++)
+        t->col[i] = td_tsv_column(t->cells, t->ncols, columns[i]);
+    return true;
+}
+
+bool td_table_next(struct td_table *t)
+{
+    int n;
+    while ((n = td_tsv_next(&t->tsv, t->line, sizeof t->line, t->cells, TD_TABLE_MAX_COLS)) >= 0)
+        if (n == t->ncols)
+            return true;
+    return false;
+}
+
+const char *td_table_cell(const struct td_table *t, int i)
+{
+    if (i < 0 || i >= TD_TABLE_MAX_NAMED || t->col[i] < 0 || t->col[i] >= t->ncols)
+        return "";
+    return t->cells[t->col[i]];
+}

@@ -23,4 +23,25 @@ int td_tsv_next(struct td_tsv *t, char *line, size_t line_cap, const char **cell
 /* Index of COLUMN in a header row, or -1. */
 int td_tsv_column(const char *const *header, int ncells, const char *column);
 
+/* A table read row by row with its columns looked up by name once: the
+ * shape every reader of data/ needs. Rows with fewer cells than the header
+ * are skipped (docs/data.md: every row has every cell). */
+enum { TD_TABLE_MAX_COLS = 16, TD_TABLE_MAX_NAMED = 12 };
+
+struct td_table {
+    struct td_tsv tsv;
+    int ncols;                   /* cells in the header */
+    int col[TD_TABLE_MAX_NAMED]; /* index of each requested column, or -1 */
+    const char *cells[TD_TABLE_MAX_COLS];
+    char line[8192];
+};
+
+/* Opens data/NAME.tsv and finds COLUMNS (NULL-terminated, at most
+ * TD_TABLE_MAX_NAMED). False when the build has no such table. */
+bool td_table_open(struct td_table *t, const char *name, const char *const *columns);
+/* The next complete row; false at the end. */
+bool td_table_next(struct td_table *t);
+/* Cell of the I-th requested column: "" when the column is absent. */
+const char *td_table_cell(const struct td_table *t, int i);
+
 #endif

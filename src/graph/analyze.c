@@ -125,30 +125,24 @@ static bool platform_matches(const char *platform, enum td_platform p)
 
 static void duplicate_runtimes(struct td_graph *g)
 {
-    size_t len;
-    const char *text = td_data_table("runtime_families", &len);
-    struct td_tsv t;
-    char line[1024];
-    const char *c[8];
-    td_tsv_open(&t, text, len);
-    int n = td_tsv_next(&t, line, sizeof line, c, 8);
-    int fam = td_tsv_column(c, n, "family"), lib = td_tsv_column(c, n, "library"),
-        plat = td_tsv_column(c, n, "platform");
-    if (fam < 0 || lib < 0 || plat < 0)
+    static const char *const cols[] = {"family", "library", "platform", NULL};
+    struct td_table t;
+    if (!td_table_open(&t, "runtime_families", cols))
         return;
     const struct td_object *first_of_family = NULL;
     char family[64] = "";
-    while ((n = td_tsv_next(&t, line, sizeof line, c, 8)) > plat) {
-        if (!platform_matches(c[plat], g->cfg.platform))
+    while (td_table_next(&t)) {
+        const char *fam = td_table_cell(&t, 0), *lib = td_table_cell(&t, 1);
+        if (!platform_matches(td_table_cell(&t, 2), g->cfg.platform))
             continue;
-        if (strcmp(family, c[fam]) != 0) {
-            snprintf(family, sizeof family, "%s", c[fam]);
+        if (strcmp(family, fam) != 0) {
+            snprintf(family, sizeof family, "%s", fam);
             first_of_family = NULL;
         }
         for (size_t i = 0; i < g->count; i++) {
             const struct td_object *o = g->objects[i];
             const char *base = strrchr(o->path, '/') ? strrchr(o->path, '/') + 1 : o->path;
-            if (fnmatch(c[lib], base, FNM_CASEFOLD) != 0)
+            if (fnmatch(lib, base, FNM_CASEFOLD) != 0)
                 continue;
             if (!first_of_family) {
                 first_of_family = o;

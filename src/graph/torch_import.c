@@ -149,21 +149,17 @@ static bool global_deps_fail_on_cuda(const struct td_graph *g)
     const struct td_object *global = g->count ? g->objects[0] : NULL;
     if (!global || strcmp(global->name, "libtorch_global_deps.so") != 0)
         return false;
-    size_t len;
-    const char *text = td_data_table("torch_cuda_preloads", &len);
-    for (size_t i = 0; text && i < g->n_edges; i++) {
+    static const char *const cols[] = {"pattern", NULL};
+    for (size_t i = 0; i < g->n_edges; i++) {
         const struct td_edge *e = &g->edges[i];
         if (e->to || e->delay || root_of(e->from) != global)
             continue;
-        struct td_tsv t;
-        char line[1024];
-        const char *c[8];
-        td_tsv_open(&t, text, len);
-        int n = td_tsv_next(&t, line, sizeof line, c, 8); /* header */
-        int pat = td_tsv_column(c, n, "pattern");
-        while (pat >= 0 && (n = td_tsv_next(&t, line, sizeof line, c, 8)) > pat) {
+        struct td_table t;
+        if (!td_table_open(&t, "torch_cuda_preloads", cols))
+            return false;
+        while (td_table_next(&t)) {
             char stem[128];
-            pattern_stem(c[pat], stem, sizeof stem);
+            pattern_stem(td_table_cell(&t, 0), stem, sizeof stem);
             if (strstr(e->name, stem))
                 return true;
         }
@@ -206,34 +202,28 @@ static size_t cuda_preloads(const char *const *sys_path, size_t n_sys, int cuda_
                             const char **paths, size_t cap, struct td_arena *arena,
                             struct td_findings *misses)
 {
-    size_t len, n_paths = 0;
-    const char *text = td_data_table("torch_cuda_preloads", &len);
-    if (!text)
+    static const char *const cols[] = {"folder", "pattern", "required", NULL};
+    size_t n_paths = 0;
+    struct td_table t;
+    if (!td_table_open(&t, "torch_cuda_preloads", cols))
         return 0;
-    struct td_tsv t;
-    char line[1024];
-    const char *c[8];
-    td_tsv_open(&t, text, len);
-    int n = td_tsv_next(&t, line, sizeof line, c, 8);
-    int folder = td_tsv_column(c, n, "folder"), pat = td_tsv_column(c, n, "pattern"),
-        req = td_tsv_column(c, n, "required");
-    while (folder >= 0 && pat >= 0 && req >= 0 &&
-           (n = td_tsv_next(&t, line, sizeof line, c, 8)) > req) {
+    while (td_table_next(&t)) {
+        const char *folder = td_table_cell(&t, 0), *pattern = td_table_cell(&t, 1);
         char found[4200];
         bool hit = false;
         for (size_t i = 0; i < n_sys && !hit; i++)
-            hit = cuda_dep_path(sys_path[i], c[folder], c[pat], cuda_major, found, sizeof found);
+            hit = cuda_dep_path(sys_path[i], folder, pattern, cuda_major, found, sizeof found);
         if (hit && n_paths < cap)
             paths[n_paths++] = td_arena_strdup(arena, found);
-        else if (!hit && strcmp(c[req], "yes") == 0)
-            td_findings_add(misses, TD_SEV_ERROR, TD_KIND_MISSING_LIBRARY, c[pat],
+        else if (!hit && strcmp(td_table_cell(&t, 2), "yes") == 0)
+            td_findings_add(misses, TD_SEV_ERROR, TD_KIND_MISSING_LIBRARY, pattern,
                             "torch/__init__.py", NULL,
                             "install the nvidia-* wheels torch requires into the same "
                             "environment (pip install --force-reinstall torch pulls them in)",
                             "libtorch_global_deps.so failed on a CUDA library, and torch's "
                             "fallback finds no %s under nvidia/%s/lib in any sys.path entry: "
                             "import torch raises ValueError",
-                            c[pat], c[folder]);
+                            pattern, folder);
     }
     return n_paths;
 }

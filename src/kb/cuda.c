@@ -21,21 +21,21 @@ const char *td_kb_cuda_min_driver(const char *cuda, const char *os, char *out, s
                                   const char **source)
 {
     const char *cols[] = {"cuda", driver_column(os), "source", NULL};
-    struct kb_table k;
+    struct td_table k;
     bool found = false, not_printed = false;
-    if (!cuda || !*cuda || !kb_open(&k, "cuda_driver_minimums", cols))
+    if (!cuda || !*cuda || !td_table_open(&k, "cuda_driver_minimums", cols))
         return NULL;
     /* "12.1" covers 12.1.0 and 12.1.1: the newest of their minimums is what
      * every 12.1 toolkit runs with; "12.1.0" names one row. */
-    while (kb_next(&k)) {
-        if (!td_version_has_prefix(kb_cell(&k, 0), cuda))
+    while (td_table_next(&k)) {
+        if (!td_version_has_prefix(td_table_cell(&k, 0), cuda))
             continue;
         const char *min = kb_value(&k, 1);
         if (!min) {
             not_printed = true;
         } else if (!found || td_version_cmp(min, out) > 0) {
             kb_copy(out, cap, min);
-            kb_copy(last_source, sizeof last_source, kb_cell(&k, 2));
+            kb_copy(last_source, sizeof last_source, td_table_cell(&k, 2));
             found = true;
         }
     }
@@ -66,18 +66,18 @@ const char *td_kb_cuda_compat_floor(const char *cuda, const char *os, char *out,
 {
     const char *cols[] = {"cuda_major", driver_column(os), "branch_min", "source", NULL};
     char key[TD_KB_STR];
-    struct kb_table k;
+    struct td_table k;
     if (!cuda || !*cuda || !compat_key(cuda, key, sizeof key) ||
-        !kb_open(&k, "cuda_minor_compat", cols))
+        !td_table_open(&k, "cuda_minor_compat", cols))
         return NULL;
-    while (kb_next(&k)) {
-        if (strcmp(kb_cell(&k, 0), key) != 0)
+    while (td_table_next(&k)) {
+        if (strcmp(td_table_cell(&k, 0), key) != 0)
             continue;
         /* 13.x on Windows has no exact floor in the sources: the branch. */
         const char *v = kb_value(&k, 1) ? kb_value(&k, 1) : kb_value(&k, 2);
         if (!v)
             return NULL;
-        kb_copy(last_source, sizeof last_source, kb_cell(&k, 3));
+        kb_copy(last_source, sizeof last_source, td_table_cell(&k, 3));
         if (source)
             *source = last_source;
         return kb_copy(out, cap, v);
@@ -88,19 +88,19 @@ const char *td_kb_cuda_compat_floor(const char *cuda, const char *os, char *out,
 const char *td_kb_driver_max_cuda(const char *driver, const char *os, char *out, size_t cap)
 {
     const char *cols[] = {"cuda", driver_column(os), NULL};
-    struct kb_table k;
+    struct td_table k;
     bool found = false;
-    if (!driver || !*driver || !kb_open(&k, "cuda_driver_minimums", cols))
+    if (!driver || !*driver || !td_table_open(&k, "cuda_driver_minimums", cols))
         return NULL;
     /* A series counts once its first (GA) toolkit is fully supported:
      * 550.54.14 runs CUDA 12.4 GA, so it answers "12.4". Rows whose
      * minimum is not printed (Windows 13.x) prove nothing and are skipped. */
-    while (kb_next(&k)) {
+    while (td_table_next(&k)) {
         const char *min = kb_value(&k, 1);
         if (!min || td_version_cmp(driver, min) < 0)
             continue;
         char series[TD_KB_STR];
-        td_version_trim(kb_cell(&k, 0), 2, series, sizeof series);
+        td_version_trim(td_table_cell(&k, 0), 2, series, sizeof series);
         if (!found || td_version_cmp(series, out) > 0)
             kb_copy(out, cap, series);
         found = true;

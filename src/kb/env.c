@@ -314,14 +314,14 @@ void td_kb_check_env(const char *name, const char *value, const char *os, const 
                           "message", "fix", "source", NULL};
     const char *here = os ? os : "linux";
     bool win = strcmp(here, "windows") == 0;
-    struct kb_table k;
-    if (!name || !value || !f || !kb_open(&k, "env_vars", cols))
+    struct td_table k;
+    if (!name || !value || !f || !td_table_open(&k, "env_vars", cols))
         return;
-    while (kb_next(&k)) {
+    while (td_table_next(&k)) {
         /* Windows environment names ignore case. */
-        if (win ? strcasecmp(kb_cell(&k, 0), name) != 0 : strcmp(kb_cell(&k, 0), name) != 0)
+        if (win ? strcasecmp(td_table_cell(&k, 0), name) != 0 : strcmp(td_table_cell(&k, 0), name) != 0)
             continue;
-        const char *row_os = kb_cell(&k, 1), *rule = kb_cell(&k, 2), *arg = kb_cell(&k, 3);
+        const char *row_os = td_table_cell(&k, 1), *rule = td_table_cell(&k, 2), *arg = td_table_cell(&k, 3);
         if (strcmp(row_os, "any") != 0 && !os_listed(row_os, here))
             continue;
         char why[WHY] = "", dir[512] = "";
@@ -345,26 +345,26 @@ void td_kb_check_env(const char *name, const char *value, const char *os, const 
             ok = check_arch_list(value, arg, why);
         if (ok)
             continue;
-        const char *sev = kb_cell(&k, 4);
+        const char *sev = td_table_cell(&k, 4);
         enum td_severity s = strcmp(sev, "error") == 0     ? TD_SEV_ERROR
                              : strcmp(sev, "warning") == 0 ? TD_SEV_WARNING
                                                            : TD_SEV_INFO;
         char fix[1024];
-        expand_fix(kb_cell(&k, 6), name, here, dir, torch_cuda, fix, sizeof fix);
+        expand_fix(td_table_cell(&k, 6), name, here, dir, torch_cuda, fix, sizeof fix);
         td_findings_add(f, s, TD_KIND_ENV_VAR_INVALID, NULL, NULL, name, fix,
-                        "%s=%.200s: %s; %s (source: %s)", name, value, why, kb_cell(&k, 5),
-                        kb_cell(&k, 7));
+                        "%s=%.200s: %s; %s (source: %s)", name, value, why, td_table_cell(&k, 5),
+                        td_table_cell(&k, 7));
     }
 }
 
 bool td_kb_env_known(const char *name)
 {
     const char *cols[] = {"name", NULL};
-    struct kb_table k;
-    if (!name || !kb_open(&k, "env_vars", cols))
+    struct td_table k;
+    if (!name || !td_table_open(&k, "env_vars", cols))
         return false;
-    while (kb_next(&k))
-        if (strcmp(kb_cell(&k, 0), name) == 0)
+    while (td_table_next(&k))
+        if (strcmp(td_table_cell(&k, 0), name) == 0)
             return true;
     return false;
 }

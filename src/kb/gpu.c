@@ -38,16 +38,16 @@ static long find_words(const char *hay, const char *needle)
 bool td_kb_gpu_cc(const char *name, int *major, int *minor)
 {
     const char *cols[] = {"name", "compute_capability", NULL};
-    struct kb_table k;
-    if (!name || !kb_open(&k, "gpu_compute_capability", cols))
+    struct td_table k;
+    if (!name || !td_table_open(&k, "gpu_compute_capability", cols))
         return false;
     const char *want = bare_name(name);
     size_t best = 0;
     /* The longest table name found inside WANT wins ("RTX 4070 Ti" before
      * "RTX 4070"); a name the user shortened ("RTX 4090") may also be the
      * end of a table name ("GeForce RTX 4090"). */
-    while (kb_next(&k)) {
-        const char *row = bare_name(kb_cell(&k, 0));
+    while (td_table_next(&k)) {
+        const char *row = bare_name(td_table_cell(&k, 0));
         size_t len = strlen(row), score = 0;
         if (find_words(want, row) >= 0) {
             score = 2 * len + 1;
@@ -58,7 +58,7 @@ bool td_kb_gpu_cc(const char *name, int *major, int *minor)
                 score = 2 * wl;
         }
         int ma, mi;
-        if (score > best && td_kb_parse_cc(kb_cell(&k, 1), &ma, &mi)) {
+        if (score > best && td_kb_parse_cc(td_table_cell(&k, 1), &ma, &mi)) {
             best = score;
             *major = ma;
             *minor = mi;
@@ -124,9 +124,9 @@ size_t td_kb_torch_arches(const char *torch, const char *cuda, const char *os, c
     const char *cols[] = {"torch", "cuda", "arches", "ptx", "platform", NULL};
     const char *platform = arch_platform(os);
     char line[TD_KB_STR] = "";
-    struct kb_table k;
+    struct td_table k;
     ptx[0] = '\0';
-    if (!cuda || !kb_open(&k, "torch_cuda_arch_list", cols))
+    if (!cuda || !td_table_open(&k, "torch_cuda_arch_list", cols))
         return 0;
     if (torch)
         td_version_trim(torch, 2, line, sizeof line);
@@ -137,18 +137,18 @@ size_t td_kb_torch_arches(const char *torch, const char *cuda, const char *os, c
     size_t n = 0;
     int snapshots = 0;
     bool ptx_agrees = true;
-    while (kb_next(&k)) {
-        if (td_version_cmp(kb_cell(&k, 1), cuda) != 0 || strcmp(kb_cell(&k, 4), platform) != 0)
+    while (td_table_next(&k)) {
+        if (td_version_cmp(td_table_cell(&k, 1), cuda) != 0 || strcmp(td_table_cell(&k, 4), platform) != 0)
             continue;
-        const char *row_ptx = kb_empty(kb_cell(&k, 3)) ? "" : kb_cell(&k, 3);
-        if (line[0] && td_version_cmp(kb_cell(&k, 0), line) == 0 && !kb_empty(kb_cell(&k, 0))) {
+        const char *row_ptx = kb_empty(td_table_cell(&k, 3)) ? "" : td_table_cell(&k, 3);
+        if (line[0] && td_version_cmp(td_table_cell(&k, 0), line) == 0 && !kb_empty(td_table_cell(&k, 0))) {
             kb_copy(ptx, 8, row_ptx);
-            return split_arches(kb_cell(&k, 2), arches, cap);
+            return split_arches(td_table_cell(&k, 2), arches, cap);
         }
-        if (!kb_empty(kb_cell(&k, 0)))
+        if (!kb_empty(td_table_cell(&k, 0)))
             continue;
         char mine[32][8];
-        size_t m = split_arches(kb_cell(&k, 2), mine, 32);
+        size_t m = split_arches(td_table_cell(&k, 2), mine, 32);
         if (snapshots++ == 0) {
             n = 0;
             for (size_t i = 0; i < m && n < cap; i++)

@@ -27,12 +27,12 @@ bool td_kb_torch_python_range(const char *torch, char min[TD_KB_STR], char max[T
 {
     const char *cols[] = {"torch", "python_min", "python_max", NULL};
     char want[TD_KB_STR];
-    struct kb_table k;
-    if (!torch || !kb_open(&k, "torch_releases", cols))
+    struct td_table k;
+    if (!torch || !td_table_open(&k, "torch_releases", cols))
         return false;
     line_of(torch, want);
-    while (kb_next(&k)) {
-        if (td_version_cmp(kb_cell(&k, 0), want) != 0 || !kb_value(&k, 1) || !kb_value(&k, 2))
+    while (td_table_next(&k)) {
+        if (td_version_cmp(td_table_cell(&k, 0), want) != 0 || !kb_value(&k, 1) || !kb_value(&k, 2))
             continue;
         kb_copy(min, TD_KB_STR, kb_value(&k, 1));
         kb_copy(max, TD_KB_STR, kb_value(&k, 2));
@@ -52,22 +52,22 @@ bool td_kb_torch_python_ok(const char *torch, const char *python)
 {
     const char *cols[] = {"torch", "python_min", "python_max", "python_experimental", NULL};
     char want[TD_KB_STR], py[TD_KB_STR];
-    struct kb_table k;
-    if (!torch || !python || !kb_open(&k, "torch_releases", cols))
+    struct td_table k;
+    if (!torch || !python || !td_table_open(&k, "torch_releases", cols))
         return false;
     line_of(torch, want);
     td_version_trim(python, 2, py, sizeof py); /* "3.11.4" -> "3.11"; "3.13t" stays */
-    while (kb_next(&k)) {
-        if (td_version_cmp(kb_cell(&k, 0), want) != 0)
+    while (td_table_next(&k)) {
+        if (td_version_cmp(td_table_cell(&k, 0), want) != 0)
             continue;
-        const char *exp = kb_cell(&k, 3);
+        const char *exp = td_table_cell(&k, 3);
         if (!kb_empty(exp) && strcasecmp(exp, py) == 0)
             return true;
         /* A free-threaded interpreter has its own ABI (cp313t): only the
          * matrix's experimental entry covers it. */
         if (free_threaded(py))
             return false;
-        return td_version_satisfies(py, kb_cell(&k, 1)) && td_version_satisfies(py, kb_cell(&k, 2));
+        return td_version_satisfies(py, td_table_cell(&k, 1)) && td_version_satisfies(py, td_table_cell(&k, 2));
     }
     return false;
 }
@@ -79,16 +79,16 @@ static bool companion_row(const char *torch, const char *package, char version[T
                           char match[16])
 {
     const char *cols[] = {"torch", "match", "package", "version", NULL};
-    struct kb_table k;
+    struct td_table k;
     char best_torch[TD_KB_STR] = "";
     int best_rank = 0; /* 2 minor/exact, 1 min */
-    if (!torch || !package || !kb_open(&k, "torch_companions", cols))
+    if (!torch || !package || !td_table_open(&k, "torch_companions", cols))
         return false;
     bool whole = parts(torch) >= 3;
-    while (kb_next(&k)) {
-        if (strcmp(kb_cell(&k, 2), package) != 0)
+    while (td_table_next(&k)) {
+        if (strcmp(td_table_cell(&k, 2), package) != 0)
             continue;
-        const char *row = kb_cell(&k, 0), *m = kb_cell(&k, 1);
+        const char *row = td_table_cell(&k, 0), *m = td_table_cell(&k, 1);
         int rank = 0;
         if (strcmp(m, "minor") == 0)
             rank = td_version_has_prefix(torch, row) ? 2 : 0;
@@ -103,7 +103,7 @@ static bool companion_row(const char *torch, const char *package, char version[T
             continue;
         best_rank = rank;
         kb_copy(best_torch, sizeof best_torch, row);
-        kb_copy(version, TD_KB_STR, kb_cell(&k, 3));
+        kb_copy(version, TD_KB_STR, td_table_cell(&k, 3));
         kb_copy(match, 16, m);
     }
     return best_rank > 0;
@@ -192,11 +192,11 @@ static void add_companions(struct td_kb_build *b)
 static size_t cuda_builds(const struct td_kb_query *q, struct td_kb_build *out, size_t n)
 {
     const char *cols[] = {"torch", "cuda", "status", "index_url", NULL};
-    struct kb_table k;
-    if (!kb_open(&k, "torch_cuda_builds", cols))
+    struct td_table k;
+    if (!td_table_open(&k, "torch_cuda_builds", cols))
         return n;
-    while (kb_next(&k) && n < MAX_BUILDS) {
-        const char *torch = kb_cell(&k, 0), *cuda = kb_cell(&k, 1);
+    while (td_table_next(&k) && n < MAX_BUILDS) {
+        const char *torch = td_table_cell(&k, 0), *cuda = td_table_cell(&k, 1);
         if (!wanted_torch(q, torch))
             continue;
         if (q->cuda && td_version_cmp(q->cuda, cuda) != 0)
@@ -214,8 +214,8 @@ static size_t cuda_builds(const struct td_kb_query *q, struct td_kb_build *out, 
                 digits[d++] = *c;
         digits[d] = '\0';
         snprintf(b->variant, sizeof b->variant, "cu%s", digits);
-        kb_copy(b->index_url, sizeof b->index_url, kb_cell(&k, 3));
-        b->stable = strcmp(kb_cell(&k, 2), "stable") == 0;
+        kb_copy(b->index_url, sizeof b->index_url, td_table_cell(&k, 3));
+        b->stable = strcmp(td_table_cell(&k, 2), "stable") == 0;
         b->arch = build_arch(q, b);
         if (b->arch == TD_KB_ARCH_NONE || !driver_runs(q, b))
             continue;
@@ -230,16 +230,16 @@ static size_t cpu_builds(const struct td_kb_query *q, struct td_kb_build *out, s
 {
     const char *icols[] = {"variant", "index_url", "platforms", NULL};
     char index[160] = "";
-    struct kb_table k;
-    if (kb_open(&k, "torch_wheel_indexes", icols))
-        while (kb_next(&k))
-            if (strcmp(kb_cell(&k, 0), "cpu") == 0 && strstr(kb_cell(&k, 2), kb_os(q->os)))
-                kb_copy(index, sizeof index, kb_cell(&k, 1));
+    struct td_table k;
+    if (td_table_open(&k, "torch_wheel_indexes", icols))
+        while (td_table_next(&k))
+            if (strcmp(td_table_cell(&k, 0), "cpu") == 0 && strstr(td_table_cell(&k, 2), kb_os(q->os)))
+                kb_copy(index, sizeof index, td_table_cell(&k, 1));
     const char *cols[] = {"torch", NULL};
-    if (!index[0] || !kb_open(&k, "torch_releases", cols))
+    if (!index[0] || !td_table_open(&k, "torch_releases", cols))
         return n;
-    while (kb_next(&k) && n < MAX_BUILDS) {
-        const char *torch = kb_cell(&k, 0);
+    while (td_table_next(&k) && n < MAX_BUILDS) {
+        const char *torch = td_table_cell(&k, 0);
         if (!wanted_torch(q, torch) || (q->python && !td_kb_torch_python_ok(torch, q->python)))
             continue;
         struct td_kb_build *b = &out[n];

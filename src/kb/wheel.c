@@ -12,15 +12,15 @@
 static bool one_tag(const char *tag, size_t len, char *out, size_t cap)
 {
     const char *cols[] = {"tag", "glibc_min", NULL};
-    struct kb_table k;
+    struct td_table k;
     char t[128];
     if (len >= sizeof t)
         return false;
     memcpy(t, tag, len);
     t[len] = '\0';
-    if (kb_open(&k, "manylinux_glibc", cols)) {
-        while (kb_next(&k)) {
-            const char *name = kb_cell(&k, 0);
+    if (td_table_open(&k, "manylinux_glibc", cols)) {
+        while (td_table_next(&k)) {
+            const char *name = td_table_cell(&k, 0);
             size_t n = strlen(name);
             /* Legacy names (manylinux1/2010/2014), alone or plus "_ARCH";
              * the PEP 600 forms follow their rule below. */

@@ -53,30 +53,22 @@ void td_torch_companions(const struct td_probe_ctx *ctx, struct td_torch *t,
                          const struct td_site_listing *l, const char *python_exe,
                          const char *python_prefix, struct td_findings *f)
 {
-    size_t tlen;
-    const char *table = td_data_table("torch_packages", &tlen);
-    if (!table)
+    static const char *const cols[] = {"name", "match", "role", NULL};
+    struct td_table tab;
+    if (!td_table_open(&tab, "torch_packages", cols))
         return;
     t->companions = td_arena_array(ctx->arena, MAX_COMPANIONS, sizeof *t->companions);
     if (!t->companions)
         return;
-    struct td_tsv tsv;
-    char line[1024];
-    const char *cells[8];
-    td_tsv_open(&tsv, table, tlen);
-    int nc = td_tsv_next(&tsv, line, sizeof line, cells, 8);
-    int c_name = td_tsv_column(cells, nc, "name"), c_match = td_tsv_column(cells, nc, "match"),
-        c_role = td_tsv_column(cells, nc, "role");
-    if (c_name < 0 || c_match < 0 || c_role < 0)
-        return;
-    while ((nc = td_tsv_next(&tsv, line, sizeof line, cells, 8)) >= 0) {
-        if (nc <= c_role || strcmp(cells[c_role], "companion") != 0)
+    while (td_table_next(&tab)) {
+        const char *name = td_table_cell(&tab, 0);
+        if (strcmp(td_table_cell(&tab, 2), "companion") != 0)
             continue;
-        bool prefix = strcmp(cells[c_match], "prefix") == 0;
+        bool prefix = strcmp(td_table_cell(&tab, 1), "prefix") == 0;
         size_t from = 0;
         const char *di;
         while (t->n_companions < MAX_COMPANIONS &&
-               (di = td_site_dist_info(ctx, l, cells[c_name], prefix, &from))) {
+               (di = td_site_dist_info(ctx, l, name, prefix, &from))) {
             struct td_package *p = &t->companions[t->n_companions++];
             p->dist_info = di;
             const char *inst = td_dist_info_installer(ctx, di);
