@@ -8,7 +8,9 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -27,10 +29,58 @@ int fnmatch(const char *pattern, const char *string, int flags);
 /* Rewrites the last component of PATH as it is spelled on disk (names
  * match without regard to case here); false when there is no such file. */
 bool td_host_spelling(char *path);
+
+/* Symbolic links are not followed anywhere on this build: lstat is stat,
+ * readlink fails (EINVAL, "not a link"), and directory entries carry no type. */
+#define S_ISLNK(m) 0
+static inline int lstat(const char *path, struct stat *st)
+{
+    return stat(path, st);
+}
+ssize_t readlink(const char *path, char *buf, size_t cap);
+enum { DT_UNKNOWN = 0, DT_DIR = 4, DT_REG = 8 };
+#define TD_DIRENT_TYPE(e) ((void)(e), DT_UNKNOWN)
+/* Signals by Linux's numbers, as glibc describes ("Illegal instruction")
+ * and abbreviates ("ILL") them. */
+char *strsignal(int sig);
+const char *sigabbrev_np(int sig);
+
+/* POSIX extended regular expressions: mingw-w64 has none, and Debian no
+ * mingw regex library, so base/ere.c (a small backtracking matcher,
+ * checked against glibc's regexec in tests/base/test_base_ere.c) stands in.
+ * Only REG_EXTENDED and REG_NEWLINE are honoured. */
+typedef struct {
+    void *prog;
+    size_t re_nsub;
+} regex_t;
+typedef long regoff_t;
+typedef struct {
+    regoff_t rm_so, rm_eo;
+} regmatch_t;
+enum { REG_EXTENDED = 1, REG_ICASE = 2, REG_NEWLINE = 4, REG_NOSUB = 8 };
+enum { REG_NOMATCH = 1, REG_BADPAT = 2, REG_ESPACE = 12 };
+int regcomp(regex_t *re, const char *pattern, int cflags);
+int regexec(const regex_t *re, const char *string, size_t nmatch, regmatch_t *pmatch, int eflags);
+void regfree(regex_t *re);
 #else
+#include <dirent.h>
 #include <fnmatch.h>
+#include <regex.h>
 #define O_BINARY 0
+/* The type of a directory entry (DT_DIR, DT_REG, ...; DT_UNKNOWN: ask stat). */
+#define TD_DIRENT_TYPE(e) ((e)->d_type)
 #endif
+
+/* An in-memory output stream: open_memstream where libc has it; elsewhere
+ * a temporary file read back on close. td_memstream_close returns the
+ * bytes written (NUL-terminated, malloc'd; NULL on failure) and their count. */
+struct td_memstream {
+    FILE *f;
+    char *buf; /* open_memstream's */
+    size_t len;
+};
+FILE *td_memstream_open(struct td_memstream *m);
+char *td_memstream_close(struct td_memstream *m, size_t *len);
 
 /* A separator of this machine's paths: '/', and on Windows '\\' too. */
 #ifdef _WIN32

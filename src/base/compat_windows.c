@@ -1,8 +1,10 @@
 /* POSIX/GNU calls missing from mingw-w64, as small as the program's use
  * of them allows (base/compat.h). */
 #include "base/compat.h"
+#include "base/ere.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <io.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -115,4 +117,91 @@ bool td_host_spelling(char *path)
     if (strlen(found.cFileName) == strlen(base))
         memcpy(base, found.cFileName, strlen(base));
     return true;
+}
+
+ssize_t readlink(const char *path, char *buf, size_t cap)
+{
+    (void)path, (void)buf, (void)cap;
+    errno = EINVAL;
+    return -1;
+}
+
+/* Linux's signal numbers with glibc's names and descriptions: the signal
+ * texts `explain` looks for (kb/errors_fields.c) come from Linux programs,
+ * and Windows has no signals of its own to describe. */
+static const char *const signals[][2] = {
+    {NULL, NULL},
+    {"HUP", "Hangup"},
+    {"INT", "Interrupt"},
+    {"QUIT", "Quit"},
+    {"ILL", "Illegal instruction"},
+    {"TRAP", "Trace/breakpoint trap"},
+    {"ABRT", "Aborted"},
+    {"BUS", "Bus error"},
+    {"FPE", "Floating point exception"},
+    {"KILL", "Killed"},
+    {"USR1", "User defined signal 1"},
+    {"SEGV", "Segmentation fault"},
+    {"USR2", "User defined signal 2"},
+    {"PIPE", "Broken pipe"},
+    {"ALRM", "Alarm clock"},
+    {"TERM", "Terminated"},
+    {"STKFLT", "Stack fault"},
+    {"CHLD", "Child exited"},
+    {"CONT", "Continued"},
+    {"STOP", "Stopped (signal)"},
+    {"TSTP", "Stopped"},
+    {"TTIN", "Stopped (tty input)"},
+    {"TTOU", "Stopped (tty output)"},
+    {"URG", "Urgent I/O condition"},
+    {"XCPU", "CPU time limit exceeded"},
+    {"XFSZ", "File size limit exceeded"},
+    {"VTALRM", "Virtual timer expired"},
+    {"PROF", "Profiling timer expired"},
+    {"WINCH", "Window changed"},
+    {"IO", "I/O possible"},
+    {"PWR", "Power failure"},
+    {"SYS", "Bad system call"},
+};
+
+char *strsignal(int sig)
+{
+    if (sig <= 0 || sig >= (int)(sizeof signals / sizeof signals[0]))
+        return "Unknown signal";
+    return (char *)signals[sig][1];
+}
+
+const char *sigabbrev_np(int sig)
+{
+    if (sig <= 0 || sig >= (int)(sizeof signals / sizeof signals[0]))
+        return NULL;
+    return signals[sig][0];
+}
+
+int regcomp(regex_t *re, const char *pattern, int cflags)
+{
+    int flags =
+        (cflags & REG_NEWLINE ? TD_ERE_NEWLINE : 0) | (cflags & REG_ICASE ? TD_ERE_ICASE : 0);
+    re->re_nsub = 0;
+    re->prog = (cflags & REG_EXTENDED) ? td_ere_compile(pattern, flags, &re->re_nsub) : NULL;
+    return re->prog ? 0 : REG_BADPAT; /* basic REs are not supported */
+}
+
+int regexec(const regex_t *re, const char *string, size_t nmatch, regmatch_t *pmatch, int eflags)
+{
+    struct td_ere_span spans[32];
+    size_t n = nmatch < 32 ? nmatch : 32;
+    if (!td_ere_exec(re->prog, string, n, spans))
+        return REG_NOMATCH;
+    for (size_t k = 0; k < nmatch; k++) {
+        pmatch[k].rm_so = k < n ? spans[k].so : -1;
+        pmatch[k].rm_eo = k < n ? spans[k].eo : -1;
+    }
+    return 0;
+}
+
+void regfree(regex_t *re)
+{
+    td_ere_free(re->prog);
+    re->prog = NULL;
 }

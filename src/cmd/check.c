@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/compat.h"
 #include "base/data.h"
 #include "cmd/cmd.h"
 #include "graph/graph.h"
@@ -456,16 +457,18 @@ static int emit(const struct check_args *a, const struct td_check_report *r)
     const char *o = a->output;
     size_t olen = o ? strlen(o) : 0;
     bool script = olen > 3 && strcmp(o + olen - 3, ".sh") == 0;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
+    struct td_memstream ms;
+    FILE *mem = td_memstream_open(&ms);
     if (!mem)
         return -1;
     if (script)
         fix_script(mem, &r->findings);
     else
         render(a, r, mem, !o && !a->redact && isatty(STDOUT_FILENO));
-    fclose(mem);
+    size_t len;
+    char *buf = td_memstream_close(&ms, &len);
+    if (!buf)
+        return -1;
     if (a->redact)
         buf = redact(buf, &len, r);
     FILE *out = o ? fopen(o, "w") : stdout;

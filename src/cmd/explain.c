@@ -5,13 +5,13 @@
  * graph `deps` builds. */
 #include <dirent.h>
 #include <stdarg.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/compat.h"
 #include "cmd/cmd.h"
 #include "cmd/deps_graph.h"
 #include "kb/errors.h"
@@ -43,8 +43,7 @@ struct local {
 };
 
 /* snprintf whose truncation is expected (paths are cut at the buffer size). */
-static int fmt(char *out, size_t cap, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
+static int fmt(char *out, size_t cap, const char *format, ...) TD_PRINTF(3, 4);
 static int fmt(char *out, size_t cap, const char *format, ...)
 {
     va_list ap;
@@ -235,7 +234,7 @@ static bool find_requirer(char dirs[][4096], size_t n_dirs, const char *need, ch
     return false;
 }
 
-static void add_line(struct local *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_line(struct local *l, const char *fmt, ...) TD_PRINTF(2, 3);
 static void add_line(struct local *l, const char *format, ...)
 {
     if (l->n_lines == sizeof l->lines / sizeof l->lines[0])

@@ -4,10 +4,10 @@
  * (Windows messages replaced by their codes); the most specific wins. */
 #include "kb/errors.h"
 
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/compat.h"
 #include "base/data.h"
 #include "kb/errors_internal.h"
 
@@ -420,4 +420,19 @@ void td_explain_free(struct td_explain *x)
 {
     td_arena_free(&x->arena);
     memset(x, 0, sizeof *x);
+}
+
+size_t td_explain_eres(const char **out, size_t cap)
+{
+    struct td_err err = {0};
+    size_t n = 0;
+    if (load_catalogue(&err) != 0)
+        return 0;
+    for (size_t i = 0; i < g_cat.n; i++) {
+        if (n < cap)
+            out[n++] = g_cat.rows[i].as_written.ere;
+        if (g_cat.rows[i].has_neutral && n < cap)
+            out[n++] = g_cat.rows[i].neutral.ere;
+    }
+    return n + td_explain_extractor_eres(out + n, cap - n);
 }

@@ -7,13 +7,13 @@
  * Python/dynload_win.c ("DLL load failed while importing"), ctypes
  * (OSError [WinError N]), torch/__init__.py ("Error loading ... or one of
  * its dependencies") and dyld ("Library not loaded", "Referenced from"). */
-#include <regex.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/compat.h"
 #include "base/data.h"
 #include "kb/errors_internal.h"
 
@@ -245,6 +245,14 @@ static struct {
     regex_t re[N_EXTRACTORS];
     bool ok[N_EXTRACTORS];
 } g_ex;
+
+size_t td_explain_extractor_eres(const char **out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < N_EXTRACTORS && n < cap; k++)
+        out[n++] = extractors[k].re;
+    return n;
+}
 
 static const char *grab(const char *text, size_t i, struct td_arena *a)
 {

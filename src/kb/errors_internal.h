@@ -36,4 +36,11 @@ char *td_explain_neutral(const char *s, bool regex, struct td_arena *a, size_t *
 /* Fills F from TEXT (the cleaned input). */
 void td_explain_extract(const char *text, struct td_explain_fields *f, struct td_arena *a);
 
+/* Every ERE the explainer hands to regcomp (REG_EXTENDED | REG_NEWLINE):
+ * each catalogue row's, as written and language-neutral, then the field
+ * extractors'. For tests that compare regex engines (tests/kb/test_kb_ere.c).
+ * Returns how many were stored in OUT. */
+size_t td_explain_eres(const char **out, size_t cap);
+size_t td_explain_extractor_eres(const char **out, size_t cap);
+
 #endif

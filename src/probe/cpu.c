@@ -238,9 +238,7 @@ static void probe_x86(const struct td_probe_ctx *ctx, struct td_cpu *out)
     for (int f = 0; f < TD_CPU_FEATURE_COUNT; f++)
         if (has_feature(&v, feature_names[f]))
             out->features |= UINT64_C(1) << f;
-#ifdef __x86_64__
-    out->x86_level = x86_level(&v);
-#endif
+    out->x86_level = sizeof(void *) == 8 ? x86_level(&v) : 0; /* levels describe 64-bit code */
 }
 
 #endif /* TD_X86 */

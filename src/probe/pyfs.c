@@ -1,6 +1,8 @@
 /* Target-path file helpers for the Python and torch probes (pyfs.h). */
 #include "probe/pyfs.h"
 
+#include "base/compat.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

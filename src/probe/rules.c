@@ -260,10 +260,10 @@ void td_rules_torch(const struct td_facts *x, struct td_findings *f)
     }
 }
 
-void td_rules_env(const struct td_facts *x, char *const *environ, struct td_findings *f)
+void td_rules_env(const struct td_facts *x, char *const *env, struct td_findings *f)
 {
     const char *cuda = x->n_torch ? x->torch[0].cuda : NULL;
-    for (char *const *e = environ; e && *e; e++) {
+    for (char *const *e = env; e && *e; e++) {
         const char *eq = strchr(*e, '=');
         char name[128];
         size_t len = eq ? (size_t)(eq - *e) : 0;

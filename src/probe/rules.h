@@ -23,7 +23,7 @@ struct td_facts {
 void td_rules_torch(const struct td_facts *x, struct td_findings *f);
 
 /* Every variable of ENVIRON against the catalogue (data/env_vars.tsv). */
-void td_rules_env(const struct td_facts *x, char *const *environ, struct td_findings *f);
+void td_rules_env(const struct td_facts *x, char *const *env, struct td_findings *f);
 
 /* Readiness for a training workload: GPU memory, compute capability, RAM,
  * disk. Returns true when nothing blocks it (warnings may remain). */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/compat.h"
 #include "format/record.h"
 #include "probe/digest.h"
 #include "probe/pyfs.h"
@@ -91,8 +92,7 @@ static bool hash_file(struct check *c, const char *path, enum algo algo, uint8_t
     return ok;
 }
 
-static void corrupted(struct check *c, const char *path, const char *fmt_what, ...)
-    __attribute__((format(printf, 3, 4)));
+static void corrupted(struct check *c, const char *path, const char *fmt_what, ...) TD_PRINTF(3, 4);
 
 static void corrupted(struct check *c, const char *path, const char *fmt_what, ...)
 {
@@ -266,7 +266,7 @@ static void walk(struct check *c, const char *dir, int depth)
         char path[TD_PYFS_PATH_MAX];
         if (snprintf(path, sizeof path, "%s/%s", dir, n) >= (int)sizeof path)
             continue;
-        unsigned char type = e->d_type;
+        unsigned char type = TD_DIRENT_TYPE(e);
         if (type == DT_UNKNOWN) {
             struct stat st;
             type = td_pyfs_lstat(c->ctx, path, &st) && S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;

@@ -3,13 +3,13 @@
  * comparison with the static model of the same load. Platform-neutral:
  * the tracer (trace_linux.c) fills the events. */
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/compat.h"
 #include "base/data.h"
 #include "probe/trace.h"
 

@@ -36,8 +36,7 @@ static void section(const struct out *o, const char *title)
         fprintf(o->f, "\n### %s\n\n", title);
 }
 
-static void line(const struct out *o, enum mark m, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static void line(const struct out *o, enum mark m, const char *fmt, ...) TD_PRINTF(3, 4);
 static void line(const struct out *o, enum mark m, const char *fmt, ...)
 {
     va_list ap;
@@ -53,7 +52,7 @@ static void line(const struct out *o, enum mark m, const char *fmt, ...)
 }
 
 /* A detail under the previous line. */
-static void sub(const struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sub(const struct out *o, const char *fmt, ...) TD_PRINTF(2, 3);
 static void sub(const struct out *o, const char *fmt, ...)
 {
     va_list ap;

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "base/compat.h"
 #include "report/envelope.h"
 #include "report/jsonw.h"
 

@@ -6,8 +6,10 @@
 # zlib in this build, docs/windows-build.md); deps on the torch layout of
 # tests/fixtures/windows_torch.sh under --root (the same text, byte for
 # byte but CRLF) and copied onto Wine's own C:\, analysed as the live
-# system (exit 1, libomp140.x86_64.dll missing, needed by fbgemm.dll).
-# One WINEPREFIX for the run; six wine invocations.
+# system (exit 1, libomp140.x86_64.dll missing, needed by fbgemm.dll);
+# explain of a Windows and a Linux error, the same JSON as the Linux build
+# (the exe matches with base/ere.c, Linux with glibc's regex).
+# One WINEPREFIX for the run; eight wine invocations.
 set -euo pipefail
 exe=${TD_FIXTURES:?}/windows_exe/win64/torchdoctor.exe
 torch=$TD_FIXTURES/windows_torch/root
@@ -116,4 +118,18 @@ ok = got == sorted(want) and d["profile"] == "torch-import"
 print("ok: deps on C:\\" if ok else f"FAIL: deps on C:\\: {got}, profile {d['profile']}")
 sys.exit(not ok)
 P
+
+# 6. explain: the same JSON (catalogue row, fields, findings) as the Linux build.
+n=0
+for text in 'OSError: [WinError 126] The specified module could not be found. Error loading "C:\Python311\Lib\site-packages\torch\lib\fbgemm.dll" or one of its dependencies.' \
+    'ImportError: /venv/lib/python3.10/site-packages/torchvision/_C.so: undefined symbol: _ZN3c106detail19maybe_wrap_dim_slowEllb'; do
+    n=$((n + 1))
+    rc_linux=0 rc=0
+    "$TD_BIN" explain --format json "$text" >"$tmp/explain-linux-$n.json" || rc_linux=$?
+    win explain --format json "$text" >"$tmp/explain-wine-$n.json" || rc=$?
+    check "explain $n exit status $rc, Linux $rc_linux" [ $rc == $rc_linux ]
+    check "explain $n JSON equal to the Linux build's" same_json "$tmp/explain-linux-$n.json" \
+        "$tmp/explain-wine-$n.json"
+    check "explain $n matched a catalogue row" grep -q '"id"' "$tmp/explain-wine-$n.json"
+done
 exit $fail
