@@ -203,11 +203,12 @@ static int parse_atom(struct parser *ps)
     case '$':
         return node(ps, N_EOL, 0, 0);
     case '\\':
-        c = (unsigned char)*ps->p++;
-        if (!c) {
+        c = (unsigned char)*ps->p;
+        if (!c) { /* a trailing '\\': stay on the NUL, which every caller stops at */
             ps->bad = true;
             return 0;
         }
+        ps->p++;
         break;
     case '*':
     case '+':
