@@ -18,6 +18,7 @@
 #include "probe/rules.h"
 #include "report/check.h"
 #include "report/envelope.h"
+#include "report/jsonw.h"
 
 extern char **environ;
 
@@ -125,25 +126,50 @@ static int list_workloads(const char *format)
     size_t n = td_kb_workloads(w, 64);
     if (n > 64)
         n = 64;
-    bool json = strcmp(format, "json") == 0;
-    if (json)
-        printf("{\"tool\": \"torchdoctor\", \"version\": \"%s\", \"command\": \"check\", "
-               "\"platform\": \"%s\", \"findings\": [], \"workloads\": [\n",
-               TD_VERSION, td_host_platform());
-    for (size_t i = 0; i < n; i++) {
-        if (json)
-            printf("  {\"slug\": \"%s\", \"vram_min_gb\": %g, \"vram_rec_gb\": %g, "
-                   "\"ram_min_gb\": %g, \"disk_gb\": %g}%s\n",
-                   w[i].slug, w[i].vram_min_gb, w[i].vram_rec_gb, w[i].ram_min_gb, w[i].disk_gb,
-                   i + 1 < n ? "," : "");
-        else
-            printf("%-16s %s: %.0f GB GPU memory (%.0f recommended), %.0f GB RAM, %.0f GB disk\n"
-                   "%16s source: %s\n",
-                   w[i].slug, w[i].name, w[i].vram_min_gb, w[i].vram_rec_gb, w[i].ram_min_gb,
-                   w[i].disk_gb, "", w[i].source);
+    if (strcmp(format, "json") != 0) {
+        for (size_t i = 0; i < n; i++) {
+            char needs[256];
+            printf("%-18s %s: %s\n%18s source: %s\n", w[i].slug, w[i].name,
+                   td_check_workload_needs(&w[i], needs, sizeof needs), "", w[i].source);
+        }
+        return TD_EXIT_OK;
     }
-    if (json)
-        printf("]}\n");
+    static struct td_jsonw jw;
+    static const struct td_findings none;
+    td_jw_init(&jw, stdout, true);
+    td_envelope_begin(&jw, "check", td_host_platform());
+    td_jw_key(&jw, "workloads");
+    td_jw_begin_array(&jw);
+    for (size_t i = 0; i < n; i++) {
+        td_jw_begin_object(&jw);
+        td_jw_kstr(&jw, "slug", w[i].slug);
+        td_jw_kstr(&jw, "name", w[i].name);
+        td_jw_key(&jw, "vram_min_gb");
+        if (w[i].vram_min_gb > 0)
+            td_jw_fixed(&jw, w[i].vram_min_gb, 1);
+        else
+            td_jw_null(&jw);
+        td_jw_key(&jw, "vram_rec_gb");
+        if (w[i].vram_rec_gb > 0)
+            td_jw_fixed(&jw, w[i].vram_rec_gb, 1);
+        else
+            td_jw_null(&jw);
+        td_jw_key(&jw, "ram_min_gb");
+        if (w[i].ram_min_gb > 0)
+            td_jw_fixed(&jw, w[i].ram_min_gb, 1);
+        else
+            td_jw_null(&jw);
+        td_jw_key(&jw, "disk_gb");
+        if (w[i].disk_gb > 0)
+            td_jw_fixed(&jw, w[i].disk_gb, 1);
+        else
+            td_jw_null(&jw);
+        td_jw_kstr(&jw, "source", w[i].source);
+        td_jw_end_object(&jw);
+    }
+    td_jw_end_array(&jw);
+    td_envelope_findings(&jw, &none);
+    td_envelope_end(&jw);
     return TD_EXIT_OK;
 }
 

@@ -215,9 +215,8 @@ static void view_torch(const struct out *o, const struct td_check_report *r)
             m = MARK_BAD; /* its import closure fails (Debian's libraries are not under torch/) */
         else if (g && m == MARK_OK && td_findings_count(&g->findings, TD_SEV_WARNING))
             m = MARK_WARN;
-        line(o, m, "torch %s (%s%s%s) · %s · %s",
-             or_unknown(t->version), or_unknown(t->variant), t->cuda ? " " : "",
-             t->cuda ? t->cuda : "", or_unknown(t->installer), t->dir);
+        line(o, m, "torch %s (%s%s%s) · %s · %s", or_unknown(t->version), or_unknown(t->variant),
+             t->cuda ? " " : "", t->cuda ? t->cuda : "", or_unknown(t->installer), t->dir);
         char comp[1024] = "";
         for (size_t k = 0; k < t->n_companions; k++)
             snprintf(comp + strlen(comp), sizeof comp - strlen(comp), "%s%s %s", k ? ", " : "",
@@ -253,6 +252,27 @@ static void view_env(const struct out *o, const struct td_check_report *r)
         line(o, MARK_INFO, "%s", r->env[i]);
 }
 
+const char *td_check_workload_needs(const struct td_kb_workload *w, char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = '\0';
+#define NEED(fmt, ...)                                                                             \
+    if (n < cap)                                                                                   \
+    n += (size_t)snprintf(out + n, cap - n, "%s" fmt, n ? ", " : "", __VA_ARGS__)
+    if (w->vram_min_gb > 0)
+        NEED("%g GB GPU memory", w->vram_min_gb);
+    if (w->vram_rec_gb > 0)
+        NEED("%g GB GPU memory recommended", w->vram_rec_gb);
+    if (w->cc_major > 0)
+        NEED("compute capability %d.%d", w->cc_major, w->cc_minor);
+    if (w->ram_min_gb > 0)
+        NEED("%g GB RAM", w->ram_min_gb);
+    if (w->disk_gb > 0)
+        NEED("%g GB disk", w->disk_gb);
+#undef NEED
+    return out;
+}
+
 static void view_workload(const struct out *o, const struct td_check_report *r)
 {
     const struct td_kb_workload *w = r->workload;
@@ -261,8 +281,8 @@ static void view_workload(const struct out *o, const struct td_check_report *r)
     section(o, "Workload");
     line(o, r->workload_ready ? MARK_OK : MARK_BAD, "%s: %s", w->name,
          r->workload_ready ? "ready" : "not ready (see below)");
-    sub(o, "needs %.0f GB GPU memory (%.0f recommended), %.0f GB RAM, %.0f GB disk", w->vram_min_gb,
-        w->vram_rec_gb, w->ram_min_gb, w->disk_gb);
+    char needs[256];
+    sub(o, "needs %s (%s)", td_check_workload_needs(w, needs, sizeof needs), w->notes);
 }
 
 static void view_live(const struct out *o, const struct td_check_report *r)

@@ -39,6 +39,10 @@ struct td_check_report {
     double elapsed_ms;
 };
 
+/* "24 GB GPU memory (32 recommended), 50 GB RAM": the needs W states, in
+ * words; fields the source gives no number for are left out. */
+const char *td_check_workload_needs(const struct td_kb_workload *w, char *out, size_t cap);
+
 void td_check_text(const struct td_check_report *r, const struct td_term *t);
 void td_check_markdown(const struct td_check_report *r, FILE *out);
 void td_check_json(const struct td_check_report *r, FILE *out);
