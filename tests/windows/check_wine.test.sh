@@ -7,7 +7,8 @@
 # loader (LoadLibraryExW 0x1100, fixture loadlib.exe) gives the same
 # verdicts (126 for fbgemm.dll, 0 for torch_cpu.dll and c10.dll). The
 # system facts are Wine's real ones: ProductName and CurrentBuildNumber as
-# `reg query` reads them, and System32 found. The JSON validates against
+# `reg query` reads them, System32's runtime DLL versions as the Linux
+# build's inspect reads the same files. The JSON validates against
 # the report schema. One WINEPREFIX; four wine invocations.
 set -euo pipefail
 exe=${TD_FIXTURES:?}/windows_exe/win64/torchdoctor.exe
@@ -32,9 +33,13 @@ lib='C:\venv\Lib\site-packages\torch\lib'
 wine "$fx/loadlib.exe" "$lib\\fbgemm.dll" "$lib\\torch_cpu.dll" "$lib\\c10.dll" | tr -d '\r' \
     >"$tmp/wine-loader.txt"
 wine reg query 'HKLM\Software\Microsoft\Windows NT\CurrentVersion' | tr -d '\r' >"$tmp/reg.txt"
+# The version resources of the same System32 files, as the Linux build reads them.
+sys32=$WINEPREFIX/drive_c/windows/system32
+"$TD_BIN" inspect --format json "$sys32/vcruntime140.dll" "$sys32/vcruntime140_1.dll" \
+    "$sys32/msvcp140.dll" >"$tmp/sys32.json" || true
 
 /usr/bin/python3 - "$tmp/check.json" "$tmp/wine-loader.txt" "$tmp/reg.txt" \
-    "${TD_SRC:?}/../shared/contract/report.schema.json" <<'P' || fail=1
+    "${TD_SRC:?}/../shared/contract/report.schema.json" "$tmp/sys32.json" <<'P' || fail=1
 import json, re, sys
 import jsonschema
 d = json.load(open(sys.argv[1]))
@@ -85,6 +90,10 @@ check(w["system32"].lower() == "c:\\windows\\system32", f"system32 {w['system32'
 check(s["ram_total"] > 0 and s["disk_free"] > 0, "RAM and disk")
 names = [x["name"] for x in w["runtime_dlls"]]
 check(names == ["vcruntime140.dll", "vcruntime140_1.dll", "msvcp140.dll"], f"runtime dlls {names}")
+linux = {f["path"].rsplit("/", 1)[1]: (f.get("pe", {}).get("version_info") or {}).get("file_version")
+         for f in json.load(open(sys.argv[5]))["files"]}
+ours = {x["name"]: x["version"] for x in w["runtime_dlls"]}
+check(ours == linux, f"runtime DLL versions {ours}, Linux inspect {linux}")
 sys.exit(1 if bad else 0)
 P
 exit $fail
