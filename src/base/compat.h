@@ -89,6 +89,27 @@ char *td_memstream_close(struct td_memstream *m, size_t *len);
 #define TD_HOST_SEP(c) ((c) == '/')
 #endif
 
+/* Whether PATH (of this machine) is absolute: "/x", and on Windows "C:\x",
+ * "C:/x" or "\\server\share" too. */
+static inline bool td_host_absolute(const char *path)
+{
+#ifdef _WIN32
+    if (((path[0] | 0x20) >= 'a' && (path[0] | 0x20) <= 'z') && path[1] == ':' &&
+        TD_HOST_SEP(path[2]))
+        return true;
+#endif
+    return TD_HOST_SEP(path[0]);
+}
+
+/* How this machine separates the directories of PATH, and names programs. */
+#ifdef _WIN32
+#define TD_HOST_PATH_LIST_SEP ";"
+#define TD_HOST_EXE_SUFFIX ".exe"
+#else
+#define TD_HOST_PATH_LIST_SEP ":"
+#define TD_HOST_EXE_SUFFIX ""
+#endif
+
 /* The last separator in PATH (a path of this machine), or NULL. */
 static inline char *td_host_last_sep(const char *path)
 {

@@ -178,10 +178,14 @@ static int list_workloads(const char *format)
 static struct td_graph *torch_closure(const struct check_args *a, const struct td_torch *t,
                                       const struct td_python *py, struct td_arena *arena)
 {
-    static const char *const names[] = {"LD_LIBRARY_PATH", "LD_PRELOAD"};
+    /* What the loader of this platform reads from the environment. */
+    bool windows = strcmp(td_host_platform(), "windows") == 0;
+    static const char *const linux_names[] = {"LD_LIBRARY_PATH", "LD_PRELOAD"};
+    static const char *const windows_names[] = {"PATH", NULL};
+    const char *const *names = windows ? windows_names : linux_names;
     struct td_env_var *env = td_arena_array(arena, 2, sizeof *env);
     size_t n_env = 0;
-    for (size_t i = 0; env && i < 2; i++) {
+    for (size_t i = 0; env && i < 2 && names[i]; i++) {
         const char *v = getenv(names[i]);
         if (v)
             env[n_env++] = (struct td_env_var){names[i], v};
@@ -192,12 +196,15 @@ static struct td_graph *torch_closure(const struct check_args *a, const struct t
     char probe[4200];
     if (!cfg || !g)
         return NULL;
-    *cfg = (struct td_loader_config){.platform = TD_PLATFORM_LINUX,
+    *cfg = (struct td_loader_config){.platform = windows ? TD_PLATFORM_WINDOWS : TD_PLATFORM_LINUX,
                                      .profile = TD_PROFILE_TORCH_IMPORT,
                                      .root = a->root,
                                      .env = env,
                                      .n_env = n_env};
     snprintf(probe, sizeof probe, "%s/lib/_", t->dir);
+    for (char *c = probe; windows && *c; c++) /* the probes write '/'; Windows paths are '\' */
+        if (*c == '/')
+            *c = '\\';
     size_t n = td_torch_import_roots(cfg, probe, roots, 256, arena);
     if (n == 0)
         return NULL;
@@ -243,8 +250,9 @@ static void known_env(struct td_check_report *r, struct td_arena *arena)
 static void probe_all(const struct check_args *a, struct td_check_report *r, struct td_arena *arena)
 {
     struct td_probe_ctx ctx = {.root = a->root, .arena = arena, .timeout_ms = a->timeout_ms};
-    r->os = "linux";
+    r->os = td_host_platform();
     td_probe_system(&ctx, &r->sys);
+    td_probe_windows(&ctx, &r->win);
     td_probe_cpu(&ctx, &r->cpu);
     if (!a->no_gpu) {
         td_probe_gpu(&ctx, &r->gpu);

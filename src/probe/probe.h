@@ -54,6 +54,35 @@ struct td_system {
 
 int td_probe_system(const struct td_probe_ctx *ctx, struct td_system *out);
 
+/* ---- Windows only (probe/system_windows.c; elsewhere probed stays false) ---- */
+
+/* A runtime DLL of System32 and the file version its version resource states. */
+struct td_windows_dll {
+    const char *name;    /* "vcruntime140.dll" */
+    const char *path;    /* NULL when System32 has no such file */
+    const char *version; /* "14.38.33135.0"; NULL when absent or without a version resource */
+};
+
+struct td_windows {
+    bool probed;
+    const char *product;         /* HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion ProductName */
+    const char *display_version; /* DisplayVersion ("22H2"), else ReleaseId; NULL when neither */
+    unsigned major, minor, build; /* RtlGetVersion: the real version, whatever the manifest */
+    const char *vc_redist;        /* HKLM\SOFTWARE\Microsoft\VisualStudio\14.0\VC\Runtimes\x64
+                                     Version ("v14.38.33135.00") when Installed is 1, else NULL */
+    struct td_windows_dll runtime_dlls[3]; /* vcruntime140, vcruntime140_1, msvcp140 */
+    size_t n_runtime_dlls;
+    int safe_dll_search_mode; /* Session Manager value; -1 when unset (the default: on) */
+    const char **known_dlls;  /* Session Manager\KnownDLLs values ("kernel32.dll", ...) */
+    size_t n_known_dlls;
+    const char *system32;            /* GetSystemDirectory */
+    const char *cuda_path;           /* %CUDA_PATH%, NULL when unset */
+    const char **cuda_path_versions; /* "CUDA_PATH_V12_1=C:\...", each variable set */
+    size_t n_cuda_path_versions;
+};
+
+int td_probe_windows(const struct td_probe_ctx *ctx, struct td_windows *out);
+
 /* ---- CPU (probe/cpu.c; cpuid on x86, /proc/cpuinfo elsewhere) ---- */
 
 enum td_cpu_feature {

@@ -65,6 +65,15 @@ char *td_pyfs_join(struct td_arena *a, const char *dir, const char *name)
     return p;
 }
 
+char *td_pyfs_from_host(struct td_arena *a, const char *path)
+{
+    char *p = td_arena_strdup(a, path);
+    for (char *c = p; c && *c; c++)
+        if (TD_HOST_SEP(*c))
+            *c = '/';
+    return p;
+}
+
 char *td_pyfs_dirname(struct td_arena *a, const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -91,6 +100,11 @@ char *td_pyfs_realpath(const struct td_probe_ctx *ctx, const char *path)
         return NULL;
     int hops = 0;
     char *r = rest;
+    if (td_host_absolute(path) && !TD_HOST_SEP(path[0])) { /* a Windows drive: "C:" stays */
+        memcpy(done, path, 2);
+        done[2] = '\0';
+        r += 2;
+    }
     while (*r) {
         while (*r == '/')
             r++;

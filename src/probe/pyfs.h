@@ -36,6 +36,9 @@ char *td_pyfs_realpath(const struct td_probe_ctx *ctx, const char *path);
  * after them; *LEN gets the length. NULL when unreadable. */
 char *td_pyfs_read(const struct td_probe_ctx *ctx, const char *path, size_t max, size_t *len);
 
+/* PATH, a path of this machine, with '/' separators ("C:\\x" -> "C:/x" on
+ * Windows; unchanged elsewhere). */
+char *td_pyfs_from_host(struct td_arena *a, const char *path);
 /* The directory part of PATH ("/usr/bin/python3" -> "/usr/bin"; "/x" -> "/"). */
 char *td_pyfs_dirname(struct td_arena *a, const char *path);
 const char *td_pyfs_basename(const char *path);

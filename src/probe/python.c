@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/compat.h"
 #include "base/map.h"
 #include "format/elf.h"
 #include "probe/probe.h"
@@ -342,12 +343,15 @@ static void add(struct found *f, const char *exe, const char *found_by, bool act
     f->items[f->n++] = py;
 }
 
-/* An environment's interpreter: bin/python (POSIX) or python.exe (Windows). */
+/* An environment's interpreter: bin/python (POSIX), Scripts\python.exe (a
+ * Windows venv) or python.exe (a Windows conda env or installation). */
 static void add_env(struct found *f, const char *prefix, const char *found_by, bool active)
 {
     struct td_arena *a = f->ctx->arena;
     char *exe = td_pyfs_join(a, prefix, "bin/python");
     if (exe && td_pyfs_is_file(f->ctx, exe))
+        add(f, exe, found_by, active);
+    else if ((exe = td_pyfs_join(a, prefix, "Scripts/python.exe")) && td_pyfs_is_file(f->ctx, exe))
         add(f, exe, found_by, active);
     else if ((exe = td_pyfs_join(a, prefix, "python.exe")))
         add(f, exe, found_by, active);
@@ -413,11 +417,12 @@ static void add_path(struct found *f, bool mark_active)
         return;
     char *copy = strdup(path);
     bool first = mark_active;
-    for (char *save = NULL, *dir = copy ? strtok_r(copy, ":", &save) : NULL; dir;
-         dir = strtok_r(NULL, ":", &save)) {
-        if (dir[0] != '/')
+    for (char *save = NULL, *dir = copy ? strtok_r(copy, TD_HOST_PATH_LIST_SEP, &save) : NULL; dir;
+         dir = strtok_r(NULL, TD_HOST_PATH_LIST_SEP, &save)) {
+        if (!td_host_absolute(dir))
             continue;
-        static const char *const plain[] = {"python3", "python"};
+        static const char *const plain[] = {"python3" TD_HOST_EXE_SUFFIX,
+                                            "python" TD_HOST_EXE_SUFFIX};
         for (size_t i = 0; i < 2; i++) {
             char *exe = td_pyfs_join(f->ctx->arena, dir, plain[i]);
             if (exe && td_pyfs_is_file(f->ctx, exe)) {
@@ -472,13 +477,13 @@ int td_probe_pythons(const struct td_probe_ctx *ctx, const char *explicit_python
     if (explicit_python) {
         char abs[TD_PYFS_PATH_MAX];
         const char *exe = explicit_python;
-        if (exe[0] != '/' && getcwd(abs, sizeof abs) &&
+        if (!td_host_absolute(exe) && getcwd(abs, sizeof abs) &&
             strlen(abs) + strlen(exe) + 2 < sizeof abs) {
             strcat(abs, "/");
             strcat(abs, exe);
             exe = abs;
         }
-        add(&f, exe, "--python", true);
+        add(&f, td_pyfs_from_host(ctx->arena, exe), "--python", true);
         *out = f.items;
         *n = f.n;
         return f.n ? 0 : -1;
@@ -486,12 +491,12 @@ int td_probe_pythons(const struct td_probe_ctx *ctx, const char *explicit_python
     const char *venv = getenv("VIRTUAL_ENV");
     const char *conda = getenv("CONDA_PREFIX");
     bool env_active = false;
-    if (venv && venv[0] == '/') {
+    if (venv && td_host_absolute(venv)) {
         size_t before = f.n;
         add_env(&f, venv, "VIRTUAL_ENV", true);
         env_active = f.n > before;
     }
-    if (conda && conda[0] == '/') {
+    if (conda && td_host_absolute(conda)) {
         size_t before = f.n;
         add_env(&f, conda, "CONDA_PREFIX", !env_active);
         env_active |= f.n > before;

@@ -103,12 +103,27 @@ static void view_system(const struct out *o, const struct td_check_report *r)
 {
     const struct td_system *s = &r->sys;
     section(o, "System");
-    line(o, MARK_OK, "%s · kernel %s · %s · glibc %s%s%s", or_unknown(s->distro),
-         or_unknown(s->kernel), or_unknown(s->machine), or_unknown(s->glibc),
-         s->libstdcxx ? " · libstdc++ " : "", s->libstdcxx ? s->libstdcxx : "");
+    if (r->win.probed)
+        line(o, MARK_OK, "%s · build %s · %s", or_unknown(s->distro), or_unknown(s->kernel),
+             or_unknown(s->machine));
+    else
+        line(o, MARK_OK, "%s · kernel %s · %s · glibc %s%s%s", or_unknown(s->distro),
+             or_unknown(s->kernel), or_unknown(s->machine), or_unknown(s->glibc),
+             s->libstdcxx ? " · libstdc++ " : "", s->libstdcxx ? s->libstdcxx : "");
     if (s->ram_total)
         line(o, MARK_OK, "RAM %.1f GiB (%.1f GiB available) · disk %.0f GiB free",
              gib(s->ram_total), gib(s->ram_available), gib(s->disk_free));
+    const struct td_windows *win = &r->win;
+    if (win->probed) {
+        char dlls[256] = "";
+        for (size_t i = 0; i < win->n_runtime_dlls; i++)
+            snprintf(dlls + strlen(dlls), sizeof dlls - strlen(dlls), "%s%s %s",
+                     dlls[0] ? " · " : "", win->runtime_dlls[i].name,
+                     win->runtime_dlls[i].path ? or_unknown(win->runtime_dlls[i].version)
+                                               : "absent");
+        line(o, MARK_INFO, "VC++ redistributable %s · %s",
+             win->vc_redist ? win->vc_redist : "not registered", dlls);
+    }
     if (s->wsl)
         line(o, MARK_INFO, "WSL%d (the GPU is reached through /usr/lib/wsl/lib)", s->wsl);
     if (s->container)
@@ -414,6 +429,48 @@ static const char *gpu_status_name(enum td_gpu_status s)
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
 }
 
+static void json_windows(struct td_jsonw *w, const struct td_windows *x)
+{
+    if (!x->probed)
+        return;
+    td_jw_key(w, "windows");
+    td_jw_begin_object(w);
+    td_jw_kstr(w, "product", x->product);
+    td_jw_kstr(w, "display_version", x->display_version);
+    td_jw_kuint(w, "major", x->major);
+    td_jw_kuint(w, "minor", x->minor);
+    td_jw_kuint(w, "build", x->build);
+    td_jw_kstr(w, "vc_redist", x->vc_redist);
+    td_jw_kstr(w, "system32", x->system32);
+    td_jw_key(w, "runtime_dlls");
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < x->n_runtime_dlls; i++) {
+        td_jw_begin_object_inline(w);
+        td_jw_kstr(w, "name", x->runtime_dlls[i].name);
+        td_jw_kstr(w, "path", x->runtime_dlls[i].path);
+        td_jw_kstr(w, "version", x->runtime_dlls[i].version);
+        td_jw_end_object(w);
+    }
+    td_jw_end_array(w);
+    td_jw_key(w, "safe_dll_search_mode");
+    if (x->safe_dll_search_mode < 0)
+        td_jw_null(w);
+    else
+        td_jw_int(w, x->safe_dll_search_mode);
+    td_jw_key(w, "known_dlls");
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < x->n_known_dlls; i++)
+        td_jw_string(w, x->known_dlls[i]);
+    td_jw_end_array(w);
+    td_jw_kstr(w, "cuda_path", x->cuda_path);
+    td_jw_key(w, "cuda_path_versions");
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < x->n_cuda_path_versions; i++)
+        td_jw_string(w, x->cuda_path_versions[i]);
+    td_jw_end_array(w);
+    td_jw_end_object(w);
+}
+
 static void json_gpu(struct td_jsonw *w, const struct td_check_report *r)
 {
     const struct td_gpu_info *g = &r->gpu;
@@ -528,6 +585,7 @@ void td_check_json(const struct td_check_report *r, FILE *out)
     td_jw_key(&w, "elapsed_ms");
     td_jw_uint(&w, (uint64_t)(r->elapsed_ms + 0.5));
     json_system(&w, r);
+    json_windows(&w, &r->win);
     json_gpu(&w, r);
     json_pythons(&w, r);
     json_torch(&w, r);

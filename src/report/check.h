@@ -15,6 +15,7 @@
 struct td_check_report {
     const char *os;
     struct td_system sys;
+    struct td_windows win; /* Windows only: runtime DLLs, KnownDLLs, CUDA_PATH */
     struct td_cpu cpu;
     struct td_gpu_info gpu;
     bool gpu_probed; /* false: --no-gpu */
