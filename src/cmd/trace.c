@@ -1,5 +1,6 @@
-/* torchdoctor trace -- COMMAND: run the command under the LD_AUDIT tracer,
- * report what ld.so really did, and compare it with the static model. */
+/* torchdoctor trace -- COMMAND: run the command under the LD_AUDIT tracer
+ * (Linux) or a debugger (Windows), report what the loader really did, and compare it with the
+ * static model. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,9 @@ static void usage(FILE *out)
             "every library it mapped (when, how it was found, who asked for it) and every\n"
             "unload, reads the error ld.so or Python printed, and compares the real load with\n"
             "the static model of torchdoctor deps (same environment) library by library.\n"
+            "On Windows COMMAND runs under a debugger instead: the loader's debug events give\n"
+            "each DLL mapped and unmapped, the import tables who asked for it, and Python's\n"
+            "[WinError N] line, the exit code or loader snaps (gflags +sls) the failed step.\n"
             "The command's stdout goes to stderr, so the report alone is on stdout.\n"
             "\n"
             "  --timeout SEC  kill the command after SEC seconds (default: no limit)\n"

@@ -3,14 +3,17 @@
  * comparison with the static model of the same load. Platform-neutral:
  * the tracer (trace_linux.c) fills the events. */
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/compat.h"
 #include "base/data.h"
+#include "base/map.h"
 #include "probe/trace.h"
 
 /* rtld-audit(7) la_activity: objects are being added / removed. */
@@ -44,8 +47,7 @@ const char *td_trace_status_name(enum td_trace_lib_status s)
 
 static const char *base_name(const char *path)
 {
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
+    return td_trace_pe_base(path); /* '/' or '\\': a Windows trace names DLLs by C:\\ paths */
 }
 
 static struct td_trace_lib *add_lib(struct td_trace *t)
@@ -91,11 +93,13 @@ static const char *candidate_outcome(const char *path, const unsigned char want[
     return "not taken";
 }
 
+/* One file however named: device and inode, or on Windows the volume
+ * serial number and file index (mingw's stat has no st_ino). */
 static bool same_file(const char *a, const char *b)
 {
-    struct stat sa, sb;
-    return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
+    uint64_t da, ia, db, ib;
+    return a && b && td_file_identity(a, &da, &ia) && td_file_identity(b, &db, &ib) && da == db &&
+           ia == ib;
 }
 
 /* A search that mapped nothing: a file already loaded under another name
@@ -235,9 +239,67 @@ size_t td_trace_roots(const struct td_trace *t, const char **roots, size_t cap)
     if (t->program && n < cap)
         roots[n++] = t->program;
     for (size_t i = 0; i < t->n_libs && n < cap; i++)
-        if (t->libs[i].dlopened && t->libs[i].path && t->libs[i].path[0] == '/')
+        if (t->libs[i].dlopened && t->libs[i].path &&
+            (t->libs[i].path[0] == '/' || (t->windows && t->libs[i].path[1] == ':')))
             roots[n++] = t->libs[i].path;
     return n;
+}
+
+/* ---- ld.so / dlerror / Python error lines (data/ldso_errors.tsv; Python's
+ * [WinError N] lines too) ---- */
+
+static const char *group(struct td_trace *t, const char *line, const regmatch_t *m,
+                         const char *cell)
+{
+    int i = cell[0] >= '1' && cell[0] <= '9' && !cell[1] ? cell[0] - '0' : -1;
+    if (i < 0 || m[i].rm_so < 0)
+        return NULL;
+    return td_arena_strndup(&t->arena, line + m[i].rm_so, (size_t)(m[i].rm_eo - m[i].rm_so));
+}
+
+bool td_trace_parse_error(struct td_trace *t, const char *line)
+{
+    size_t len;
+    const char *text = td_data_table("ldso_errors", &len);
+    if (!text)
+        return false;
+    struct td_tsv tsv;
+    char row[2048];
+    const char *c[8];
+    td_tsv_open(&tsv, text, len);
+    int n = td_tsv_next(&tsv, row, sizeof row, c, 8);
+    int kind = td_tsv_column(c, n, "kind"), pat = td_tsv_column(c, n, "pattern"),
+        lib = td_tsv_column(c, n, "library"), need = td_tsv_column(c, n, "needed_by"),
+        sym = td_tsv_column(c, n, "symbol");
+    if (kind < 0 || pat < 0 || lib < 0 || need < 0 || sym < 0)
+        return false;
+    while ((n = td_tsv_next(&tsv, row, sizeof row, c, 8)) > sym) {
+        regex_t re;
+        regmatch_t m[10];
+        if (regcomp(&re, c[pat], REG_EXTENDED) != 0)
+            continue;
+        int hit = regexec(&re, line, 10, m, 0);
+        regfree(&re);
+        if (hit != 0)
+            continue;
+        struct td_trace_failure *f = t->failed;
+        if (!f && !(f = t->failed = td_arena_alloc(&t->arena, sizeof *f)))
+            return false;
+        static const char *const kinds[] = {
+            TD_KIND_MISSING_LIBRARY,    TD_KIND_MISSING_SYMBOL, TD_KIND_MISSING_SYMBOL_VERSION,
+            TD_KIND_WRONG_ARCHITECTURE, TD_KIND_NOT_A_LIBRARY,  TD_KIND_INIT_FAILURE};
+        f->kind = TD_KIND_MISSING_LIBRARY;
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+            if (strcmp(c[kind], kinds[k]) == 0)
+                f->kind = kinds[k];
+        f->library = group(t, line, m, c[lib]);
+        f->needed_by = group(t, line, m, c[need]);
+        f->symbol = group(t, line, m, c[sym]);
+        f->message = td_arena_strdup(&t->arena, line);
+        f->lib = NULL;
+        return true;
+    }
+    return false;
 }
 
 /* ---- findings ---- */
@@ -265,6 +327,12 @@ static const char *tried_summary(const struct td_trace_lib *l, char *out, size_t
     return out;
 }
 
+/* Names compare exactly on Linux, without regard to case on Windows. */
+static bool same_name(const struct td_trace *t, const char *a, const char *b)
+{
+    return t->windows ? strcasecmp(a, b) == 0 : strcmp(a, b) == 0;
+}
+
 /* The library of the trace the failure message names. */
 static const struct td_trace_lib *failed_lib(const struct td_trace *t,
                                              const struct td_trace_failure *f)
@@ -274,13 +342,69 @@ static const struct td_trace_lib *failed_lib(const struct td_trace *t,
         const struct td_trace_lib *l = &t->libs[i];
         if (l->status == TD_TLIB_LOADED && f->library)
             continue; /* a name that loaded is not the failed one */
-        if (strcmp(l->name, want) == 0 || (l->path && strcmp(l->path, want) == 0))
+        if (same_name(t, l->name, want) || (l->path && same_name(t, l->path, want)))
             return l;
         for (size_t k = 0; k < l->n_tries; k++)
-            if (strcmp(l->tries[k].path, want) == 0)
+            if (same_name(t, l->tries[k].path, want))
                 return l;
     }
     return NULL;
+}
+
+/* The Windows wording: the loader's own terms, fixes that name DLLs. */
+static void failure_finding_pe(struct td_trace *t, const struct td_trace_failure *f,
+                               enum td_severity sev, const char *lib)
+{
+    char tried[2048], fix[1024];
+    const char *by = f->needed_by ? f->needed_by : lib;
+    if (strcmp(f->kind, TD_KIND_MISSING_LIBRARY) == 0) {
+        snprintf(fix, sizeof fix,
+                 "torchdoctor deps \"%s\"  # every directory the loader searches for %s; install "
+                 "the package that ships it (the VC++ redistributable for msvcp140/vcruntime140), "
+                 "or os.add_dll_directory() the folder that holds it",
+                 by, base_name(lib));
+        td_findings_add(&t->findings, sev, f->kind, lib, f->needed_by, NULL, fix,
+                        "%s was not found%s%s: %s (%s)", lib, f->needed_by ? ", needed by " : "",
+                        f->needed_by ? f->needed_by : "",
+                        f->lib && f->lib->n_tries ? tried_summary(f->lib, tried, sizeof tried)
+                                                  : "no DLL mapped answers to that name",
+                        f->message);
+    } else if (strcmp(f->kind, TD_KIND_WRONG_ARCHITECTURE) == 0) {
+        snprintf(fix, sizeof fix,
+                 "torchdoctor inspect \"%s\"  # shows its machine; install the build of %s for "
+                 "this process's architecture, and take the other one off the search path",
+                 lib, base_name(lib));
+        td_findings_add(&t->findings, sev, f->kind, lib, f->needed_by, NULL, fix,
+                        "%s is an image for another machine than %s: the loader stops at the "
+                        "first file of that name (error 193; %s)",
+                        lib, t->program ? t->program : "the program", f->message);
+    } else if (strcmp(f->kind, TD_KIND_INIT_FAILURE) == 0) {
+        snprintf(fix, sizeof fix,
+                 "torchdoctor deps \"%s\"  # its imports resolve, its own start does not: "
+                 "reinstall the package that ships it (for torch's DLLs, also the current VC++ "
+                 "redistributable)",
+                 lib);
+        td_findings_add(&t->findings, sev, f->kind, lib, f->needed_by, NULL, fix,
+                        "%s was mapped, then its DllMain (or a static initialiser) failed on "
+                        "DLL_PROCESS_ATTACH and the loader unloaded it (error 1114; %s)",
+                        lib, f->message);
+    } else if (strcmp(f->kind, TD_KIND_NOT_A_LIBRARY) == 0) {
+        snprintf(fix, sizeof fix,
+                 "move \"%s\" \"%s.broken\"  # or reinstall the package it "
+                 "belongs to",
+                 lib, lib);
+        td_findings_add(&t->findings, sev, f->kind, lib, f->needed_by, NULL, fix,
+                        "%s is not a PE image: the loader stops at it (%s)", lib, f->message);
+    } else {
+        snprintf(fix, sizeof fix,
+                 "torchdoctor deps \"%s\"  # binds every import and names the one missing; "
+                 "install the matching version of the DLL that should export it",
+                 by);
+        td_findings_add(&t->findings, sev, f->kind, lib, f->needed_by, f->symbol, fix,
+                        "an import of %s is not exported by the DLL that was loaded for it: "
+                        "another copy was found first (%s)",
+                        by, f->message);
+    }
 }
 
 static void failure_finding(struct td_trace *t)
@@ -295,6 +419,10 @@ static void failure_finding(struct td_trace *t)
      * did not fail to load. */
     enum td_severity sev = t->exit_status == 0 ? TD_SEV_WARNING : TD_SEV_ERROR;
     const char *lib = f->library ? f->library : f->needed_by;
+    if (t->windows) {
+        failure_finding_pe(t, f, sev, lib ? lib : "?");
+        return;
+    }
     char tried[2048], fix[1024];
     if (strcmp(f->kind, TD_KIND_MISSING_LIBRARY) == 0) {
         snprintf(fix, sizeof fix,
@@ -359,7 +487,7 @@ static void duplicate_runtimes(struct td_trace *t)
     const struct td_trace_lib *first = NULL;
     char family[64] = "";
     while ((n = td_tsv_next(&tsv, line, sizeof line, c, 8)) > plat) {
-        if (strcmp(c[plat], "linux") != 0 && strcmp(c[plat], "any") != 0)
+        if (strcmp(c[plat], t->windows ? "windows" : "linux") != 0 && strcmp(c[plat], "any") != 0)
             continue;
         if (strcmp(family, c[fam]) != 0) {
             snprintf(family, sizeof family, "%s", c[fam]);
@@ -367,7 +495,8 @@ static void duplicate_runtimes(struct td_trace *t)
         }
         for (size_t i = 0; i < t->n_libs; i++) {
             const struct td_trace_lib *l = &t->libs[i];
-            if (l->status != TD_TLIB_LOADED || fnmatch(c[lib], base_name(l->path), 0) != 0)
+            if (l->status != TD_TLIB_LOADED ||
+                fnmatch(c[lib], base_name(l->path), t->windows ? FNM_CASEFOLD : 0) != 0)
                 continue;
             if (!first) {
                 first = l;
@@ -388,16 +517,17 @@ static void duplicate_runtimes(struct td_trace *t)
 
 /* ---- the static model ---- */
 
-static const struct td_edge *model_edge(const struct td_graph *g, const struct td_trace_lib *l)
+static const struct td_edge *model_edge(const struct td_graph *g, const struct td_trace_lib *l,
+                                        bool windows)
 {
-    struct stat st;
-    bool have = l->requested_by && stat(l->requested_by, &st) == 0;
+    uint64_t dev, ino;
+    bool have = l->requested_by && td_file_identity(l->requested_by, &dev, &ino);
     const struct td_edge *any = NULL;
     for (size_t i = 0; i < g->n_edges; i++) {
         const struct td_edge *e = &g->edges[i];
-        if (strcmp(e->name, l->name) != 0)
+        if (windows ? strcasecmp(e->name, l->name) != 0 : strcmp(e->name, l->name) != 0)
             continue;
-        if (have && e->from->dev == (uint64_t)st.st_dev && e->from->ino == (uint64_t)st.st_ino)
+        if (have && e->from->dev == dev && e->from->ino == ino)
             return e;
         if (!any)
             any = e;
@@ -452,9 +582,10 @@ static void compare_with_model(struct td_trace *t, const struct td_graph *g)
 {
     for (size_t i = 0; i < t->n_libs; i++) {
         const struct td_trace_lib *l = &t->libs[i];
-        if (!l->requested_by || l->dlopened || strchr(l->name, '/'))
+        if (!l->requested_by || l->dlopened || strchr(l->name, '/') ||
+            (t->windows && strchr(l->name, '\\')))
             continue; /* the program, ld.so, the vDSO, the model's roots, paths */
-        const struct td_edge *e = model_edge(g, l);
+        const struct td_edge *e = model_edge(g, l, t->windows);
         if (!e)
             continue;
         bool agree =

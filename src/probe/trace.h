@@ -3,8 +3,9 @@
  * every search step, load and unload ld.so makes; its stderr is read for
  * the error ld.so or Python printed. The result is a value: a timeline of
  * events, one entry per library the program asked for (how it was found,
- * who asked, what was tried), the failed step, and the findings. Linux
- * only (trace_linux.c); the Windows tracer fills the same struct. */
+ * who asked, what was tried), the failed step, and the findings. Linux:
+ * trace_linux.c; Windows: trace_windows.c, a debugger loop whose events
+ * trace_pe.c folds into the same struct. */
 #ifndef TD_PROBE_TRACE_H
 #define TD_PROBE_TRACE_H
 
@@ -120,6 +121,7 @@ struct td_trace {
     const char *stderr_tail;     /* the last lines the command wrote to stderr */
     const char *ld_library_path; /* as the traced ld.so saw them; NULL when unset */
     const char *ld_preload;
+    bool windows; /* filled by the Windows tracer: a PE program, DLLs from debug events */
     struct td_findings findings;
     struct td_arena arena;
 };
@@ -141,6 +143,26 @@ void td_trace_parse_events(struct td_trace *t, const char *text, size_t len, lon
 void td_trace_build_libraries(struct td_trace *t);
 /* The failure an error line states (ld.so / dlerror / Python), or false. */
 bool td_trace_parse_error(struct td_trace *t, const char *line);
+
+/* Windows (trace_pe.c; platform-neutral, so tests run it anywhere). The
+ * debug events are OPEN (an image mapped; cookie: its base address), CLOSE
+ * (unmapped), PREINIT (the loader's initial breakpoint: the program's own
+ * imports are mapped) and SEARCH (a loader-snaps line: flag ORIG for a
+ * LoadLibrary request, 0 for a path tried). They are folded into one entry
+ * per DLL: who asked for it, from the import tables of the images mapped
+ * before it; LoadLibrary'd (dlopened) when mapped after the breakpoint with
+ * no importer; and, when the load failed, the import nothing answered. */
+void td_trace_build_libraries_pe(struct td_trace *t);
+/* The failure an NTSTATUS the loader ended with states
+ * (data/windows_load_status.tsv), HOW being "exception" or "exit code";
+ * false (nothing set) when it is not a load failure. */
+bool td_trace_pe_status(struct td_trace *t, uint32_t status, const char *how);
+/* One loader-snaps line (ShowSnaps, an OUTPUT_DEBUG_STRING_EVENT) at T_NS:
+ * a SEARCH event, or for "LdrpProcessWork - ERROR: Unable to load DLL" the
+ * failed step (returns true). */
+bool td_trace_pe_snap(struct td_trace *t, const char *line, uint64_t t_ns);
+/* "C:\x\y.dll" -> "y.dll": the last component, after '\\' or '/'. */
+const char *td_trace_pe_base(const char *path);
 
 /* Findings (failure, duplicate runtimes) and the comparison with the
  * static model: G built from the program and the libraries it dlopened. */

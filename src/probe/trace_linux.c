@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,62 +162,6 @@ static void parse_events_from(struct td_trace *t, const char *text, size_t len, 
 void td_trace_parse_events(struct td_trace *t, const char *text, size_t len, long pid)
 {
     parse_events_from(t, text, len, pid, 0);
-}
-
-/* ---- ld.so / dlerror / Python error lines (data/ldso_errors.tsv) ---- */
-
-static const char *group(struct td_trace *t, const char *line, const regmatch_t *m,
-                         const char *cell)
-{
-    int i = cell[0] >= '1' && cell[0] <= '9' && !cell[1] ? cell[0] - '0' : -1;
-    if (i < 0 || m[i].rm_so < 0)
-        return NULL;
-    return td_arena_strndup(&t->arena, line + m[i].rm_so, (size_t)(m[i].rm_eo - m[i].rm_so));
-}
-
-bool td_trace_parse_error(struct td_trace *t, const char *line)
-{
-    size_t len;
-    const char *text = td_data_table("ldso_errors", &len);
-    if (!text)
-        return false;
-    struct td_tsv tsv;
-    char row[2048];
-    const char *c[8];
-    td_tsv_open(&tsv, text, len);
-    int n = td_tsv_next(&tsv, row, sizeof row, c, 8);
-    int kind = td_tsv_column(c, n, "kind"), pat = td_tsv_column(c, n, "pattern"),
-        lib = td_tsv_column(c, n, "library"), need = td_tsv_column(c, n, "needed_by"),
-        sym = td_tsv_column(c, n, "symbol");
-    if (kind < 0 || pat < 0 || lib < 0 || need < 0 || sym < 0)
-        return false;
-    while ((n = td_tsv_next(&tsv, row, sizeof row, c, 8)) > sym) {
-        regex_t re;
-        regmatch_t m[10];
-        if (regcomp(&re, c[pat], REG_EXTENDED) != 0)
-            continue;
-        int hit = regexec(&re, line, 10, m, 0);
-        regfree(&re);
-        if (hit != 0)
-            continue;
-        struct td_trace_failure *f = t->failed;
-        if (!f && !(f = t->failed = td_arena_alloc(&t->arena, sizeof *f)))
-            return false;
-        static const char *const kinds[] = {TD_KIND_MISSING_LIBRARY, TD_KIND_MISSING_SYMBOL,
-                                            TD_KIND_MISSING_SYMBOL_VERSION,
-                                            TD_KIND_WRONG_ARCHITECTURE, TD_KIND_NOT_A_LIBRARY};
-        f->kind = TD_KIND_MISSING_LIBRARY;
-        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-            if (strcmp(c[kind], kinds[k]) == 0)
-                f->kind = kinds[k];
-        f->library = group(t, line, m, c[lib]);
-        f->needed_by = group(t, line, m, c[need]);
-        f->symbol = group(t, line, m, c[sym]);
-        f->message = td_arena_strdup(&t->arena, line);
-        f->lib = NULL;
-        return true;
-    }
-    return false;
 }
 
 /* ---- the runner ---- */

@@ -34,6 +34,8 @@ static const char *outcome(const struct td_trace *tr, char *out, size_t cap)
         snprintf(out, cap, "timed out, killed");
     else if (tr->signal)
         snprintf(out, cap, "killed by signal %d (%s)", tr->signal, strsignal(tr->signal));
+    else if (tr->windows && (unsigned)tr->exit_status >= 0xC0000000u)
+        snprintf(out, cap, "exit status 0x%08X", (unsigned)tr->exit_status); /* an NTSTATUS */
     else
         snprintf(out, cap, "exit status %d", tr->exit_status);
     return out;
@@ -46,6 +48,9 @@ static void command_line(const struct td_trace *tr, FILE *out)
 }
 
 /* ---- text ---- */
+
+/* " [rule]", or nothing when the tracer does not know it (Windows). */
+#define VIA(v) (v) ? " [" : "", (v) ? (v) : "", (v) ? "]" : ""
 
 void td_trace_text(const struct td_trace *tr, const struct td_term *t)
 {
@@ -91,8 +96,8 @@ void td_trace_text(const struct td_trace *tr, const struct td_term *t)
             const char *o = l->tries[k].outcome;
             if (l->status == TD_TLIB_MISSING ||
                 (strcmp(o, "absent") != 0 && strcmp(o, "loaded") != 0))
-                fprintf(out, "  %18s %2zu. %s [%s] %s\n", "", k + 1, l->tries[k].path,
-                        td_trace_via_name(l->tries[k].via), o);
+                fprintf(out, "  %18s %2zu. %s%s%s%s %s\n", "", k + 1, l->tries[k].path,
+                        VIA(td_trace_via_name(l->tries[k].via)), o);
         }
     }
 
@@ -103,10 +108,10 @@ void td_trace_text(const struct td_trace *tr, const struct td_term *t)
             fprintf(out, "  %s", f->lib->name);
             if (f->lib->requested_by)
                 fprintf(out, ", needed by %s", f->lib->requested_by);
-            fprintf(out, "; tried in this order:\n");
+            fprintf(out, f->lib->n_tries ? "; tried in this order:\n" : "\n");
             for (size_t k = 0; k < f->lib->n_tries; k++)
-                fprintf(out, "   %2zu. %s [%s] %s\n", k + 1, f->lib->tries[k].path,
-                        td_trace_via_name(f->lib->tries[k].via), f->lib->tries[k].outcome);
+                fprintf(out, "   %2zu. %s%s%s%s %s\n", k + 1, f->lib->tries[k].path,
+                        VIA(td_trace_via_name(f->lib->tries[k].via)), f->lib->tries[k].outcome);
         }
         if (f->predicted >= 0)
             fprintf(out, "  the static model (torchdoctor deps) %s\n",
@@ -158,7 +163,7 @@ void td_trace_json(const struct td_trace *tr, FILE *out)
 {
     static struct td_jsonw w;
     td_jw_init(&w, out, true);
-    td_envelope_begin(&w, "trace", "linux");
+    td_envelope_begin(&w, "trace", tr->windows ? "windows" : "linux");
     td_envelope_findings(&w, &tr->findings);
     td_jw_key(&w, "trace");
     td_jw_begin_object(&w);
