@@ -320,11 +320,30 @@ static bool same_finding(const struct td_findings *f, const struct td_finding *x
     return false;
 }
 
+/* check --live on Windows: torch's DLL loads replayed in a child
+ * (probe/replay.h), each error code held against the static closure. */
+static void live_replay(const struct check_args *a, struct td_check_report *r,
+                        const struct td_python *py, struct td_arena *arena)
+{
+#ifdef _WIN32
+    struct td_replay *x = td_arena_alloc(arena, sizeof *x);
+    if (!x || !r->graphs || !r->graphs[0])
+        return;
+    td_replay_run(r->graphs[0], a->live_timeout_ms > 0 ? a->live_timeout_ms : 120 * 1000, arena, x);
+    td_replay_findings(x, r->graphs[0], py ? py->exe : NULL, &r->findings);
+    r->replay = x;
+#else
+    (void)a, (void)r, (void)py, (void)arena;
+#endif
+}
+
 /* check --live (issue: confirm the static answer by a real load). */
 static void live(const struct check_args *a, struct td_check_report *r, struct td_arena *arena)
 {
     const struct td_torch *t = r->n_torch ? &r->torch[0] : NULL;
     const struct td_python *py = t && t->python < r->n_py ? &r->pythons[t->python] : NULL;
+    if (t)
+        live_replay(a, r, py, arena);
     if (!py)
         return;
     bool gpu = r->gpu_probed && r->gpu.status == TD_GPU_OK;
