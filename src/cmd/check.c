@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -393,6 +394,13 @@ static void live(const struct check_args *a, struct td_check_report *r, struct t
         td_graph_free_at_exit(g);
 }
 
+static bool dir_exists(const char *dir, void *ctx)
+{
+    struct stat st;
+    (void)ctx;
+    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static void judge(const struct check_args *a, struct td_check_report *r, struct td_kb_workload *w)
 {
     struct td_facts x = {.os = r->os,
@@ -405,6 +413,12 @@ static void judge(const struct check_args *a, struct td_check_report *r, struct 
                          .n_torch = r->n_torch};
     td_rules_torch(&x, &r->findings);
     td_rules_env(&x, environ, &r->findings);
+    if (r->win.probed) {
+        td_rules_vc_runtime(&r->win, r->torch, r->n_torch, &r->findings);
+        td_rules_path(getenv("PATH"), dir_exists, NULL, r->win.cuda_path_versions,
+                      r->win.n_cuda_path_versions, r->n_torch ? r->torch[0].cuda : NULL,
+                      &r->findings);
+    }
     if (a->workload) {
         r->workload = w;
         r->workload_ready = td_rules_workload(&x, w, &r->findings);
