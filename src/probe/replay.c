@@ -202,6 +202,10 @@ static const char *const reinstall =
     "pip install --force-reinstall --no-cache-dir torch  (with the --index-url of your CUDA "
     "variant, as `torchdoctor compat` prints it)";
 
+/* pytorch-facts §8.3: the documented cause of torch's 1114 is an older
+ * msvcp140.dll than its build needs (pytorch#196987). */
+static const char *const vc_redist = "winget install Microsoft.VCRedist.2015+.x64";
+
 static void one_load(const struct td_replay_load *l, size_t order, bool first_fatal,
                      const struct td_graph *g, const char *who, struct td_findings *f)
 {
@@ -240,13 +244,13 @@ static void one_load(const struct td_replay_load *l, size_t order, bool first_fa
         const char *culprit = l->init && strcmp(l->init, ".") != 0 ? l->init : NULL;
         if (culprit)
             td_findings_add(f, TD_SEV_ERROR, TD_KIND_INIT_FAILURE, culprit, l->file, NULL,
-                            reinstall,
+                            vc_redist,
                             "WinError 1114 loading %s in the live replay: the initialiser "
                             "(DllMain, static constructors) of %s, which it imports, or of a DLL "
                             "that one pulls in, failed; %s itself was not reached%s",
                             base_name(l->file), culprit, base_name(l->file), where);
         else if (!already(f, TD_KIND_INIT_FAILURE, l->file)) /* not said as an import's */
-            td_findings_add(f, TD_SEV_ERROR, TD_KIND_INIT_FAILURE, l->file, who, NULL, reinstall,
+            td_findings_add(f, TD_SEV_ERROR, TD_KIND_INIT_FAILURE, l->file, who, NULL, vc_redist,
                             "WinError 1114 loading %s in the live replay: %s%s's own "
                             "initialiser (DllMain, static constructors) returned failure%s",
                             base_name(l->file),

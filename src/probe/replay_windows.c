@@ -98,6 +98,21 @@ static void patch_path(const char *dirs)
     free(path);
 }
 
+/* AddDllDirectory, looked up rather than imported: Windows 7 without
+ * KB2533623 lacks it, and torchdoctor.exe must still start there (torch
+ * then uses LoadLibraryW only: with_load_library_flags). */
+typedef void *(WINAPI *add_dll_directory_fn)(const wchar_t *);
+
+static DWORD add_dll_directory(const wchar_t *dir)
+{
+    FARPROC p = GetProcAddress(GetModuleHandleA("kernel32.dll"), "AddDllDirectory");
+    add_dll_directory_fn add;
+    if (!p)
+        return ERROR_PROC_NOT_FOUND;
+    memcpy(&add, &p, sizeof add);
+    return add(dir) ? 0 : GetLastError();
+}
+
 static char *read_stdin(size_t *len)
 {
     HANDLE in = GetStdHandle(STD_INPUT_HANDLE);
@@ -131,7 +146,7 @@ int td_replay_child(void)
                 *f[k]++ = '\0';
         if (strcmp(f[0], "dir") == 0 && f[1]) {
             wchar_t *w = wide(f[1]);
-            DWORD code = w && AddDllDirectory(w) ? 0 : GetLastError();
+            DWORD code = w ? add_dll_directory(w) : ERROR_OUTOFMEMORY;
             free(w);
             int n = snprintf(dirs + dirs_used, sizeof dirs - dirs_used, "%s%s",
                              dirs_used ? ";" : "", f[1]);
