@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include "probe/rules.h"
 #include "report/check.h"
 #include "report/envelope.h"
+#include "report/fix_script.h"
 #include "report/jsonw.h"
 
 extern char **environ;
@@ -47,8 +49,9 @@ static void usage(FILE *out)
             "  --python EXE      check this interpreter only\n"
             "  --workload NAME   readiness for a training job (flux-lora, sdxl-lora, ...);\n"
             "                    'list' shows them with their needs and sources\n"
-            "  -o FILE           write the report to FILE; FILE ending in .sh gets a script of\n"
-            "                    the fixes instead, for you to read and run\n"
+            "  -o FILE           write the report to FILE; FILE ending in .sh, .ps1 or .bat\n"
+            "                    gets a script of the fixes instead, for you to read and run\n"
+            "                    (fix.bat /dry-run prints its commands)\n"
             "  --redact          hide the user name, home directory and host name\n"
             "  --verify          hash every file against RECORD (default: sizes of all, hashes\n"
             "                    of files up to 1 MiB)\n"
@@ -57,7 +60,10 @@ static void usage(FILE *out)
             "  --timeout MS      how long the driver probe may take (default 5000)\n"
             "  --live            also run `import torch` (and torch.cuda.is_available() when a\n"
             "                    GPU answers) under `trace`, with the interpreter that owns the\n"
-            "                    torch, and compare what it loaded with the static model\n"
+            "                    torch, and compare what it loaded with the static model.\n"
+            "                    On Windows it first replays torch's DLL loads (LoadLibraryExW\n"
+            "                    of every torch\\lib\\*.dll, which runs their DllMain) in a child\n"
+            "                    and turns each WinError 126/127/193/1114 into a finding\n"
             "  --live-timeout S  how long that may take (default 120)\n"
             "  --root DIR        diagnose the system whose root is DIR (an image, a test tree)\n"
             "\n"
@@ -320,11 +326,30 @@ static bool same_finding(const struct td_findings *f, const struct td_finding *x
     return false;
 }
 
+/* check --live on Windows: torch's DLL loads replayed in a child
+ * (probe/replay.h), each error code held against the static closure. */
+static void live_replay(const struct check_args *a, struct td_check_report *r,
+                        const struct td_python *py, struct td_arena *arena)
+{
+#ifdef _WIN32
+    struct td_replay *x = td_arena_alloc(arena, sizeof *x);
+    if (!x || !r->graphs || !r->graphs[0])
+        return;
+    td_replay_run(r->graphs[0], a->live_timeout_ms > 0 ? a->live_timeout_ms : 120 * 1000, arena, x);
+    td_replay_findings(x, r->graphs[0], py ? py->exe : NULL, &r->findings);
+    r->replay = x;
+#else
+    (void)a, (void)r, (void)py, (void)arena;
+#endif
+}
+
 /* check --live (issue: confirm the static answer by a real load). */
 static void live(const struct check_args *a, struct td_check_report *r, struct td_arena *arena)
 {
     const struct td_torch *t = r->n_torch ? &r->torch[0] : NULL;
     const struct td_python *py = t && t->python < r->n_py ? &r->pythons[t->python] : NULL;
+    if (t)
+        live_replay(a, r, py, arena);
     if (!py)
         return;
     bool gpu = r->gpu_probed && r->gpu.status == TD_GPU_OK;
@@ -374,6 +399,13 @@ static void live(const struct check_args *a, struct td_check_report *r, struct t
         td_graph_free_at_exit(g);
 }
 
+static bool dir_exists(const char *dir, void *ctx)
+{
+    struct stat st;
+    (void)ctx;
+    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static void judge(const struct check_args *a, struct td_check_report *r, struct td_kb_workload *w)
 {
     struct td_facts x = {.os = r->os,
@@ -386,6 +418,12 @@ static void judge(const struct check_args *a, struct td_check_report *r, struct 
                          .n_torch = r->n_torch};
     td_rules_torch(&x, &r->findings);
     td_rules_env(&x, environ, &r->findings);
+    if (r->win.probed) {
+        td_rules_vc_runtime(&r->win, r->torch, r->n_torch, &r->findings);
+        td_rules_path(getenv("PATH"), dir_exists, NULL, r->win.cuda_path_versions,
+                      r->win.n_cuda_path_versions, r->n_torch ? r->torch[0].cuda : NULL,
+                      &r->findings);
+    }
     if (a->workload) {
         r->workload = w;
         r->workload_ready = td_rules_workload(&x, w, &r->findings);
@@ -445,33 +483,6 @@ static char *redact(char *buf, size_t *len, const struct td_check_report *r)
     return buf;
 }
 
-static bool looks_like_command(const char *fix)
-{
-    static const char *const starts[] = {"python",  "pip",    "sudo ", "apt ", "apt-get ", "conda ",
-                                         "export ", "unset ", "~/",    "/",    "ln ",      "mv "};
-    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
-        if (strncmp(fix, starts[i], strlen(starts[i])) == 0)
-            return true;
-    return false;
-}
-
-/* -o fix.sh: the fixes as a script the user reads, then runs. */
-static void fix_script(FILE *out, const struct td_findings *f)
-{
-    fprintf(out,
-            "#!/bin/sh\n# Fixes proposed by torchdoctor %s check. Read each one before "
-            "running this script;\n# lines that are advice rather than commands are "
-            "comments.\nset -e\n",
-            TD_VERSION);
-    for (size_t i = 0; i < f->count; i++) {
-        const struct td_finding *x = &f->items[i];
-        if (!x->fix || x->severity == TD_SEV_INFO)
-            continue;
-        fprintf(out, "\n# %s %s: %s\n", td_severity_name(x->severity), x->kind, x->detail);
-        fprintf(out, "%s%s\n", looks_like_command(x->fix) ? "" : "# ", x->fix);
-    }
-}
-
 static void render(const struct check_args *a, const struct td_check_report *r, FILE *out,
                    bool to_terminal)
 {
@@ -489,14 +500,14 @@ static void render(const struct check_args *a, const struct td_check_report *r, 
 static int emit(const struct check_args *a, const struct td_check_report *r)
 {
     const char *o = a->output;
-    size_t olen = o ? strlen(o) : 0;
-    bool script = olen > 3 && strcmp(o + olen - 3, ".sh") == 0;
+    enum td_shell shell;
+    bool script = td_fix_script_shell(o, &shell);
     struct td_memstream ms;
     FILE *mem = td_memstream_open(&ms);
     if (!mem)
         return -1;
     if (script)
-        fix_script(mem, &r->findings);
+        td_fix_script(mem, &r->findings, shell);
     else
         render(a, r, mem, !o && !a->redact && isatty(STDOUT_FILENO));
     size_t len;

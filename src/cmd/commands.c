@@ -10,6 +10,11 @@ const struct td_command td_commands[] = {
     {"explain", "say what a pasted error message means and what it does not say", td_cmd_explain},
     {"trace", "run a command and show what ld.so really loaded, and from where", td_cmd_trace},
     {"inspect", "show what a binary (ELF, PE, Mach-O) or wheel declares", td_cmd_inspect},
+#ifdef _WIN32
+    /* Hidden: what `check` runs in a child of itself (probe/child.h). */
+    {"__gpu", NULL, td_cmd_gpu_child},
+    {"__replay", NULL, td_cmd_replay_child},
+#endif
     {NULL, NULL, NULL},
 };
 
@@ -17,7 +22,8 @@ void td_print_usage(FILE *out)
 {
     fprintf(out, "usage: torchdoctor COMMAND [ARGS]\n\ncommands:\n");
     for (const struct td_command *c = td_commands; c->name; c++)
-        fprintf(out, "  %-10s %s\n", c->name, c->summary);
+        if (c->summary)
+            fprintf(out, "  %-10s %s\n", c->name, c->summary);
     fprintf(out, "\nRun 'torchdoctor COMMAND --help' for a command's options.\n"
                  "Exit status: 0 no error found, 1 an error was found, 2 the tool could not do "
                  "what was asked.\n");

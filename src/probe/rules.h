@@ -37,4 +37,18 @@ const char *td_rules_install_fix(const struct td_facts *x, const struct td_pytho
                                  const struct td_torch *torch, struct td_kb_build *b, char *out,
                                  size_t cap);
 
+/* Windows (winrules.c): each System32 VC++ runtime DLL older than the
+ * floor data/windows_vc_runtime_min.tsv gives for a torch release is a
+ * vc_runtime_too_old error, with the redistributable's winget command. */
+void td_rules_vc_runtime(const struct td_windows *w, const struct td_torch *torch, size_t n_torch,
+                         struct td_findings *f);
+
+/* Windows PATH (';'-separated): entries that do not exist (EXISTS says),
+ * later duplicates, 32-bit folders (Program Files (x86), SysWOW64), and the
+ * bin folder of a CUDA toolkit (CUDA_VARS: "CUDA_PATH_Vx_y=DIR") other than
+ * TORCH_CUDA ("12.1"; NULL for a CPU build: not checked). */
+void td_rules_path(const char *path, bool (*exists)(const char *dir, void *ctx), void *ctx,
+                   const char *const *cuda_vars, size_t n_cuda_vars, const char *torch_cuda,
+                   struct td_findings *f);
+
 #endif

@@ -326,6 +326,29 @@ static void view_live(const struct out *o, const struct td_check_report *r)
          t->n_divergences ? " (see --format json)" : "");
 }
 
+static void view_replay(const struct out *o, const struct td_check_report *r)
+{
+    const struct td_replay *x = r->replay;
+    if (!x)
+        return;
+    section(o, "Live DLL replay (--live)");
+    size_t loaded = 0;
+    for (size_t i = 0; i < x->n_loads; i++)
+        loaded += td_replay_final(&x->loads[i]) == 0;
+    line(o, loaded == x->n_loads && x->done ? MARK_OK : MARK_BAD,
+         "%zu of %zu DLLs loaded as torch loads them%s%s", loaded, x->n_loads,
+         x->detail ? "; " : "", x->detail ? x->detail : "");
+    for (size_t i = 0; i < x->n_loads; i++) {
+        const struct td_replay_load *l = &x->loads[i];
+        long code = td_replay_final(l);
+        if (code != 0 || l->retry == 0)
+            sub(o, "%s: %s %ld%s%s", l->file,
+                code ? "error" : "loaded only by the PATH retry after", code ? code : l->code,
+                l->init && strcmp(l->init, ".") ? ", initialiser of " : "",
+                l->init && strcmp(l->init, ".") ? l->init : "");
+    }
+}
+
 static void findings_markdown(FILE *out, const struct td_findings *f)
 {
     fprintf(out, "\n### Findings\n\n");
@@ -362,6 +385,7 @@ void td_check_text(const struct td_check_report *r, const struct td_term *t)
     view_env(&o, r);
     view_workload(&o, r);
     view_live(&o, r);
+    view_replay(&o, r);
     summary(&o, r);
     td_findings_text(t, &r->findings);
 }
@@ -377,6 +401,7 @@ void td_check_markdown(const struct td_check_report *r, FILE *out)
     view_env(&o, r);
     view_workload(&o, r);
     view_live(&o, r);
+    view_replay(&o, r);
     fprintf(out, "\n");
     summary(&o, r);
     findings_markdown(out, &r->findings);
@@ -629,6 +654,34 @@ void td_check_json(const struct td_check_report *r, FILE *out)
             td_jw_kstr(&w, "predicted", d->predicted);
             td_jw_kstr(&w, "loaded", d->loaded);
             td_jw_kstr(&w, "why", d->why);
+            td_jw_end_object(&w);
+        }
+        td_jw_end_array(&w);
+        td_jw_end_object(&w);
+    }
+    if (r->replay) {
+        const struct td_replay *x = r->replay;
+        td_jw_key(&w, "replay");
+        td_jw_begin_object(&w);
+        td_jw_kbool(&w, "done", x->done);
+        td_jw_kbool(&w, "timed_out", x->timed_out);
+        td_jw_kstr(&w, "detail", x->detail);
+        json_strings(&w, "failed_dirs", x->failed_dirs, x->n_failed_dirs);
+        td_jw_key(&w, "loads");
+        td_jw_begin_array(&w);
+        for (size_t i = 0; i < x->n_loads; i++) {
+            const struct td_replay_load *l = &x->loads[i];
+            td_jw_begin_object_inline(&w);
+            td_jw_kstr(&w, "file", l->file);
+            td_jw_kint(&w, "error", (int)l->code);
+            td_jw_key(&w, "path_retry");
+            if (l->retry >= 0)
+                td_jw_int(&w, l->retry);
+            else
+                td_jw_null(&w);
+            td_jw_kstr(&w, "init_failed", l->init);
+            td_jw_kbool(&w, "warn_only", l->warn_only);
+            td_jw_kint(&w, "final", (int)td_replay_final(l));
             td_jw_end_object(&w);
         }
         td_jw_end_array(&w);

@@ -9,6 +9,7 @@
 #include "graph/graph.h"
 #include "kb/kb.h"
 #include "probe/probe.h"
+#include "probe/replay.h"
 #include "probe/trace.h"
 #include "report/term.h"
 
@@ -36,6 +37,9 @@ struct td_check_report {
     double live_import_ms;    /* < 0: import did not finish */
     int live_cuda;            /* torch.cuda.is_available(): 1, 0; -1 not asked */
     int live_devices;
+    /* --live on Windows: torch's DLL loading replayed in a child; NULL when
+     * not run. */
+    const struct td_replay *replay;
     struct td_findings findings;
     double elapsed_ms;
 };
