@@ -119,6 +119,12 @@ void td_fix_script(FILE *out, const struct td_findings *f, enum td_shell shell)
         const struct td_finding *x = &f->items[i];
         if (!x->fix || x->severity == TD_SEV_INFO)
             continue;
+        bool repeated = false; /* three requesters of one missing file share one fix */
+        for (size_t k = 0; k < i && !repeated; k++)
+            repeated = f->items[k].fix && f->items[k].severity != TD_SEV_INFO &&
+                       strcmp(f->items[k].fix, x->fix) == 0;
+        if (repeated)
+            continue;
         char what[2048];
         snprintf(what, sizeof what, "%s %s: %s", td_severity_name(x->severity), x->kind, x->detail);
         fputc('\n', out);
