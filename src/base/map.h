@@ -20,6 +20,13 @@ struct td_map {
 int td_map_open(const char *path, struct td_map *m, struct td_err *err);
 void td_map_close(struct td_map *m);
 
+#ifndef _WIN32
+/* Maps SIZE bytes (the caller's fstat) of FD, a regular file the caller
+ * opened and still owns, so that a file already opened to check it is not
+ * opened again (POSIX builds; PATH is for messages). 0, or -1 with ERR. */
+int td_map_fd(int fd, uint64_t size, const char *path, struct td_map *m, struct td_err *err);
+#endif
+
 /* Zeroed writable memory of SIZE bytes straight from the system (pages,
  * returned whole by td_map_scratch_free): room to inflate a zip member.
  * NULL when the system refuses. */

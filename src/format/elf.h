@@ -192,6 +192,26 @@ struct td_elf {
 int td_elf_parse(struct td_elf *elf, const uint8_t *data, size_t size, struct td_arena *arena,
                  struct td_err *err);
 
+/* td_elf_parse without the hash tables and the symbol count, for a reader
+ * of no symbols (the loader and the version checks): the hash tables and
+ * the section headers are not touched. dynsym_count stays 0 and
+ * symcount_source is TD_ELF_SYMCOUNT_NOT_PARSED when there is a DT_SYMTAB. */
+int td_elf_parse_headers(struct td_elf *elf, const uint8_t *data, size_t size,
+                         struct td_arena *arena, struct td_err *err);
+
+/* td_elf_parse_headers over BUF, which may be sparse (format/buf.h): when
+ * BUF.sparse->missed is set afterwards, the outcome (success or error) is
+ * void: load the missed range and parse again. */
+int td_elf_parse_headers_buf(struct td_elf *elf, struct td_buf buf, struct td_arena *arena,
+                             struct td_err *err);
+
+/* Copies every string the parse left pointing into the buffer (PT_INTERP,
+ * DT_NEEDED, DT_SONAME, DT_RPATH, DT_RUNPATH, version names) into ARENA
+ * and forgets the buffer, so that the file can be unmapped. Symbols,
+ * sections and hash tables are gone afterwards (dynsym_count 0; every
+ * bounded read fails). Returns -1 with ERR when the arena is full. */
+int td_elf_detach(struct td_elf *elf, struct td_arena *arena, struct td_err *err);
+
 /* True when the buffer starts with the ELF magic. */
 bool td_elf_is_elf(const uint8_t *data, size_t size);
 

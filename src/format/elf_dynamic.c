@@ -631,3 +631,39 @@ int td_elf_parse_hash_tables(struct td_elf *elf, struct td_err *err)
     count_from_sections(elf);
     return resolve_symtab(elf, err);
 }
+
+/* ---- Detaching from the buffer. ---- */
+
+static bool copy_string(const char **s, struct td_arena *arena)
+{
+    return !*s || (*s = td_arena_strdup(arena, *s)) != NULL;
+}
+
+int td_elf_detach(struct td_elf *elf, struct td_arena *arena, struct td_err *err)
+{
+    bool ok = copy_string(&elf->interp, arena) && copy_string(&elf->soname, arena) &&
+              copy_string(&elf->rpath, arena) && copy_string(&elf->runpath, arena);
+    for (uint32_t i = 0; ok && i < elf->needed_count; i++)
+        ok = copy_string(&elf->needed[i], arena);
+    for (uint32_t i = 0; ok && i < elf->verneed_count; i++) {
+        ok = copy_string(&elf->verneed[i].file, arena);
+        for (uint32_t k = 0; ok && k < elf->verneed[i].version_count; k++)
+            ok = copy_string(&elf->verneed[i].versions[k].name, arena);
+    }
+    for (uint32_t i = 0; ok && i < elf->verdef_count; i++)
+        ok = copy_string(&elf->verdef[i].name, arena);
+    if (!ok) {
+        td_err_set(err, "arena cap reached copying the dynamic section's strings");
+        return -1;
+    }
+    /* The versym index table points at the names just copied: rebuild it. */
+    if (elf->versions && index_versions(elf, arena, err) != 0)
+        return -1;
+    elf->buf = td_buf_make(NULL, 0, elf->big_endian);
+    elf->sections_valid = false;
+    elf->section_count = 0;
+    elf->strtab_size = 0;
+    elf->dynsym_count = 0;
+    elf->has_versym = elf->has_gnu_hash = elf->has_sysv_hash = false;
+    return 0;
+}

@@ -33,8 +33,8 @@ static void read_sym_fields(const struct td_elf *elf, uint64_t at, struct td_elf
     /* The common case, little-endian ELF64 with the whole entry in the
      * buffer, decoded from one bounds check (the walk does this 35,000
      * times on libtorch_cpu). */
-    if (elf->is64 && !elf->big_endian && td_buf_has(&elf->buf, at, 24)) {
-        const uint8_t *p = elf->buf.data + at;
+    const uint8_t *p = elf->is64 && !elf->big_endian ? td_buf_at(&elf->buf, at, 24) : NULL;
+    if (p) {
         info = p[4];
         other = p[5];
         s->shndx = (uint16_t)(p[6] | p[7] << 8);
@@ -91,8 +91,8 @@ bool td_elf_dynsym(const struct td_elf *elf, uint32_t index, struct td_elf_sym *
      * the walk does not wait on a cache miss per name. */
     uint32_t ahead;
     uint64_t ahead_at = at + 16 * elf->dyn.syment;
-    if (index + 16 < elf->dynsym_count && td_buf_u32(&elf->buf, ahead_at, &ahead) &&
-        ahead < elf->strtab_size)
+    if (elf->buf.data && index + 16 < elf->dynsym_count &&
+        td_buf_u32(&elf->buf, ahead_at, &ahead) && ahead < elf->strtab_size)
         __builtin_prefetch(elf->buf.data + elf->strtab_off + ahead);
     read_sym_fields(elf, at, out);
     out->name = td_elf_dynstr(elf, td_elf_u32(elf, at));
