@@ -28,6 +28,8 @@ static void note_miss(struct td_buf_sparse *sp, uint64_t off, uint64_t len)
 
 const uint8_t *td_buf_sparse_at(const struct td_buf *b, uint64_t off, uint64_t len)
 {
+    if (!b->sparse || !td_buf_in_file(b, off, len))
+        return NULL;
     const struct td_buf_extent *e = extent_of(b->sparse, off);
     if (e && len <= e->len - (off - e->off))
         return e->data + (off - e->off);
@@ -42,20 +44,21 @@ const char *td_buf_cstr(const struct td_buf *b, uint64_t off, size_t limit)
     size_t avail = b->size - (size_t)off;
     if (limit && limit < avail)
         avail = limit;
-    const char *s;
-    if (b->sparse) {
-        /* Loaded bytes from OFF on; a string running past them is a miss. */
-        const struct td_buf_extent *e = extent_of(b->sparse, off);
-        uint64_t loaded = e ? e->len - (off - e->off) : 0;
-        if (!e || (loaded < avail && !memchr(e->data + (off - e->off), '\0', (size_t)loaded))) {
-            note_miss(b->sparse, off + loaded, 1);
-            return NULL;
-        }
+    /* The run of held bytes from OFF on: the window, or an extent. */
+    const char *s = NULL;
+    uint64_t held = 0;
+    const struct td_buf_extent *e;
+    if (off >= b->lo && off < b->hi) {
+        s = (const char *)b->data + (off - b->lo);
+        held = b->hi - off;
+    } else if (b->sparse && (e = extent_of(b->sparse, off)) != NULL) {
         s = (const char *)e->data + (off - e->off);
-        if (loaded < avail)
-            avail = (size_t)loaded;
-    } else {
-        s = (const char *)b->data + off;
+        held = e->len - (off - e->off);
     }
-    return memchr(s, '\0', avail) ? s : NULL;
+    size_t n = held < avail ? (size_t)held : avail;
+    if (s && memchr(s, '\0', n))
+        return s;
+    if (held < avail && b->sparse)
+        note_miss(b->sparse, off + held, 1); /* runs past what is held */
+    return NULL;
 }

@@ -8,12 +8,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A file of which only some ranges are in memory (read with pread rather
- * than mapped: each page mapped costs a page fault). A read of any other
- * byte of the file fails and is noted in MISS, so that the caller can read
- * that range and parse again until nothing is missed: the result is then
- * exactly that of parsing the whole file. Only the ELF reader's
- * td_elf_parse_headers is given such a buffer. */
+/* A buffer need not hold the whole file. DATA may hold only the window
+ * [LO, HI) of it (a mapping of just the symbol tables), and a sparse
+ * buffer holds some ranges read with pread (each page mapped costs a page
+ * fault). A read of bytes the buffer does not hold fails; in a sparse
+ * buffer it is also noted as a miss, so that the caller can read that
+ * range and parse again until nothing is missed: the result is then
+ * exactly that of parsing the whole file. Only the ELF reader is given
+ * such buffers (td_elf_parse_buf, td_elf_attach; the loader's
+ * td_object_read_fd). */
 struct td_buf_extent {
     uint64_t off, len;
     const uint8_t *data;
@@ -27,15 +30,31 @@ struct td_buf_sparse {
 };
 
 struct td_buf {
-    const uint8_t *data; /* NULL when SPARSE is set */
+    const uint8_t *data; /* the bytes from file offset LO on */
     size_t size;         /* of the whole file */
     bool big_endian;
-    struct td_buf_sparse *sparse; /* NULL: DATA holds all SIZE bytes */
+    struct td_buf_sparse *sparse; /* ranges outside [LO, HI), or NULL */
+    uint64_t lo, hi;              /* DATA holds [LO, HI); [0, SIZE) but for a window */
 };
 
 static inline struct td_buf td_buf_make(const uint8_t *data, size_t size, bool big_endian)
 {
-    struct td_buf b = {data, size, big_endian, NULL};
+    struct td_buf b = {data, size, big_endian, NULL, 0, size};
+    return b;
+}
+
+/* A buffer holding only [LO, HI) of a file of SIZE bytes, at DATA. */
+static inline struct td_buf td_buf_window(const uint8_t *data, uint64_t lo, uint64_t hi,
+                                          size_t size, bool big_endian)
+{
+    struct td_buf b = {data, size, big_endian, NULL, lo, hi};
+    return b;
+}
+
+/* A sparse buffer over a file of SIZE bytes: only SP's extents are held. */
+static inline struct td_buf td_buf_sparse_make(size_t size, struct td_buf_sparse *sp)
+{
+    struct td_buf b = {NULL, size, false, sp, 0, 0};
     return b;
 }
 
@@ -46,18 +65,16 @@ static inline bool td_buf_in_file(const struct td_buf *b, uint64_t off, uint64_t
     return off <= b->size && len <= b->size - off;
 }
 
-/* The sparse case of td_buf_at (buf.c). */
+/* td_buf_at outside the window (buf.c): the sparse ranges, or NULL. */
 const uint8_t *td_buf_sparse_at(const struct td_buf *b, uint64_t off, uint64_t len);
 
-/* The bytes [off, off + len), or NULL when they are outside the file (or,
- * for a sparse buffer, not loaded: noted as a miss). */
+/* The bytes [off, off + len), or NULL when the buffer does not hold them
+ * (outside the file, or not loaded: a sparse buffer notes a miss). */
 static inline const uint8_t *td_buf_at(const struct td_buf *b, uint64_t off, uint64_t len)
 {
-    if (!td_buf_in_file(b, off, len))
-        return NULL;
-    if (__builtin_expect(b->sparse != NULL, 0))
-        return td_buf_sparse_at(b, off, len);
-    return b->data + off;
+    if (off >= b->lo && off <= b->hi && len <= b->hi - off)
+        return b->data + (off - b->lo);
+    return td_buf_sparse_at(b, off, len);
 }
 
 /* True when [off, off + len) can be read. */

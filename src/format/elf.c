@@ -328,8 +328,48 @@ int td_elf_parse_headers(struct td_elf *elf, const uint8_t *data, size_t size,
     return parse(elf, td_buf_make(data, size, false), arena, false, err);
 }
 
-int td_elf_parse_headers_buf(struct td_elf *elf, struct td_buf buf, struct td_arena *arena,
-                             struct td_err *err)
+int td_elf_parse_buf(struct td_elf *elf, struct td_buf buf, bool symbols, struct td_arena *arena,
+                     struct td_err *err)
 {
-    return parse(elf, buf, arena, false, err);
+    return parse(elf, buf, arena, symbols, err);
+}
+
+/* Extends [*LO, *HI) to cover [OFF, OFF + LEN). */
+static void cover(uint64_t *lo, uint64_t *hi, uint64_t off, uint64_t len)
+{
+    uint64_t end;
+    if (!td_add_u64(off, len, &end))
+        end = UINT64_MAX;
+    if (off < *lo)
+        *lo = off;
+    if (end > *hi)
+        *hi = end;
+}
+
+bool td_elf_symbol_range(const struct td_elf *elf, uint64_t *lo, uint64_t *hi)
+{
+    *lo = UINT64_MAX;
+    *hi = 0;
+    if (!elf->dynsym_count)
+        return false;
+    uint64_t n = elf->dynsym_count;
+    cover(lo, hi, elf->symtab_off, n * elf->dyn.syment);
+    cover(lo, hi, elf->strtab_off, elf->strtab_size);
+    if (elf->has_versym)
+        cover(lo, hi, elf->versym_off, 2 * n);
+    if (elf->has_gnu_hash) /* header, bloom, buckets; chain words of hashed symbols */
+        cover(lo, hi, elf->gnu.bloom_off - 16,
+              elf->gnu.chain_off - (elf->gnu.bloom_off - 16) +
+                  4 * (n > elf->gnu.symoffset ? n - elf->gnu.symoffset : 0));
+    if (elf->has_sysv_hash)
+        cover(lo, hi, elf->sysv.buckets_off - 2ull * elf->sysv.width,
+              (2 + elf->sysv.nbucket + elf->sysv.nchain) * elf->sysv.width);
+    if (*hi > elf->buf.size)
+        *hi = elf->buf.size;
+    return *lo < *hi;
+}
+
+void td_elf_attach(struct td_elf *elf, const uint8_t *data, uint64_t lo, uint64_t hi, size_t size)
+{
+    elf->buf = td_buf_window(data, lo, hi, size, elf->big_endian);
 }

@@ -492,8 +492,18 @@ static int count_from_gnu_hash(struct td_elf *elf, struct td_err *err)
 {
     const struct td_elf_gnu_hash *g = &elf->gnu;
     uint32_t top = 0;
+    /* All buckets at once (parse_gnu_hash found them inside the file): one
+     * bounds check, and for a sparse buffer one miss, not one a bucket. */
+    const uint8_t *at = td_buf_at(&elf->buf, g->buckets_off, 4ull * g->nbuckets);
+    if (!at) {
+        td_err_set(err, "GNU hash table at offset 0x%llx: buckets not readable",
+                   ull(g->buckets_off));
+        return -1;
+    }
+    struct td_buf buckets = td_buf_make(at, 4ull * g->nbuckets, elf->big_endian);
     for (uint32_t b = 0; b < g->nbuckets; b++) {
-        uint32_t v = td_elf_u32(elf, g->buckets_off + 4ull * b);
+        uint32_t v;
+        td_buf_u32(&buckets, 4ull * b, &v);
         if (v > top)
             top = v;
     }
@@ -508,7 +518,10 @@ static int count_from_gnu_hash(struct td_elf *elf, struct td_err *err)
         return -1;
     }
     for (uint64_t i = top - g->symoffset; (i + 1) * 4 <= g->chain_avail; i++) {
-        if (td_elf_u32(elf, g->chain_off + 4 * i) & 1) {
+        uint32_t word;
+        if (!td_buf_u32(&elf->buf, g->chain_off + 4 * i, &word))
+            break; /* not held (a sparse buffer's miss) */
+        if (word & 1) {
             if (g->symoffset + i + 1 > UINT32_MAX)
                 break;
             elf->dynsym_count = (uint32_t)(g->symoffset + i + 1);
@@ -659,11 +672,7 @@ int td_elf_detach(struct td_elf *elf, struct td_arena *arena, struct td_err *err
     /* The versym index table points at the names just copied: rebuild it. */
     if (elf->versions && index_versions(elf, arena, err) != 0)
         return -1;
-    elf->buf = td_buf_make(NULL, 0, elf->big_endian);
-    elf->sections_valid = false;
-    elf->section_count = 0;
-    elf->strtab_size = 0;
-    elf->dynsym_count = 0;
-    elf->has_versym = elf->has_gnu_hash = elf->has_sysv_hash = false;
+    /* No bytes held; the file's size stays, for td_elf_symbol_range. */
+    elf->buf = td_buf_window(NULL, 0, 0, elf->buf.size, elf->big_endian);
     return 0;
 }

@@ -54,7 +54,7 @@ struct linux_state {
     size_t n_legacy_names;
     uint64_t legacy_hwcap_bits;       /* the same, as ld.so.cache hwcap bits */
     struct machine_facts facts;       /* for the last process machine seen */
-    struct td_header_scratch scratch; /* td_object_read_headers */
+    struct td_header_scratch scratch; /* td_object_read_fd */
 };
 
 /* One resolution in progress. */
@@ -292,30 +292,6 @@ static void add_probe(struct search *s, const char *path, enum td_rule rule, con
     }
 }
 
-/* Opens the candidate already open as FD (verified, STAT its fstat or
- * NULL): mapped from the descriptor, not opened and examined a second time
- * (288 libraries: 576 fewer openat and stat calls). The Windows build of
- * this model maps it again by name (map_windows.c has no descriptor call). */
-static struct td_object *open_candidate(const struct td_loader *L, int fd, const struct stat *st,
-                                        const char *host, const char *target, struct td_err *err)
-{
-    struct td_map map;
-    uint64_t dev = 0, ino = 0;
-#ifndef _WIN32
-    if (st && S_ISREG(st->st_mode)) {
-        if (td_map_fd(fd, (uint64_t)st->st_size, host, &map, err) != 0)
-            return NULL;
-        return td_object_from_map(&map, (uint64_t)st->st_dev, (uint64_t)st->st_ino, host, target,
-                                  L->cfg->headers_only, err);
-    }
-#endif
-    (void)fd, (void)st;
-    if (td_map_open(host, &map, err) != 0)
-        return NULL;
-    td_file_identity(host, &dev, &ino);
-    return td_object_from_map(&map, dev, ino, host, target, L->cfg->headers_only, err);
-}
-
 /* Tries TARGET (a target path) the way open_verify and
  * _dl_map_object_from_fd do: skip another class or machine, stop on a
  * file that is not a loadable object, reuse an object already loaded
@@ -364,12 +340,14 @@ static enum step try_file(struct search *s, const char *target, enum td_rule rul
         return STOP;
     }
     struct td_err oerr = {0};
+    /* Read from the descriptor already open, not opened and examined a
+     * second time (288 libraries: 576 fewer openat and stat calls). */
     struct td_object *o =
-        have_stat && S_ISREG(st.st_mode) && s->L->cfg->headers_only
-            ? td_object_read_headers(fd, (uint64_t)st.st_size, (uint64_t)st.st_dev,
-                                     (uint64_t)st.st_ino, hdr, n > 0 ? (size_t)n : 0,
-                                     &s->S->scratch, host, target, &oerr)
-            : open_candidate(s->L, fd, have_stat ? &st : NULL, host, target, &oerr);
+        have_stat && S_ISREG(st.st_mode)
+            ? td_object_read_fd(fd, (uint64_t)st.st_size, (uint64_t)st.st_dev, (uint64_t)st.st_ino,
+                                hdr, n > 0 ? (size_t)n : 0, !s->L->cfg->headers_only,
+                                &s->S->scratch, host, target, &oerr)
+            : td_object_open(host, target, NULL, &oerr);
     close(fd);
     o->name = td_arena_strdup(&o->arena, s->name);
     o->is_stub = looks_like_stub(target);

@@ -128,9 +128,9 @@ struct td_object *td_object_from_map(struct td_map *map, uint64_t dev, uint64_t 
                                      const char *path, const char *target_path, bool headers_only,
                                      struct td_err *err);
 
-/* Memory for td_object_read_headers, kept by a loader model and reused
+/* Memory for td_object_read_fd, kept by a loader model and reused
  * from one file to the next, so that its pages are faulted in once. */
-enum { TD_HEADER_SCRATCH = 256 * 1024, TD_HEADER_EXTENTS = 16 };
+enum { TD_HEADER_SCRATCH = 1024 * 1024, TD_HEADER_EXTENTS = 16 };
 struct td_header_scratch {
     uint8_t *mem;
     size_t cap, used;
@@ -139,19 +139,22 @@ struct td_header_scratch {
 };
 void td_header_scratch_free(struct td_header_scratch *s);
 
-/* The HEADERS_ONLY object of an ELF file open as FD (SIZE bytes; DEV, INO
- * its identity; HEAD the HEAD_LEN bytes from offset 0 the caller has read
- * already), read with pread rather than mapped: a mapped page costs a page
- * fault, and a fault maps up to 16 pages, where the loader needs a few
- * hundred bytes in four places (headers, PT_DYNAMIC, strings, version
- * tables). Ranges are read as the parser misses them (format/buf.h sparse
- * buffers), so the result is that of parsing the whole file; a file that
- * needs too many pieces is mapped instead. NULL with ERR when it cannot
- * be parsed. */
-struct td_object *td_object_read_headers(int fd, uint64_t size, uint64_t dev, uint64_t ino,
-                                         const uint8_t *head, size_t head_len,
-                                         struct td_header_scratch *scratch, const char *path,
-                                         const char *target_path, struct td_err *err);
+/* The object of an ELF file open as FD (SIZE bytes; DEV, INO its
+ * identity; HEAD the HEAD_LEN bytes from offset 0 the caller has read
+ * already), its headers read with pread rather than mapped: a mapped page
+ * costs a page fault, and a fault maps up to 16 pages, where the loader
+ * needs a few hundred bytes in four places (headers, PT_DYNAMIC, strings,
+ * version tables). Ranges are read as the parser misses them (format/buf.h
+ * sparse buffers), so the result is that of parsing the whole file; a file
+ * that needs too many pieces, or that the parser refuses, is mapped and
+ * parsed whole instead. Without SYMBOLS the object is HEADERS_ONLY (see
+ * td_object_from_map); with it the file is mapped too and only its symbol
+ * tables are read through the mapping. NULL with ERR when it cannot be
+ * parsed. */
+struct td_object *td_object_read_fd(int fd, uint64_t size, uint64_t dev, uint64_t ino,
+                                    const uint8_t *head, size_t head_len, bool symbols,
+                                    struct td_header_scratch *scratch, const char *path,
+                                    const char *target_path, struct td_err *err);
 void td_object_free(struct td_object *o);
 /* Like td_object_free, but leaves the file mapped: for a process about to
  * exit, which unmaps everything at once (one munmap per library of a

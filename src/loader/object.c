@@ -163,6 +163,7 @@ static bool load_range(struct td_header_scratch *s, int fd, uint64_t size, uint6
     hi = (hi + PAGE - 1) & ~(uint64_t)(PAGE - 1);
     if (hi > size)
         hi = size;
+    uint64_t grown = 0; /* the largest extent merged */
     for (size_t i = 0; i < s->count;) {
         const struct td_buf_extent *e = &s->extents[i];
         if (e->off > hi || e->off + e->len < lo) {
@@ -171,9 +172,15 @@ static bool load_range(struct td_header_scratch *s, int fd, uint64_t size, uint6
         }
         lo = e->off < lo ? e->off : lo;
         hi = e->off + e->len > hi ? e->off + e->len : hi;
+        grown = e->len > grown ? e->len : grown;
         s->extents[i] = s->extents[--s->count];
         i = 0;
     }
+    /* A table read page by page (the GNU hash buckets, for the symbol
+     * count) grows its extent by half at least each time, so that the
+     * re-reads of merged extents stay a small multiple of the table. */
+    if (grown && hi - lo < grown + grown / 2)
+        hi = lo + grown + grown / 2 > size ? size : lo + grown + grown / 2;
     if (s->count == TD_HEADER_EXTENTS || hi - lo > s->cap - s->used)
         return false;
     uint8_t *to = s->mem + s->used;
@@ -188,12 +195,79 @@ static bool load_range(struct td_header_scratch *s, int fd, uint64_t size, uint6
     return true;
 }
 
-struct td_object *td_object_read_headers(int fd, uint64_t size, uint64_t dev, uint64_t ino,
-                                         const uint8_t *head, size_t head_len,
-                                         struct td_header_scratch *scratch, const char *path,
-                                         const char *target_path, struct td_err *err)
+/* Maps the file open as FD; the Windows build maps it again by name
+ * (map_windows.c has no descriptor call). */
+static int map_fd(int fd, uint64_t size, const char *path, struct td_map *map, struct td_err *err)
 {
-    enum { TRIES = 32 };
+#ifndef _WIN32
+    return td_map_fd(fd, size, path, map, err);
+#else
+    (void)fd, (void)size;
+    return td_map_open(path, map, err);
+#endif
+}
+
+/* Finds where ELF's undefined dynamic symbols end (undefined_below) by
+ * reading the hashed part of its table with pread into S. Linkers put the
+ * undefined symbols before the GNU hash's symoffset; the entries after it,
+ * most of the table, are then not touched through the mapping by a walk
+ * looking for undefined symbols, only where a lookup lands. */
+static void scan_undefined(struct td_elf *elf, int fd, uint64_t size, struct td_header_scratch *s)
+{
+    uint64_t ent = elf->dyn.syment;
+    if (!elf->has_gnu_hash || elf->gnu.symoffset >= elf->dynsym_count || !s->mem || ent == 0 ||
+        s->cap < ent)
+        return;
+    uint32_t end = elf->gnu.symoffset;
+    for (uint32_t i = elf->gnu.symoffset; i < elf->dynsym_count;) {
+        uint64_t n = s->cap / ent;
+        if (n > elf->dynsym_count - i)
+            n = elf->dynsym_count - i;
+        uint64_t off = elf->symtab_off + i * ent;
+        if (pread(fd, s->mem, (size_t)(n * ent), (off_t)off) != (ssize_t)(n * ent))
+            return; /* unknown: every entry is walked */
+        struct td_elf view = *elf;
+        view.buf = td_buf_window(s->mem, off, off + n * ent, (size_t)size, elf->big_endian);
+        for (uint32_t k = i; k < i + n; k++) {
+            struct td_elf_sym sym;
+            if (td_elf_dynsym_fields(&view, k, &sym) && !sym.defined)
+                end = k + 1;
+        }
+        i += (uint32_t)n;
+    }
+    elf->undefined_below = end;
+}
+
+/* Maps the symbol tables of ELF, parsed from pieces, and nothing else of
+ * the file, and gives them to ELF (a whole mapping would let every fault
+ * map up to 16 pages of the code next to them). The Windows build maps
+ * the whole file (map_windows.c has no range call). */
+static int map_symbols(struct td_elf *elf, int fd, uint64_t size, const char *path,
+                       struct td_map *map, struct td_err *err)
+{
+    uint64_t lo, hi;
+    if (!td_elf_symbol_range(elf, &lo, &hi))
+        return 0; /* no dynamic symbols: nothing to map */
+#ifndef _WIN32
+    if (td_map_range(fd, lo, hi - lo, path, map, err) != 0)
+        return -1;
+    td_elf_attach(elf, map->data, lo, hi, (size_t)size);
+#else
+    (void)fd, (void)size;
+    if (td_map_open(path, map, err) != 0)
+        return -1;
+    td_elf_attach(elf, map->data, 0, map->size, map->size);
+#endif
+    return 0;
+}
+
+struct td_object *td_object_read_fd(int fd, uint64_t size, uint64_t dev, uint64_t ino,
+                                    const uint8_t *head, size_t head_len, bool symbols,
+                                    struct td_header_scratch *scratch, const char *path,
+                                    const char *target_path, struct td_err *err)
+{
+    enum { TRIES = 64 };
+    struct td_map map = {0};
     if (!scratch->mem && (scratch->mem = malloc(TD_HEADER_SCRATCH)) != NULL)
         scratch->cap = TD_HEADER_SCRATCH;
     scratch->used = 0;
@@ -202,15 +276,22 @@ struct td_object *td_object_read_headers(int fd, uint64_t size, uint64_t dev, ui
         scratch->extents[scratch->count++] = (struct td_buf_extent){0, head_len, head};
     for (int attempt = 0; scratch->mem && attempt < TRIES; attempt++) {
         struct td_buf_sparse sp = {scratch->extents, scratch->count, false, 0, 0};
-        struct td_buf buf = {NULL, (size_t)size, false, &sp};
+        struct td_buf buf = td_buf_sparse_make((size_t)size, &sp);
         struct td_arena arena = {0};
         struct td_elf elf;
         struct td_err perr = {0};
-        int rc = td_elf_parse_headers_buf(&elf, buf, &arena, &perr);
-        if (!sp.missed && rc == 0 && td_elf_detach(&elf, &arena, &perr) == 0) {
+        int rc = td_elf_parse_buf(&elf, buf, symbols, &arena, &perr);
+        if (!sp.missed && rc == 0 && td_elf_detach(&elf, &arena, &perr) == 0 &&
+            (!symbols || map_symbols(&elf, fd, size, path, &map, &perr) == 0)) {
+            if (symbols)
+                scan_undefined(&elf, fd, size, scratch);
             struct td_object *o = new_object(&arena, dev, ino, path, target_path, err);
-            if (o)
+            if (o) {
                 adopt_headers(o, &elf);
+                o->map = map;
+            } else {
+                td_map_close(&map);
+            }
             return o;
         }
         td_arena_free(&arena);
@@ -222,11 +303,10 @@ struct td_object *td_object_read_headers(int fd, uint64_t size, uint64_t dev, ui
         if (!load_range(scratch, fd, size, sp.miss_off, sp.miss_len))
             break;
     }
-    /* Too many pieces, or too large ones: map the file instead. */
-    struct td_map map;
-    if (td_map_open(path, &map, err) != 0)
+    /* Too many pieces, or too large ones, or an error: map the file. */
+    if (map_fd(fd, size, path, &map, err) != 0)
         return NULL;
-    return from_map(&map, dev, ino, path, target_path, NULL, true, err);
+    return from_map(&map, dev, ino, path, target_path, NULL, !symbols, err);
 }
 
 void td_header_scratch_free(struct td_header_scratch *s)

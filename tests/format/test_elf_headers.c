@@ -100,10 +100,10 @@ static int parse_sparse(struct loader *l, struct td_elf *elf, struct td_arena *a
 {
     for (int attempt = 1; attempt < 100000; attempt++) {
         struct td_buf_sparse sp = {l->ext, l->count, false, 0, 0};
-        struct td_buf buf = {NULL, l->size, false, &sp};
+        struct td_buf buf = td_buf_sparse_make(l->size, &sp);
         struct td_err err = {0};
         td_arena_free(arena);
-        int rc = td_elf_parse_headers_buf(elf, buf, arena, &err);
+        int rc = td_elf_parse_buf(elf, buf, false, arena, &err);
         if (!sp.missed) {
             if (rc != 0)
                 fail_msg("sparse parse failed without a miss: %s", err.msg);
@@ -173,15 +173,11 @@ static void detach_copies_every_string(void **state)
         memset(file, 'X', size); /* anything still pointing here would now read X */
         render(&got, &elf);
         free(file);
-        /* The symbol count is gone with the bytes; everything else stays. */
-        char *w = strstr(want.s, "symcount="), *g = strstr(got.s, "symcount=");
-        assert_non_null(w);
-        assert_non_null(g);
-        w[9] = g[9] = '?';
         if (strcmp(want.s, got.s) != 0)
             fail_msg("%s: detached view differs\n--- before\n%s--- after\n%s", path, want.s, got.s);
+        /* The symbols are gone with the bytes. */
         struct td_elf_sym sym;
-        assert_int_equal(td_elf_dynsym_count(&elf), 0);
+        assert_true(td_elf_dynsym_count(&elf) > 1);
         assert_false(td_elf_dynsym(&elf, 1, &sym));
         assert_null(td_elf_dynstr(&elf, 0));
         assert_false(td_elf_lookup(&elf, "malloc", td_elf_gnu_hash("malloc"), NULL, &sym));
@@ -198,7 +194,7 @@ static void sparse_reads_report_misses(void **state)
     static const uint8_t bytes[] = "abcdefgh\0ijkl";
     struct td_buf_extent ext[] = {{100, 8, bytes}, {200, 6, bytes + 8}};
     struct td_buf_sparse sp = {ext, 2, false, 0, 0};
-    struct td_buf b = {NULL, 1000, false, &sp};
+    struct td_buf b = td_buf_sparse_make(1000, &sp);
     uint32_t v;
     assert_true(td_buf_u32(&b, 104, &v));
     assert_int_equal(v, 0x68676665); /* "efgh", little-endian */

@@ -1,7 +1,8 @@
-/* Tests of td_object_read_headers: an object read with pread, a piece at a
- * time, must answer the loader's questions exactly as the same file opened
- * whole (td_object_open) does, also when its pieces do not fit the scratch
- * memory and it falls back to mapping the file. */
+/* Tests of td_object_read_fd: an object whose headers are read with pread,
+ * a piece at a time, must answer the loader's questions exactly as the same
+ * file opened whole (td_object_open) does, and with SYMBOLS its symbols
+ * too; also when its pieces do not fit the scratch memory and it falls
+ * back to mapping the file. */
 #include "testutil.h"
 
 #include <fcntl.h>
@@ -46,9 +47,25 @@ static void render(struct td_text *t, const struct td_object *o)
         td_text_add(t, "verdef=%s\n", e->verdef[i].name);
 }
 
-/* Reads PATH with td_object_read_headers, the first LEAD bytes handed in. */
-static struct td_object *read_headers(const char *path, size_t lead,
-                                      struct td_header_scratch *scratch)
+/* The symbol table as the binding reads it. */
+static void render_symbols(struct td_text *t, const struct td_object *o)
+{
+    const struct td_elf *e = &o->u.elf;
+    td_text_add(t, "dynsyms=%u source=%d gnu=%d sysv=%d versym=%d\n", e->dynsym_count,
+                (int)e->symcount_source, e->has_gnu_hash, e->has_sysv_hash, e->has_versym);
+    for (uint32_t i = 1; i < e->dynsym_count; i++) {
+        struct td_elf_sym s, found;
+        assert_true(td_elf_dynsym(e, i, &s));
+        bool looked_up =
+            s.defined && td_elf_lookup(e, s.name, td_elf_gnu_hash(s.name), s.version, &found);
+        td_text_add(t, "%s%s%s %d %d\n", s.name, s.version ? "@" : "", s.version ? s.version : "",
+                    s.defined, looked_up);
+    }
+}
+
+/* Reads PATH with td_object_read_fd, the first LEAD bytes handed in. */
+static struct td_object *read_fd(const char *path, size_t lead, bool symbols,
+                                 struct td_header_scratch *scratch)
 {
     uint8_t head[4096];
     struct stat st;
@@ -59,8 +76,8 @@ static struct td_object *read_headers(const char *path, size_t lead,
     ssize_t n = pread(fd, head, lead < sizeof head ? lead : sizeof head, 0);
     assert_true(n >= 0);
     struct td_object *o =
-        td_object_read_headers(fd, (uint64_t)st.st_size, (uint64_t)st.st_dev, (uint64_t)st.st_ino,
-                               head, (size_t)n, scratch, path, "/target/x.so", &err);
+        td_object_read_fd(fd, (uint64_t)st.st_size, (uint64_t)st.st_dev, (uint64_t)st.st_ino, head,
+                          (size_t)n, symbols, scratch, path, "/target/x.so", &err);
     close(fd);
     if (!o)
         fail_msg("%s: %s", path, err.msg);
@@ -82,8 +99,10 @@ static void agrees_with(struct td_header_scratch *scratch)
             fail_msg("%s: %s", copy, err.msg);
         struct td_text want = {0};
         render(&want, whole);
+        struct td_text want_syms = {0};
+        render_symbols(&want_syms, whole);
         for (size_t l = 0; l < sizeof LEADS / sizeof LEADS[0]; l++) {
-            struct td_object *o = read_headers(copy, LEADS[l], scratch);
+            struct td_object *o = read_fd(copy, LEADS[l], false, scratch);
             struct td_text got = {0};
             render(&got, o);
             if (strcmp(want.s, got.s) != 0)
@@ -93,7 +112,20 @@ static void agrees_with(struct td_header_scratch *scratch)
             assert_int_equal(td_elf_dynsym_count(&o->u.elf), 0);
             free(got.s);
             td_object_free(o);
+
+            o = read_fd(copy, LEADS[l], true, scratch);
+            struct td_text got_syms = {0};
+            got = (struct td_text){0};
+            render(&got, o);
+            render_symbols(&got_syms, o);
+            if (strcmp(want.s, got.s) != 0 || strcmp(want_syms.s, got_syms.s) != 0)
+                fail_msg("%s (lead %zu, symbols) differs", copy, LEADS[l]);
+            assert_non_null(o->map.data);
+            free(got.s);
+            free(got_syms.s);
+            td_object_free(o);
         }
+        free(want_syms.s);
         free(want.s);
         td_object_free(whole);
     }
