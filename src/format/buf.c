@@ -48,7 +48,7 @@ const char *td_buf_cstr(const struct td_buf *b, uint64_t off, size_t limit)
     const char *s = NULL;
     uint64_t held = 0;
     const struct td_buf_extent *e;
-    if (off >= b->lo && off < b->hi) {
+    if (b->data && off >= b->lo && off < b->hi) {
         s = (const char *)b->data + (off - b->lo);
         held = b->hi - off;
     } else if (b->sparse && (e = extent_of(b->sparse, off)) != NULL) {

@@ -72,7 +72,7 @@ const uint8_t *td_buf_sparse_at(const struct td_buf *b, uint64_t off, uint64_t l
  * (outside the file, or not loaded: a sparse buffer notes a miss). */
 static inline const uint8_t *td_buf_at(const struct td_buf *b, uint64_t off, uint64_t len)
 {
-    if (off >= b->lo && off <= b->hi && len <= b->hi - off)
+    if (b->data && off >= b->lo && off <= b->hi && len <= b->hi - off)
         return b->data + (off - b->lo);
     return td_buf_sparse_at(b, off, len);
 }
