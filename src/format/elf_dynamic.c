@@ -399,6 +399,23 @@ static int read_verdef(struct td_elf *elf, struct walk_budget *budget, struct td
 
 /* Builds the versym index -> version table, like l_versions in glibc's
  * elf/dl-version.c: verdef entries by vd_ndx, verneed entries by vna_other. */
+/* Points each versym slot at its version's name (and needed file). */
+static void fill_versions(struct td_elf *elf)
+{
+    for (uint32_t i = 0; i < elf->verdef_count; i++) {
+        struct td_elf_version *v = &elf->versions[elf->verdef[i].index & 0x7fff];
+        v->name = elf->verdef[i].name;
+        v->defined = true;
+    }
+    for (uint32_t i = 0; i < elf->verneed_count; i++)
+        for (uint32_t j = 0; j < elf->verneed[i].version_count; j++) {
+            struct td_elf_version *v = &elf->versions[elf->verneed[i].versions[j].other & 0x7fff];
+            v->name = elf->verneed[i].versions[j].name;
+            v->file = elf->verneed[i].file;
+            v->defined = false;
+        }
+}
+
 static int index_versions(struct td_elf *elf, struct td_arena *arena, struct td_err *err)
 {
     uint32_t slots = 2;
@@ -416,18 +433,7 @@ static int index_versions(struct td_elf *elf, struct td_arena *arena, struct td_
         return -1;
     }
     elf->version_slots = slots;
-    for (uint32_t i = 0; i < elf->verdef_count; i++) {
-        struct td_elf_version *v = &elf->versions[elf->verdef[i].index & 0x7fff];
-        v->name = elf->verdef[i].name;
-        v->defined = true;
-    }
-    for (uint32_t i = 0; i < elf->verneed_count; i++)
-        for (uint32_t j = 0; j < elf->verneed[i].version_count; j++) {
-            struct td_elf_version *v = &elf->versions[elf->verneed[i].versions[j].other & 0x7fff];
-            v->name = elf->verneed[i].versions[j].name;
-            v->file = elf->verneed[i].file;
-            v->defined = false;
-        }
+    fill_versions(elf);
     return 0;
 }
 
@@ -669,9 +675,8 @@ int td_elf_detach(struct td_elf *elf, struct td_arena *arena, struct td_err *err
         td_err_set(err, "arena cap reached copying the dynamic section's strings");
         return -1;
     }
-    /* The versym index table points at the names just copied: rebuild it. */
-    if (elf->versions && index_versions(elf, arena, err) != 0)
-        return -1;
+    if (elf->versions)
+        fill_versions(elf); /* at the names just copied */
     /* No bytes held; the file's size stays, for td_elf_symbol_range. */
     elf->buf = td_buf_window(NULL, 0, 0, elf->buf.size, elf->big_endian);
     return 0;

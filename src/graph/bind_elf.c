@@ -214,6 +214,13 @@ struct worker {
     size_t checked;
 };
 
+/* Where the walk for undefined symbols can stop (td_elf.undefined_below). */
+static uint32_t undefined_end(const struct td_elf *e)
+{
+    return e->undefined_below && e->undefined_below < e->dynsym_count ? e->undefined_below
+                                                                      : e->dynsym_count;
+}
+
 /* What each versym index of the object being bound stands for, computed
  * once per object: its name's hash (for the seen set) and the object its
  * version need's file resolved to (asked first). */
@@ -246,8 +253,7 @@ static void bind_object(struct worker *w, struct td_object *o, struct seen_set *
     if (!u.symbols || !facts)
         goto out;
     bool py_assumed = !g->interpreter && g->cfg.profile == TD_PROFILE_PYTHON_EXTENSION;
-    uint32_t end = e->undefined_below && e->undefined_below < e->dynsym_count ? e->undefined_below
-                                                                              : e->dynsym_count;
+    uint32_t end = undefined_end(e);
     for (uint32_t i = 1; i < end; i++) {
         struct td_elf_sym s;
         /* The entry first: the names of defined symbols are never read. */
@@ -284,6 +290,14 @@ static void *bind_worker(void *arg)
     struct worker *w = arg;
     struct seen_set seen = {0};
     struct providers p = {{0}};
+    /* Room for every undefined symbol of this worker's objects at once:
+     * pages not used are never touched, and growing would copy. */
+    size_t most = 0;
+    for (size_t i = 0; i < w->g->count; i++)
+        if (w->owner[i] == w->id && w->g->objects[i]->kind == TD_FILE_ELF)
+            most += undefined_end(&w->g->objects[i]->u.elf);
+    if (most && (seen.refs = malloc(most * sizeof *seen.refs)) != NULL)
+        seen.refs_cap = most;
     for (size_t i = 0; i < w->g->count; i++)
         if (w->owner[i] == w->id && w->g->objects[i]->kind == TD_FILE_ELF)
             bind_object(w, w->g->objects[i], &seen, &p);

@@ -220,7 +220,7 @@ static void scan_undefined(struct td_elf *elf, int fd, uint64_t size, struct td_
         return;
     uint32_t end = elf->gnu.symoffset;
     for (uint32_t i = elf->gnu.symoffset; i < elf->dynsym_count;) {
-        uint64_t n = s->cap / ent;
+        uint64_t n = (s->cap < 65536 ? s->cap : 65536) / ent; /* the same few pages each time */
         if (n > elf->dynsym_count - i)
             n = elf->dynsym_count - i;
         uint64_t off = elf->symtab_off + i * ent;
