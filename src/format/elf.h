@@ -263,6 +263,10 @@ bool td_elf_dynsym(const struct td_elf *elf, uint32_t index, struct td_elf_sym *
  * looking for undefined symbols reads first, so that the names of the
  * others are not touched. False when INDEX is out of range. */
 bool td_elf_dynsym_fields(const struct td_elf *elf, uint32_t index, struct td_elf_sym *out);
+/* Completes SYM, filled by td_elf_dynsym_fields(ELF, INDEX), with the name
+ * and the version: the two calls read what td_elf_dynsym reads. False as
+ * td_elf_dynsym would be. */
+bool td_elf_dynsym_finish(const struct td_elf *elf, uint32_t index, struct td_elf_sym *sym);
 
 /* Counts defined and undefined dynamic symbols, index 0 excluded (what
  * readelf --dyn-syms lists). Returns -1 with ERR at the first bad entry. */

@@ -80,6 +80,14 @@ static bool read_sym_version(const struct td_elf *elf, uint32_t index, struct td
     return true;
 }
 
+/* The name and version of symbol INDEX, whose fields OUT holds already. */
+static bool finish_sym(const struct td_elf *elf, uint32_t index, struct td_elf_sym *out)
+{
+    uint64_t at = elf->symtab_off + (uint64_t)index * elf->dyn.syment;
+    out->name = td_elf_dynstr(elf, td_elf_u32(elf, at));
+    return out->name && read_sym_version(elf, index, out);
+}
+
 bool td_elf_dynsym(const struct td_elf *elf, uint32_t index, struct td_elf_sym *out)
 {
     memset(out, 0, sizeof *out);
@@ -97,8 +105,12 @@ bool td_elf_dynsym(const struct td_elf *elf, uint32_t index, struct td_elf_sym *
         (name_ahead = td_buf_at(&elf->buf, elf->strtab_off + ahead, 1)) != NULL)
         __builtin_prefetch(name_ahead);
     read_sym_fields(elf, at, out);
-    out->name = td_elf_dynstr(elf, td_elf_u32(elf, at));
-    return out->name && read_sym_version(elf, index, out);
+    return finish_sym(elf, index, out);
+}
+
+bool td_elf_dynsym_finish(const struct td_elf *elf, uint32_t index, struct td_elf_sym *sym)
+{
+    return index < elf->dynsym_count && finish_sym(elf, index, sym);
 }
 
 bool td_elf_dynsym_fields(const struct td_elf *elf, uint32_t index, struct td_elf_sym *out)
@@ -203,8 +215,8 @@ static bool check_match(const struct td_elf *elf, uint32_t index, struct match_s
         return false;
     if (!allowed_type(s.type) || s.bind == TD_STB_LOCAL) /* do_lookup_x ignores locals */
         return false;
-    if (!name_is(elf, td_elf_u32(elf, at), st->name, st->name_len) ||
-        !td_elf_dynsym(elf, index, &s) || !version_matches(elf, &s, index, st))
+    if (!name_is(elf, td_elf_u32(elf, at), st->name, st->name_len) || !finish_sym(elf, index, &s) ||
+        !version_matches(elf, &s, index, st))
         return false;
     *out = s;
     return true;

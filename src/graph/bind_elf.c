@@ -258,7 +258,7 @@ static void bind_object(struct worker *w, struct td_object *o, struct seen_set *
         struct td_elf_sym s;
         /* The entry first: the names of defined symbols are never read. */
         if (!td_elf_dynsym_fields(e, i, &s) || s.defined || s.bind == TD_STB_WEAK ||
-            !td_elf_dynsym(e, i, &s) || !s.name[0] || version_is_missing(mv, s.version))
+            !td_elf_dynsym_finish(e, i, &s) || !s.name[0] || version_is_missing(mv, s.version))
             continue;
         /* With a python-extension profile but no interpreter to read, its
          * C API is assumed present rather than reported missing. */
