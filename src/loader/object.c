@@ -303,7 +303,7 @@ struct td_object *td_object_read_fd(int fd, uint64_t size, uint64_t dev, uint64_
         if (!load_range(scratch, fd, size, sp.miss_off, sp.miss_len))
             break;
     }
-    /* Too many pieces, or too large ones, or an error: map the file. */
+    /* Too many pieces, or too large ones: map the file and parse it whole. */
     if (map_fd(fd, size, path, &map, err) != 0)
         return NULL;
     return from_map(&map, dev, ino, path, target_path, NULL, !symbols, err);
