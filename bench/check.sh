@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # torchdoctor check against `python3 -m torch.utils.collect_env` on this
-# machine (Debian's python3-torch), in one run: median wall time of 5 runs
+# machine (Debian's python3-torch), in one run: median wall time (hyperfine)
 # and peak memory of each, and the ratios. Then the same with `import
 # torch` broken (a copy of torch whose libc10 is unreadable on the path),
 # where collect_env can say nothing about torch and check still reports.
@@ -19,13 +19,6 @@ measure "python3 -m torch.utils.collect_env" ce "$py" -m torch.utils.collect_env
 ratio() { echo "$1 / $2" | bc -l; }
 printf 'check is %.1fx faster and uses %.1fx less memory than collect_env\n' \
     "$(ratio "$T_ce" "$T_td")" "$(ratio "$M_ce" "$M_td")"
-
-# /usr/bin/time has 10 ms resolution: time check over 10 back-to-back runs too.
-start=$(date +%s.%N)
-for _ in 1 2 3 4 5 6 7 8 9 10; do "$td" check --format json >/dev/null; done
-per=$(echo "($(date +%s.%N) - $start) / 10" | bc -l)
-printf '%-44s %7.4f s (mean of 10): %.1fx faster than collect_env\n' "torchdoctor check, finer timing" \
-    "$per" "$(ratio "$T_ce" "$per")"
 
 # Broken import: a directory on LD_LIBRARY_PATH whose libc10.so is not an ELF file.
 mkdir -p "$tmp.d"

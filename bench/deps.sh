@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # deps --format json (with symbol binding) on Debian torch's _C module, side
 # by side with libtree (no symbols), lddtree, ldd, and ldd -r on
-# libtorch_cpu.so, in one run: median wall time of 5 runs and peak memory,
-# and the ratios. Needs python3-torch, libtree, pax-utils (make bench).
+# libtorch_cpu.so, in one run: median wall time (hyperfine) and peak
+# memory, and the ratios. Needs python3-torch, libtree, pax-utils (make bench).
 #   bench/deps.sh [TORCHDOCTOR]
 set -uo pipefail
 td=${1:-build/torchdoctor}
@@ -34,12 +34,8 @@ measure "ldd" ldd ldd "$c"
 measure "ldd -r libtorch_cpu.so" lddr ldd -r "$cpu"
 echo "ldd -r on _C reports $(ldd -r "$c" 2>&1 | grep -c 'undefined symbol') undefined symbols (the interpreter's Py* among them)"
 
-# /usr/bin/time has 10 ms resolution: time deps over 10 back-to-back runs too.
-start=$(date +%s.%N)
-for _ in 1 2 3 4 5 6 7 8 9 10; do "$td" deps --format json "$c" >/dev/null; done
-per=$(echo "($(date +%s.%N) - $start) / 10" | bc -l)
-printf '%-44s %7.4f s (mean of 10)\n' "torchdoctor deps, finer timing" "$per"
 ratio() { echo "$1 / $2" | bc -l; }
-printf 'ratios (how many times faster torchdoctor is): libtree %.2fx, lddtree %.1fx, ldd %.1fx, ldd -r %.1fx\n' \
-    "$(ratio "$T_libtree" "$per")" "$(ratio "$T_lddtree" "$per")" "$(ratio "$T_ldd" "$per")" "$(ratio "$T_lddr" "$per")"
-printf 'peak memory: torchdoctor %d KiB, ldd -r %d KiB, lddtree %d KiB\n' "$M_td" "$M_lddr" "$M_lddtree"
+printf 'ratios (how many times faster torchdoctor deps with symbols is): libtree %.2fx, lddtree %.1fx, ldd %.1fx, ldd -r %.1fx\n' \
+    "$(ratio "$T_libtree" "$T_td")" "$(ratio "$T_lddtree" "$T_td")" "$(ratio "$T_ldd" "$T_td")" "$(ratio "$T_lddr" "$T_td")"
+printf 'peak memory: torchdoctor %d KiB (--no-symbols %d KiB), ldd -r %d KiB, lddtree %d KiB\n' \
+    "$M_td" "$M_tdns" "$M_lddr" "$M_lddtree"

@@ -18,6 +18,9 @@ run_one() {
     mkdir -p "$corpus"
     local seeds=()
     [ -n "$fixtures" ] && [ -d "$fixtures/$mod" ] && seeds+=("$fixtures/$mod")
+    # fuzz_elf_sparse and the like: the fixtures of their format
+    [ -n "$fixtures" ] && [ ${#seeds[@]} -eq 0 ] && [ -d "$fixtures/${mod%%_*}" ] &&
+        seeds+=("$fixtures/${mod%%_*}")
     "$bin" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -max_len=262144 \
         -malloc_limit_mb=64 -rss_limit_mb=1024 -timeout=10 -print_final_stats=1 \
         -artifact_prefix="$out/$mod-" >"$out/$mod.log" 2>&1

@@ -1,19 +1,24 @@
 # Shared by the benchmark scripts (sourced, not run).
-# measure LABEL VAR COMMAND...: median wall time of 5 runs after one warm-up,
-# and peak RSS of the last, printed and kept in T_VAR / M_VAR. Needs $tmp.
+# measure LABEL VAR COMMAND...: median wall time from hyperfine (no shell,
+# exit status ignored: check exits 1 when it finds an error,
+# 3 warm-up runs, then 10 to 30 runs: at least 3 s of them), and the peak
+# RSS (largest of 3 runs, /usr/bin/time), printed and kept in T_VAR
+# (seconds) and M_VAR (KiB). Needs $tmp.
 measure() {
     local name=$1 var=$2
     shift 2
-    "$@" >/dev/null 2>&1 || true
-    local times=() rss=0 out
-    for _ in 1 2 3 4 5; do
-        /usr/bin/time -o "$tmp" -f '%e %M' "$@" >/dev/null 2>&1 || true
+    local cmd
+    cmd=$(printf '%q ' "$@")
+    hyperfine -N -i --warmup 3 --min-runs 10 --max-runs 30 --export-json "$tmp.hf" \
+        --output=null "$cmd" >/dev/null 2>&1 || true
+    local median rss=0 out
+    median=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["median"])' "$tmp.hf" 2>/dev/null || echo 0)
+    for _ in 1 2 3; do
+        /usr/bin/time -o "$tmp" -f '%M' "$@" >/dev/null 2>&1 || true
         out=$(tail -1 "$tmp")
-        times+=("${out% *}")
-        rss=${out#* }
+        [ "$out" -gt "$rss" ] 2>/dev/null && rss=$out
     done
-    local median
-    median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 3p)
-    printf '%-44s %7.3f s %9d KiB\n' "$name" "$median" "$rss"
+    rm -f "$tmp.hf"
+    printf '%-44s %8.4f s %9d KiB\n' "$name" "$median" "$rss"
     eval "T_$var=$median; M_$var=$rss"
 }

@@ -12,7 +12,10 @@ struct td_arena_block {
     _Alignas(16) unsigned char data[];
 };
 
-enum { TD_ARENA_BLOCK = 64 * 1024 };
+/* Blocks start small and double up to 64 KiB: a graph holds one arena per
+ * library (288 for torch's closure), most of which need well under 1 KiB,
+ * and a fresh 64 KiB block each cost page faults on memory never used. */
+enum { TD_ARENA_FIRST_BLOCK = 1024, TD_ARENA_BLOCK = 64 * 1024 };
 
 static size_t align16(size_t n)
 {
@@ -27,7 +30,10 @@ void *td_arena_alloc(struct td_arena *a, size_t size)
     size_t need = align16(size ? size : 1);
     struct td_arena_block *b = a->head;
     if (!b || b->size - b->used < need) {
-        size_t block = need > TD_ARENA_BLOCK ? need : TD_ARENA_BLOCK;
+        size_t grow = a->used_total < TD_ARENA_FIRST_BLOCK ? TD_ARENA_FIRST_BLOCK
+                      : a->used_total < TD_ARENA_BLOCK     ? a->used_total
+                                                           : TD_ARENA_BLOCK;
+        size_t block = need > grow ? need : grow;
         if (a->used_total + block + sizeof *b > cap)
             return NULL;
         b = malloc(sizeof *b + block);

@@ -13,12 +13,24 @@
 struct td_map {
     const uint8_t *data;
     size_t size;
-    int mapped; /* 1 when data came from mmap, 0 when from malloc (empty or special files) */
+    int mapped;  /* 1 when data came from mmap, 0 when from malloc (empty or special files) */
+    size_t lead; /* mapped bytes before DATA: a range mapped from its page boundary */
 };
 
 /* Maps PATH read-only. On failure returns -1 and describes why in ERR. */
 int td_map_open(const char *path, struct td_map *m, struct td_err *err);
 void td_map_close(struct td_map *m);
+
+#ifndef _WIN32
+/* Maps SIZE bytes (the caller's fstat) of FD, a regular file the caller
+ * opened and still owns, so that a file already opened to check it is not
+ * opened again (POSIX builds; PATH is for messages). 0, or -1 with ERR. */
+int td_map_fd(int fd, uint64_t size, const char *path, struct td_map *m, struct td_err *err);
+/* Maps only [OFF, OFF + LEN) of FD (LEN > 0), so that the kernel's
+ * fault-around (up to 16 pages a fault) cannot map the rest of the file. */
+int td_map_range(int fd, uint64_t off, uint64_t len, const char *path, struct td_map *m,
+                 struct td_err *err);
+#endif
 
 /* Zeroed writable memory of SIZE bytes straight from the system (pages,
  * returned whole by td_map_scratch_free): room to inflate a zip member.

@@ -30,31 +30,60 @@ int td_map_open(const char *path, struct td_map *m, struct td_err *err)
         td_err_set(err, "%s: not a regular file", path);
         goto out;
     }
-    if (st.st_size == 0) {
-        static const uint8_t empty[1];
-        m->data = empty;
-        m->size = 0;
-        rc = 0;
-        goto out;
-    }
-    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-        td_err_set(err, "%s: cannot map: %s", path, strerror(errno));
-        goto out;
-    }
-    m->data = p;
-    m->size = (size_t)st.st_size;
-    m->mapped = 1;
-    rc = 0;
+    rc = td_map_fd(fd, (uint64_t)st.st_size, path, m, err);
 out:
     close(fd);
     return rc;
 }
 
+int td_map_fd(int fd, uint64_t size, const char *path, struct td_map *m, struct td_err *err)
+{
+    memset(m, 0, sizeof *m);
+    if (size == 0) {
+        static const uint8_t empty[1];
+        m->data = empty;
+        return 0;
+    }
+    if ((uint64_t)(size_t)size != size) {
+        td_err_set(err, "%s: too large to map", path);
+        return -1;
+    }
+    void *p = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+        td_err_set(err, "%s: cannot map: %s", path, strerror(errno));
+        return -1;
+    }
+    m->data = p;
+    m->size = (size_t)size;
+    m->mapped = 1;
+    return 0;
+}
+
+int td_map_range(int fd, uint64_t off, uint64_t len, const char *path, struct td_map *m,
+                 struct td_err *err)
+{
+    memset(m, 0, sizeof *m);
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), lead = off % page;
+    if (len == 0 || (uint64_t)(size_t)(len + lead) != len + lead) {
+        td_err_set(err, "%s: cannot map %llu bytes", path, (unsigned long long)len);
+        return -1;
+    }
+    void *p = mmap(NULL, (size_t)(len + lead), PROT_READ, MAP_PRIVATE, fd, (off_t)(off - lead));
+    if (p == MAP_FAILED) {
+        td_err_set(err, "%s: cannot map: %s", path, strerror(errno));
+        return -1;
+    }
+    m->data = (const uint8_t *)p + lead;
+    m->size = (size_t)len;
+    m->lead = (size_t)lead;
+    m->mapped = 1;
+    return 0;
+}
+
 void td_map_close(struct td_map *m)
 {
     if (m->mapped && m->data)
-        munmap((void *)m->data, m->size);
+        munmap((void *)(m->data - m->lead), m->size + m->lead);
     memset(m, 0, sizeof *m);
 }
 

@@ -255,7 +255,8 @@ int td_deps_build(const struct td_deps_request *a, struct td_graph *g, struct td
     }
     td_object_free(first);
 
-    struct td_graph_options opts = {.bind_symbols = !a->no_symbols, .interpreter = interp};
+    struct td_graph_options opts = {
+        .bind_symbols = !a->no_symbols, .headers_only = a->no_symbols, .interpreter = interp};
     if (cfg.profile != TD_PROFILE_TORCH_IMPORT)
         return td_graph_build(g, &cfg, &opts, roots, n_roots, err);
     /* sys.path as far as it matters to torch's CUDA fallback: the site dir

@@ -9,6 +9,34 @@ bool td_buf_has_array(const struct td_buf *b, uint64_t off, uint64_t count, uint
     return td_mul_u64(count, size, &len) && td_buf_has(b, off, len);
 }
 
+static const struct td_buf_extent *extent_of(const struct td_buf_sparse *sp, uint64_t off)
+{
+    for (size_t i = 0; i < sp->count; i++)
+        if (off >= sp->extents[i].off && off - sp->extents[i].off < sp->extents[i].len)
+            return &sp->extents[i];
+    return NULL;
+}
+
+static void note_miss(struct td_buf_sparse *sp, uint64_t off, uint64_t len)
+{
+    if (!sp->missed) {
+        sp->missed = true;
+        sp->miss_off = off;
+        sp->miss_len = len;
+    }
+}
+
+const uint8_t *td_buf_sparse_at(const struct td_buf *b, uint64_t off, uint64_t len)
+{
+    if (!b->sparse || !td_buf_in_file(b, off, len))
+        return NULL;
+    const struct td_buf_extent *e = extent_of(b->sparse, off);
+    if (e && len <= e->len - (off - e->off))
+        return e->data + (off - e->off);
+    note_miss(b->sparse, off, len ? len : 1);
+    return NULL;
+}
+
 const char *td_buf_cstr(const struct td_buf *b, uint64_t off, size_t limit)
 {
     if (off >= b->size)
@@ -16,6 +44,21 @@ const char *td_buf_cstr(const struct td_buf *b, uint64_t off, size_t limit)
     size_t avail = b->size - (size_t)off;
     if (limit && limit < avail)
         avail = limit;
-    const char *s = (const char *)b->data + off;
-    return memchr(s, '\0', avail) ? s : NULL;
+    /* The run of held bytes from OFF on: the window, or an extent. */
+    const char *s = NULL;
+    uint64_t held = 0;
+    const struct td_buf_extent *e;
+    if (b->data && off >= b->lo && off < b->hi) {
+        s = (const char *)b->data + (off - b->lo);
+        held = b->hi - off;
+    } else if (b->sparse && (e = extent_of(b->sparse, off)) != NULL) {
+        s = (const char *)e->data + (off - e->off);
+        held = e->len - (off - e->off);
+    }
+    size_t n = held < avail ? (size_t)held : avail;
+    if (s && memchr(s, '\0', n))
+        return s;
+    if (held < avail && b->sparse)
+        note_miss(b->sparse, off + held, 1); /* runs past what is held */
+    return NULL;
 }

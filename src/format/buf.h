@@ -8,22 +8,79 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct td_buf {
+/* A buffer need not hold the whole file. DATA may hold only the window
+ * [LO, HI) of it (a mapping of just the symbol tables), and a sparse
+ * buffer holds some ranges read with pread (each page mapped costs a page
+ * fault). A read of bytes the buffer does not hold fails; in a sparse
+ * buffer it is also noted as a miss, so that the caller can read that
+ * range and parse again until nothing is missed: the result is then
+ * exactly that of parsing the whole file. Only the ELF reader is given
+ * such buffers (td_elf_parse_buf, td_elf_attach; the loader's
+ * td_object_read_fd). */
+struct td_buf_extent {
+    uint64_t off, len;
     const uint8_t *data;
-    size_t size;
+};
+
+struct td_buf_sparse {
+    const struct td_buf_extent *extents;
+    size_t count;
+    bool missed;                 /* a read needed bytes no extent holds */
+    uint64_t miss_off, miss_len; /* the first such read */
+};
+
+struct td_buf {
+    const uint8_t *data; /* the bytes from file offset LO on */
+    size_t size;         /* of the whole file */
     bool big_endian;
+    struct td_buf_sparse *sparse; /* ranges outside [LO, HI), or NULL */
+    uint64_t lo, hi;              /* DATA holds [LO, HI); [0, SIZE) but for a window */
 };
 
 static inline struct td_buf td_buf_make(const uint8_t *data, size_t size, bool big_endian)
 {
-    struct td_buf b = {data, size, big_endian};
+    struct td_buf b = {data, size, big_endian, NULL, 0, size};
     return b;
 }
 
-/* True when [off, off + len) lies inside the buffer. */
-static inline bool td_buf_has(const struct td_buf *b, uint64_t off, uint64_t len)
+/* A buffer holding only [LO, HI) of a file of SIZE bytes, at DATA. */
+static inline struct td_buf td_buf_window(const uint8_t *data, uint64_t lo, uint64_t hi,
+                                          size_t size, bool big_endian)
+{
+    struct td_buf b = {data, size, big_endian, NULL, lo, hi};
+    return b;
+}
+
+/* A sparse buffer over a file of SIZE bytes: only SP's extents are held. */
+static inline struct td_buf td_buf_sparse_make(size_t size, struct td_buf_sparse *sp)
+{
+    struct td_buf b = {NULL, size, false, sp, 0, 0};
+    return b;
+}
+
+/* True when [off, off + len) lies inside the file, loaded or not: for
+ * checks of where a table is, not for reading it. */
+static inline bool td_buf_in_file(const struct td_buf *b, uint64_t off, uint64_t len)
 {
     return off <= b->size && len <= b->size - off;
+}
+
+/* td_buf_at outside the window (buf.c): the sparse ranges, or NULL. */
+const uint8_t *td_buf_sparse_at(const struct td_buf *b, uint64_t off, uint64_t len);
+
+/* The bytes [off, off + len), or NULL when the buffer does not hold them
+ * (outside the file, or not loaded: a sparse buffer notes a miss). */
+static inline const uint8_t *td_buf_at(const struct td_buf *b, uint64_t off, uint64_t len)
+{
+    if (b->data && off >= b->lo && off <= b->hi && len <= b->hi - off)
+        return b->data + (off - b->lo);
+    return td_buf_sparse_at(b, off, len);
+}
+
+/* True when [off, off + len) can be read. */
+static inline bool td_buf_has(const struct td_buf *b, uint64_t off, uint64_t len)
+{
+    return td_buf_at(b, off, len) != NULL;
 }
 
 /* True when count * size bytes starting at off lie inside the buffer,
@@ -35,29 +92,27 @@ bool td_buf_has_array(const struct td_buf *b, uint64_t off, uint64_t count, uint
  * hash chain of a 288-library closure), so a call per read would dominate. */
 static inline bool td_buf_u8(const struct td_buf *b, uint64_t off, uint8_t *out)
 {
-    *out = 0;
-    if (!td_buf_has(b, off, 1))
-        return false;
-    *out = b->data[off];
-    return true;
+    const uint8_t *p = td_buf_at(b, off, 1);
+    *out = p ? *p : 0;
+    return p != NULL;
 }
 
 static inline bool td_buf_u16(const struct td_buf *b, uint64_t off, uint16_t *out)
 {
+    const uint8_t *p = td_buf_at(b, off, 2);
     *out = 0;
-    if (!td_buf_has(b, off, 2))
+    if (!p)
         return false;
-    const uint8_t *p = b->data + off;
     *out = b->big_endian ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
     return true;
 }
 
 static inline bool td_buf_u32(const struct td_buf *b, uint64_t off, uint32_t *out)
 {
+    const uint8_t *p = td_buf_at(b, off, 4);
     *out = 0;
-    if (!td_buf_has(b, off, 4))
+    if (!p)
         return false;
-    const uint8_t *p = b->data + off;
     if (b->big_endian)
         *out = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
     else
@@ -67,10 +122,10 @@ static inline bool td_buf_u32(const struct td_buf *b, uint64_t off, uint32_t *ou
 
 static inline bool td_buf_u64(const struct td_buf *b, uint64_t off, uint64_t *out)
 {
+    const uint8_t *p = td_buf_at(b, off, 8);
     *out = 0;
-    if (!td_buf_has(b, off, 8))
+    if (!p)
         return false;
-    const uint8_t *p = b->data + off;
     uint64_t v = 0;
     for (int i = 0; i < 8; i++)
         v = v << 8 | p[b->big_endian ? i : 7 - i];

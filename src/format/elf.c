@@ -41,14 +41,16 @@ bool td_elf_is_elf(const uint8_t *data, size_t size)
     return size >= 4 && memcmp(data, "\177ELF", 4) == 0;
 }
 
-static int parse_ident(struct td_elf *elf, const uint8_t *data, size_t size, struct td_err *err)
+static int parse_ident(struct td_elf *elf, struct td_buf buf, struct td_err *err)
 {
-    if (!td_elf_is_elf(data, size)) {
+    const uint8_t *magic = td_buf_at(&buf, 0, 4), *data = td_buf_at(&buf, 0, 16);
+    if (!magic || memcmp(magic, "\177ELF", 4) != 0) {
         td_err_set(err, "ELF header at offset 0x0: no ELF magic");
         return -1;
     }
-    if (size < 16) {
-        td_err_set(err, "ELF header at offset 0x0: e_ident truncated (file is %zu bytes)", size);
+    if (!data) {
+        td_err_set(err, "ELF header at offset 0x0: e_ident truncated (file is %zu bytes)",
+                   buf.size);
         return -1;
     }
     uint8_t cls = data[4], enc = data[5];
@@ -64,7 +66,8 @@ static int parse_ident(struct td_elf *elf, const uint8_t *data, size_t size, str
     elf->big_endian = enc == 2;
     elf->osabi = data[7];
     elf->abiversion = data[8];
-    elf->buf = td_buf_make(data, size, elf->big_endian);
+    elf->buf = buf;
+    elf->buf.big_endian = elf->big_endian;
     return 0;
 }
 
@@ -116,7 +119,8 @@ static void check_sections(struct td_elf *elf, const struct ehdr_layout *L)
         shnum = sh_size;
     if (shentsize < (elf->is64 ? SHDR64_SIZE : SHDR32_SIZE) || shnum == 0 || shnum > UINT32_MAX)
         return;
-    if (!td_buf_has_array(&elf->buf, shoff, shnum, shentsize))
+    uint64_t bytes; /* where the table is; it is read only on demand */
+    if (!td_mul_u64(shnum, shentsize, &bytes) || !td_buf_in_file(&elf->buf, shoff, bytes))
         return;
     elf->sections_valid = true;
     elf->section_count = (uint32_t)shnum;
@@ -228,9 +232,13 @@ static int parse_notes(struct td_elf *elf, const struct td_elf_phdr *p, struct t
                        (unsigned long long)at, namesz, descsz);
             return -1;
         }
-        if (type == NT_GNU_BUILD_ID && namesz == 4 && !elf->build_id &&
-            memcmp(elf->buf.data + name_at, "GNU", 4) == 0) {
-            elf->build_id = hex_string(elf->buf.data + desc_at, descsz, arena);
+        const uint8_t *name = NULL, *desc = NULL;
+        if (type == NT_GNU_BUILD_ID && namesz == 4 && !elf->build_id) {
+            name = td_buf_at(&elf->buf, name_at, 4);
+            desc = td_buf_at(&elf->buf, desc_at, descsz);
+        }
+        if (name && desc && memcmp(name, "GNU", 4) == 0) {
+            elf->build_id = hex_string(desc, descsz, arena);
             if (!elf->build_id) {
                 td_err_set(err, "note at offset 0x%llx: arena cap reached", (unsigned long long)at);
                 return -1;
@@ -271,7 +279,7 @@ bool td_elf_vaddr_to_offset(const struct td_elf *elf, uint64_t vaddr, uint64_t l
         if (delta > p->filesz || len > p->filesz - delta)
             continue;
         uint64_t off;
-        if (!td_add_u64(p->offset, delta, &off) || !td_buf_has(&elf->buf, off, len))
+        if (!td_add_u64(p->offset, delta, &off) || !td_buf_in_file(&elf->buf, off, len))
             continue;
         uint64_t seg_left = p->filesz - delta, file_left = elf->buf.size - off;
         *offset = off;
@@ -282,15 +290,16 @@ bool td_elf_vaddr_to_offset(const struct td_elf *elf, uint64_t vaddr, uint64_t l
     return false;
 }
 
-int td_elf_parse(struct td_elf *elf, const uint8_t *data, size_t size, struct td_arena *arena,
+static int parse(struct td_elf *elf, struct td_buf buf, struct td_arena *arena, bool symbols,
                  struct td_err *err)
 {
     memset(elf, 0, sizeof *elf);
-    if (parse_ident(elf, data, size, err))
+    if (parse_ident(elf, buf, err))
         return -1;
     const struct ehdr_layout *L = elf->is64 ? &EHDR64 : &EHDR32;
-    if (size < L->size) {
-        td_err_set(err, "ELF header at offset 0x0: %u bytes needed, file is %zu", L->size, size);
+    if (buf.size < L->size) {
+        td_err_set(err, "ELF header at offset 0x0: %u bytes needed, file is %zu", L->size,
+                   buf.size);
         return -1;
     }
     elf->type = td_elf_u16(elf, 16);
@@ -299,8 +308,68 @@ int td_elf_parse(struct td_elf *elf, const uint8_t *data, size_t size, struct td
     elf->flags = td_elf_u32(elf, L->flags);
     check_sections(elf, L);
     if (parse_phdrs(elf, L, arena, err) || parse_segments(elf, arena, err) ||
-        td_elf_parse_dynamic(elf, arena, err) || td_elf_parse_hash_tables(elf, err) ||
+        td_elf_parse_dynamic(elf, arena, err) || (symbols && td_elf_parse_hash_tables(elf, err)) ||
         td_elf_parse_versions(elf, arena, err))
         return -1;
+    if (!symbols && elf->dyn.symtab)
+        elf->symcount_source = TD_ELF_SYMCOUNT_NOT_PARSED;
     return 0;
+}
+
+int td_elf_parse(struct td_elf *elf, const uint8_t *data, size_t size, struct td_arena *arena,
+                 struct td_err *err)
+{
+    return parse(elf, td_buf_make(data, size, false), arena, true, err);
+}
+
+int td_elf_parse_headers(struct td_elf *elf, const uint8_t *data, size_t size,
+                         struct td_arena *arena, struct td_err *err)
+{
+    return parse(elf, td_buf_make(data, size, false), arena, false, err);
+}
+
+int td_elf_parse_buf(struct td_elf *elf, struct td_buf buf, bool symbols, struct td_arena *arena,
+                     struct td_err *err)
+{
+    return parse(elf, buf, arena, symbols, err);
+}
+
+/* Extends [*LO, *HI) to cover [OFF, OFF + LEN). */
+static void cover(uint64_t *lo, uint64_t *hi, uint64_t off, uint64_t len)
+{
+    uint64_t end;
+    if (!td_add_u64(off, len, &end))
+        end = UINT64_MAX;
+    if (off < *lo)
+        *lo = off;
+    if (end > *hi)
+        *hi = end;
+}
+
+bool td_elf_symbol_range(const struct td_elf *elf, uint64_t *lo, uint64_t *hi)
+{
+    *lo = UINT64_MAX;
+    *hi = 0;
+    if (!elf->dynsym_count)
+        return false;
+    uint64_t n = elf->dynsym_count;
+    cover(lo, hi, elf->symtab_off, n * elf->dyn.syment);
+    cover(lo, hi, elf->strtab_off, elf->strtab_size);
+    if (elf->has_versym)
+        cover(lo, hi, elf->versym_off, 2 * n);
+    if (elf->has_gnu_hash) /* header, bloom, buckets; chain words of hashed symbols */
+        cover(lo, hi, elf->gnu.bloom_off - 16,
+              elf->gnu.chain_off - (elf->gnu.bloom_off - 16) +
+                  4 * (n > elf->gnu.symoffset ? n - elf->gnu.symoffset : 0));
+    if (elf->has_sysv_hash)
+        cover(lo, hi, elf->sysv.buckets_off - 2ull * elf->sysv.width,
+              (2 + elf->sysv.nbucket + elf->sysv.nchain) * elf->sysv.width);
+    if (*hi > elf->buf.size)
+        *hi = elf->buf.size;
+    return *lo < *hi;
+}
+
+void td_elf_attach(struct td_elf *elf, const uint8_t *data, uint64_t lo, uint64_t hi, size_t size)
+{
+    elf->buf = td_buf_window(data, lo, hi, size, elf->big_endian);
 }

@@ -184,6 +184,9 @@ struct td_elf {
     uint32_t verdef_count;
     struct td_elf_version *versions; /* indexed by versym index */
     uint32_t version_slots;
+    /* Set by a reader that scanned the table (the loader, with pread): no
+     * dynamic symbol at or above this index is undefined; 0 when unknown. */
+    uint32_t undefined_below;
 };
 
 /* Parses the headers, program headers, notes, dynamic section, version
@@ -191,6 +194,40 @@ struct td_elf {
  * below. Returns 0, or -1 with ERR naming the structure and offset. */
 int td_elf_parse(struct td_elf *elf, const uint8_t *data, size_t size, struct td_arena *arena,
                  struct td_err *err);
+
+/* td_elf_parse without the hash tables and the symbol count, for a reader
+ * of no symbols (the loader and the version checks): the hash tables and
+ * the section headers are not touched. dynsym_count stays 0 and
+ * symcount_source is TD_ELF_SYMCOUNT_NOT_PARSED when there is a DT_SYMTAB. */
+int td_elf_parse_headers(struct td_elf *elf, const uint8_t *data, size_t size,
+                         struct td_arena *arena, struct td_err *err);
+
+/* td_elf_parse (SYMBOLS) or td_elf_parse_headers over BUF, which may hold
+ * only part of the file (format/buf.h): when BUF.sparse->missed is set
+ * afterwards, the outcome (success or error) is void: load the missed
+ * range and parse again. */
+int td_elf_parse_buf(struct td_elf *elf, struct td_buf buf, bool symbols, struct td_arena *arena,
+                     struct td_err *err);
+
+/* The file range [*LO, *HI) that holds every byte the symbol readers
+ * (td_elf_dynsym, td_elf_dynstr, td_elf_lookup) can read: the dynamic
+ * symbol table, its strings and versions, and the hash tables. False when
+ * the object has no dynamic symbols. */
+bool td_elf_symbol_range(const struct td_elf *elf, uint64_t *lo, uint64_t *hi);
+
+/* Gives a detached ELF (td_elf_detach) bytes of its file again: DATA
+ * holds [LO, HI) of the SIZE bytes, typically td_elf_symbol_range mapped
+ * alone, so that the symbols can be read and nothing else is. */
+void td_elf_attach(struct td_elf *elf, const uint8_t *data, uint64_t lo, uint64_t hi, size_t size);
+
+/* Copies every string the parse left pointing into the buffer (PT_INTERP,
+ * DT_NEEDED, DT_SONAME, DT_RPATH, DT_RUNPATH, version names) into ARENA
+ * and forgets the buffer, so that the file can be unmapped. Symbols and
+ * sections cannot be read afterwards (every bounded read fails); the
+ * offsets and counts found stay, valid again for the same file's bytes
+ * (td_elf_parse_hash_tables over them, as the loader does). Returns -1
+ * with ERR when the arena is full. */
+int td_elf_detach(struct td_elf *elf, struct td_arena *arena, struct td_err *err);
 
 /* True when the buffer starts with the ELF magic. */
 bool td_elf_is_elf(const uint8_t *data, size_t size);
@@ -221,6 +258,15 @@ static inline uint32_t td_elf_dynsym_count(const struct td_elf *elf)
 /* Reads dynamic symbol INDEX with its version. False when INDEX is out of
  * range or the entry or its name is unreadable. */
 bool td_elf_dynsym(const struct td_elf *elf, uint32_t index, struct td_elf_sym *out);
+
+/* td_elf_dynsym without the name and the version (NULL): what a walk
+ * looking for undefined symbols reads first, so that the names of the
+ * others are not touched. False when INDEX is out of range. */
+bool td_elf_dynsym_fields(const struct td_elf *elf, uint32_t index, struct td_elf_sym *out);
+/* Completes SYM, filled by td_elf_dynsym_fields(ELF, INDEX), with the name
+ * and the version: the two calls read what td_elf_dynsym reads. False as
+ * td_elf_dynsym would be. */
+bool td_elf_dynsym_finish(const struct td_elf *elf, uint32_t index, struct td_elf_sym *sym);
 
 /* Counts defined and undefined dynamic symbols, index 0 excluded (what
  * readelf --dyn-syms lists). Returns -1 with ERR at the first bad entry. */

@@ -399,6 +399,23 @@ static int read_verdef(struct td_elf *elf, struct walk_budget *budget, struct td
 
 /* Builds the versym index -> version table, like l_versions in glibc's
  * elf/dl-version.c: verdef entries by vd_ndx, verneed entries by vna_other. */
+/* Points each versym slot at its version's name (and needed file). */
+static void fill_versions(struct td_elf *elf)
+{
+    for (uint32_t i = 0; i < elf->verdef_count; i++) {
+        struct td_elf_version *v = &elf->versions[elf->verdef[i].index & 0x7fff];
+        v->name = elf->verdef[i].name;
+        v->defined = true;
+    }
+    for (uint32_t i = 0; i < elf->verneed_count; i++)
+        for (uint32_t j = 0; j < elf->verneed[i].version_count; j++) {
+            struct td_elf_version *v = &elf->versions[elf->verneed[i].versions[j].other & 0x7fff];
+            v->name = elf->verneed[i].versions[j].name;
+            v->file = elf->verneed[i].file;
+            v->defined = false;
+        }
+}
+
 static int index_versions(struct td_elf *elf, struct td_arena *arena, struct td_err *err)
 {
     uint32_t slots = 2;
@@ -416,18 +433,7 @@ static int index_versions(struct td_elf *elf, struct td_arena *arena, struct td_
         return -1;
     }
     elf->version_slots = slots;
-    for (uint32_t i = 0; i < elf->verdef_count; i++) {
-        struct td_elf_version *v = &elf->versions[elf->verdef[i].index & 0x7fff];
-        v->name = elf->verdef[i].name;
-        v->defined = true;
-    }
-    for (uint32_t i = 0; i < elf->verneed_count; i++)
-        for (uint32_t j = 0; j < elf->verneed[i].version_count; j++) {
-            struct td_elf_version *v = &elf->versions[elf->verneed[i].versions[j].other & 0x7fff];
-            v->name = elf->verneed[i].versions[j].name;
-            v->file = elf->verneed[i].file;
-            v->defined = false;
-        }
+    fill_versions(elf);
     return 0;
 }
 
@@ -492,8 +498,18 @@ static int count_from_gnu_hash(struct td_elf *elf, struct td_err *err)
 {
     const struct td_elf_gnu_hash *g = &elf->gnu;
     uint32_t top = 0;
+    /* All buckets at once (parse_gnu_hash found them inside the file): one
+     * bounds check, and for a sparse buffer one miss, not one a bucket. */
+    const uint8_t *at = td_buf_at(&elf->buf, g->buckets_off, 4ull * g->nbuckets);
+    if (!at) {
+        td_err_set(err, "GNU hash table at offset 0x%llx: buckets not readable",
+                   ull(g->buckets_off));
+        return -1;
+    }
+    struct td_buf buckets = td_buf_make(at, 4ull * g->nbuckets, elf->big_endian);
     for (uint32_t b = 0; b < g->nbuckets; b++) {
-        uint32_t v = td_elf_u32(elf, g->buckets_off + 4ull * b);
+        uint32_t v;
+        td_buf_u32(&buckets, 4ull * b, &v);
         if (v > top)
             top = v;
     }
@@ -508,7 +524,10 @@ static int count_from_gnu_hash(struct td_elf *elf, struct td_err *err)
         return -1;
     }
     for (uint64_t i = top - g->symoffset; (i + 1) * 4 <= g->chain_avail; i++) {
-        if (td_elf_u32(elf, g->chain_off + 4 * i) & 1) {
+        uint32_t word;
+        if (!td_buf_u32(&elf->buf, g->chain_off + 4 * i, &word))
+            break; /* not held (a sparse buffer's miss) */
+        if (word & 1) {
             if (g->symoffset + i + 1 > UINT32_MAX)
                 break;
             elf->dynsym_count = (uint32_t)(g->symoffset + i + 1);
@@ -630,4 +649,35 @@ int td_elf_parse_hash_tables(struct td_elf *elf, struct td_err *err)
     }
     count_from_sections(elf);
     return resolve_symtab(elf, err);
+}
+
+/* ---- Detaching from the buffer. ---- */
+
+static bool copy_string(const char **s, struct td_arena *arena)
+{
+    return !*s || (*s = td_arena_strdup(arena, *s)) != NULL;
+}
+
+int td_elf_detach(struct td_elf *elf, struct td_arena *arena, struct td_err *err)
+{
+    bool ok = copy_string(&elf->interp, arena) && copy_string(&elf->soname, arena) &&
+              copy_string(&elf->rpath, arena) && copy_string(&elf->runpath, arena);
+    for (uint32_t i = 0; ok && i < elf->needed_count; i++)
+        ok = copy_string(&elf->needed[i], arena);
+    for (uint32_t i = 0; ok && i < elf->verneed_count; i++) {
+        ok = copy_string(&elf->verneed[i].file, arena);
+        for (uint32_t k = 0; ok && k < elf->verneed[i].version_count; k++)
+            ok = copy_string(&elf->verneed[i].versions[k].name, arena);
+    }
+    for (uint32_t i = 0; ok && i < elf->verdef_count; i++)
+        ok = copy_string(&elf->verdef[i].name, arena);
+    if (!ok) {
+        td_err_set(err, "arena cap reached copying the dynamic section's strings");
+        return -1;
+    }
+    if (elf->versions)
+        fill_versions(elf); /* at the names just copied */
+    /* No bytes held; the file's size stays, for td_elf_symbol_range. */
+    elf->buf = td_buf_window(NULL, 0, 0, elf->buf.size, elf->big_endian);
+    return 0;
 }

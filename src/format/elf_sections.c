@@ -37,16 +37,17 @@ bool td_elf_section_by_name(const struct td_elf *elf, const char *name, struct t
     uint32_t n, t;
     uint64_t a, str_off, str_size;
     read_shdr(elf, strndx, &n, &t, &a, &str_off, &str_size);
-    if (!td_buf_has(&elf->buf, str_off, str_size))
+    const uint8_t *str = td_buf_at(&elf->buf, str_off, str_size);
+    if (!str)
         return false;
-    struct td_buf names = td_buf_make(elf->buf.data + str_off, (size_t)str_size, elf->big_endian);
+    struct td_buf names = td_buf_make(str, (size_t)str_size, elf->big_endian);
     for (uint64_t i = 1; i < elf->section_count; i++) {
         uint64_t addr, offset, size;
         read_shdr(elf, i, &n, &t, &addr, &offset, &size);
         const char *s = td_buf_cstr(&names, n, 0);
         if (!s || strcmp(s, name) != 0)
             continue;
-        if (t == SHT_NOBITS || !td_buf_has(&elf->buf, offset, size))
+        if (t == SHT_NOBITS || !td_buf_in_file(&elf->buf, offset, size))
             return false;
         out->name = s;
         out->type = t;

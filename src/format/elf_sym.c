@@ -33,8 +33,8 @@ static void read_sym_fields(const struct td_elf *elf, uint64_t at, struct td_elf
     /* The common case, little-endian ELF64 with the whole entry in the
      * buffer, decoded from one bounds check (the walk does this 35,000
      * times on libtorch_cpu). */
-    if (elf->is64 && !elf->big_endian && td_buf_has(&elf->buf, at, 24)) {
-        const uint8_t *p = elf->buf.data + at;
+    const uint8_t *p = elf->is64 && !elf->big_endian ? td_buf_at(&elf->buf, at, 24) : NULL;
+    if (p) {
         info = p[4];
         other = p[5];
         s->shndx = (uint16_t)(p[6] | p[7] << 8);
@@ -80,6 +80,14 @@ static bool read_sym_version(const struct td_elf *elf, uint32_t index, struct td
     return true;
 }
 
+/* The name and version of symbol INDEX, whose fields OUT holds already. */
+static bool finish_sym(const struct td_elf *elf, uint32_t index, struct td_elf_sym *out)
+{
+    uint64_t at = elf->symtab_off + (uint64_t)index * elf->dyn.syment;
+    out->name = td_elf_dynstr(elf, td_elf_u32(elf, at));
+    return out->name && read_sym_version(elf, index, out);
+}
+
 bool td_elf_dynsym(const struct td_elf *elf, uint32_t index, struct td_elf_sym *out)
 {
     memset(out, 0, sizeof *out);
@@ -91,12 +99,27 @@ bool td_elf_dynsym(const struct td_elf *elf, uint32_t index, struct td_elf_sym *
      * the walk does not wait on a cache miss per name. */
     uint32_t ahead;
     uint64_t ahead_at = at + 16 * elf->dyn.syment;
+    const uint8_t *name_ahead;
     if (index + 16 < elf->dynsym_count && td_buf_u32(&elf->buf, ahead_at, &ahead) &&
-        ahead < elf->strtab_size)
-        __builtin_prefetch(elf->buf.data + elf->strtab_off + ahead);
+        ahead < elf->strtab_size &&
+        (name_ahead = td_buf_at(&elf->buf, elf->strtab_off + ahead, 1)) != NULL)
+        __builtin_prefetch(name_ahead);
     read_sym_fields(elf, at, out);
-    out->name = td_elf_dynstr(elf, td_elf_u32(elf, at));
-    return out->name && read_sym_version(elf, index, out);
+    return finish_sym(elf, index, out);
+}
+
+bool td_elf_dynsym_finish(const struct td_elf *elf, uint32_t index, struct td_elf_sym *sym)
+{
+    return index < elf->dynsym_count && finish_sym(elf, index, sym);
+}
+
+bool td_elf_dynsym_fields(const struct td_elf *elf, uint32_t index, struct td_elf_sym *out)
+{
+    memset(out, 0, sizeof *out);
+    if (index >= elf->dynsym_count)
+        return false;
+    read_sym_fields(elf, elf->symtab_off + (uint64_t)index * elf->dyn.syment, out);
+    return true;
 }
 
 int td_elf_dynsym_tally(const struct td_elf *elf, uint32_t *defined, uint32_t *undefined,
@@ -126,6 +149,7 @@ int td_elf_dynsym_tally(const struct td_elf *elf, uint32_t *defined, uint32_t *u
 /* State of one lookup across the candidates of a chain (do_lookup_x). */
 struct match_state {
     const char *name;
+    size_t name_len;
     const char *version;
     uint32_t versioned_index; /* first non-hidden versioned candidate */
     int versioned_count;
@@ -168,17 +192,31 @@ static bool version_matches(const struct td_elf *elf, const struct td_elf_sym *s
     return false;
 }
 
+/* True when the string at INDEX of the dynamic string table is NAME (LEN
+ * bytes and its NUL, all inside DT_STRSZ): what td_elf_dynstr and strcmp
+ * would say, without first scanning for the end of the stored name. */
+static bool name_is(const struct td_elf *elf, uint64_t index, const char *name, size_t len)
+{
+    if (index >= elf->strtab_size || len >= elf->strtab_size - index)
+        return false;
+    const uint8_t *p = td_buf_at(&elf->buf, elf->strtab_off + index, len + 1);
+    return p && memcmp(p, name, len + 1) == 0;
+}
+
 static bool check_match(const struct td_elf *elf, uint32_t index, struct match_state *st,
                         struct td_elf_sym *out)
 {
     struct td_elf_sym s;
-    if (!td_elf_dynsym(elf, index, &s))
+    uint64_t at = elf->symtab_off + (uint64_t)index * elf->dyn.syment;
+    /* The entry's fields first, then its name, then the whole symbol. */
+    if (!td_elf_dynsym_fields(elf, index, &s))
         return false;
     if (!s.defined || (s.value == 0 && s.shndx != TD_SHN_ABS && s.type != TD_STT_TLS))
         return false;
     if (!allowed_type(s.type) || s.bind == TD_STB_LOCAL) /* do_lookup_x ignores locals */
         return false;
-    if (strcmp(s.name, st->name) != 0 || !version_matches(elf, &s, index, st))
+    if (!name_is(elf, td_elf_u32(elf, at), st->name, st->name_len) || !finish_sym(elf, index, &s) ||
+        !version_matches(elf, &s, index, st))
         return false;
     *out = s;
     return true;
@@ -239,7 +277,7 @@ static bool lookup_sysv(const struct td_elf *elf, uint32_t h, struct match_state
 bool td_elf_lookup(const struct td_elf *elf, const char *name, uint32_t gnu_hash,
                    const char *version, struct td_elf_sym *out)
 {
-    struct match_state st = {name, version, 0, 0};
+    struct match_state st = {name, strlen(name), version, 0, 0};
     bool found;
     memset(out, 0, sizeof *out);
     if (!elf->dynsym_count)

@@ -110,7 +110,7 @@ int td_pe_resource_find(const struct td_pe *pe, uint32_t type, struct td_pe_reso
     }
     uint64_t rel = 0;
     for (unsigned level = 0; level < RESOURCE_LEVELS; level++) {
-        uint32_t target;
+        uint32_t target = 0; /* set when found */
         bool found;
         path[level] = rel;
         enum pick how = level == 0 ? PICK_ID : level == 1 ? PICK_FIRST : PICK_LANGUAGE;

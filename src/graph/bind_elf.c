@@ -14,16 +14,21 @@
 
 enum { SHOWN_PER_OBJECT = 5 };
 
-/* A reference already decided: many objects import the same name. */
+/* A reference already decided: many objects import the same name. The
+ * references are kept densely in the order first seen and the table holds
+ * their indexes (4 bytes a slot): this set is the largest memory binding
+ * writes, and every page of it is a page fault. */
 struct seen {
-    uint32_t hash;
     const char *name, *version;
+    uint32_t key;
     bool found;
 };
 
 struct seen_set {
-    struct seen *slots;
-    size_t cap, used;
+    uint32_t *table; /* index + 1 into refs, 0 when empty; cap slots, a power of two */
+    size_t cap;
+    struct seen *refs;
+    size_t used, refs_cap;
 };
 
 static uint32_t mix(uint32_t h, const char *s)
@@ -33,34 +38,66 @@ static uint32_t mix(uint32_t h, const char *s)
     return h;
 }
 
-static struct seen *seen_slot(struct seen_set *t, uint32_t key, const char *name,
-                              const char *version)
+static bool same_ref(const struct seen *s, uint32_t key, const char *name, const char *version)
 {
-    size_t mask = t->cap - 1;
-    for (size_t i = key & mask;; i = (i + 1) & mask) {
-        struct seen *s = &t->slots[i];
-        if (!s->name)
-            return s;
-        if (s->hash == key && strcmp(s->name, name) == 0 &&
-            (s->version == version || (s->version && version && strcmp(s->version, version) == 0)))
-            return s;
-    }
+    return s->key == key && strcmp(s->name, name) == 0 &&
+           (s->version == version || (s->version && version && strcmp(s->version, version) == 0));
 }
 
 static bool seen_grow(struct seen_set *t)
 {
-    size_t cap = t->cap ? t->cap * 2 : 4096;
-    struct seen *slots = calloc(cap, sizeof *slots);
-    if (!slots)
+    if (t->used == t->refs_cap) {
+        size_t cap = t->refs_cap ? t->refs_cap * 2 : 4096;
+        struct seen *refs = realloc(t->refs, cap * sizeof *refs);
+        if (!refs)
+            return false;
+        t->refs = refs;
+        t->refs_cap = cap;
+    }
+    if ((t->used + 1) * 2 <= t->cap)
+        return true;
+    size_t cap = t->cap ? t->cap * 2 : 8192;
+    uint32_t *table = calloc(cap, sizeof *table);
+    if (!table)
         return false;
-    struct seen_set bigger = {slots, cap, t->used};
-    for (size_t i = 0; i < t->cap; i++)
-        if (t->slots[i].name)
-            *seen_slot(&bigger, t->slots[i].hash, t->slots[i].name, t->slots[i].version) =
-                t->slots[i];
-    free(t->slots);
-    *t = bigger;
+    for (size_t k = 0; k < t->used; k++) { /* all distinct: no comparisons */
+        size_t i = t->refs[k].key & (cap - 1);
+        while (table[i])
+            i = (i + 1) & (cap - 1);
+        table[i] = (uint32_t)k + 1;
+    }
+    free(t->table);
+    t->table = table;
+    t->cap = cap;
     return true;
+}
+
+/* The reference (NAME, VERSION), whose KEY hashes both; added with FOUND
+ * unset when new (*ADDED). NULL when out of memory. */
+static struct seen *seen_find(struct seen_set *t, uint32_t key, const char *name,
+                              const char *version, bool *added)
+{
+    *added = false;
+    if (!seen_grow(t))
+        return NULL;
+    size_t mask = t->cap - 1;
+    for (size_t i = key & mask;; i = (i + 1) & mask) {
+        if (!t->table[i]) {
+            t->refs[t->used] = (struct seen){name, version, key, false};
+            t->table[i] = (uint32_t)++t->used;
+            *added = true;
+            return &t->refs[t->used - 1];
+        }
+        struct seen *s = &t->refs[t->table[i] - 1];
+        if (same_ref(s, key, name, version))
+            return s;
+    }
+}
+
+static void seen_free(struct seen_set *t)
+{
+    free(t->table);
+    free(t->refs);
 }
 
 enum { MRU = 8 };
@@ -98,16 +135,12 @@ struct direct_deps {
     size_t count;
 };
 
-static bool defined_in_scope(struct td_graph *g, const struct direct_deps *direct,
-                             const char *name, const char *version, const char *version_file,
+static bool defined_in_scope(struct td_graph *g, const struct direct_deps *direct, const char *name,
+                             uint32_t h, const char *version, const struct td_object *version_lib,
                              struct providers *p)
 {
-    uint32_t h = td_elf_gnu_hash(name);
-    if (version_file) {
-        struct td_object *lib = td_graph_find(g, version_file);
-        if (defines(lib, name, h, version))
-            return true;
-    }
+    if (version_lib && defines(version_lib, name, h, version))
+        return true;
     for (int i = 0; i < MRU && p->recent[i]; i++)
         if (defines(p->recent[i], name, h, version)) {
             remember(p, p->recent[i]);
@@ -181,6 +214,32 @@ struct worker {
     size_t checked;
 };
 
+/* Where the walk for undefined symbols can stop (td_elf.undefined_below). */
+static uint32_t undefined_end(const struct td_elf *e)
+{
+    return e->undefined_below && e->undefined_below < e->dynsym_count ? e->undefined_below
+                                                                      : e->dynsym_count;
+}
+
+/* What each versym index of the object being bound stands for, computed
+ * once per object: its name's hash (for the seen set) and the object its
+ * version need's file resolved to (asked first). */
+struct slot_facts {
+    uint32_t hash;
+    const struct td_object *lib;
+};
+
+static struct slot_facts *slot_facts_of(struct td_graph *g, const struct td_elf *e)
+{
+    struct slot_facts *f = calloc(e->version_slots + 1, sizeof *f);
+    for (uint32_t i = 2; f && i < e->version_slots; i++) { /* 0 and 1: unversioned */
+        const struct td_elf_version *v = &e->versions[i];
+        f[i].hash = v->name ? mix(2166136261u, v->name) : 0;
+        f[i].lib = v->file ? td_graph_find(g, v->file) : NULL;
+    }
+    return f;
+}
+
 static void bind_object(struct worker *w, struct td_object *o, struct seen_set *seen,
                         struct providers *p)
 {
@@ -190,33 +249,40 @@ static void bind_object(struct worker *w, struct td_object *o, struct seen_set *
         return;
     const struct td_elf *e = &o->u.elf;
     struct td_unbound u = {o, td_arena_array(w->arena, SHOWN_PER_OBJECT, sizeof(char *)), 0, 0};
-    if (!u.symbols)
-        return;
-    for (uint32_t i = 1; i < e->dynsym_count; i++) {
+    struct slot_facts *facts = slot_facts_of(g, e);
+    if (!u.symbols || !facts)
+        goto out;
+    bool py_assumed = !g->interpreter && g->cfg.profile == TD_PROFILE_PYTHON_EXTENSION;
+    uint32_t end = undefined_end(e);
+    for (uint32_t i = 1; i < end; i++) {
         struct td_elf_sym s;
-        if (!td_elf_dynsym(e, i, &s) || s.defined || s.bind == TD_STB_WEAK || !s.name[0] ||
-            version_is_missing(mv, s.version))
+        /* The entry first: the names of defined symbols are never read. */
+        if (!td_elf_dynsym_fields(e, i, &s) || s.defined || s.bind == TD_STB_WEAK ||
+            !td_elf_dynsym_finish(e, i, &s) || !s.name[0] || version_is_missing(mv, s.version))
             continue;
         /* With a python-extension profile but no interpreter to read, its
          * C API is assumed present rather than reported missing. */
-        if (!g->interpreter && g->cfg.profile == TD_PROFILE_PYTHON_EXTENSION &&
-            (strncmp(s.name, "Py", 2) == 0 || strncmp(s.name, "_Py", 3) == 0))
+        if (py_assumed && (strncmp(s.name, "Py", 2) == 0 || strncmp(s.name, "_Py", 3) == 0))
             continue;
-        uint32_t key = mix(mix(2166136261u, s.name), s.version);
-        if (seen->used * 2 >= seen->cap && !seen_grow(seen))
-            return;
-        struct seen *slot = seen_slot(seen, key, s.name, s.version);
-        if (!slot->name) {
-            *slot = (struct seen){key, s.name, s.version,
-                                  defined_in_scope(g, &w->direct[o->index], s.name, s.version,
-                                                   s.version_file, p)};
-            seen->used++;
+        uint32_t h = td_elf_gnu_hash(s.name);
+        const struct slot_facts *sf =
+            s.version_index < e->version_slots ? &facts[s.version_index] : &facts[e->version_slots];
+        uint32_t key = h ^ (sf->hash * 0x9e3779b1u);
+        bool added;
+        struct seen *slot = seen_find(seen, key, s.name, s.version, &added);
+        if (!slot)
+            goto out;
+        if (added) {
+            slot->found = defined_in_scope(g, &w->direct[o->index], s.name, h, s.version,
+                                           s.version ? sf->lib : NULL, p);
             w->checked++;
         }
         if (!slot->found)
             note_unbound(w->arena, &u, s.name, s.version);
     }
     w->results[o->index] = u;
+out:
+    free(facts);
 }
 
 static void *bind_worker(void *arg)
@@ -224,12 +290,18 @@ static void *bind_worker(void *arg)
     struct worker *w = arg;
     struct seen_set seen = {0};
     struct providers p = {{0}};
-    if (!seen_grow(&seen))
-        return NULL;
+    /* Room for every undefined symbol of this worker's objects at once:
+     * pages not used are never touched, and growing would copy. */
+    size_t most = 0;
+    for (size_t i = 0; i < w->g->count; i++)
+        if (w->owner[i] == w->id && w->g->objects[i]->kind == TD_FILE_ELF)
+            most += undefined_end(&w->g->objects[i]->u.elf);
+    if (most && (seen.refs = malloc(most * sizeof *seen.refs)) != NULL)
+        seen.refs_cap = most;
     for (size_t i = 0; i < w->g->count; i++)
         if (w->owner[i] == w->id && w->g->objects[i]->kind == TD_FILE_ELF)
             bind_object(w, w->g->objects[i], &seen, &p);
-    free(seen.slots);
+    seen_free(&seen);
     return NULL;
 }
 
@@ -375,7 +447,8 @@ void td_graph_bind_elf(struct td_graph *g)
     struct worker w[WORKERS];
     pthread_t thread;
     for (int k = 0; k < WORKERS; k++)
-        w[k] = (struct worker){g, mv, results, owner, direct, (unsigned char)k, &g->bind_arenas[k], 0};
+        w[k] =
+            (struct worker){g, mv, results, owner, direct, (unsigned char)k, &g->bind_arenas[k], 0};
     bool threaded = pthread_create(&thread, NULL, bind_worker, &w[1]) == 0;
     bind_worker(&w[0]);
     if (threaded)

@@ -267,10 +267,21 @@ static void edge_findings(struct td_graph *g, const struct td_edge *e)
                         e->to->path);
 }
 
+/* td_object_open, headers only when nothing will read symbols. */
+static struct td_object *open_file(const struct td_graph *g, const char *path, struct td_err *err)
+{
+    struct td_map map;
+    uint64_t dev, ino;
+    if (td_map_open(path, &map, err) != 0)
+        return NULL;
+    td_file_identity(path, &dev, &ino);
+    return td_object_from_map(&map, dev, ino, path, NULL, g->cfg.headers_only, err);
+}
+
 static int open_roots(struct td_graph *g, const char *const *roots, size_t n, struct td_err *err)
 {
     for (size_t i = 0; i < n; i++) {
-        struct td_object *o = td_object_open(roots[i], NULL, NULL, err);
+        struct td_object *o = open_file(g, roots[i], err);
         if (!o)
             return -1;
         o->found_via = TD_RULE_ROOT;
@@ -367,6 +378,10 @@ int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
     memset(g, 0, sizeof *g);
     g->cfg = *cfg;
     g->opts = *opts;
+    /* Nothing past the headers is read when no symbol is bound: each file
+     * is then unmapped as soon as it is parsed (td_object_from_map). */
+    g->cfg.headers_only =
+        cfg->headers_only || opts->headers_only || (opts->bind_symbols && opts->versions_only);
     if (n_roots == 0) {
         td_err_set(err, "no file to analyse");
         return -1;
@@ -381,7 +396,7 @@ int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
     td_graph_analyze(g);
     if (g->opts.interpreter) {
         struct td_err ierr = {0};
-        g->interpreter = td_object_open(g->opts.interpreter, NULL, NULL, &ierr);
+        g->interpreter = open_file(g, g->opts.interpreter, &ierr);
         if (g->interpreter && g->interpreter->kind != TD_FILE_ELF) {
             td_object_free(g->interpreter);
             g->interpreter = NULL;

@@ -33,6 +33,9 @@ struct td_graph_options {
     bool versions_only;      /* with bind_symbols: check ELF version needs (GLIBCXX_3.4.30
                                 not found), but do not bind every symbol: the cheap half,
                                 for `check`, which must stay within a few MB */
+    bool headers_only;       /* nobody reads the objects' symbols after the build (deps
+                                --no-symbols): each file is unmapped once its headers are
+                                parsed; implied by versions_only */
     const char *interpreter; /* host path of the Python interpreter whose symbols an
                                 extension may use (python-extension profile), or NULL */
 };

@@ -52,8 +52,9 @@ struct linux_state {
     const char *platform;
     const char *legacy_names[4]; /* "x86_64", "avx512_1" */
     size_t n_legacy_names;
-    uint64_t legacy_hwcap_bits; /* the same, as ld.so.cache hwcap bits */
-    struct machine_facts facts; /* for the last process machine seen */
+    uint64_t legacy_hwcap_bits;       /* the same, as ld.so.cache hwcap bits */
+    struct machine_facts facts;       /* for the last process machine seen */
+    struct td_header_scratch scratch; /* td_object_read_fd */
 };
 
 /* One resolution in progress. */
@@ -310,12 +311,12 @@ static enum step try_file(struct search *s, const char *target, enum td_rule rul
                   absent ? NULL : strerror(errno));
         return s->stop ? STOP : NEXT;
     }
-    uint8_t hdr[EHDR64_SIZE];
+    uint8_t hdr[4096]; /* a page: usually all the program headers too */
     ssize_t n = pread(fd, hdr, sizeof hdr, 0);
     struct stat st;
     bool have_stat = fstat(fd, &st) == 0;
-    close(fd);
     if (have_stat && S_ISDIR(st.st_mode)) {
+        close(fd);
         add_probe(s, target, rule, origin, TD_VERDICT_ABSENT, "a directory");
         return s->stop ? STOP : NEXT;
     }
@@ -323,6 +324,7 @@ static enum step try_file(struct search *s, const char *target, enum td_rule rul
     bool fatal;
     const char *why = verify_header(s, hdr, n > 0 ? (size_t)n : 0, &verdict, &fatal);
     if (why) {
+        close(fd);
         add_probe(s, target, rule, origin, verdict, why);
         if (fatal)
             s->stop = true;
@@ -330,6 +332,7 @@ static enum step try_file(struct search *s, const char *target, enum td_rule rul
     }
     struct td_object *same = have_stat ? loaded_by_file(s, st.st_dev, st.st_ino) : NULL;
     if (same) {
+        close(fd);
         char detail[PATH_CAP + 64];
         snprintf(detail, sizeof detail, "the same file as %s, already loaded", same->path);
         add_probe(s, target, rule, origin, TD_VERDICT_FOUND, detail);
@@ -337,12 +340,15 @@ static enum step try_file(struct search *s, const char *target, enum td_rule rul
         return STOP;
     }
     struct td_err oerr = {0};
-    struct td_object *o = td_object_open(host, target, NULL, &oerr);
-    if (!o) {
-        add_probe(s, target, rule, origin, TD_VERDICT_UNREADABLE, oerr.msg);
-        s->stop = true; /* ld.so got past open_verify; mapping it fails the load */
-        return STOP;
-    }
+    /* Read from the descriptor already open, not opened and examined a
+     * second time (288 libraries: 576 fewer openat and stat calls). */
+    struct td_object *o =
+        have_stat && S_ISREG(st.st_mode)
+            ? td_object_read_fd(fd, (uint64_t)st.st_size, (uint64_t)st.st_dev, (uint64_t)st.st_ino,
+                                hdr, n > 0 ? (size_t)n : 0, !s->L->cfg->headers_only,
+                                &s->S->scratch, host, target, &oerr)
+            : td_object_open(host, target, NULL, &oerr);
+    close(fd);
     o->name = td_arena_strdup(&o->arena, s->name);
     o->is_stub = looks_like_stub(target);
     add_probe(s, target, rule, origin, TD_VERDICT_FOUND,
@@ -933,6 +939,7 @@ static void fini(struct td_loader *L)
         return;
     if (S->cache_map.data)
         td_map_close(&S->cache_map);
+    td_header_scratch_free(&S->scratch);
     td_arena_free(&S->arena);
     free(S);
     L->state = NULL;

@@ -119,6 +119,42 @@ struct td_object {
  * caller frees with td_object_free. */
 struct td_object *td_object_open(const char *path, const char *target_path, const char *prefer_arch,
                                  struct td_err *err);
+/* The same for a file already mapped (MAP, owned from here on; DEV and INO
+ * its identity). HEADERS_ONLY: an ELF file is read only as far as the
+ * loader and the version checks need (td_elf_parse_headers), the strings
+ * copied out (td_elf_detach) and the file unmapped at once; its symbols
+ * cannot be read afterwards. */
+struct td_object *td_object_from_map(struct td_map *map, uint64_t dev, uint64_t ino,
+                                     const char *path, const char *target_path, bool headers_only,
+                                     struct td_err *err);
+
+/* Memory for td_object_read_fd, kept by a loader model and reused
+ * from one file to the next, so that its pages are faulted in once. */
+enum { TD_HEADER_SCRATCH = 1024 * 1024, TD_HEADER_EXTENTS = 16 };
+struct td_header_scratch {
+    uint8_t *mem;
+    size_t cap, used;
+    struct td_buf_extent extents[TD_HEADER_EXTENTS];
+    size_t count;
+};
+void td_header_scratch_free(struct td_header_scratch *s);
+
+/* The object of an ELF file open as FD (SIZE bytes; DEV, INO its
+ * identity; HEAD the HEAD_LEN bytes from offset 0 the caller has read
+ * already), its headers read with pread rather than mapped: a mapped page
+ * costs a page fault, and a fault maps up to 16 pages, where the loader
+ * needs a few hundred bytes in four places (headers, PT_DYNAMIC, strings,
+ * version tables). Ranges are read as the parser misses them (format/buf.h
+ * sparse buffers), so the result is that of parsing the whole file; a file
+ * that needs too many pieces, or that the parser refuses, is mapped and
+ * parsed whole instead. Without SYMBOLS the object is HEADERS_ONLY (see
+ * td_object_from_map); with it the file is mapped too and only its symbol
+ * tables are read through the mapping. NULL with ERR when it cannot be
+ * parsed. */
+struct td_object *td_object_read_fd(int fd, uint64_t size, uint64_t dev, uint64_t ino,
+                                    const uint8_t *head, size_t head_len, bool symbols,
+                                    struct td_header_scratch *scratch, const char *path,
+                                    const char *target_path, struct td_err *err);
 void td_object_free(struct td_object *o);
 /* Like td_object_free, but leaves the file mapped: for a process about to
  * exit, which unmaps everything at once (one munmap per library of a
@@ -141,7 +177,9 @@ struct td_loader_config {
     size_t n_search_dirs;
     const struct td_env_var *env; /* the target's environment */
     size_t n_env;
-    int x86_level; /* glibc-hwcaps: 1..4; 0 = this CPU's */
+    int x86_level;     /* glibc-hwcaps: 1..4; 0 = this CPU's */
+    bool headers_only; /* nothing reads symbols: open libraries with td_object_from_map's
+                          HEADERS_ONLY (set by the graph, td_graph_options) */
     /* Windows */
     const char *app_dir;         /* the executable's directory; NULL = the first root's */
     const char *cwd;             /* current directory; NULL = none searched */

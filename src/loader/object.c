@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/compat.h"
 #include "loader/loader.h"
 
 static int parse_macho_fat(struct td_object *o, const char *prefer_arch, struct td_err *err)
@@ -59,24 +60,69 @@ static int parse_object(struct td_object *o, const char *prefer_arch, struct td_
     }
 }
 
-struct td_object *td_object_open(const char *path, const char *target_path, const char *prefer_arch,
-                                 struct td_err *err)
+/* A new object for the file at PATH (TARGET_PATH on the target), its
+ * names in ARENA (taken over, freed on failure). */
+static struct td_object *new_object(struct td_arena *arena, uint64_t dev, uint64_t ino,
+                                    const char *path, const char *target_path, struct td_err *err)
 {
     struct td_object *o = calloc(1, sizeof *o);
     if (!o) {
+        td_arena_free(arena);
         td_err_set(err, "%s: out of memory", path);
         return NULL;
     }
-    if (td_map_open(path, &o->map, err) != 0)
-        goto fail;
-    td_file_identity(path, &o->dev, &o->ino);
+    o->arena = *arena;
+    o->dev = dev;
+    o->ino = ino;
     o->host_path = td_arena_strdup(&o->arena, path);
     o->path = td_arena_strdup(&o->arena, target_path ? target_path : path);
+    if (!o->host_path || !o->path) {
+        td_err_set(err, "%s: out of memory", path);
+        td_object_free(o);
+        return NULL;
+    }
     const char *slash = strrchr(o->path, '/');
     const char *bslash = strrchr(o->path, '\\');
     const char *base = slash > bslash ? slash : bslash;
     o->name = base ? base + 1 : o->path;
+    return o;
+}
+
+/* Takes a parsed and detached ELF file. */
+static void adopt_headers(struct td_object *o, const struct td_elf *elf)
+{
+    o->kind = TD_FILE_ELF;
+    o->u.elf = *elf;
+    o->identity = o->u.elf.soname;
+    o->arch = td_elf_arch(&o->u.elf);
+}
+
+/* Makes the object for MAP (owned from here on, closed on failure). */
+static struct td_object *from_map(struct td_map *map, uint64_t dev, uint64_t ino, const char *path,
+                                  const char *target_path, const char *prefer_arch,
+                                  bool headers_only, struct td_err *err)
+{
+    struct td_arena arena = {0};
+    struct td_object *o = new_object(&arena, dev, ino, path, target_path, err);
+    if (!o) {
+        td_map_close(map);
+        return NULL;
+    }
+    o->map = *map;
     o->kind = td_detect(o->map.data, o->map.size);
+    if (headers_only && o->kind == TD_FILE_ELF) {
+        /* Everything the graph reads is copied out: the pages go now, so
+         * a closure costs one file's pages at a time, not all of them. */
+        struct td_elf elf;
+        if (td_elf_parse_headers(&elf, o->map.data, o->map.size, &o->arena, err) != 0 ||
+            td_elf_detach(&elf, &o->arena, err) != 0) {
+            td_err_prefix(err, "%s: ", path);
+            goto fail;
+        }
+        td_map_close(&o->map);
+        adopt_headers(o, &elf);
+        return o;
+    }
     if (parse_object(o, prefer_arch, err) != 0) {
         td_err_prefix(err, "%s: ", path);
         goto fail;
@@ -85,6 +131,188 @@ struct td_object *td_object_open(const char *path, const char *target_path, cons
 fail:
     td_object_free(o);
     return NULL;
+}
+
+struct td_object *td_object_open(const char *path, const char *target_path, const char *prefer_arch,
+                                 struct td_err *err)
+{
+    struct td_map map;
+    uint64_t dev, ino;
+    if (td_map_open(path, &map, err) != 0)
+        return NULL;
+    td_file_identity(path, &dev, &ino);
+    return from_map(&map, dev, ino, path, target_path, prefer_arch, false, err);
+}
+
+struct td_object *td_object_from_map(struct td_map *map, uint64_t dev, uint64_t ino,
+                                     const char *path, const char *target_path, bool headers_only,
+                                     struct td_err *err)
+{
+    return from_map(map, dev, ino, path, target_path, NULL, headers_only, err);
+}
+
+/* Reads [OFF, OFF + LEN) of FD, widened to whole pages and merged with
+ * the extents it touches, into S. False when S is full. */
+static bool load_range(struct td_header_scratch *s, int fd, uint64_t size, uint64_t off,
+                       uint64_t len)
+{
+    enum { PAGE = 4096 };
+    uint64_t lo = off & ~(uint64_t)(PAGE - 1), hi;
+    if (!td_add_u64(off, len, &hi) || hi > size)
+        hi = size; /* a file size: far from overflowing when rounded up */
+    hi = (hi + PAGE - 1) & ~(uint64_t)(PAGE - 1);
+    if (hi > size)
+        hi = size;
+    uint64_t grown = 0; /* the largest extent merged */
+    for (size_t i = 0; i < s->count;) {
+        const struct td_buf_extent *e = &s->extents[i];
+        if (e->off > hi || e->off + e->len < lo) {
+            i++;
+            continue;
+        }
+        lo = e->off < lo ? e->off : lo;
+        hi = e->off + e->len > hi ? e->off + e->len : hi;
+        grown = e->len > grown ? e->len : grown;
+        s->extents[i] = s->extents[--s->count];
+        i = 0;
+    }
+    /* A table read page by page (the GNU hash buckets, for the symbol
+     * count) grows its extent by half at least each time, so that the
+     * re-reads of merged extents stay a small multiple of the table. */
+    if (grown && hi - lo < grown + grown / 2)
+        hi = lo + grown + grown / 2 > size ? size : lo + grown + grown / 2;
+    if (s->count == TD_HEADER_EXTENTS || hi - lo > s->cap - s->used)
+        return false;
+    uint8_t *to = s->mem + s->used;
+    for (uint64_t done = 0; done < hi - lo;) {
+        ssize_t n = pread(fd, to + done, (size_t)(hi - lo - done), (off_t)(lo + done));
+        if (n <= 0)
+            return false;
+        done += (uint64_t)n;
+    }
+    s->extents[s->count++] = (struct td_buf_extent){lo, hi - lo, to};
+    s->used += (size_t)(hi - lo);
+    return true;
+}
+
+/* Maps the file open as FD; the Windows build maps it again by name
+ * (map_windows.c has no descriptor call). */
+static int map_fd(int fd, uint64_t size, const char *path, struct td_map *map, struct td_err *err)
+{
+#ifndef _WIN32
+    return td_map_fd(fd, size, path, map, err);
+#else
+    (void)fd, (void)size;
+    return td_map_open(path, map, err);
+#endif
+}
+
+/* Finds where ELF's undefined dynamic symbols end (undefined_below) by
+ * reading the hashed part of its table with pread into S. Linkers put the
+ * undefined symbols before the GNU hash's symoffset; the entries after it,
+ * most of the table, are then not touched through the mapping by a walk
+ * looking for undefined symbols, only where a lookup lands. */
+static void scan_undefined(struct td_elf *elf, int fd, uint64_t size, struct td_header_scratch *s)
+{
+    uint64_t ent = elf->dyn.syment;
+    if (!elf->has_gnu_hash || elf->gnu.symoffset >= elf->dynsym_count || !s->mem || ent == 0 ||
+        s->cap < ent)
+        return;
+    uint32_t end = elf->gnu.symoffset;
+    for (uint32_t i = elf->gnu.symoffset; i < elf->dynsym_count;) {
+        uint64_t n = (s->cap < 65536 ? s->cap : 65536) / ent; /* the same few pages each time */
+        if (n > elf->dynsym_count - i)
+            n = elf->dynsym_count - i;
+        uint64_t off = elf->symtab_off + i * ent;
+        if (pread(fd, s->mem, (size_t)(n * ent), (off_t)off) != (ssize_t)(n * ent))
+            return; /* unknown: every entry is walked */
+        struct td_elf view = *elf;
+        view.buf = td_buf_window(s->mem, off, off + n * ent, (size_t)size, elf->big_endian);
+        for (uint32_t k = i; k < i + n; k++) {
+            struct td_elf_sym sym;
+            if (td_elf_dynsym_fields(&view, k, &sym) && !sym.defined)
+                end = k + 1;
+        }
+        i += (uint32_t)n;
+    }
+    elf->undefined_below = end;
+}
+
+/* Maps the symbol tables of ELF, parsed from pieces, and nothing else of
+ * the file, and gives them to ELF (a whole mapping would let every fault
+ * map up to 16 pages of the code next to them). The Windows build maps
+ * the whole file (map_windows.c has no range call). */
+static int map_symbols(struct td_elf *elf, int fd, uint64_t size, const char *path,
+                       struct td_map *map, struct td_err *err)
+{
+    uint64_t lo, hi;
+    if (!td_elf_symbol_range(elf, &lo, &hi))
+        return 0; /* no dynamic symbols: nothing to map */
+#ifndef _WIN32
+    if (td_map_range(fd, lo, hi - lo, path, map, err) != 0)
+        return -1;
+    td_elf_attach(elf, map->data, lo, hi, (size_t)size);
+#else
+    (void)fd, (void)size;
+    if (td_map_open(path, map, err) != 0)
+        return -1;
+    td_elf_attach(elf, map->data, 0, map->size, map->size);
+#endif
+    return 0;
+}
+
+struct td_object *td_object_read_fd(int fd, uint64_t size, uint64_t dev, uint64_t ino,
+                                    const uint8_t *head, size_t head_len, bool symbols,
+                                    struct td_header_scratch *scratch, const char *path,
+                                    const char *target_path, struct td_err *err)
+{
+    enum { TRIES = 64 };
+    struct td_map map = {0};
+    if (!scratch->mem && (scratch->mem = malloc(TD_HEADER_SCRATCH)) != NULL)
+        scratch->cap = TD_HEADER_SCRATCH;
+    scratch->used = 0;
+    scratch->count = 0;
+    if (head_len)
+        scratch->extents[scratch->count++] = (struct td_buf_extent){0, head_len, head};
+    for (int attempt = 0; scratch->mem && attempt < TRIES; attempt++) {
+        struct td_buf_sparse sp = {scratch->extents, scratch->count, false, 0, 0};
+        struct td_buf buf = td_buf_sparse_make((size_t)size, &sp);
+        struct td_arena arena = {0};
+        struct td_elf elf;
+        struct td_err perr = {0};
+        int rc = td_elf_parse_buf(&elf, buf, symbols, &arena, &perr);
+        if (!sp.missed && rc == 0 && td_elf_detach(&elf, &arena, &perr) == 0 &&
+            (!symbols || map_symbols(&elf, fd, size, path, &map, &perr) == 0)) {
+            if (symbols)
+                scan_undefined(&elf, fd, size, scratch);
+            struct td_object *o = new_object(&arena, dev, ino, path, target_path, err);
+            if (o) {
+                adopt_headers(o, &elf);
+                o->map = map;
+            } else {
+                td_map_close(&map);
+            }
+            return o;
+        }
+        td_arena_free(&arena);
+        if (!sp.missed) {
+            *err = perr;
+            td_err_prefix(err, "%s: ", path);
+            return NULL;
+        }
+        if (!load_range(scratch, fd, size, sp.miss_off, sp.miss_len))
+            break;
+    }
+    /* Too many pieces, or too large ones: map the file and parse it whole. */
+    if (map_fd(fd, size, path, &map, err) != 0)
+        return NULL;
+    return from_map(&map, dev, ino, path, target_path, NULL, !symbols, err);
+}
+
+void td_header_scratch_free(struct td_header_scratch *s)
+{
+    free(s->mem);
+    memset(s, 0, sizeof *s);
 }
 
 void td_object_free(struct td_object *o)
