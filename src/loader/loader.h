@@ -13,6 +13,7 @@
 #include "base/arena.h"
 #include "base/err.h"
 #include "base/map.h"
+#include "format/apiset.h"
 #include "format/detect.h"
 #include "format/elf.h"
 #include "format/macho.h"
@@ -187,6 +188,10 @@ struct td_loader_config {
     uint32_t load_flags;         /* LoadLibraryExW flags of the root; 0 = plain LoadLibrary */
     const char *const *dll_dirs; /* AddDllDirectory / os.add_dll_directory, in call order */
     size_t n_dll_dirs;
+    /* The running system's API-set schema (PEB->ApiSetMap): when set, it
+     * replaces data/windows_apisets.tsv. The cmd layer sets it only when
+     * torchdoctor runs on Windows without --root (the target is this system). */
+    const struct td_apiset_map *live_apisets;
 };
 
 /* The environment value NAME for the target, or NULL. */

@@ -601,8 +601,26 @@ static int resolve(struct td_loader *L, struct td_object *requester, const char 
     return 0;
 }
 
+/* The live schema, when the cmd layer read it: its hosts are the ones this
+ * very system's loader uses, so they replace the table's, rows and all. */
+static int live_apisets(struct td_loader *L, struct win_state *st, struct td_err *err)
+{
+    const struct td_apiset_map *m = L->cfg->live_apisets;
+    st->apisets = td_arena_array(&L->arena, m->count ? m->count : 1, sizeof *st->apisets);
+    if (!st->apisets) {
+        td_err_set(err, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < m->count; i++)
+        st->apisets[i] = (struct apiset){m->contracts[i].contract, m->contracts[i].host};
+    st->n_apisets = m->count;
+    return 0;
+}
+
 static int read_apisets(struct td_loader *L, struct win_state *st, struct td_err *err)
 {
+    if (L->cfg->live_apisets)
+        return live_apisets(L, st, err);
     size_t len;
     const char *text = td_data_table("windows_apisets", &len);
     struct td_tsv t;

@@ -313,6 +313,45 @@ static void test_api_set_to_ucrtbase(void **state)
     world_fini(&w);
 }
 
+/* A live schema (cfg.live_apisets) replaces the table: its hosts win, and a
+ * contract only the table knows is no API set at all. */
+static void test_live_apisets_replace_table(void **state)
+{
+    (void)state;
+    struct td_apiset_contract contracts[] = {
+        {"api-ms-win-crt-runtime-l1-1", "api-ms-win-crt-runtime-l1-1-7", "kernel32.dll"},
+        {"ext-ms-win-td-none-l1-1", "ext-ms-win-td-none-l1-1-0", "-"},
+    };
+    struct td_apiset_map live = {6, contracts, 2};
+    struct world w;
+    memset(&w, 0, sizeof w);
+    snprintf(w.root, sizeof w.root, "%s", td_fixture("windows_loader/root"));
+    w.cfg = (struct td_loader_config){.platform = TD_PLATFORM_WINDOWS,
+                                      .profile = TD_PROFILE_EXE,
+                                      .root = w.root,
+                                      .dll_dirs = w.dll_dirs,
+                                      .env = w.env,
+                                      .live_apisets = &live};
+    w.loaded.objects = w.objects;
+    struct td_err err = {0};
+    assert_int_equal(td_loader_init(&w.L, &w.cfg, &err), 0);
+    struct td_object *exe = world_open(&w, "apiset/main.exe");
+    struct td_resolution r;
+    assert_true(world_resolve(&w, exe, "API-MS-Win-CRT-Runtime-L1-1-0.dll", &r));
+    assert_int_equal(r.rule, TD_RULE_API_SET);
+    assert_string_equal(r.api_set_host, "kernel32.dll");
+    assert_string_equal(r.probes[0].detail, "contract api-ms-win-crt-runtime-l1-1 -> kernel32.dll");
+    assert_string_equal(r.object->path, "C:\\Windows\\System32\\kernel32.dll");
+    /* In the table (kernelbase.dll), not in the live schema: searched as a file. */
+    assert_false(world_resolve(&w, exe, "api-ms-win-core-synch-l1-2-0.dll", &r));
+    assert_int_equal(r.probes[0].verdict, TD_VERDICT_SKIPPED);
+    /* A live contract without a host resolves to nothing. */
+    assert_false(world_resolve(&w, exe, "ext-ms-win-td-none-l1-1-0.dll", &r));
+    assert_int_equal(r.probes[0].verdict, TD_VERDICT_ABSENT);
+    assert_string_equal(r.probes[0].detail, "contract ext-ms-win-td-none-l1-1 has no host DLL");
+    world_fini(&w);
+}
+
 static void test_known_dll_beats_app_copy(void **state)
 {
     (void)state;
@@ -478,6 +517,7 @@ int main(void)
         cmocka_unit_test(test_wrong_machine_is_fatal),
         cmocka_unit_test(test_not_pe_is_fatal),
         cmocka_unit_test(test_api_set_to_ucrtbase),
+        cmocka_unit_test(test_live_apisets_replace_table),
         cmocka_unit_test(test_known_dll_beats_app_copy),
         cmocka_unit_test(test_path_only_in_standard_order),
         cmocka_unit_test(test_user_dirs_in_call_order),
