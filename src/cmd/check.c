@@ -16,6 +16,7 @@
 #include "cmd/cmd.h"
 #include "graph/graph.h"
 #include "kb/kb.h"
+#include "probe/apiset.h"
 #include "probe/rules.h"
 #include "report/check.h"
 #include "report/envelope.h"
@@ -207,6 +208,8 @@ static struct td_graph *torch_closure(const struct check_args *a, const struct t
                                      .root = a->root,
                                      .env = env,
                                      .n_env = n_env};
+    if (windows && !a->root) /* this system: the schema its loader uses */
+        cfg->live_apisets = td_probe_live_apisets();
     snprintf(probe, sizeof probe, "%s/lib/_", t->dir);
     for (char *c = probe; windows && *c; c++) /* the probes write '/'; Windows paths are '\' */
         if (*c == '/')

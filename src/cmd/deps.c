@@ -12,6 +12,7 @@
 #include "cmd/deps_graph.h"
 #include "graph/graph.h"
 #include "loader/windows.h"
+#include "probe/apiset.h"
 #include "report/deps.h"
 
 enum { MAX_LIST = 64 };
@@ -235,6 +236,9 @@ int td_deps_build(const struct td_deps_request *a, struct td_graph *g, struct td
         .n_env = n_env,
         .x86_level = a->cpu_level,
     };
+    /* On Windows without --root the target is this system: its own schema. */
+    if (cfg.platform == TD_PLATFORM_WINDOWS && !cfg.root)
+        cfg.live_apisets = td_probe_live_apisets();
     if (cfg.platform == TD_PLATFORM_WINDOWS && cfg.profile == TD_PROFILE_PYTHON_EXTENSION)
         cfg.load_flags = 0x1100; /* CPython dynload_win.c: DEFAULT_DIRS | DLL_LOAD_DIR */
     char python[4096];
