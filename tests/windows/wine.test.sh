@@ -119,6 +119,21 @@ print("ok: deps on C:\\" if ok else f"FAIL: deps on C:\\: {got}, profile {d['pro
 sys.exit(not ok)
 P
 
+# 5b. The live API-set schema: on Windows without --root the exe resolves
+# contracts through the running system's schema, not the data table. The
+# one contract where Wine 8's schema and the table disagree shows which.
+cp "$TD_FIXTURES/windows_loader/apiset_live/main.exe" "$WINEPREFIX/drive_c/sfmain.exe"
+win deps --format json --no-symbols 'C:\sfmain.exe' >"$tmp/apiset-live.json" || true
+/usr/bin/python3 - "$tmp/apiset-live.json" <<'P' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+lib = [l for l in d["libraries"] if l["name"].lower() == "api-ms-win-shell-shellfolders-l1-1-0.dll"]
+ok = lib and lib[0]["found_via"] == "API set" and (lib[0]["path"] or "").lower().endswith("\\shell32.dll")
+print("ok: live API-set schema (shell32.dll, not the table's windows.storage.dll)" if ok
+      else f"FAIL: live API-set schema: {lib}")
+sys.exit(not ok)
+P
+
 # 6. explain: the same JSON (catalogue row, fields, findings) as the Linux build.
 n=0
 for text in 'OSError: [WinError 126] The specified module could not be found. Error loading "C:\Python311\Lib\site-packages\torch\lib\fbgemm.dll" or one of its dependencies.' \
