@@ -179,7 +179,7 @@ struct td_python {
     const char *kind_name;  /* "system", "venv", "conda", "pyenv", "other" */
     const char *prefix;     /* sys.prefix as Python would compute it */
     const char *found_by;   /* "--python", "PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "conda env",
-                               "pyenv" */
+                               "pyenv", "py launcher (registry)" */
     const char **site_dirs; /* sys.path's package dirs in order, user site first when enabled */
     size_t n_site_dirs;
     bool active; /* what `python`/`python3` on PATH (or the active env) runs */

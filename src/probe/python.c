@@ -13,6 +13,7 @@
 #include "format/elf.h"
 #include "probe/probe.h"
 #include "probe/pyfs.h"
+#include "probe/pyreg.h"
 
 enum { MAX_PYTHONS = 256, MAX_SITE_DIRS = 8 };
 
@@ -51,6 +52,51 @@ static void set_version(struct td_python *py, struct td_arena *a, const char *te
     py->version = td_arena_strdup(a, v);
     py->major = major;
     py->minor = minor;
+}
+
+/* S with every backslash as '/', in the arena. */
+static char *slashes(struct td_arena *a, const char *s)
+{
+    char *out = td_arena_strdup(a, s);
+    for (char *p = out; p && *p; p++)
+        if (*p == '\\')
+            *p = '/';
+    return out;
+}
+
+char *td_pyreg_exe(struct td_arena *a, const struct td_pyreg_entry *e)
+{
+    if (e->executable_path)
+        return slashes(a, e->executable_path);
+    if (!e->install_path)
+        return NULL;
+    /* PEP 514: without ExecutablePath, python.exe in InstallPath. */
+    char *dir = slashes(a, e->install_path);
+    size_t n = dir ? strlen(dir) : 0;
+    while (n > 1 && dir[n - 1] == '/')
+        dir[--n] = '\0';
+    return dir ? td_pyfs_join(a, dir, "python.exe") : NULL;
+}
+
+const char *td_pyreg_version(const struct td_pyreg_entry *e)
+{
+    int major, minor;
+    if (e->version)
+        return e->version;
+    if (e->sys_version)
+        return e->sys_version;
+    /* PEP 514: PythonCore's tags are "X.Y" or "X.Y-32". */
+    if (e->company && e->tag && strcmp(e->company, "PythonCore") == 0 &&
+        sscanf(e->tag, "%d.%d", &major, &minor) == 2)
+        return e->tag;
+    return NULL;
+}
+
+char *td_pyreg_user_site(struct td_arena *a, const char *user_base, int major, int minor)
+{
+    char tmp[TD_PYFS_PATH_MAX];
+    int n = snprintf(tmp, sizeof tmp, "%s/Python%d%d/site-packages", user_base, major, minor);
+    return n > 0 && (size_t)n < sizeof tmp ? slashes(a, tmp) : NULL;
 }
 
 /* One "key = value" of pyvenv.cfg (CPython Lib/site.py venv(): keys are
@@ -199,7 +245,7 @@ static bool user_site_enabled(void)
 
 /* Fills everything about one interpreter from its path. False when EXE does not exist. */
 static bool describe(const struct td_probe_ctx *ctx, const char *exe, const char *found_by,
-                     struct td_python *py)
+                     const char *version_hint, struct td_python *py)
 {
     struct td_arena *a = ctx->arena;
     memset(py, 0, sizeof *py);
@@ -255,6 +301,8 @@ static bool describe(const struct td_probe_ctx *ctx, const char *exe, const char
         else
             py->kind = TD_PY_OTHER;
     }
+    if (!py->version && version_hint)
+        set_version(py, a, version_hint);
     if (!py->version && (version_from_lib_dir(ctx, py->prefix, &major, &minor) ||
                          (base_prefix && version_from_lib_dir(ctx, base_prefix, &major, &minor)) ||
                          version_from_elf(ctx, real, &major, &minor))) {
@@ -271,11 +319,17 @@ static bool describe(const struct td_probe_ctx *ctx, const char *exe, const char
     /* Lib/site.py main(): user site first (disabled in a venv without
      * system site packages), then each prefix's site-packages. */
     const char *home = td_pyfs_home(ctx);
-    if (system_site && home && py->major > 0 && user_site_enabled()) {
+    const char *user_base = td_pyreg_user_base(a);
+    if (system_site && py->major > 0 && user_site_enabled()) {
         char tmp[TD_PYFS_PATH_MAX];
-        snprintf(tmp, sizeof tmp, "%s/.local/lib/python%d.%d/site-packages", home, py->major,
-                 py->minor);
-        add_site(py, ctx, dirs, td_arena_strdup(a, tmp));
+        /* Windows: USERBASE\PythonXY\site-packages (site.py _get_path). */
+        if (user_base) {
+            add_site(py, ctx, dirs, td_pyreg_user_site(a, user_base, py->major, py->minor));
+        } else if (home) {
+            snprintf(tmp, sizeof tmp, "%s/.local/lib/python%d.%d/site-packages", home, py->major,
+                     py->minor);
+            add_site(py, ctx, dirs, td_arena_strdup(a, tmp));
+        }
     }
     prefix_sites(py, ctx, dirs, py->prefix, venv != NULL);
     if (venv && system_site && base_prefix)
@@ -316,12 +370,13 @@ static const char *through_pyenv_shim(const struct td_probe_ctx *ctx, const char
     return td_arena_strdup(ctx->arena, target);
 }
 
-static void add(struct found *f, const char *exe, const char *found_by, bool active)
+static void add_versioned(struct found *f, const char *exe, const char *found_by,
+                          const char *version_hint, bool active)
 {
     if (f->n >= MAX_PYTHONS || !(exe = through_pyenv_shim(f->ctx, exe)))
         return;
     struct td_python py;
-    if (!describe(f->ctx, exe, found_by, &py))
+    if (!describe(f->ctx, exe, found_by, version_hint, &py))
         return;
     for (size_t i = 0; i < f->n; i++) {
         if (strcmp(f->items[i].real, py.real) == 0 && strcmp(f->items[i].prefix, py.prefix) == 0) {
@@ -341,6 +396,11 @@ static void add(struct found *f, const char *exe, const char *found_by, bool act
     }
     py.active = active;
     f->items[f->n++] = py;
+}
+
+static void add(struct found *f, const char *exe, const char *found_by, bool active)
+{
+    add_versioned(f, exe, found_by, NULL, active);
 }
 
 /* An environment's interpreter: bin/python (POSIX), Scripts\python.exe (a
@@ -458,6 +518,18 @@ static void add_conda(struct found *f)
     }
 }
 
+/* Installations registered for the py launcher (PEP 514; pyreg.h). */
+static void add_registry(struct found *f)
+{
+    struct td_pyreg_entry *e;
+    size_t n = td_pyreg_list(f->ctx->arena, &e);
+    for (size_t i = 0; i < n; i++) {
+        char *exe = td_pyreg_exe(f->ctx->arena, &e[i]);
+        if (exe)
+            add_versioned(f, exe, "py launcher (registry)", td_pyreg_version(&e[i]), false);
+    }
+}
+
 static void add_pyenv(struct found *f)
 {
     const char *home = td_pyfs_home(f->ctx);
@@ -502,6 +574,7 @@ int td_probe_pythons(const struct td_probe_ctx *ctx, const char *explicit_python
         env_active |= f.n > before;
     }
     add_path(&f, !env_active);
+    add_registry(&f);
     add_conda(&f);
     add_pyenv(&f);
     *out = f.items;

@@ -1,0 +1,15 @@
+/* PEP 514 registry discovery (pyreg.h) elsewhere than Windows: nothing. */
+#include "probe/pyreg.h"
+
+size_t td_pyreg_list(struct td_arena *a, struct td_pyreg_entry **out)
+{
+    (void)a;
+    *out = NULL;
+    return 0;
+}
+
+const char *td_pyreg_user_base(struct td_arena *a)
+{
+    (void)a;
+    return NULL;
+}
