@@ -319,9 +319,11 @@ void td_kb_check_env(const char *name, const char *value, const char *os, const 
         return;
     while (td_table_next(&k)) {
         /* Windows environment names ignore case. */
-        if (win ? strcasecmp(td_table_cell(&k, 0), name) != 0 : strcmp(td_table_cell(&k, 0), name) != 0)
+        if (win ? strcasecmp(td_table_cell(&k, 0), name) != 0
+                : strcmp(td_table_cell(&k, 0), name) != 0)
             continue;
-        const char *row_os = td_table_cell(&k, 1), *rule = td_table_cell(&k, 2), *arg = td_table_cell(&k, 3);
+        const char *row_os = td_table_cell(&k, 1), *rule = td_table_cell(&k, 2),
+                   *arg = td_table_cell(&k, 3);
         if (strcmp(row_os, "any") != 0 && !os_listed(row_os, here))
             continue;
         char why[WHY] = "", dir[512] = "";

@@ -138,10 +138,12 @@ size_t td_kb_torch_arches(const char *torch, const char *cuda, const char *os, c
     int snapshots = 0;
     bool ptx_agrees = true;
     while (td_table_next(&k)) {
-        if (td_version_cmp(td_table_cell(&k, 1), cuda) != 0 || strcmp(td_table_cell(&k, 4), platform) != 0)
+        if (td_version_cmp(td_table_cell(&k, 1), cuda) != 0 ||
+            strcmp(td_table_cell(&k, 4), platform) != 0)
             continue;
         const char *row_ptx = kb_empty(td_table_cell(&k, 3)) ? "" : td_table_cell(&k, 3);
-        if (line[0] && td_version_cmp(td_table_cell(&k, 0), line) == 0 && !kb_empty(td_table_cell(&k, 0))) {
+        if (line[0] && td_version_cmp(td_table_cell(&k, 0), line) == 0 &&
+            !kb_empty(td_table_cell(&k, 0))) {
             kb_copy(ptx, 8, row_ptx);
             return split_arches(td_table_cell(&k, 2), arches, cap);
         }

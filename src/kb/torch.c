@@ -67,7 +67,8 @@ bool td_kb_torch_python_ok(const char *torch, const char *python)
          * matrix's experimental entry covers it. */
         if (free_threaded(py))
             return false;
-        return td_version_satisfies(py, td_table_cell(&k, 1)) && td_version_satisfies(py, td_table_cell(&k, 2));
+        return td_version_satisfies(py, td_table_cell(&k, 1)) &&
+               td_version_satisfies(py, td_table_cell(&k, 2));
     }
     return false;
 }
@@ -233,7 +234,8 @@ static size_t cpu_builds(const struct td_kb_query *q, struct td_kb_build *out, s
     struct td_table k;
     if (td_table_open(&k, "torch_wheel_indexes", icols))
         while (td_table_next(&k))
-            if (strcmp(td_table_cell(&k, 0), "cpu") == 0 && strstr(td_table_cell(&k, 2), kb_os(q->os)))
+            if (strcmp(td_table_cell(&k, 0), "cpu") == 0 &&
+                strstr(td_table_cell(&k, 2), kb_os(q->os)))
                 kb_copy(index, sizeof index, td_table_cell(&k, 1));
     const char *cols[] = {"torch", NULL};
     if (!index[0] || !td_table_open(&k, "torch_releases", cols))
