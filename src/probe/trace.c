@@ -50,7 +50,7 @@ static const char *base_name(const char *path)
     return td_trace_pe_base(path); /* '/' or '\\': a Windows trace names DLLs by C:\\ paths */
 }
 
-static struct td_trace_lib *add_lib(struct td_trace *t)
+struct td_trace_lib *td_trace_add_lib(struct td_trace *t)
 {
     if (t->n_libs == t->libs_cap) {
         size_t cap = t->libs_cap ? t->libs_cap * 2 : 64;
@@ -63,6 +63,21 @@ static struct td_trace_lib *add_lib(struct td_trace *t)
     struct td_trace_lib *l = &t->libs[t->n_libs++];
     memset(l, 0, sizeof *l);
     return l;
+}
+
+struct td_trace_event *td_trace_add_event(struct td_trace *t)
+{
+    if (t->n_events == t->events_cap) {
+        size_t cap = t->events_cap ? t->events_cap * 2 : 256;
+        struct td_trace_event *grown = realloc(t->events, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        t->events = grown;
+        t->events_cap = cap;
+    }
+    struct td_trace_event *e = &t->events[t->n_events++];
+    memset(e, 0, sizeof *e);
+    return e;
 }
 
 /* The object with COOKIE when the event happened: the latest one mapped. */
@@ -157,7 +172,7 @@ void td_trace_build_libraries(struct td_trace *t)
                 close_search(t, &t->libs[pending]);
             const struct td_trace_lib *req = by_cookie(t, e->cookie);
             const char *requester = req ? req->path : NULL; /* add_lib may move REQ */
-            struct td_trace_lib *l = add_lib(t);
+            struct td_trace_lib *l = td_trace_add_lib(t);
             if (!l)
                 return;
             l->name = e->path;
@@ -167,7 +182,7 @@ void td_trace_build_libraries(struct td_trace *t)
             break;
         }
         case TD_TEV_OPEN: {
-            struct td_trace_lib *l = pending >= 0 ? &t->libs[pending] : add_lib(t);
+            struct td_trace_lib *l = pending >= 0 ? &t->libs[pending] : td_trace_add_lib(t);
             if (!l)
                 return;
             if (pending < 0) {

@@ -141,6 +141,10 @@ int td_trace_run(const char *const *argv, const struct td_trace_options *opts, s
  * for tests): events of process PID only, then the libraries. */
 void td_trace_parse_events(struct td_trace *t, const char *text, size_t len, long pid);
 void td_trace_build_libraries(struct td_trace *t);
+/* A zeroed new entry at the end of T's libraries / events (grown as
+ * needed), or NULL when out of memory; earlier pointers may move. */
+struct td_trace_lib *td_trace_add_lib(struct td_trace *t);
+struct td_trace_event *td_trace_add_event(struct td_trace *t);
 /* The failure an error line states (ld.so / dlerror / Python), or false. */
 bool td_trace_parse_error(struct td_trace *t, const char *line);
 

@@ -55,21 +55,6 @@ static bool hex_field(const char **p, uint64_t *out)
     return true;
 }
 
-static struct td_trace_event *add_event(struct td_trace *t)
-{
-    if (t->n_events == t->events_cap) {
-        size_t cap = t->events_cap ? t->events_cap * 2 : 256;
-        struct td_trace_event *grown = realloc(t->events, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        t->events = grown;
-        t->events_cap = cap;
-    }
-    struct td_trace_event *e = &t->events[t->n_events++];
-    memset(e, 0, sizeof *e);
-    return e;
-}
-
 /* One audit line (without its newline) of process PID; T0 is the start. */
 static void parse_line(struct td_trace *t, const char *s, size_t len, long pid, uint64_t t0)
 {
@@ -106,7 +91,7 @@ static void parse_line(struct td_trace *t, const char *s, size_t len, long pid, 
     case 'O': {
         if (!hex_field(&p, &a) || !hex_field(&p, &b) || *p != ' ')
             return;
-        struct td_trace_event *e = add_event(t);
+        struct td_trace_event *e = td_trace_add_event(t);
         if (!e)
             return;
         e->kind = line[0] == 'S' ? TD_TEV_SEARCH : TD_TEV_OPEN;
@@ -123,7 +108,7 @@ static void parse_line(struct td_trace *t, const char *s, size_t len, long pid, 
     case 'A': {
         if (!hex_field(&p, &a))
             return;
-        struct td_trace_event *e = add_event(t);
+        struct td_trace_event *e = td_trace_add_event(t);
         if (!e)
             return;
         e->kind = line[0] == 'C' ? TD_TEV_CLOSE : TD_TEV_ACTIVITY;
@@ -135,7 +120,7 @@ static void parse_line(struct td_trace *t, const char *s, size_t len, long pid, 
         break;
     }
     case 'P': {
-        struct td_trace_event *e = add_event(t);
+        struct td_trace_event *e = td_trace_add_event(t);
         if (e) {
             e->kind = TD_TEV_PREINIT;
             e->t_ns = ts;

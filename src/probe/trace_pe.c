@@ -32,36 +32,6 @@ static bool is_api_set(const char *name)
     return strncasecmp(name, "api-", 4) == 0 || strncasecmp(name, "ext-", 4) == 0;
 }
 
-static struct td_trace_lib *add_lib(struct td_trace *t)
-{
-    if (t->n_libs == t->libs_cap) {
-        size_t cap = t->libs_cap ? t->libs_cap * 2 : 64;
-        struct td_trace_lib *grown = realloc(t->libs, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        t->libs = grown;
-        t->libs_cap = cap;
-    }
-    struct td_trace_lib *l = &t->libs[t->n_libs++];
-    memset(l, 0, sizeof *l);
-    return l;
-}
-
-static struct td_trace_event *add_event(struct td_trace *t)
-{
-    if (t->n_events == t->events_cap) {
-        size_t cap = t->events_cap ? t->events_cap * 2 : 256;
-        struct td_trace_event *grown = realloc(t->events, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        t->events = grown;
-        t->events_cap = cap;
-    }
-    struct td_trace_event *e = &t->events[t->n_events++];
-    memset(e, 0, sizeof *e);
-    return e;
-}
-
 /* The DLL names an image imports (delay imports after the others), copied
  * into the trace's arena; none when the file cannot be read as PE. */
 struct imports {
@@ -180,7 +150,7 @@ static struct td_trace_lib *named_lib(struct td_trace *t, size_t n, const char *
 static struct td_trace_lib *add_missing(struct td_trace *t, const char *name,
                                         const char *requested_by, uint64_t t_ns)
 {
-    struct td_trace_lib *l = add_lib(t);
+    struct td_trace_lib *l = td_trace_add_lib(t);
     if (!l)
         return NULL;
     l->name = name;
@@ -274,7 +244,7 @@ void td_trace_build_libraries_pe(struct td_trace *t)
         if (e->kind == TD_TEV_PREINIT) {
             breakpoint = e->t_ns; /* a WOW64 process has two: the 32-bit side's is last */
         } else if (e->kind == TD_TEV_OPEN) {
-            struct td_trace_lib *l = add_lib(t);
+            struct td_trace_lib *l = td_trace_add_lib(t);
             if (!l)
                 return;
             l->name = td_trace_pe_base(e->path);
@@ -399,7 +369,7 @@ bool td_trace_pe_snap(struct td_trace *t, const char *line, uint64_t t_ns)
     if (!request && !strstr(line, "LdrpResolveDllName - ENTER: DLL name: "))
         return false;
     const char *name = after(t, line, "DLL name: ", 0);
-    struct td_trace_event *e = name && *name ? add_event(t) : NULL;
+    struct td_trace_event *e = name && *name ? td_trace_add_event(t) : NULL;
     if (e) {
         e->kind = TD_TEV_SEARCH;
         e->t_ns = t_ns;

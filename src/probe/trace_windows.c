@@ -184,16 +184,9 @@ static const char *image_path(struct td_trace *t, HANDLE process, HANDLE file, v
 static void add_event(struct td_trace *t, enum td_trace_event_kind kind, uint64_t t_ns,
                       uint64_t cookie, const char *path)
 {
-    if (t->n_events == t->events_cap) {
-        size_t cap = t->events_cap ? t->events_cap * 2 : 256;
-        struct td_trace_event *grown = realloc(t->events, cap * sizeof *grown);
-        if (!grown)
-            return;
-        t->events = grown;
-        t->events_cap = cap;
-    }
-    t->events[t->n_events++] =
-        (struct td_trace_event){.kind = kind, .t_ns = t_ns, .cookie = cookie, .path = path};
+    struct td_trace_event *e = td_trace_add_event(t);
+    if (e)
+        *e = (struct td_trace_event){.kind = kind, .t_ns = t_ns, .cookie = cookie, .path = path};
 }
 
 /* An OutputDebugString text: loader snaps, line by line. The failed step
