@@ -11,8 +11,8 @@
 set -uo pipefail
 fx=${TD_FIXTURES:?}/windows_loader
 if ! command -v wine >/dev/null; then
-    echo "SKIP: wine is not installed"
-    exit 0
+    echo "wine is not installed: 'make test' installs it (scripts/install-deps.sh test)"
+    exit 1
 fi
 R=$fx/root
 WINEPREFIX=$(mktemp -d)
