@@ -167,3 +167,12 @@ bool td_gpu_parse_answer(const char *text, size_t len, struct td_arena *arena,
     }
     return done;
 }
+
+const char *td_gpu_timeout_detail(int timeout_ms, const char *who, char *out, size_t cap)
+{
+    if (timeout_ms % 1000 == 0)
+        snprintf(out, cap, "no answer within %d s; the %s was killed", timeout_ms / 1000, who);
+    else
+        snprintf(out, cap, "no answer within %d ms; the %s was killed", timeout_ms, who);
+    return out;
+}

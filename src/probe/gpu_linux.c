@@ -236,13 +236,8 @@ static void ask_driver(const struct td_probe_ctx *ctx, struct td_gpu_info *out)
         snprintf(detail, sizeof detail, "the GPU helper could not be started: %s", o.why);
         set_detail(ctx, out, TD_GPU_CRASHED, detail);
     } else if (o.timed_out) {
-        if (timeout % 1000 == 0)
-            snprintf(detail, sizeof detail, "no answer within %d s; the helper was killed",
-                     timeout / 1000);
-        else
-            snprintf(detail, sizeof detail, "no answer within %d ms; the helper was killed",
-                     timeout);
-        set_detail(ctx, out, TD_GPU_TIMEOUT, detail);
+        set_detail(ctx, out, TD_GPU_TIMEOUT,
+                   td_gpu_timeout_detail(timeout, "helper", detail, sizeof detail));
     } else if (o.exited && WIFSIGNALED(o.status)) {
         const char *abbrev = sigabbrev_np(WTERMSIG(o.status));
         if (abbrev)

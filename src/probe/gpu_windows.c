@@ -92,13 +92,8 @@ int td_probe_gpu(const struct td_probe_ctx *ctx, struct td_gpu_info *out)
         snprintf(detail, sizeof detail, "the GPU probe's child could not be started: %s", o.why);
         set_detail(ctx, out, TD_GPU_CRASHED, detail);
     } else if (o.timed_out) {
-        if (timeout % 1000 == 0)
-            snprintf(detail, sizeof detail, "no answer within %d s; the child was killed",
-                     timeout / 1000);
-        else
-            snprintf(detail, sizeof detail, "no answer within %d ms; the child was killed",
-                     timeout);
-        set_detail(ctx, out, TD_GPU_TIMEOUT, detail);
+        set_detail(ctx, out, TD_GPU_TIMEOUT,
+                   td_gpu_timeout_detail(timeout, "child", detail, sizeof detail));
     } else if (!done || (o.exited && o.exit_code != 0)) {
         snprintf(detail, sizeof detail, "the GPU probe's child ended with %s%s",
                  td_child_exit_words(o.exit_code, words, sizeof words),

@@ -75,6 +75,10 @@ void td_probe_loader_close(struct td_probe_loader *pl);
  * status_detail as the answer alone decides; the caller then accounts for
  * how the helper ended (crash, timeout). Returns true when the helper
  * said it was done. */
+/* "no answer within 5 s; the WHO was killed": the detail of a GPU probe that
+ * timed out after TIMEOUT_MS, in whole seconds when it is a whole number. */
+const char *td_gpu_timeout_detail(int timeout_ms, const char *who, char *out, size_t cap);
+
 bool td_gpu_parse_answer(const char *text, size_t len, struct td_arena *arena,
                          struct td_gpu_info *out);
 
