@@ -1,0 +1,29 @@
+/* Reservations for td_pages on Linux: anonymous, not committed until
+ * touched, marked for transparent huge pages. */
+#include "base/pages.h"
+
+#include <stdint.h>
+#include <sys/mman.h>
+
+void *td_pages_reserve(size_t size, size_t align, void **mapping, size_t *mapping_size)
+{
+    size_t whole = size + align;
+    void *m = mmap(NULL, whole, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    uintptr_t at = ((uintptr_t)m + align - 1) & ~(uintptr_t)(align - 1);
+#ifdef MADV_HUGEPAGE
+    /* Huge pages need 2 MiB-aligned ranges: hence the alignment. Without
+     * THP (disabled, or none free) the kernel uses small pages. */
+    madvise((void *)at, size, MADV_HUGEPAGE);
+#endif
+    *mapping = m;
+    *mapping_size = whole;
+    return (void *)at;
+}
+
+void td_pages_release_reservation(void *mapping, size_t mapping_size)
+{
+    munmap(mapping, mapping_size);
+}
