@@ -26,10 +26,6 @@ void td_map_close(struct td_map *m);
  * opened and still owns, so that a file already opened to check it is not
  * opened again (POSIX builds; PATH is for messages). 0, or -1 with ERR. */
 int td_map_fd(int fd, uint64_t size, const char *path, struct td_map *m, struct td_err *err);
-/* Maps only [OFF, OFF + LEN) of FD (LEN > 0), so that the kernel's
- * fault-around (up to 16 pages a fault) cannot map the rest of the file. */
-int td_map_range(int fd, uint64_t off, uint64_t len, const char *path, struct td_map *m,
-                 struct td_err *err);
 #endif
 
 /* Zeroed writable memory of SIZE bytes straight from the system (pages,

@@ -59,27 +59,6 @@ int td_map_fd(int fd, uint64_t size, const char *path, struct td_map *m, struct 
     return 0;
 }
 
-int td_map_range(int fd, uint64_t off, uint64_t len, const char *path, struct td_map *m,
-                 struct td_err *err)
-{
-    memset(m, 0, sizeof *m);
-    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), lead = off % page;
-    if (len == 0 || (uint64_t)(size_t)(len + lead) != len + lead) {
-        td_err_set(err, "%s: cannot map %llu bytes", path, (unsigned long long)len);
-        return -1;
-    }
-    void *p = mmap(NULL, (size_t)(len + lead), PROT_READ, MAP_PRIVATE, fd, (off_t)(off - lead));
-    if (p == MAP_FAILED) {
-        td_err_set(err, "%s: cannot map: %s", path, strerror(errno));
-        return -1;
-    }
-    m->data = (const uint8_t *)p + lead;
-    m->size = (size_t)len;
-    m->lead = (size_t)lead;
-    m->mapped = 1;
-    return 0;
-}
-
 void td_map_close(struct td_map *m)
 {
     if (m->mapped && m->data)

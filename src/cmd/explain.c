@@ -294,12 +294,21 @@ static void symbol_lines(struct local *l, const char *symbol, const char *versio
     uint32_t h = td_elf_gnu_hash(symbol);
     struct td_elf_sym sym;
     for (size_t i = 0; i < l->g.count; i++) {
-        struct td_object *o = l->g.objects[i];
-        if (o->kind == TD_FILE_ELF && td_elf_lookup(&o->u.elf, symbol, h, NULL, &sym)) {
+        /* The graph's objects hold headers only (binding reads their
+         * tables with pread): each is opened whole for the lookup. */
+        struct td_err ignore = {0};
+        struct td_object *o =
+            l->g.objects[i]->kind == TD_FILE_ELF
+                ? td_object_open(l->g.objects[i]->host_path, l->g.objects[i]->path, NULL, &ignore)
+                : NULL;
+        bool defines =
+            o && o->kind == TD_FILE_ELF && td_elf_lookup(&o->u.elf, symbol, h, NULL, &sym);
+        if (defines)
             add_line(l, "%s defines %s and is loaded: the reference comes from elsewhere", o->path,
                      symbol);
+        td_object_free(o);
+        if (defines)
             return;
-        }
     }
     const struct td_object *root = l->g.count ? l->g.objects[0] : NULL;
     if (!root || root->kind != TD_FILE_ELF)

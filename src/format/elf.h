@@ -184,9 +184,6 @@ struct td_elf {
     uint32_t verdef_count;
     struct td_elf_version *versions; /* indexed by versym index */
     uint32_t version_slots;
-    /* Set by a reader that scanned the table (the loader, with pread): no
-     * dynamic symbol at or above this index is undefined; 0 when unknown. */
-    uint32_t undefined_below;
 };
 
 /* Parses the headers, program headers, notes, dynamic section, version
@@ -209,23 +206,12 @@ int td_elf_parse_headers(struct td_elf *elf, const uint8_t *data, size_t size,
 int td_elf_parse_buf(struct td_elf *elf, struct td_buf buf, bool symbols, struct td_arena *arena,
                      struct td_err *err);
 
-/* The file range [*LO, *HI) that holds every byte the symbol readers
- * (td_elf_dynsym, td_elf_dynstr, td_elf_lookup) can read: the dynamic
- * symbol table, its strings and versions, and the hash tables. False when
- * the object has no dynamic symbols. */
-bool td_elf_symbol_range(const struct td_elf *elf, uint64_t *lo, uint64_t *hi);
-
-/* Gives a detached ELF (td_elf_detach) bytes of its file again: DATA
- * holds [LO, HI) of the SIZE bytes, typically td_elf_symbol_range mapped
- * alone, so that the symbols can be read and nothing else is. */
-void td_elf_attach(struct td_elf *elf, const uint8_t *data, uint64_t lo, uint64_t hi, size_t size);
-
 /* Copies every string the parse left pointing into the buffer (PT_INTERP,
  * DT_NEEDED, DT_SONAME, DT_RPATH, DT_RUNPATH, version names) into ARENA
  * and forgets the buffer, so that the file can be unmapped. Symbols and
  * sections cannot be read afterwards (every bounded read fails); the
- * offsets and counts found stay, valid again for the same file's bytes
- * (td_elf_parse_hash_tables over them, as the loader does). Returns -1
+ * offsets and counts found stay, valid for the same file's bytes read
+ * otherwise (the binder's pread, graph/bind_elf.c). Returns -1
  * with ERR when the arena is full. */
 int td_elf_detach(struct td_elf *elf, struct td_arena *arena, struct td_err *err);
 
@@ -259,21 +245,16 @@ static inline uint32_t td_elf_dynsym_count(const struct td_elf *elf)
  * range or the entry or its name is unreadable. */
 bool td_elf_dynsym(const struct td_elf *elf, uint32_t index, struct td_elf_sym *out);
 
-/* td_elf_dynsym without the name and the version (NULL): what a walk
- * looking for undefined symbols reads first, so that the names of the
- * others are not touched. False when INDEX is out of range. */
-bool td_elf_dynsym_fields(const struct td_elf *elf, uint32_t index, struct td_elf_sym *out);
-/* Completes SYM, filled by td_elf_dynsym_fields(ELF, INDEX), with the name
- * and the version: the two calls read what td_elf_dynsym reads. False as
- * td_elf_dynsym would be. */
-bool td_elf_dynsym_finish(const struct td_elf *elf, uint32_t index, struct td_elf_sym *sym);
-
 /* Counts defined and undefined dynamic symbols, index 0 excluded (what
  * readelf --dyn-syms lists). Returns -1 with ERR at the first bad entry. */
 int td_elf_dynsym_tally(const struct td_elf *elf, uint32_t *defined, uint32_t *undefined,
                         struct td_err *err);
 
 uint32_t td_elf_gnu_hash(const char *name);
+/* td_elf_gnu_hash of the LEN bytes at NAME, four at a time (h * 33^4 plus
+ * the bytes times 33^3 .. 1): the same value, without the one-multiply-
+ * per-byte dependency chain. */
+uint32_t td_elf_gnu_hash_n(const char *name, size_t len);
 uint32_t td_elf_sysv_hash(const char *name);
 
 /* Finds the DEFINED symbol NAME as ld.so would in this one object, through
@@ -283,6 +264,53 @@ uint32_t td_elf_sysv_hash(const char *name);
  * matching rule (glibc elf/dl-lookup.c check_match). */
 bool td_elf_lookup(const struct td_elf *elf, const char *name, uint32_t gnu_hash,
                    const char *version, struct td_elf_sym *out);
+
+/* The fields of one dynamic symbol entry that binding decides on, decoded
+ * from its bytes (SYMENT of them, however they were read): a binder
+ * reading the table in pieces uses these, and td_elf_lookup does too. */
+struct td_elf_symfields {
+    uint32_t name; /* st_name: offset in the dynamic string table */
+    uint8_t type, bind;
+    uint16_t shndx;
+    bool value_zero;
+};
+static inline uint32_t td_elf_raw_u32(const uint8_t *p, bool big_endian)
+{
+    return big_endian ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+                      : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+/* Elf64_Sym: name 0, info 4, other 5, shndx 6, value 8 (8 bytes);
+ * Elf32_Sym: name 0, value 4 (4 bytes), size 8, info 12, other 13, shndx 14.
+ * Inline: a binder decodes every entry of the closure (275,000 here). */
+static inline void td_elf_symfields_decode(const struct td_elf *elf, const uint8_t *p,
+                                           struct td_elf_symfields *out)
+{
+    bool be = elf->big_endian;
+    uint8_t info = elf->is64 ? p[4] : p[12];
+    const uint8_t *shndx = elf->is64 ? p + 6 : p + 14;
+    out->name = td_elf_raw_u32(p, be);
+    out->type = info & 0xf;
+    out->bind = info >> 4;
+    out->shndx = (uint16_t)(be ? shndx[0] << 8 | shndx[1] : shndx[1] << 8 | shndx[0]);
+    out->value_zero = elf->is64 ? (td_elf_raw_u32(p + 8, be) | td_elf_raw_u32(p + 12, be)) == 0
+                                : td_elf_raw_u32(p + 4, be) == 0;
+}
+/* do_lookup_x's tests before the name (glibc elf/dl-lookup.c): defined,
+ * a value unless absolute or TLS, a code or data type, not local. */
+bool td_elf_symfields_can_define(const struct td_elf_symfields *f);
+
+/* check_match's version rule for a definition whose DT_VERSYM entry is
+ * VERSYM, asked for WANT (NULL: an unversioned reference); see
+ * elf_sym.c. ONLY_IF_SINGLE: a default-version definition an unversioned
+ * reference takes only when it is the one such candidate in the chain. */
+enum td_elf_version_verdict {
+    TD_ELF_VERSION_REJECT,
+    TD_ELF_VERSION_ACCEPT,
+    TD_ELF_VERSION_ONLY_IF_SINGLE,
+};
+enum td_elf_version_verdict td_elf_version_check(const struct td_elf *elf, uint16_t versym,
+                                                 const char *want);
 
 /* A section found by name (elf_sections.c). */
 struct td_elf_section {
@@ -317,5 +345,15 @@ static inline uint16_t td_elf_u16(const struct td_elf *elf, uint64_t off)
 int td_elf_parse_dynamic(struct td_elf *elf, struct td_arena *arena, struct td_err *err);
 int td_elf_parse_versions(struct td_elf *elf, struct td_arena *arena, struct td_err *err);
 int td_elf_parse_hash_tables(struct td_elf *elf, struct td_err *err);
+/* The first half of td_elf_parse_hash_tables, for a reader that counts
+ * the symbols itself from the tables (graph/bind_elf.c reads them with
+ * pread): the headers of DT_GNU_HASH (sizes; where the bloom filter,
+ * buckets and chain are) and of DT_HASH, nothing past them. */
+int td_elf_parse_hash_headers(struct td_elf *elf, struct td_err *err);
+/* Records COUNT dynamic symbols, counted by such a reader from SOURCE, and
+ * where the symbol and version tables of that many lie (-1 with ERR when
+ * they lie outside every PT_LOAD segment). */
+int td_elf_set_symbol_count(struct td_elf *elf, uint32_t count, enum td_elf_symcount_source source,
+                            struct td_err *err);
 
 #endif

@@ -627,7 +627,7 @@ static void count_from_sections(struct td_elf *elf)
     }
 }
 
-int td_elf_parse_hash_tables(struct td_elf *elf, struct td_err *err)
+int td_elf_parse_hash_headers(struct td_elf *elf, struct td_err *err)
 {
     if (!elf->has_dynamic)
         return 0;
@@ -635,7 +635,22 @@ int td_elf_parse_hash_tables(struct td_elf *elf, struct td_err *err)
         return -1;
     if (elf->dyn.hash && parse_sysv_hash(elf, err))
         return -1;
-    if (!elf->dyn.symtab)
+    return 0;
+}
+
+int td_elf_set_symbol_count(struct td_elf *elf, uint32_t count, enum td_elf_symcount_source source,
+                            struct td_err *err)
+{
+    elf->dynsym_count = count;
+    elf->symcount_source = source;
+    return resolve_symtab(elf, err);
+}
+
+int td_elf_parse_hash_tables(struct td_elf *elf, struct td_err *err)
+{
+    if (td_elf_parse_hash_headers(elf, err))
+        return -1;
+    if (!elf->has_dynamic || !elf->dyn.symtab)
         return 0;
     if (elf->has_sysv_hash) {
         elf->dynsym_count = (uint32_t)elf->sysv.nchain;

@@ -13,6 +13,18 @@ uint32_t td_elf_gnu_hash(const char *name)
     return h;
 }
 
+uint32_t td_elf_gnu_hash_n(const char *name, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)name;
+    uint32_t h = 5381;
+    size_t i = 0;
+    for (; i + 4 <= len; i += 4)
+        h = h * 1185921u + p[i] * 35937u + p[i + 1] * 1089u + p[i + 2] * 33u + p[i + 3];
+    for (; i < len; i++)
+        h = h * 33 + p[i];
+    return h;
+}
+
 /* gABI "Hash Table" reference function. */
 uint32_t td_elf_sysv_hash(const char *name)
 {
@@ -108,12 +120,9 @@ bool td_elf_dynsym(const struct td_elf *elf, uint32_t index, struct td_elf_sym *
     return finish_sym(elf, index, out);
 }
 
-bool td_elf_dynsym_finish(const struct td_elf *elf, uint32_t index, struct td_elf_sym *sym)
-{
-    return index < elf->dynsym_count && finish_sym(elf, index, sym);
-}
-
-bool td_elf_dynsym_fields(const struct td_elf *elf, uint32_t index, struct td_elf_sym *out)
+/* td_elf_dynsym without the name and the version: a lookup reads a
+ * candidate's fields before its name. */
+static bool dynsym_fields(const struct td_elf *elf, uint32_t index, struct td_elf_sym *out)
 {
     memset(out, 0, sizeof *out);
     if (index >= elf->dynsym_count)
@@ -162,10 +171,18 @@ static bool allowed_type(uint8_t type)
            type == TD_STT_COMMON || type == TD_STT_TLS || type == TD_STT_GNU_IFUNC;
 }
 
+bool td_elf_symfields_can_define(const struct td_elf_symfields *f)
+{
+    if (f->shndx == TD_SHN_UNDEF ||
+        (f->value_zero && f->shndx != TD_SHN_ABS && f->type != TD_STT_TLS))
+        return false;
+    return allowed_type(f->type) && f->bind != TD_STB_LOCAL; /* do_lookup_x ignores locals */
+}
+
 /* The version rule of glibc 2.36 elf/dl-lookup.c check_match, for a
  * reference that is not itself marked hidden and a normal (not dlsym) lookup:
  *  - an object without DT_VERSYM satisfies any reference;
- *  - a versioned reference (VERSION set) takes the definition whose versym
+ *  - a versioned reference (WANT set) takes the definition whose versym
  *    index names exactly that version; a definition whose index names no
  *    version (0 local, 1 global when there is no verdef) also satisfies it,
  *    unless its hidden bit is set; anything else is rejected;
@@ -173,23 +190,38 @@ static bool allowed_type(uint8_t type)
  *    2 at once (2 is the oldest defined version; its hidden bit does not
  *    matter); a definition at index >= 3 is taken only if it is the single
  *    non-hidden one in the chain (the "@@" default); hidden ones never are. */
+enum td_elf_version_verdict td_elf_version_check(const struct td_elf *elf, uint16_t versym,
+                                                 const char *want)
+{
+    if (!elf->has_versym)
+        return TD_ELF_VERSION_ACCEPT;
+    uint16_t index = versym & 0x7fff;
+    bool hidden = (versym & TD_VERSYM_HIDDEN) != 0;
+    if (want) {
+        const char *have = index < elf->version_slots ? elf->versions[index].name : NULL;
+        if (have)
+            return strcmp(have, want) == 0 ? TD_ELF_VERSION_ACCEPT : TD_ELF_VERSION_REJECT;
+        return hidden ? TD_ELF_VERSION_REJECT : TD_ELF_VERSION_ACCEPT;
+    }
+    if (index < 3)
+        return TD_ELF_VERSION_ACCEPT;
+    return hidden ? TD_ELF_VERSION_REJECT : TD_ELF_VERSION_ONLY_IF_SINGLE;
+}
+
 static bool version_matches(const struct td_elf *elf, const struct td_elf_sym *s, uint32_t index,
                             struct match_state *st)
 {
-    if (!elf->has_versym)
+    uint16_t versym = (uint16_t)(s->version_index | (s->version_hidden ? TD_VERSYM_HIDDEN : 0));
+    switch (td_elf_version_check(elf, versym, st->version)) {
+    case TD_ELF_VERSION_ACCEPT:
         return true;
-    if (st->version) {
-        const char *have =
-            s->version_index < elf->version_slots ? elf->versions[s->version_index].name : NULL;
-        if (have && strcmp(have, st->version) == 0)
-            return true;
-        return !have && !s->version_hidden;
+    case TD_ELF_VERSION_ONLY_IF_SINGLE:
+        if (st->versioned_count++ == 0)
+            st->versioned_index = index;
+        return false;
+    default:
+        return false;
     }
-    if (s->version_index < 3)
-        return true;
-    if (!s->version_hidden && st->versioned_count++ == 0)
-        st->versioned_index = index;
-    return false;
 }
 
 /* True when the string at INDEX of the dynamic string table is NAME (LEN
@@ -209,11 +241,10 @@ static bool check_match(const struct td_elf *elf, uint32_t index, struct match_s
     struct td_elf_sym s;
     uint64_t at = elf->symtab_off + (uint64_t)index * elf->dyn.syment;
     /* The entry's fields first, then its name, then the whole symbol. */
-    if (!td_elf_dynsym_fields(elf, index, &s))
+    if (!dynsym_fields(elf, index, &s))
         return false;
-    if (!s.defined || (s.value == 0 && s.shndx != TD_SHN_ABS && s.type != TD_STT_TLS))
-        return false;
-    if (!allowed_type(s.type) || s.bind == TD_STB_LOCAL) /* do_lookup_x ignores locals */
+    struct td_elf_symfields f = {0, s.type, s.bind, s.shndx, s.value == 0};
+    if (!td_elf_symfields_can_define(&f))
         return false;
     if (!name_is(elf, td_elf_u32(elf, at), st->name, st->name_len) || !finish_sym(elf, index, &s) ||
         !version_matches(elf, &s, index, st))

@@ -421,8 +421,7 @@ static void graph_free(struct td_graph *g, void (*free_object)(struct td_object 
     td_findings_free(&g->findings);
     td_loader_fini(&g->loader);
     td_arena_free(&g->arena);
-    td_arena_free(&g->bind_arenas[0]);
-    td_arena_free(&g->bind_arenas[1]);
+    td_arena_free(&g->bind_arena);
     memset(g, 0, sizeof *g);
 }
 

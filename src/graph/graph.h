@@ -56,7 +56,7 @@ struct td_graph {
         *interpreter; /* python-extension: the interpreter whose symbols are in scope */
     struct td_findings findings;
     struct td_arena arena;
-    struct td_arena bind_arenas[2]; /* one per symbol-binding worker */
+    struct td_arena bind_arena; /* symbol binding's findings */
 };
 
 /* Loads ROOTS (host paths) and everything they need under CFG, then binds

@@ -111,6 +111,7 @@ struct td_object {
     const char *aliases[8];   /* other names it answered to (Linux: l_libname list) */
     uint32_t alias_count;
     bool is_stub; /* a link-time stub (libcuda.so from the toolkit's stubs/) */
+    int fd;       /* the file, kept open for symbol binding to read; -1 when not */
 };
 
 /* Opens PATH (a host path) and parses it as an ELF, PE or Mach-O object.
@@ -149,9 +150,10 @@ void td_header_scratch_free(struct td_header_scratch *s);
  * sparse buffers), so the result is that of parsing the whole file; a file
  * that needs too many pieces, or that the parser refuses, is mapped and
  * parsed whole instead. Without SYMBOLS the object is HEADERS_ONLY (see
- * td_object_from_map); with it the file is mapped too and only its symbol
- * tables are read through the mapping. NULL with ERR when it cannot be
- * parsed. */
+ * td_object_from_map); with it the hash tables' headers are read too
+ * (td_elf_parse_hash_headers), and nothing is mapped: symbol binding
+ * counts the symbols and reads the tables with pread (graph/bind_elf.c).
+ * NULL with ERR when it cannot be parsed. */
 struct td_object *td_object_read_fd(int fd, uint64_t size, uint64_t dev, uint64_t ino,
                                     const uint8_t *head, size_t head_len, bool symbols,
                                     struct td_header_scratch *scratch, const char *path,

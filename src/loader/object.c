@@ -74,6 +74,7 @@ static struct td_object *new_object(struct td_arena *arena, uint64_t dev, uint64
     o->arena = *arena;
     o->dev = dev;
     o->ino = ino;
+    o->fd = -1;
     o->host_path = td_arena_strdup(&o->arena, path);
     o->path = td_arena_strdup(&o->arena, target_path ? target_path : path);
     if (!o->host_path || !o->path) {
@@ -207,60 +208,6 @@ static int map_fd(int fd, uint64_t size, const char *path, struct td_map *map, s
 #endif
 }
 
-/* Finds where ELF's undefined dynamic symbols end (undefined_below) by
- * reading the hashed part of its table with pread into S. Linkers put the
- * undefined symbols before the GNU hash's symoffset; the entries after it,
- * most of the table, are then not touched through the mapping by a walk
- * looking for undefined symbols, only where a lookup lands. */
-static void scan_undefined(struct td_elf *elf, int fd, uint64_t size, struct td_header_scratch *s)
-{
-    uint64_t ent = elf->dyn.syment;
-    if (!elf->has_gnu_hash || elf->gnu.symoffset >= elf->dynsym_count || !s->mem || ent == 0 ||
-        s->cap < ent)
-        return;
-    uint32_t end = elf->gnu.symoffset;
-    for (uint32_t i = elf->gnu.symoffset; i < elf->dynsym_count;) {
-        uint64_t n = (s->cap < 65536 ? s->cap : 65536) / ent; /* the same few pages each time */
-        if (n > elf->dynsym_count - i)
-            n = elf->dynsym_count - i;
-        uint64_t off = elf->symtab_off + i * ent;
-        if (pread(fd, s->mem, (size_t)(n * ent), (off_t)off) != (ssize_t)(n * ent))
-            return; /* unknown: every entry is walked */
-        struct td_elf view = *elf;
-        view.buf = td_buf_window(s->mem, off, off + n * ent, (size_t)size, elf->big_endian);
-        for (uint32_t k = i; k < i + n; k++) {
-            struct td_elf_sym sym;
-            if (td_elf_dynsym_fields(&view, k, &sym) && !sym.defined)
-                end = k + 1;
-        }
-        i += (uint32_t)n;
-    }
-    elf->undefined_below = end;
-}
-
-/* Maps the symbol tables of ELF, parsed from pieces, and nothing else of
- * the file, and gives them to ELF (a whole mapping would let every fault
- * map up to 16 pages of the code next to them). The Windows build maps
- * the whole file (map_windows.c has no range call). */
-static int map_symbols(struct td_elf *elf, int fd, uint64_t size, const char *path,
-                       struct td_map *map, struct td_err *err)
-{
-    uint64_t lo, hi;
-    if (!td_elf_symbol_range(elf, &lo, &hi))
-        return 0; /* no dynamic symbols: nothing to map */
-#ifndef _WIN32
-    if (td_map_range(fd, lo, hi - lo, path, map, err) != 0)
-        return -1;
-    td_elf_attach(elf, map->data, lo, hi, (size_t)size);
-#else
-    (void)fd, (void)size;
-    if (td_map_open(path, map, err) != 0)
-        return -1;
-    td_elf_attach(elf, map->data, 0, map->size, map->size);
-#endif
-    return 0;
-}
-
 struct td_object *td_object_read_fd(int fd, uint64_t size, uint64_t dev, uint64_t ino,
                                     const uint8_t *head, size_t head_len, bool symbols,
                                     struct td_header_scratch *scratch, const char *path,
@@ -280,18 +227,15 @@ struct td_object *td_object_read_fd(int fd, uint64_t size, uint64_t dev, uint64_
         struct td_arena arena = {0};
         struct td_elf elf;
         struct td_err perr = {0};
-        int rc = td_elf_parse_buf(&elf, buf, symbols, &arena, &perr);
-        if (!sp.missed && rc == 0 && td_elf_detach(&elf, &arena, &perr) == 0 &&
-            (!symbols || map_symbols(&elf, fd, size, path, &map, &perr) == 0)) {
-            if (symbols)
-                scan_undefined(&elf, fd, size, scratch);
+        /* With SYMBOLS, the hash tables' headers only: the binder counts
+         * the symbols as it reads the tables (graph/bind_elf.c). */
+        int rc = td_elf_parse_buf(&elf, buf, false, &arena, &perr);
+        if (rc == 0 && symbols)
+            rc = td_elf_parse_hash_headers(&elf, &perr);
+        if (!sp.missed && rc == 0 && td_elf_detach(&elf, &arena, &perr) == 0) {
             struct td_object *o = new_object(&arena, dev, ino, path, target_path, err);
-            if (o) {
+            if (o)
                 adopt_headers(o, &elf);
-                o->map = map;
-            } else {
-                td_map_close(&map);
-            }
             return o;
         }
         td_arena_free(&arena);
@@ -320,6 +264,8 @@ void td_object_free(struct td_object *o)
     if (!o)
         return;
     td_map_close(&o->map);
+    if (o->fd >= 0)
+        close(o->fd);
     td_arena_free(&o->arena);
     free(o);
 }
@@ -328,6 +274,8 @@ void td_object_free_keep_mapping(struct td_object *o)
 {
     if (!o)
         return;
+    if (o->fd >= 0)
+        close(o->fd);
     td_arena_free(&o->arena);
     free(o);
 }

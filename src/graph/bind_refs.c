@@ -1,0 +1,156 @@
+/* The distinct references of a closure (bind_refs.h). */
+#include "graph/bind_refs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Version names. ---- */
+
+static uint32_t string_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+static bool grow_versions(struct td_versions *t)
+{
+    size_t cap = t->cap ? t->cap * 2 : 256;
+    if (cap > UINT16_MAX)
+        return false;
+    const char **names = realloc(t->names, cap * sizeof *names);
+    if (names)
+        t->names = names;
+    uint32_t *slots = calloc(cap * 2, sizeof *slots);
+    if (!names || !slots) {
+        free(slots);
+        return false;
+    }
+    for (size_t k = 1; k < t->n; k++) {
+        size_t i = string_hash(names[k]) & (cap * 2 - 1);
+        while (slots[i])
+            i = (i + 1) & (cap * 2 - 1);
+        slots[i] = (uint32_t)k;
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
+    t->mask = cap * 2 - 1;
+    if (t->n == 0)
+        t->n = 1; /* number 0 stays "unversioned" */
+    return true;
+}
+
+uint16_t td_versions_intern(struct td_versions *t, const char *name)
+{
+    if (t->n + 1 >= t->cap && !grow_versions(t))
+        return 0;
+    size_t i = string_hash(name) & t->mask;
+    for (; t->slots[i]; i = (i + 1) & t->mask)
+        if (strcmp(t->names[t->slots[i]], name) == 0)
+            return (uint16_t)t->slots[i];
+    t->names[t->n] = name;
+    t->slots[i] = (uint32_t)t->n;
+    return (uint16_t)t->n++;
+}
+
+void td_versions_free(struct td_versions *t)
+{
+    free(t->names);
+    free(t->slots);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- References. ---- */
+
+static bool rehash(struct td_refs *t, size_t slots)
+{
+    uint32_t *table = td_pages_array(t->pages, slots, sizeof *table);
+    if (!table)
+        return false;
+    for (size_t k = 0; k < t->n; k++) { /* all distinct: no comparisons */
+        size_t i = td_refs_slot(t->v[k].gnu, slots - 1);
+        while (table[i])
+            i = (i + 1) & (slots - 1);
+        table[i] = (uint32_t)k + 1;
+    }
+    t->slots = table; /* the old slots stay with the pages */
+    t->mask = slots - 1;
+    return true;
+}
+
+static bool same(const struct td_ref *r, uint64_t h2, uint32_t gnu, uint16_t len, uint16_t version)
+{
+    return r->gnu == gnu && r->h2 == h2 && r->len == len && r->version == version;
+}
+
+static long find(const struct td_refs *t, uint64_t h2, uint32_t gnu, uint16_t len, uint16_t version)
+{
+    for (size_t i = td_refs_slot(gnu, t->mask); t->slots[i]; i = (i + 1) & t->mask)
+        if (same(&t->v[t->slots[i] - 1], h2, gnu, len, version))
+            return (long)t->slots[i] - 1;
+    return -1;
+}
+
+long td_refs_find(const struct td_refs *t, const struct td_symname *name, uint16_t version)
+{
+    return find(t, name->h2, name->gnu, (uint16_t)name->len, version);
+}
+
+/* Kept at most half full: a binder probes it once for every symbol an
+ * object exports that passes the filter, and most such probes miss. */
+static bool add(struct td_refs *t, struct td_ref ref)
+{
+    if (find(t, ref.h2, ref.gnu, ref.len, ref.version) >= 0)
+        return true;
+    if ((t->n + 1) * 2 > t->mask + 1 && !rehash(t, (t->mask + 1) * 2))
+        return false;
+    if (t->n >= UINT32_MAX - 1)
+        return false;
+    if (t->n == t->cap) { /* more than the caller reckoned with */
+        struct td_ref *v = td_pages_array(t->pages, t->cap * 2, sizeof *v);
+        if (!v)
+            return false;
+        memcpy(v, t->v, t->n * sizeof *v);
+        t->v = v;
+        t->cap *= 2;
+    }
+    size_t i = td_refs_slot(ref.gnu, t->mask);
+    while (t->slots[i])
+        i = (i + 1) & t->mask;
+    t->v[t->n] = ref;
+    t->slots[i] = (uint32_t)++t->n;
+    uint32_t bit = (ref.gnu >> 1) & (TD_REFS_FILTER_BITS - 1);
+    t->filter[bit / 64] |= (uint64_t)1 << (bit % 64);
+    return true;
+}
+
+bool td_refs_add(struct td_refs *t, const struct td_symname *name, uint16_t version)
+{
+    return add(t, (struct td_ref){name->h2, name->gnu, (uint16_t)name->len, version});
+}
+
+bool td_refs_merge(struct td_refs *into, const struct td_refs *from)
+{
+    for (size_t k = 0; k < from->n; k++)
+        if (!add(into, from->v[k]))
+            return false;
+    return true;
+}
+
+bool td_refs_init(struct td_refs *t, size_t cap, struct td_pages *pages)
+{
+    memset(t, 0, sizeof *t);
+    t->pages = pages;
+    t->cap = cap ? cap : 1;
+    t->v = td_pages_array(pages, t->cap, sizeof *t->v);
+    t->filter = td_pages_array(pages, TD_REFS_FILTER_BITS / 64, sizeof *t->filter);
+    return t->v && t->filter && rehash(t, 8192);
+}
+
+bool td_refs_start_binding(struct td_refs *t)
+{
+    t->found = td_pages_alloc(t->pages, t->n + 1);
+    return t->found != NULL;
+}

@@ -1,0 +1,144 @@
+/* Reading dynamic symbol tables in pieces (symtab_reader.h). */
+#include "graph/symtab_reader.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/compat.h"
+
+enum { PAGE = 4096, WINDOW = 64 * 1024, NAME_FIRST = 512 };
+
+static bool window_reserve(struct td_window *w, size_t need)
+{
+    if (w->mem && w->cap >= need)
+        return true;
+    size_t cap = w->cap ? w->cap : WINDOW;
+    while (cap < need)
+        cap *= 2;
+    uint8_t *mem = td_pages_alloc(w->pages, cap); /* the old buffer stays with the pages */
+    if (!mem)
+        return false;
+    w->mem = mem;
+    w->cap = cap;
+    w->lo = w->hi = 0;
+    return true;
+}
+
+const uint8_t *td_window_fill(struct td_window *w, int fd, uint64_t off, size_t len, uint64_t reach,
+                              uint64_t limit)
+{
+    if (off > limit || len > limit - off)
+        return NULL;
+    if (!window_reserve(w, len))
+        return NULL;
+    uint64_t lo = off & ~(uint64_t)(PAGE - 1);
+    if (off + len - lo > w->cap)
+        lo = off;
+    uint64_t hi = reach < off + len ? off + len : reach > limit ? limit : reach;
+    if (hi - lo > w->cap)
+        hi = lo + w->cap;
+    size_t got = 0;
+    while (got < hi - lo) {
+        ssize_t n = pread(fd, w->mem + got, (size_t)(hi - lo - got), (off_t)(lo + got));
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    w->lo = lo;
+    w->hi = lo + got;
+    return off + len <= w->hi ? w->mem + (off - lo) : NULL;
+}
+
+void td_window_forget(struct td_window *w)
+{
+    w->lo = w->hi = 0;
+}
+
+/* 64-bit multiply-xorshift over 8-byte words: one multiply per 8 bytes,
+ * where a byte-wise hash would chain one per byte. */
+static uint64_t second_hash(const char *p, size_t len)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ (len * 0xc2b2ae3d27d4eb4full);
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t word;
+        memcpy(&word, p + i, 8);
+        h = (h ^ word) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    uint64_t tail = 0;
+    memcpy(&tail, p + i, len - i);
+    h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 29);
+}
+
+bool td_window_name(struct td_window *w, int fd, const struct td_elf *elf, uint32_t st_name,
+                    uint64_t reach, bool gnu, struct td_symname *out)
+{
+    if (st_name >= elf->strtab_size)
+        return false;
+    uint64_t off = elf->strtab_off + st_name, end = elf->strtab_off + elf->strtab_size;
+    uint64_t avail = end - off, to = elf->strtab_off + reach + NAME_FIRST;
+    size_t ask = avail < NAME_FIRST ? (size_t)avail : NAME_FIRST;
+    for (;;) {
+        /* All the window holds from OFF, once it holds the first ASK bytes. */
+        const uint8_t *p = td_window_at(w, fd, off, ask, to, end);
+        if (!p)
+            return false;
+        size_t held = (size_t)(w->hi - off);
+        const uint8_t *nul = memchr(p, 0, held);
+        if (nul) {
+            out->text = (const char *)p;
+            out->len = (size_t)(nul - p);
+            out->gnu = gnu ? td_elf_gnu_hash_n(out->text, out->len) : 0;
+            out->h2 = second_hash(out->text, out->len);
+            return true;
+        }
+        if (held >= avail)
+            return false; /* runs to the end of DT_STRSZ */
+        ask = held * 2 < avail ? held * 2 : (size_t)avail;
+    }
+}
+
+uint32_t td_symitems_reach(const struct td_symitem *v, size_t n, size_t first, size_t *last,
+                           uint32_t span)
+{
+    if (*last < first)
+        *last = first;
+    while (*last + 1 < n && v[*last + 1].key - v[first].key < span)
+        (*last)++;
+    return v[*last].key;
+}
+
+static bool sorted(const struct td_symitem *v, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (v[i].key < v[i - 1].key)
+            return false;
+    return true;
+}
+
+/* LSD radix sort, a byte a pass; passes where every key has the same
+ * byte are skipped. */
+void td_symitems_sort(struct td_symitem *v, struct td_symitem *tmp, size_t n)
+{
+    if (sorted(v, n))
+        return;
+    struct td_symitem *from = v, *to = tmp;
+    for (unsigned shift = 0; shift < 32; shift += 8) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[((from[i].key >> shift) & 0xff) + 1]++;
+        if (count[((from[0].key >> shift) & 0xff) + 1] == n)
+            continue;
+        for (int b = 0; b < 256; b++)
+            count[b + 1] += count[b];
+        for (size_t i = 0; i < n; i++)
+            to[count[(from[i].key >> shift) & 0xff]++] = from[i];
+        struct td_symitem *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != v)
+        memcpy(v, from, n * sizeof *v);
+}
