@@ -808,8 +808,8 @@ static enum step rule_ld_cache(struct search *s)
         char detail[512], desc[256];
         if (td_ldcache_candidate(&s->S->cache, &q, &r, i, &e, &v, &cerr) != 0)
             continue;
-        td_ldcache_describe(&e, desc, sizeof desc);
         if (v != TD_LDCACHE_CHOSEN) {
+            td_ldcache_describe(&e, desc, sizeof desc); /* only for the probe's detail */
             snprintf(detail, sizeof detail, "cache entry (%s): %s", desc,
                      td_ldcache_verdict_name(v));
             add_probe(s, e.path ? e.path : "?", TD_RULE_LD_CACHE, NULL,
