@@ -14,12 +14,29 @@ static const char *base_name(const char *path)
     return p ? p + 1 : path;
 }
 
+/* Appends S to OUT (*LEN bytes used of CAP), truncated as snprintf
+ * truncates: cheaper than a printf call per library. */
+static void append(char *out, size_t cap, size_t *len, const char *s)
+{
+    size_t n = strlen(s);
+    if (*len + n >= cap)
+        n = cap - 1 - *len;
+    memcpy(out + *len, s, n);
+    *len += n;
+    out[*len] = '\0';
+}
+
 const char *td_found_via(const struct td_object *o, char *out, size_t cap)
 {
-    if (o->found_origin)
-        snprintf(out, cap, "%s of %s", td_rule_name(o->found_via), base_name(o->found_origin));
-    else
-        snprintf(out, cap, "%s", td_rule_name(o->found_via));
+    size_t len = 0;
+    if (!cap)
+        return out;
+    out[0] = '\0';
+    append(out, cap, &len, td_rule_name(o->found_via));
+    if (o->found_origin) {
+        append(out, cap, &len, " of ");
+        append(out, cap, &len, base_name(o->found_origin));
+    }
     return out;
 }
 
