@@ -40,14 +40,16 @@ struct machine_facts {
     const char *lib_token; /* $LIB */
 };
 
-/* One name a loaded object answers to (NAME set), or one file it was read
- * from (NAME NULL: DEV, INO), with the first object in load order that does. */
+/* One name a loaded object answers to, or one file it was read from, with
+ * the first object in load order that does: 8 bytes, as the index of a
+ * 288-library closure holds over a thousand. */
 struct answer_slot {
-    const char *name;
-    uint64_t dev, ino;
-    uint64_t hash;
-    size_t pos; /* 1 + its index in the loaded list; 0: an empty slot */
+    uint32_t hash; /* of the name, or of the file's dev/ino */
+    uint32_t ref;  /* (1 + index in the loaded list) << 4 | enum answer_kind; 0: empty */
 };
+
+/* Which of its object's names a slot stands for. */
+enum answer_kind { ANSWER_PATH, ANSWER_NAME, ANSWER_IDENTITY, ANSWER_FILE, ANSWER_ALIAS };
 
 /* The loaded list's names and files, hashed (open addressing): the
  * already-loaded rule and the same-file check look a name up here instead
@@ -61,11 +63,12 @@ struct answer_slot {
  * add_name_to_object), so those objects are watched. */
 struct answer_index {
     struct answer_slot *slots;
-    size_t cap, used; /* cap a power of two, or 0 */
-    size_t indexed;   /* loaded objects [0, indexed) are in */
+    size_t cap, used;                 /* cap a power of two, or 0 */
+    size_t indexed;                   /* loaded objects [0, indexed) are in */
+    struct td_object *const *objects; /* the loaded list, as of the last sync */
     const struct td_object *first, *last;
     struct answer_watch {
-        size_t pos;    /* as in a slot */
+        size_t pos;    /* 1 + index in the loaded list */
         uint32_t seen; /* its aliases indexed */
     } * watch;
     size_t n_watch, watch_cap;
@@ -304,50 +307,89 @@ static uint64_t file_hash(uint64_t dev, uint64_t ino)
     return h ^ h >> 32;
 }
 
-/* The slot holding NAME (or, NAME NULL, the file DEV/INO), or the empty
- * slot where it would go. */
-static struct answer_slot *answer_slot(const struct answer_index *ix, const char *name,
-                                       uint64_t dev, uint64_t ino, uint64_t hash)
+/* What a slot is compared with: a name, or (NAME NULL) a file. */
+struct answer_key {
+    const char *name;
+    uint64_t dev, ino;
+    uint32_t hash;
+};
+
+static struct answer_key name_key(const char *name)
+{
+    return (struct answer_key){name, 0, 0, (uint32_t)name_hash(name)};
+}
+
+static struct answer_key file_key(uint64_t dev, uint64_t ino)
+{
+    return (struct answer_key){NULL, dev, ino, (uint32_t)file_hash(dev, ino)};
+}
+
+/* The name of O that KIND stands for. */
+static const char *answer_name(const struct td_object *o, unsigned kind)
+{
+    switch (kind) {
+    case ANSWER_PATH:
+        return o->path;
+    case ANSWER_NAME:
+        return o->name;
+    case ANSWER_IDENTITY:
+        return o->identity;
+    default:
+        return o->aliases[kind - ANSWER_ALIAS];
+    }
+}
+
+static bool answer_matches(const struct answer_index *ix, struct answer_slot e,
+                           const struct answer_key *k)
+{
+    const struct td_object *o = ix->objects[(e.ref >> 4) - 1];
+    unsigned kind = e.ref & 15;
+    if (e.hash != k->hash || (kind == ANSWER_FILE) != !k->name)
+        return false;
+    return k->name ? strcmp(answer_name(o, kind), k->name) == 0
+                   : o->dev == k->dev && o->ino == k->ino;
+}
+
+/* The slot holding K, or the empty slot where it would go. */
+static struct answer_slot *answer_slot(const struct answer_index *ix, const struct answer_key *k)
 {
     size_t mask = ix->cap - 1;
-    for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
+    for (size_t i = k->hash & mask;; i = (i + 1) & mask) {
         struct answer_slot *e = &ix->slots[i];
-        if (!e->pos)
-            return e;
-        if (e->hash != hash || !e->name != !name)
-            continue;
-        if (name ? strcmp(e->name, name) == 0 : e->dev == dev && e->ino == ino)
+        if (!e->ref || answer_matches(ix, *e, k))
             return e;
     }
 }
 
-/* Notes that loaded object POS - 1 answers to NAME (or is the file
- * DEV/INO), unless an earlier one does. False when out of memory. */
-static bool answer_add(struct answer_index *ix, const char *name, uint64_t dev, uint64_t ino,
-                       size_t pos)
+/* Notes that loaded object POS - 1 answers to K as its name KIND, unless
+ * an earlier object does. False when out of memory. */
+static bool answer_add(struct answer_index *ix, struct answer_key k, unsigned kind, size_t pos)
 {
-    if ((ix->used + 1) * 2 > ix->cap) {
-        struct answer_index grown = *ix;
-        grown.cap = ix->cap ? ix->cap * 2 : 256;
-        grown.used = 0;
-        if (!(grown.slots = calloc(grown.cap, sizeof *grown.slots)))
+    if (pos > UINT32_MAX >> 4)
+        return false;
+    if ((ix->used + 1) * 4 > ix->cap * 3) {
+        size_t cap = ix->cap ? ix->cap * 2 : 256, mask = cap - 1;
+        struct answer_slot *grown = calloc(cap, sizeof *grown);
+        if (!grown)
             return false;
         for (size_t i = 0; i < ix->cap; i++) {
-            const struct answer_slot *e = &ix->slots[i];
-            if (e->pos) {
-                *answer_slot(&grown, e->name, e->dev, e->ino, e->hash) = *e;
-                grown.used++;
-            }
+            if (!ix->slots[i].ref)
+                continue;
+            size_t at = ix->slots[i].hash & mask;
+            while (grown[at].ref)
+                at = (at + 1) & mask;
+            grown[at] = ix->slots[i];
         }
         free(ix->slots);
-        *ix = grown;
+        ix->slots = grown;
+        ix->cap = cap;
     }
-    uint64_t hash = name ? name_hash(name) : file_hash(dev, ino);
-    struct answer_slot *e = answer_slot(ix, name, dev, ino, hash);
-    if (!e->pos)
+    struct answer_slot *e = answer_slot(ix, &k);
+    uint32_t ref = (uint32_t)pos << 4 | kind;
+    if (!e->ref)
         ix->used++;
-    if (!e->pos || pos < e->pos) /* a late alias of an earlier object */
-        *e = (struct answer_slot){name, dev, ino, hash, pos};
+    if (!e->ref || ref < e->ref) /* a late alias of an earlier object */
+        *e = (struct answer_slot){k.hash, ref};
     return true;
 }
 
@@ -358,7 +400,7 @@ static int answer_add_aliases(struct answer_index *ix, const struct td_object *o
 {
     uint32_t n = o->alias_count < 8 ? o->alias_count : 8;
     for (uint32_t i = from; i < n; i++)
-        if (o->aliases[i] && !answer_add(ix, o->aliases[i], 0, 0, pos))
+        if (o->aliases[i] && !answer_add(ix, name_key(o->aliases[i]), ANSWER_ALIAS + i, pos))
             return -1;
     return (int)n;
 }
@@ -369,13 +411,13 @@ static bool answer_add_object(struct answer_index *ix, const struct td_object *o
 {
     if (!o)
         return true;
-    bool ok = answer_add(ix, o->path, 0, 0, pos);
+    bool ok = answer_add(ix, name_key(o->path), ANSWER_PATH, pos);
     if (o->name)
-        ok = ok && answer_add(ix, o->name, 0, 0, pos);
+        ok = ok && answer_add(ix, name_key(o->name), ANSWER_NAME, pos);
     if (o->kind == TD_FILE_ELF && o->identity)
-        ok = ok && answer_add(ix, o->identity, 0, 0, pos);
+        ok = ok && answer_add(ix, name_key(o->identity), ANSWER_IDENTITY, pos);
     if (o->dev || o->ino)
-        ok = ok && answer_add(ix, NULL, o->dev, o->ino, pos);
+        ok = ok && answer_add(ix, file_key(o->dev, o->ino), ANSWER_FILE, pos);
     return ok && answer_add_aliases(ix, o, 0, pos) >= 0;
 }
 
@@ -389,6 +431,7 @@ static bool answers_sync(struct answer_index *ix, const struct td_loaded *loaded
             memset(ix->slots, 0, ix->cap * sizeof *ix->slots);
         ix->used = ix->indexed = ix->n_watch = 0;
     }
+    ix->objects = loaded ? loaded->objects : NULL;
     for (size_t i = 0; i < ix->n_watch; i++) {
         struct answer_watch *w = &ix->watch[i];
         const struct td_object *o = loaded->objects[w->pos - 1];
@@ -415,8 +458,8 @@ static size_t answer_find(const struct answer_index *ix, const char *name, uint6
 {
     if (!ix->cap || (!name && !dev && !ino))
         return 0;
-    uint64_t hash = name ? name_hash(name) : file_hash(dev, ino);
-    return answer_slot(ix, name, dev, ino, hash)->pos;
+    struct answer_key k = name ? name_key(name) : file_key(dev, ino);
+    return answer_slot(ix, &k)->ref >> 4;
 }
 
 /* An object already loaded from the same file (_dl_file_id_match_p),
