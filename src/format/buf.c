@@ -9,12 +9,33 @@ bool td_buf_has_array(const struct td_buf *b, uint64_t off, uint64_t count, uint
     return td_mul_u64(count, size, &len) && td_buf_has(b, off, len);
 }
 
-static const struct td_buf_extent *extent_of(const struct td_buf_sparse *sp, uint64_t off)
+/* The index of the extent the last read hit, tried first: a reader walking
+ * a table reads it word by word from one extent. Extents are disjoint, so
+ * a hint left by another buffer is only a wrong guess. (Not a field of
+ * td_buf_sparse: its users initialise it field by field.) */
+static _Thread_local size_t last_hit;
+
+static bool extent_holds(const struct td_buf_extent *e, uint64_t off)
+{
+    return off >= e->off && off - e->off < e->len;
+}
+
+static const struct td_buf_extent *extent_scan(const struct td_buf_sparse *sp, uint64_t off)
 {
     for (size_t i = 0; i < sp->count; i++)
-        if (off >= sp->extents[i].off && off - sp->extents[i].off < sp->extents[i].len)
+        if (extent_holds(&sp->extents[i], off)) {
+            last_hit = i;
             return &sp->extents[i];
+        }
     return NULL;
+}
+
+/* The extent holding OFF, or NULL. */
+static inline const struct td_buf_extent *extent_of(const struct td_buf_sparse *sp, uint64_t off)
+{
+    if (last_hit < sp->count && extent_holds(&sp->extents[last_hit], off))
+        return &sp->extents[last_hit];
+    return extent_scan(sp, off);
 }
 
 static void note_miss(struct td_buf_sparse *sp, uint64_t off, uint64_t len)
@@ -28,12 +49,13 @@ static void note_miss(struct td_buf_sparse *sp, uint64_t off, uint64_t len)
 
 const uint8_t *td_buf_sparse_at(const struct td_buf *b, uint64_t off, uint64_t len)
 {
-    if (!b->sparse || !td_buf_in_file(b, off, len))
+    struct td_buf_sparse *sp = b->sparse;
+    if (!sp || !td_buf_in_file(b, off, len))
         return NULL;
-    const struct td_buf_extent *e = extent_of(b->sparse, off);
+    const struct td_buf_extent *e = extent_of(sp, off);
     if (e && len <= e->len - (off - e->off))
         return e->data + (off - e->off);
-    note_miss(b->sparse, off, len ? len : 1);
+    note_miss(sp, off, len ? len : 1);
     return NULL;
 }
 

@@ -23,7 +23,7 @@ struct td_buf_extent {
 };
 
 struct td_buf_sparse {
-    const struct td_buf_extent *extents;
+    const struct td_buf_extent *extents; /* disjoint */
     size_t count;
     bool missed;                 /* a read needed bytes no extent holds */
     uint64_t miss_off, miss_len; /* the first such read */
@@ -126,10 +126,15 @@ static inline bool td_buf_u64(const struct td_buf *b, uint64_t off, uint64_t *ou
     *out = 0;
     if (!p)
         return false;
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v = v << 8 | p[b->big_endian ? i : 7 - i];
-    *out = v;
+    /* Spelled out so that compilers see one load (and a byte swap). */
+    if (b->big_endian)
+        *out = (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40 |
+               (uint64_t)p[3] << 32 | (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
+               (uint64_t)p[6] << 8 | p[7];
+    else
+        *out = (uint64_t)p[7] << 56 | (uint64_t)p[6] << 48 | (uint64_t)p[5] << 40 |
+               (uint64_t)p[4] << 32 | (uint64_t)p[3] << 24 | (uint64_t)p[2] << 16 |
+               (uint64_t)p[1] << 8 | p[0];
     return true;
 }
 

@@ -300,6 +300,74 @@ static void test_already_loaded_by_soname(void **state)
     closure_free(&c);
 }
 
+/* A file found again under another name is the object already loaded;
+ * the caller then gives it that name (ld.so's add_name_to_object), and the
+ * next request for the name finds it by name. */
+static void test_same_file_then_by_alias(void **state)
+{
+    struct closure c;
+    closure_run(&c, fx("linux_loader/chain/bin/prog"), NULL, NULL, 0);
+    struct td_object *libB = find(&c, "libB.so")->object;
+    char path[4096];
+    snprintf(path, sizeof path, "%s", fx("linux_loader/chain/a/libB.so"));
+    struct td_loaded loaded = {c.objs, c.n};
+    struct td_resolution r;
+    struct td_err err = {0};
+    assert_int_equal(c.L.ops->resolve(&c.L, NULL, path, false, &loaded, &r, &err), 0);
+    assert_ptr_equal(r.object, libB);
+    assert_false(r.newly_opened);
+    assert_int_equal(r.rule, TD_RULE_PATH_IN_NAME);
+    assert_true(libB->alias_count < 8);
+    libB->aliases[libB->alias_count++] = path;
+    assert_int_equal(c.L.ops->resolve(&c.L, NULL, path, false, &loaded, &r, &err), 0);
+    assert_ptr_equal(r.object, libB);
+    assert_int_equal(r.rule, TD_RULE_ALREADY_LOADED);
+    expect_probe(&r, 0, TD_RULE_ALREADY_LOADED, TD_VERDICT_FOUND, libB->path, NULL);
+    assert_string_equal(r.probes[0].detail, "by name");
+    closure_free(&c);
+}
+
+/* When several loaded objects answer to a name, the first in load order is
+ * taken, whatever list the loader saw before. */
+static void test_already_loaded_first_in_order(void **state)
+{
+    struct closure c;
+    closure_run(&c, fx("linux_loader/chain/bin/prog"), NULL, NULL, 0);
+    struct td_object *libB = find(&c, "libB.so")->object;
+    struct td_object *libC = find(&c, "libC.so")->object;
+    assert_true(libB->alias_count < 8 && libC->alias_count < 8);
+    libB->aliases[libB->alias_count++] = "libshared.so";
+    libC->aliases[libC->alias_count++] = "libshared.so";
+    struct td_object *bc[] = {c.objs[0], libB, libC}, *cb[] = {c.objs[0], libC, libB};
+    struct td_loaded loaded = {bc, 3};
+    struct td_resolution r;
+    struct td_err err = {0};
+    assert_int_equal(c.L.ops->resolve(&c.L, c.objs[0], "libshared.so", false, &loaded, &r, &err),
+                     0);
+    assert_ptr_equal(r.object, libB);
+    assert_int_equal(r.rule, TD_RULE_ALREADY_LOADED);
+    loaded.objects = cb;
+    assert_int_equal(c.L.ops->resolve(&c.L, c.objs[0], "libshared.so", false, &loaded, &r, &err),
+                     0);
+    assert_ptr_equal(r.object, libC);
+    /* libB is still loaded, so its own name still answers. */
+    assert_int_equal(c.L.ops->resolve(&c.L, c.objs[0], "libB.so", false, &loaded, &r, &err), 0);
+    assert_ptr_equal(r.object, libB);
+    assert_int_equal(r.rule, TD_RULE_ALREADY_LOADED);
+    /* A name given later to the earlier object (found again as the same
+     * file) takes over from the later object's own. */
+    char path[4096];
+    snprintf(path, sizeof path, "%s", fx("linux_loader/chain/c/libC.so"));
+    assert_int_equal(c.L.ops->resolve(&c.L, NULL, path, false, &loaded, &r, &err), 0);
+    assert_ptr_equal(r.object, libC);
+    assert_int_equal(r.rule, TD_RULE_PATH_IN_NAME);
+    assert_true(libC->alias_count < 8);
+    libC->aliases[libC->alias_count++] = "libB.so";
+    assert_int_equal(c.L.ops->resolve(&c.L, c.objs[0], "libB.so", false, &loaded, &r, &err), 0);
+    assert_ptr_equal(r.object, libC);
+    closure_free(&c);
+}
+
 static void test_stub(void **state)
 {
     struct closure c;
@@ -467,6 +535,8 @@ int main(void)
         cmocka_unit_test(test_nodeflib),
         cmocka_unit_test(test_glibc_hwcaps),
         cmocka_unit_test(test_already_loaded_by_soname),
+        cmocka_unit_test(test_same_file_then_by_alias),
+        cmocka_unit_test(test_already_loaded_first_in_order),
         cmocka_unit_test(test_stub),
         cmocka_unit_test(test_ld_cache_under_root),
         cmocka_unit_test(test_dst_expansion),
