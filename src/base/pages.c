@@ -6,7 +6,7 @@
 
 struct td_pages_spill {
     struct td_pages_spill *next;
-    _Alignas(64) unsigned char data[];
+    _Alignas(16) unsigned char data[]; /* calloc's own alignment */
 };
 
 enum { HUGE_PAGE = 2 * 1024 * 1024, ALIGN = 64 };

@@ -4,7 +4,8 @@
  * virtual machines this was measured on a fault on fresh memory costs
  * 6-12 us per 4 KiB page, and binding a 288-library closure touches a few
  * MB of it: hundreds of faults, where huge pages make it a handful
- * (docs/performance.md). Memory handed out is zeroed and 64-byte aligned;
+ * (docs/performance.md). Memory handed out is zeroed and 16-byte aligned
+ * (64 within the reservation);
  * a request that does not fit the reservation is served by calloc, and
  * sanitizer builds serve every request by calloc, so that AddressSanitizer
  * sees each block. */

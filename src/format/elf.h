@@ -251,10 +251,6 @@ int td_elf_dynsym_tally(const struct td_elf *elf, uint32_t *defined, uint32_t *u
                         struct td_err *err);
 
 uint32_t td_elf_gnu_hash(const char *name);
-/* td_elf_gnu_hash of the LEN bytes at NAME, four at a time (h * 33^4 plus
- * the bytes times 33^3 .. 1): the same value, without the one-multiply-
- * per-byte dependency chain. */
-uint32_t td_elf_gnu_hash_n(const char *name, size_t len);
 uint32_t td_elf_sysv_hash(const char *name);
 
 /* Finds the DEFINED symbol NAME as ld.so would in this one object, through

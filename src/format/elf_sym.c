@@ -13,18 +13,6 @@ uint32_t td_elf_gnu_hash(const char *name)
     return h;
 }
 
-uint32_t td_elf_gnu_hash_n(const char *name, size_t len)
-{
-    const unsigned char *p = (const unsigned char *)name;
-    uint32_t h = 5381;
-    size_t i = 0;
-    for (; i + 4 <= len; i += 4)
-        h = h * 1185921u + p[i] * 35937u + p[i + 1] * 1089u + p[i + 2] * 33u + p[i + 3];
-    for (; i < len; i++)
-        h = h * 33 + p[i];
-    return h;
-}
-
 /* gABI "Hash Table" reference function. */
 uint32_t td_elf_sysv_hash(const char *name)
 {

@@ -66,46 +66,53 @@ void td_versions_free(struct td_versions *t)
 
 static bool rehash(struct td_refs *t, size_t slots)
 {
-    uint32_t *table = td_pages_array(t->pages, slots, sizeof *table);
+    struct td_refs_slot *table = td_pages_array(t->pages, slots, sizeof *table);
     if (!table)
         return false;
     for (size_t k = 0; k < t->n; k++) { /* all distinct: no comparisons */
         size_t i = td_refs_slot(t->v[k].gnu, slots - 1);
-        while (table[i])
+        while (table[i].index)
             i = (i + 1) & (slots - 1);
-        table[i] = (uint32_t)k + 1;
+        table[i] = (struct td_refs_slot){(uint32_t)k + 1, t->v[k].gnu};
     }
     t->slots = table; /* the old slots stay with the pages */
     t->mask = slots - 1;
     return true;
 }
 
-static bool same(const struct td_ref *r, uint64_t h2, uint32_t gnu, uint16_t len, uint16_t version)
+static bool same(const struct td_ref *r, const struct td_ref *want)
 {
-    return r->gnu == gnu && r->h2 == h2 && r->len == len && r->version == version;
+    return r->h2 == want->h2 && r->len == want->len && r->version == want->version;
 }
 
-static long find(const struct td_refs *t, uint64_t h2, uint32_t gnu, uint16_t len, uint16_t version)
+/* The slot holding WANT, or the empty slot where it would go. */
+static struct td_refs_slot *probe(const struct td_refs *t, const struct td_ref *want)
 {
-    for (size_t i = td_refs_slot(gnu, t->mask); t->slots[i]; i = (i + 1) & t->mask)
-        if (same(&t->v[t->slots[i] - 1], h2, gnu, len, version))
-            return (long)t->slots[i] - 1;
-    return -1;
+    size_t i = td_refs_slot(want->gnu, t->mask);
+    for (; t->slots[i].index; i = (i + 1) & t->mask)
+        if (t->slots[i].gnu == want->gnu && same(&t->v[t->slots[i].index - 1], want))
+            break;
+    return &t->slots[i];
 }
 
 long td_refs_find(const struct td_refs *t, const struct td_symname *name, uint16_t version)
 {
-    return find(t, name->h2, name->gnu, (uint16_t)name->len, version);
+    struct td_ref want = {name->h2, name->gnu, (uint16_t)name->len, version};
+    return (long)probe(t, &want)->index - 1;
 }
 
 /* Kept at most half full: a binder probes it once for every symbol an
  * object exports that passes the filter, and most such probes miss. */
 static bool add(struct td_refs *t, struct td_ref ref)
 {
-    if (find(t, ref.h2, ref.gnu, ref.len, ref.version) >= 0)
+    struct td_refs_slot *slot = probe(t, &ref);
+    if (slot->index)
         return true;
-    if ((t->n + 1) * 2 > t->mask + 1 && !rehash(t, (t->mask + 1) * 2))
-        return false;
+    if ((t->n + 1) * 2 > t->mask + 1) {
+        if (!rehash(t, (t->mask + 1) * 2))
+            return false;
+        slot = probe(t, &ref);
+    }
     if (t->n >= UINT32_MAX - 1)
         return false;
     if (t->n == t->cap) { /* more than the caller reckoned with */
@@ -116,11 +123,8 @@ static bool add(struct td_refs *t, struct td_ref ref)
         t->v = v;
         t->cap *= 2;
     }
-    size_t i = td_refs_slot(ref.gnu, t->mask);
-    while (t->slots[i])
-        i = (i + 1) & t->mask;
     t->v[t->n] = ref;
-    t->slots[i] = (uint32_t)++t->n;
+    *slot = (struct td_refs_slot){(uint32_t)++t->n, ref.gnu};
     uint32_t bit = (ref.gnu >> 1) & (TD_REFS_FILTER_BITS - 1);
     t->filter[bit / 64] |= (uint64_t)1 << (bit % 64);
     return true;
@@ -152,5 +156,6 @@ bool td_refs_init(struct td_refs *t, size_t cap, struct td_pages *pages)
 bool td_refs_start_binding(struct td_refs *t)
 {
     t->found = td_pages_alloc(t->pages, t->n + 1);
+    t->unfound = t->n;
     return t->found != NULL;
 }

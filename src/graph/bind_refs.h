@@ -36,14 +36,23 @@ enum { TD_REFS_FILTER_BITS = 1 << 20 }; /* 128 KiB: stays in the second-level ca
 
 /* The references, found by their GNU hash without its low bit (the bit a
  * GNU hash chain word uses to mark the end of a chain). */
+/* A slot of the open-addressing table: the reference's GNU hash beside
+ * its index, so that a probe reads the table alone until a hash matches
+ * (the table and the references do not fit the caches together). */
+struct td_refs_slot {
+    uint32_t index; /* index + 1, 0 when empty */
+    uint32_t gnu;
+};
+
 struct td_refs {
     struct td_pages *pages; /* where its memory comes from */
     struct td_ref *v;
     size_t n, cap;
-    uint32_t *slots; /* index + 1, 0 when empty; a power of two of them */
+    struct td_refs_slot *slots; /* a power of two of them */
     size_t mask;
     uint64_t *filter; /* one bit per (gnu >> 1) modulo TD_REFS_FILTER_BITS */
     uint8_t *found;   /* per reference, once td_refs_start_binding ran */
+    size_t unfound;   /* references not found yet */
 };
 
 /* Room for about CAP references, reserved and not touched (pages never
@@ -79,6 +88,13 @@ static inline bool td_refs_found(const struct td_refs *t, size_t r)
 
 static inline void td_refs_set_found(struct td_refs *t, size_t r)
 {
-    __atomic_store_n(&t->found[r], 1, __ATOMIC_RELAXED);
+    if (__atomic_exchange_n(&t->found[r], 1, __ATOMIC_RELAXED) == 0)
+        __atomic_fetch_sub(&t->unfound, 1, __ATOMIC_RELAXED);
+}
+
+/* True once every reference is found: no object need be asked further. */
+static inline bool td_refs_all_found(const struct td_refs *t)
+{
+    return __atomic_load_n(&t->unfound, __ATOMIC_RELAXED) == 0;
 }
 #endif

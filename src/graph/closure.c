@@ -21,6 +21,7 @@ int td_graph_add_object(struct td_graph *g, struct td_object *o)
     }
     o->index = (uint32_t)g->count;
     g->objects[g->count++] = o;
+    td_graph_bind_elf_offer(g, o);
     return 0;
 }
 
@@ -390,6 +391,12 @@ int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
         return -1;
     if (open_roots(g, roots, n_roots, err) != 0)
         return -1;
+    /* References are read while the closure is found (bind_elf.c). */
+    if (g->opts.bind_symbols && !g->opts.versions_only && g->objects[0]->kind == TD_FILE_ELF) {
+        td_graph_bind_elf_start(g);
+        for (size_t i = 0; i < g->count; i++)
+            td_graph_bind_elf_offer(g, g->objects[i]);
+    }
     if (g->cfg.platform == TD_PLATFORM_LINUX)
         load_preloads(g);
     td_graph_resolve_from(g, 0);
@@ -411,6 +418,7 @@ int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
 
 static void graph_free(struct td_graph *g, void (*free_object)(struct td_object *))
 {
+    td_graph_bind_elf_end(g); /* a build that failed before binding */
     for (size_t i = 0; i < g->count; i++)
         free_object(g->objects[i]);
     if (g->interpreter)

@@ -40,6 +40,8 @@ struct td_graph_options {
                                 extension may use (python-extension profile), or NULL */
 };
 
+struct td_bind_session;
+
 struct td_graph {
     struct td_loader_config cfg;
     struct td_loader loader;
@@ -56,7 +58,8 @@ struct td_graph {
         *interpreter; /* python-extension: the interpreter whose symbols are in scope */
     struct td_findings findings;
     struct td_arena arena;
-    struct td_arena bind_arena; /* symbol binding's findings */
+    struct td_arena bind_arena;    /* symbol binding's findings */
+    struct td_bind_session *bind; /* ELF binding under way (bind_elf.c), or NULL */
 };
 
 /* Loads ROOTS (host paths) and everything they need under CFG, then binds
@@ -77,8 +80,17 @@ void td_graph_analyze(struct td_graph *g);
  * finding) when an ancestor's DT_RUNPATH holds it. */
 bool td_graph_runpath_not_inherited(struct td_graph *g, const struct td_edge *e);
 
-/* Binds undefined ELF symbols across the lookup scope (bind_elf.c). */
+/* ELF symbol binding (bind_elf.c) starts with the closure: after
+ * td_graph_bind_elf_start, every object the graph adds is offered, and a
+ * thread reads its undefined references while the loader model finds the
+ * next objects; td_graph_bind_elf, once the closure is complete, binds
+ * them across the lookup scope (or, with versions_only, only checks the
+ * version needs); td_graph_bind_elf_end releases what is left (graph
+ * free, or a build that failed before binding). */
+void td_graph_bind_elf_start(struct td_graph *g);
+void td_graph_bind_elf_offer(struct td_graph *g, struct td_object *o);
 void td_graph_bind_elf(struct td_graph *g);
+void td_graph_bind_elf_end(struct td_graph *g);
 /* Binds every PE import to an export, following forwarders (bind_pe_graph.c). */
 void td_graph_bind_pe(struct td_graph *g);
 

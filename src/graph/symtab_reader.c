@@ -54,26 +54,35 @@ void td_window_forget(struct td_window *w)
     w->lo = w->hi = 0;
 }
 
-/* 64-bit multiply-xorshift over 8-byte words: one multiply per 8 bytes,
- * where a byte-wise hash would chain one per byte. */
-static uint64_t second_hash(const char *p, size_t len)
+/* The name's two hashes in one pass over 8-byte words: the GNU hash as
+ * h * 33^8 plus the bytes times 33^7 .. 1 (the same value as a byte at a
+ * time, without a multiply chained through every byte), and a 64-bit
+ * multiply-xorshift (one multiply per 8 bytes). */
+static void hash_name(const char *text, size_t len, struct td_symname *out)
 {
+    const unsigned char *p = (const unsigned char *)text;
     uint64_t h = 0x9e3779b97f4a7c15ull ^ (len * 0xc2b2ae3d27d4eb4full);
+    uint32_t g = 5381;
     size_t i = 0;
     for (; i + 8 <= len; i += 8) {
         uint64_t word;
         memcpy(&word, p + i, 8);
         h = (h ^ word) * 0xff51afd7ed558ccdull;
         h ^= h >> 32;
+        g = g * 1954312449u + p[i] * 3963737313u + p[i + 1] * 1291467969u + p[i + 2] * 39135393u +
+            p[i + 3] * 1185921u + p[i + 4] * 35937u + p[i + 5] * 1089u + p[i + 6] * 33u + p[i + 7];
     }
     uint64_t tail = 0;
     memcpy(&tail, p + i, len - i);
+    for (; i < len; i++)
+        g = g * 33 + p[i];
     h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
-    return h ^ (h >> 29);
+    out->h2 = h ^ (h >> 29);
+    out->gnu = g;
 }
 
 bool td_window_name(struct td_window *w, int fd, const struct td_elf *elf, uint32_t st_name,
-                    uint64_t reach, bool gnu, struct td_symname *out)
+                    uint64_t reach, struct td_symname *out)
 {
     if (st_name >= elf->strtab_size)
         return false;
@@ -90,8 +99,7 @@ bool td_window_name(struct td_window *w, int fd, const struct td_elf *elf, uint3
         if (nul) {
             out->text = (const char *)p;
             out->len = (size_t)(nul - p);
-            out->gnu = gnu ? td_elf_gnu_hash_n(out->text, out->len) : 0;
-            out->h2 = second_hash(out->text, out->len);
+            hash_name(out->text, out->len, out);
             return true;
         }
         if (held >= avail)

@@ -53,11 +53,10 @@ struct td_symname {
 };
 
 /* The name at ST_NAME of ELF's dynamic string table, read up to REACH
- * (string-table offset) at least; its GNU hash only when GNU is set (0
- * otherwise). False when it is not inside DT_STRSZ and NUL-terminated
- * there (what td_elf_dynstr refuses). */
+ * (string-table offset) at least. False when it is not inside DT_STRSZ
+ * and NUL-terminated there (what td_elf_dynstr refuses). */
 bool td_window_name(struct td_window *w, int fd, const struct td_elf *elf, uint32_t st_name,
-                    uint64_t reach, bool gnu, struct td_symname *out);
+                    uint64_t reach, struct td_symname *out);
 
 /* One entry of a list sorted by KEY (a string-table offset): names are
  * read in file order so that each piece of the table is read once. */

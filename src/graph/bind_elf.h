@@ -1,0 +1,119 @@
+/* ELF symbol binding, its parts (bind_elf.c drives them): what the two
+ * reading threads share, one reader's state, and the entry points of the
+ * halves (bind_gather.c: an object's references; bind_provide.c: what an
+ * object defines; bind_versions.c: version needs). Graph-internal. */
+#ifndef TD_GRAPH_BIND_ELF_H
+#define TD_GRAPH_BIND_ELF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/pages.h"
+#include "graph/bind_refs.h"
+#include "graph/graph.h"
+#include "graph/symtab_reader.h"
+
+enum {
+    TD_BIND_SHOWN = 5,        /* missing symbols named per object */
+    TD_BIND_SPAN = 48 * 1024, /* what one read of scattered entries or names covers */
+};
+
+enum { TD_BIND_MAX_MISSING_VERSIONS = 64 };
+
+/* Versions an object needs that its library lacks (check_version_needs):
+ * ld.so stops there, so symbols of those versions are not repeated. */
+struct td_missing_versions {
+    const char *names[TD_BIND_MAX_MISSING_VERSIONS];
+    size_t count;
+};
+
+bool td_bind_version_is_missing(const struct td_missing_versions *mv, const char *version);
+
+/* What the readers share. During the threads, everything here is read
+ * only, except the found flags (td_refs_set_found) and each object's
+ * symbol count, which only the reader that owns the object writes. */
+struct td_binding {
+    struct td_graph *g;
+    struct td_refs refs;         /* gathered by reader 0 */
+    struct td_versions versions; /* interned by reader 0 */
+    uint16_t **canon;            /* per object index: per versym index, the number */
+    size_t canon_cap;
+    struct td_unbound *results; /* per object index */
+    struct td_missing_versions *mv;
+    uint32_t *order; /* object indexes (the interpreter last) in the order providers are read */
+    size_t next;     /* the next of ORDER to read, taken atomically */
+    bool *referrer;  /* per object index: its references are bound (misses no dependency) */
+    bool failed;     /* out of memory: binding is abandoned, nothing reported */
+};
+
+/* Symbols of the object at hand that may define a reference: items with
+ * INDEX, the reference (AUX), and once read KEY st_name and EXTRA the
+ * DT_VERSYM entry; START, for a GNU hash, where each one's chain starts. */
+struct td_bind_candidates {
+    struct td_symitem *v, *tmp;
+    uint32_t *start;
+    size_t n, cap;
+};
+
+/* One reader (a thread): its buffers, reused from one object to the next
+ * so that their pages are faulted in once. */
+struct td_bind_reader {
+    struct td_binding *bd;
+    unsigned char id;
+    struct td_pages pages; /* all of this reader's memory */
+    uint8_t *defaults;     /* the second half: default-version candidates, per reference */
+    struct td_window syms, versym, strs, hash;
+    struct td_symitem *items, *tmp; /* room for the largest object's symbols */
+    size_t items_cap;
+    struct td_bind_candidates cand;
+    bool failed;
+};
+
+/* The file of O, open for reading: the loader's descriptor, else opened
+ * now (a root, the interpreter) and *OWNED set. -1 when unreadable. The
+ * windows are emptied: what they hold is another file's. */
+int td_bind_object_fd(struct td_bind_reader *rd, const struct td_object *o, bool *owned);
+
+static inline uint64_t td_bind_entry_size(const struct td_elf *e)
+{
+    return e->is64 ? 24 : 16;
+}
+
+/* Counts E's dynamic symbols when the loader read only the hash tables'
+ * headers (bind_gather.c). False when there is nothing to bind. */
+bool td_bind_count_symbols(struct td_bind_reader *rd, struct td_elf *e, int fd);
+
+/* Each symbol of E in [1, dynsym_count) that KEEP accepts (UNDEF_ONLY: a
+ * defined one is skipped on its st_shndx alone), in index order, into
+ * rd->items (key st_name, index); their count. */
+typedef bool td_bind_keep_fn(const struct td_elf_symfields *f);
+size_t td_bind_gather(struct td_bind_reader *rd, const struct td_elf *e, int fd,
+                      td_bind_keep_fn *keep, bool undef_only);
+
+/* The DT_VERSYM entry of symbol INDEX (1 when there is none), read with
+ * the entries up to symbol UPTO. */
+uint16_t td_bind_versym_of(struct td_bind_reader *rd, const struct td_elf *e, int fd,
+                           uint32_t index, uint32_t upto);
+
+/* Items in string-table order for reading their names; returns the key
+ * every read should reach when one read covers them all, else 0. */
+uint32_t td_bind_order_by_name(struct td_symitem *v, struct td_symitem *tmp, size_t n);
+
+/* O's undefined references into the shared table (REPORT false, the
+ * gathering thread), or the ones found missing into the results (REPORT
+ * true, after binding). */
+void td_bind_walk_references(struct td_bind_reader *rd, struct td_object *o, int fd, bool report);
+
+/* Marks the references O (open as FD) defines (bind_provide.c). */
+void td_bind_provide(struct td_bind_reader *rd, struct td_object *o, int fd);
+
+/* Checks every ELF object's version needs against the library each names
+ * (missing_symbol_version findings); MV, when set, gets per object index
+ * the versions found missing (bind_versions.c). */
+void td_bind_check_versions(struct td_graph *g, struct td_missing_versions *mv);
+
+/* Adds "NAME[@VERSION]", demangled, to U (the first few), counting all. */
+void td_bind_note_unbound(struct td_arena *arena, struct td_unbound *u, const char *name,
+                          const char *version);
+#endif
