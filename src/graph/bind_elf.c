@@ -159,12 +159,17 @@ void td_graph_bind_elf_offer(struct td_graph *g, struct td_object *o)
 
 /* Closes the queue and waits until every object handed over is gathered
  * (here, when no thread could be made). */
-static void finish_gathering(struct td_bind_session *s)
+static void close_queue(struct td_bind_session *s)
 {
     pthread_mutex_lock(&s->lock);
     s->closed = true;
     pthread_cond_signal(&s->more);
     pthread_mutex_unlock(&s->lock);
+}
+
+static void finish_gathering(struct td_bind_session *s)
+{
+    close_queue(s);
     if (s->threaded)
         pthread_join(s->thread, NULL);
     else
@@ -338,9 +343,13 @@ void td_graph_bind_elf(struct td_graph *g)
         td_graph_bind_elf_end(g);
         return;
     }
-    finish_gathering(s);
+    /* The version needs are checked while the last references are read:
+     * that reads only headers the gathering thread does not write. */
     struct td_binding *bd = &s->bd;
-    if (!bd->failed && know_the_graph(bd) && !provide_all(s) && !bd->failed)
+    close_queue(s);
+    bool known = know_the_graph(bd);
+    finish_gathering(s);
+    if (!bd->failed && known && !provide_all(s) && !bd->failed)
         run_half(&s->rd[0], REPORT); /* names, in symbol order, of what is missing */
     g->symbols_checked = bd->refs.n;
     for (size_t i = 0; i < g->count && !bd->failed; i++)
