@@ -17,18 +17,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
+from casekit import check, failures, sh  # noqa: E402
+
 TD = os.environ["TD_BIN"]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def sh(cmd, cwd):
-    subprocess.run(cmd, shell=True, check=True, cwd=cwd)
 
 
 def write(d, name, text):
@@ -113,21 +105,29 @@ def break_bucket(path, symbol):
     raise AssertionError(f"{path}: no .gnu.hash")
 
 
+def pair(d, wanted, lacking, want, cc="", libflags=""):
+    """libp.so defining WANTED (in D) and one defining LACKING instead (in
+    D/old); prog, found next to the first, and prog_old, next to the
+    second, both built against the first and calling WANT. CC: flags for
+    everything built, LIBFLAGS for the libraries."""
+    os.makedirs(d + "/old")
+    write(d, "p.c", f"int {wanted}(void){{return 0;}}\n")
+    write(d, "p_old.c", f"int {lacking}(void){{return 0;}}\n")
+    write(d, "main.c", f"int {want}(void); int main(void){{return {want}();}}\n")
+    lib = f"gcc {cc} {libflags} -shared -fPIC -Wl,-soname,libp.so"
+    sh(f"{lib} -o {d}/libp.so {d}/p.c", d)
+    sh(f"{lib} -o {d}/old/libp.so {d}/p_old.c", d)
+    sh(f"gcc {cc} -o {d}/prog {d}/main.c -L{d} -lp -Wl,-rpath,'$ORIGIN'", d)
+    sh(f"gcc {cc} -o {d}/prog_old {d}/main.c -L{d} -lp -Wl,-rpath,'$ORIGIN/old'", d)
+    return f"{d}/prog", f"{d}/prog_old"
+
+
 def case_hash_styles(t):
-    write(t, "p.c", "int f(void){return 0;}\nint g(void){return 0;}\n")
-    write(t, "p_old.c", "int g(void){return 0;}\n")
-    write(t, "main.c", "int f(void); int main(void){return f();}\n")
     for style in ("sysv", "gnu"):
-        d = os.path.join(t, style)
-        os.makedirs(d + "/old")
-        sh(f"gcc -shared -fPIC -Wl,--hash-style={style} -Wl,-soname,libp.so -o {d}/libp.so "
-           f"{t}/p.c", t)
-        sh(f"gcc -shared -fPIC -Wl,--hash-style={style} -Wl,-soname,libp.so -o {d}/old/libp.so "
-           f"{t}/p_old.c", t)
-        sh(f"gcc -o {d}/prog {t}/main.c -L{d} -lp -Wl,-rpath,'$ORIGIN'", t)
-        sh(f"gcc -o {d}/prog_old {t}/main.c -L{d} -lp -Wl,-rpath,'$ORIGIN/old'", t)
-        agree(f"{style} hash, defined", f"{d}/prog", True)
-        agree(f"{style} hash, not defined", f"{d}/prog_old", False, "f", f"{d}/prog_old")
+        prog, old = pair(os.path.join(t, style), "f", "g", "f",
+                         libflags=f"-Wl,--hash-style={style}")
+        agree(f"{style} hash, defined", prog, True)
+        agree(f"{style} hash, not defined", old, False, "f", old)
 
 
 def case_versions(t):
@@ -196,29 +196,15 @@ def case_broken_bucket(t):
 
 
 def case_same_length_name(t):
-    d = os.path.join(t, "near")
-    os.makedirs(d + "/other")
-    write(d, "p.c", "int compute_a(void){return 0;}\n")
-    write(d, "q.c", "int compute_b(void){return 0;}\n")
-    write(d, "main.c", "int compute_a(void); int main(void){return compute_a();}\n")
-    sh(f"gcc -shared -fPIC -Wl,-soname,libp.so -o {d}/libp.so {d}/p.c", d)
-    sh(f"gcc -shared -fPIC -Wl,-soname,libp.so -o {d}/other/libp.so {d}/q.c", d)
-    sh(f"gcc -o {d}/prog {d}/main.c -L{d} -lp -Wl,-rpath,'$ORIGIN/other'", d)
-    agree("compute_b where compute_a is wanted", f"{d}/prog", False, "compute_a", f"{d}/prog")
+    prog, old = pair(os.path.join(t, "near"), "compute_a", "compute_b", "compute_a")
+    agree("compute_a defined", prog, True)
+    agree("compute_b where compute_a is wanted", old, False, "compute_a", old)
 
 
 def case_32bit(t):
-    d = os.path.join(t, "m32")
-    os.makedirs(d + "/old")
-    write(d, "p.c", "int f(void){return 0;}\n")
-    write(d, "p_old.c", "int g(void){return 0;}\n")
-    write(d, "main.c", "int f(void); int main(void){return f();}\n")
-    sh(f"gcc -m32 -shared -fPIC -Wl,-soname,libp.so -o {d}/libp.so {d}/p.c", d)
-    sh(f"gcc -m32 -shared -fPIC -Wl,-soname,libp.so -o {d}/old/libp.so {d}/p_old.c", d)
-    sh(f"gcc -m32 -o {d}/prog {d}/main.c -L{d} -lp -Wl,-rpath,'$ORIGIN'", d)
-    sh(f"gcc -m32 -o {d}/prog_old {d}/main.c -L{d} -lp -Wl,-rpath,'$ORIGIN/old'", d)
-    agree("32-bit, defined", f"{d}/prog", True)
-    agree("32-bit, not defined", f"{d}/prog_old", False, "f", f"{d}/prog_old")
+    prog, old = pair(os.path.join(t, "m32"), "f", "g", "f", "-m32")
+    agree("32-bit, defined", prog, True)
+    agree("32-bit, not defined", old, False, "f", old)
 
 
 with tempfile.TemporaryDirectory() as t:

@@ -10,19 +10,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
+from casekit import check, failures, sh  # noqa: E402
+
 TD = os.environ["TD_BIN"]
 SCHEMA = os.path.join(os.environ["TD_SRC"], "..", "shared", "contract", "report.schema.json")
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def sh(cmd, cwd):
-    subprocess.run(cmd, shell=True, check=True, cwd=cwd)
 
 
 def deps(path, *args):

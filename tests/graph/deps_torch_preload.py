@@ -11,15 +11,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
+from casekit import check, failures, sh  # noqa: E402
+
 TD = os.environ["TD_BIN"]
 SRC = os.environ["TD_SRC"]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def table():
