@@ -58,7 +58,7 @@ struct td_graph {
         *interpreter; /* python-extension: the interpreter whose symbols are in scope */
     struct td_findings findings;
     struct td_arena arena;
-    struct td_arena bind_arena;    /* symbol binding's findings */
+    struct td_arena bind_arena;   /* symbol binding's findings */
     struct td_bind_session *bind; /* ELF binding under way (bind_elf.c), or NULL */
 };
 
