@@ -80,7 +80,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                    .profile = TD_PROFILE_DLOPEN,
                                    .search_dirs = dirs,
                                    .n_search_dirs = 1,
-                                   .root = dir};
+                                   .root = dir,
+                                   .x86_level = 3}; /* not /proc/cpuinfo each run */
     struct td_graph_options opts = {.bind_symbols = true};
     const char *roots[] = {root};
     struct td_graph g;

@@ -125,7 +125,7 @@ void td_graph_bind_elf_start(struct td_graph *g)
     s->bd.g = g;
     for (int k = 0; k < READERS; k++)
         reader_init(&s->rd[k], &s->bd, (unsigned char)k);
-    if (!td_refs_init(&s->bd.refs, 65536, &s->rd[0].pages)) {
+    if (!td_refs_init(&s->bd.refs, 4096, &s->rd[0].pages)) {
         for (int k = 0; k < READERS; k++)
             td_pages_free(&s->rd[k].pages);
         free(s);
