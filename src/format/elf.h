@@ -276,6 +276,11 @@ static inline uint32_t td_elf_raw_u32(const uint8_t *p, bool big_endian)
                       : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
+static inline uint16_t td_elf_raw_u16(const uint8_t *p, bool big_endian)
+{
+    return (uint16_t)(big_endian ? p[0] << 8 | p[1] : p[1] << 8 | p[0]);
+}
+
 /* Elf64_Sym: name 0, info 4, other 5, shndx 6, value 8 (8 bytes);
  * Elf32_Sym: name 0, value 4 (4 bytes), size 8, info 12, other 13, shndx 14.
  * Inline: a binder decodes every entry of the closure (275,000 here). */
@@ -284,11 +289,10 @@ static inline void td_elf_symfields_decode(const struct td_elf *elf, const uint8
 {
     bool be = elf->big_endian;
     uint8_t info = elf->is64 ? p[4] : p[12];
-    const uint8_t *shndx = elf->is64 ? p + 6 : p + 14;
     out->name = td_elf_raw_u32(p, be);
     out->type = info & 0xf;
     out->bind = info >> 4;
-    out->shndx = (uint16_t)(be ? shndx[0] << 8 | shndx[1] : shndx[1] << 8 | shndx[0]);
+    out->shndx = td_elf_raw_u16(elf->is64 ? p + 6 : p + 14, be);
     out->value_zero = elf->is64 ? (td_elf_raw_u32(p + 8, be) | td_elf_raw_u32(p + 12, be)) == 0
                                 : td_elf_raw_u32(p + 4, be) == 0;
 }

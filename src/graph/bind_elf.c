@@ -281,7 +281,7 @@ static uint64_t weight(const struct td_object *o)
 
 /* The order the readers take the objects in: the heaviest first, so that
  * the two finish together (each takes the next one when it is free). */
-static bool plan(struct td_binding *bd)
+static void plan(struct td_binding *bd)
 {
     size_t n = bd->g->count + 1;
     uint32_t *order = bd->order;
@@ -295,15 +295,15 @@ static bool plan(struct td_binding *bd)
         order[k] = v;
     }
     bd->next = 0;
-    return true;
 }
 
 /* Asks every object for the references: true when all were found. */
 static bool provide_all(struct td_bind_session *s)
 {
     struct td_binding *bd = &s->bd;
-    if (!td_refs_start_binding(&bd->refs) || !plan(bd))
+    if (!td_refs_start_binding(&bd->refs))
         return false;
+    plan(bd);
     for (int k = 0; k < READERS; k++)
         if (!(s->rd[k].defaults = td_pages_alloc(&s->rd[k].pages, bd->refs.n + 1)))
             return false;

@@ -90,10 +90,6 @@ bool td_bind_count_symbols(struct td_bind_reader *rd, struct td_elf *e, int fd)
            e->dynsym_count > 1;
 }
 
-/* Each symbol of E in [1, dynsym_count) that KEEP accepts, in index
- * order, into rd->items (key st_name, index). */
-typedef bool td_bind_keep_fn(const struct td_elf_symfields *f);
-
 size_t td_bind_gather(struct td_bind_reader *rd, const struct td_elf *e, int fd,
                       td_bind_keep_fn *keep, bool undef_only)
 {
@@ -134,7 +130,7 @@ uint16_t td_bind_versym_of(struct td_bind_reader *rd, const struct td_elf *e, in
                                     e->versym_off + 2ull * upto + 2, end);
     if (!p)
         return 0xffff; /* unreadable: names no version */
-    return (uint16_t)(e->big_endian ? p[0] << 8 | p[1] : p[1] << 8 | p[0]);
+    return td_elf_raw_u16(p, e->big_endian);
 }
 
 /* Puts items in string-table order, for reading their names: sorted,
