@@ -68,6 +68,117 @@ struct td_bind_session {
     bool closed;
 };
 
+/* Room in RD's default-version counters for every reference so far. */
+static bool reserve_defaults(struct td_bind_reader *rd)
+{
+    size_t need = rd->bd->refs.n + 1;
+    if (need <= rd->defaults_cap)
+        return true;
+    size_t cap = rd->defaults_cap ? rd->defaults_cap : 4096;
+    while (cap < need)
+        cap *= 2;
+    rd->defaults = td_pages_alloc(&rd->pages, cap); /* the old ones are all zero again */
+    rd->defaults_cap = rd->defaults ? cap : 0;
+    return rd->defaults != NULL;
+}
+
+/* Where the hash table of E starts (GNU: its buckets; what binding reads
+ * of it). */
+static uint64_t hash_start(const struct td_elf *e)
+{
+    return e->has_gnu_hash ? e->gnu.buckets_off : e->sysv.buckets_off;
+}
+
+/* The nearest of the N table starts AT after OFF, where the table at OFF
+ * ends at the latest when they are laid out one after the other (as
+ * linkers do); 0 when none follows. */
+static uint64_t next_table(const uint64_t *at, size_t n, uint64_t off)
+{
+    uint64_t next = 0;
+    for (size_t k = 0; k < n; k++)
+        if (at[k] > off && (next == 0 || at[k] < next))
+            next = at[k];
+    return next;
+}
+
+/* Reads E's tables (hash, symbols, strings, versions) in one piece when
+ * they lie together, before its symbols are counted: as many symbols as
+ * fit before the next table are assumed (the exact count is taken from
+ * the hash table read with them). Points the hash and string windows at
+ * them; false (the windows read in pieces then) otherwise. */
+static bool read_tables_whole(struct td_bind_reader *rd, const struct td_elf *e, int fd)
+{
+    enum { MAX_IMAGE = 64 * 1024 * 1024, SLACK = 64 * 1024 };
+    enum { HASH, SYMS, STRS, VERSYM };
+    uint64_t at[4] = {hash_start(e), 0, e->strtab_off, 0}, len[4];
+    bool versym = e->dyn.versym != 0;
+    if (!td_elf_vaddr_to_offset(e, e->dyn.symtab, 0, &at[SYMS], NULL) ||
+        (versym && !td_elf_vaddr_to_offset(e, e->dyn.versym, 0, &at[VERSYM], NULL)))
+        return false;
+    uint64_t ent = e->dyn.syment, count = e->dynsym_count;
+    if (e->symcount_source == TD_ELF_SYMCOUNT_NOT_PARSED) {
+        uint64_t next = next_table(at, 4, at[SYMS]);
+        if (!next)
+            return false;
+        count = (next - at[SYMS]) / ent;
+    }
+    if (e->has_gnu_hash) {
+        uint64_t next = next_table(at, 4, at[HASH]), avail = e->gnu.chain_off + e->gnu.chain_avail;
+        len[HASH] = (next && next < avail ? next : avail) - at[HASH];
+    } else {
+        len[HASH] = e->sysv.chain_off + e->sysv.nchain * e->sysv.width - at[HASH];
+    }
+    len[SYMS] = count * ent;
+    len[STRS] = e->strtab_size;
+    len[VERSYM] = versym ? 2 * count : 0;
+    uint64_t first = UINT64_MAX, last = 0, sum = 0;
+    for (size_t k = 0; k < 4; k++) {
+        if (!len[k])
+            continue;
+        if (at[k] > UINT64_MAX - len[k] || len[k] > MAX_IMAGE)
+            return false;
+        first = at[k] < first ? at[k] : first;
+        last = at[k] + len[k] > last ? at[k] + len[k] : last;
+        sum += len[k];
+    }
+    /* Not when the tables lie far apart: the gaps would be read too. */
+    if (first >= last || last - first > MAX_IMAGE || last - first > sum + sum / 4 + SLACK ||
+        !td_image_load(&rd->image, fd, first, last))
+        return false;
+    td_image_view(&rd->image, at[HASH], len[HASH], &rd->hash);
+    td_image_view(&rd->image, at[STRS], len[STRS], &rd->strs);
+    return true;
+}
+
+/* Once E's symbols are counted: points the symbol and version windows at
+ * the image; false when it does not hold them. */
+static bool view_symbols(struct td_bind_reader *rd, const struct td_elf *e)
+{
+    uint64_t count = e->dynsym_count;
+    return td_image_view(&rd->image, e->symtab_off, count * e->dyn.syment, &rd->syms) &&
+           (!e->has_versym || td_image_view(&rd->image, e->versym_off, 2 * count, &rd->versym));
+}
+
+/* Keeps a copy of what the hash window holds (the object's hash table,
+ * 6% of its tables) for asking it again after the closure: the chain is
+ * then scanned without reading the file. */
+static void keep_hash_table(struct td_bind_reader *rd, struct td_bind_object *rec)
+{
+    const struct td_window *w = &rd->hash;
+    uint8_t *copy = w->mem ? td_pages_alloc(&rd->pages, (size_t)(w->hi - w->lo)) : NULL;
+    if (!copy)
+        return;
+    memcpy(copy, w->mem, (size_t)(w->hi - w->lo));
+    rec->hash = copy;
+    rec->hash_off = w->lo;
+    rec->hash_len = w->hi - w->lo;
+}
+
+/* O's references into the table, and, when its tables could be read
+ * whole, the references known so far that it defines: the tables are in
+ * memory now, and most references come from objects loaded before the
+ * ones that define them (the rest are asked for once the closure is
+ * complete). */
 static bool gather_one(struct td_bind_reader *rd, struct td_object *o)
 {
     if (o->kind != TD_FILE_ELF)
@@ -76,9 +187,22 @@ static bool gather_one(struct td_bind_reader *rd, struct td_object *o)
     int fd = td_bind_object_fd(rd, o, &owned);
     if (fd < 0)
         return true;
-    if (o->u.elf.dyn.syment >= td_bind_entry_size(&o->u.elf) &&
-        td_bind_count_symbols(rd, &o->u.elf, fd))
-        td_bind_walk_references(rd, o, fd, false);
+    struct td_elf *e = &o->u.elf;
+    if (e->dyn.syment >= td_bind_entry_size(e)) {
+        bool whole = read_tables_whole(rd, e, fd);
+        if (td_bind_count_symbols(rd, e, fd)) {
+            whole = whole && view_symbols(rd, e);
+            td_bind_walk_references(rd, o, fd, false);
+            struct td_bind_object *rec = whole ? td_bind_object_record(rd, o) : NULL;
+            if (rec && !rd->failed && reserve_defaults(rd)) {
+                rd->from_ref = 0;
+                td_bind_provide(rd, o, fd);
+                rec->seen = (uint32_t)rd->bd->refs.n;
+                rec->provided = true;
+                keep_hash_table(rd, rec);
+            }
+        }
+    }
     if (owned)
         close(fd);
     return !rd->failed;
@@ -185,8 +309,10 @@ void td_graph_bind_elf_end(struct td_graph *g)
         return;
     if (!s->closed)
         finish_gathering(s);
-    for (int k = 0; k < READERS; k++)
+    for (int k = 0; k < READERS; k++) {
         td_pages_free(&s->rd[k].pages); /* the references and numbers too: reader 0's */
+        td_image_free(&s->rd[k].image);
+    }
     td_versions_free(&s->bd.versions);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->more);
@@ -204,6 +330,13 @@ static bool is_referrer(const struct td_binding *bd, size_t i)
     return i < bd->g->count && bd->referrer[i];
 }
 
+/* The first reference the object at I of the scope has not been asked
+ * for (0 for one never asked: the interpreter, or tables not read whole). */
+static uint32_t first_unasked(const struct td_binding *bd, size_t i)
+{
+    return i < bd->g->count && i < bd->objs_cap && bd->objs[i].provided ? bd->objs[i].seen : 0;
+}
+
 enum half { PROVIDE, REPORT };
 
 static void read_object(struct td_bind_reader *rd, struct td_object *o, enum half half)
@@ -212,6 +345,11 @@ static void read_object(struct td_bind_reader *rd, struct td_object *o, enum hal
     int fd = td_bind_object_fd(rd, o, &owned);
     if (fd < 0)
         return;
+    const struct td_binding *bd = rd->bd;
+    if (o->index < bd->objs_cap && bd->objs[o->index].hash && o == nth(bd->g, o->index)) {
+        const struct td_bind_object *rec = &bd->objs[o->index];
+        td_window_show(&rd->hash, rec->hash, rec->hash_off, rec->hash_len);
+    }
     if (o->u.elf.dyn.syment >= td_bind_entry_size(&o->u.elf) &&
         td_bind_count_symbols(rd, &o->u.elf, fd)) {
         if (half == PROVIDE)
@@ -224,7 +362,9 @@ static void read_object(struct td_bind_reader *rd, struct td_object *o, enum hal
 }
 
 /* One half: PROVIDE, the objects in the planned order, each taken by the
- * first reader free; REPORT, the referrers in load order (one thread). */
+ * first reader free and asked for the references it was not asked for
+ * while they were gathered; REPORT, the referrers in load order (one
+ * thread). */
 static void run_half(struct td_bind_reader *rd, enum half half)
 {
     struct td_binding *bd = rd->bd;
@@ -235,9 +375,10 @@ static void run_half(struct td_bind_reader *rd, enum half half)
             break; /* the objects left cannot change the answer */
         if (half == PROVIDE) {
             at = __atomic_fetch_add(&bd->next, 1, __ATOMIC_RELAXED);
-            if (at > g->count)
+            if (at >= bd->n_order)
                 break;
             at = bd->order[at];
+            rd->from_ref = first_unasked(bd, at);
         }
         struct td_object *o = nth(g, at);
         if (o && o->kind == TD_FILE_ELF && (half == PROVIDE || is_referrer(bd, at)))
@@ -273,39 +414,45 @@ static void run_both(struct td_bind_reader *rd, enum half half)
         rd->bd->failed |= rd[k].failed;
 }
 
-/* How much reading object O takes, roughly: its symbol count. */
-static uint64_t weight(const struct td_object *o)
+/* How much asking object I of the scope takes, roughly: its symbol
+ * count; 0 when it has been asked for every reference already. */
+static uint64_t weight(const struct td_binding *bd, size_t i)
 {
-    return o && o->kind == TD_FILE_ELF ? o->u.elf.dynsym_count : 0;
+    const struct td_object *o = nth(bd->g, i);
+    if (!o || o->kind != TD_FILE_ELF || first_unasked(bd, i) == bd->refs.n)
+        return 0;
+    return o->u.elf.dynsym_count ? o->u.elf.dynsym_count : 1;
 }
 
-/* The order the readers take the objects in: the heaviest first, so that
- * the two finish together (each takes the next one when it is free). */
+/* The objects still to ask, in the order the readers take them: the
+ * heaviest first, so that the two finish together (each takes the next
+ * one when it is free). */
 static void plan(struct td_binding *bd)
 {
-    size_t n = bd->g->count + 1;
+    size_t n = 0;
     uint32_t *order = bd->order;
-    for (size_t i = 0; i < n; i++)
-        order[i] = (uint32_t)i;
-    for (size_t i = 1; i < n; i++) { /* insertion sort: a few hundred objects */
-        uint32_t v = order[i];
-        size_t k = i;
-        for (; k > 0 && weight(nth(bd->g, order[k - 1])) < weight(nth(bd->g, v)); k--)
+    for (size_t i = 0; i <= bd->g->count; i++) {
+        uint64_t w = weight(bd, i);
+        if (!w)
+            continue;
+        size_t k = n++; /* insertion sort: a few hundred objects */
+        for (; k > 0 && weight(bd, order[k - 1]) < w; k--)
             order[k] = order[k - 1];
-        order[k] = v;
+        order[k] = (uint32_t)i;
     }
+    bd->n_order = n;
     bd->next = 0;
 }
 
-/* Asks every object for the references: true when all were found. */
+/* Asks the objects for the references they were not asked for while
+ * gathering: true when all were found. */
 static bool provide_all(struct td_bind_session *s)
 {
     struct td_binding *bd = &s->bd;
-    if (!td_refs_start_binding(&bd->refs))
-        return false;
+    td_refs_filter_unfound(&bd->refs);
     plan(bd);
     for (int k = 0; k < READERS; k++)
-        if (!(s->rd[k].defaults = td_pages_alloc(&s->rd[k].pages, bd->refs.n + 1)))
+        if (!reserve_defaults(&s->rd[k]))
             return false;
     run_both(s->rd, PROVIDE);
     return !bd->failed && td_refs_all_found(&bd->refs);

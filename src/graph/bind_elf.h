@@ -30,6 +30,16 @@ struct td_missing_versions {
 
 bool td_bind_version_is_missing(const struct td_missing_versions *mv, const char *version);
 
+/* What binding knows of one object (by object index), written by the
+ * gathering thread alone. */
+struct td_bind_object {
+    uint16_t *canon; /* per versym index, the version's number */
+    uint32_t seen;   /* once PROVIDED: the references it was asked for, 0 .. SEEN-1 */
+    bool provided;
+    const uint8_t *hash; /* a copy of the file's [hash_off, + hash_len): its hash table */
+    uint64_t hash_off, hash_len;
+};
+
 /* What the readers share. During the threads, everything here is read
  * only, except the found flags (td_refs_set_found) and each object's
  * symbol count, which only the reader that owns the object writes. */
@@ -37,14 +47,15 @@ struct td_binding {
     struct td_graph *g;
     struct td_refs refs;         /* gathered by reader 0 */
     struct td_versions versions; /* interned by reader 0 */
-    uint16_t **canon;            /* per object index: per versym index, the number */
-    size_t canon_cap;
+    struct td_bind_object *objs; /* per object index, grown by reader 0 */
+    size_t objs_cap;
     struct td_unbound *results; /* per object index */
     struct td_missing_versions *mv;
     uint32_t *order; /* object indexes (the interpreter last) in the order providers are read */
-    size_t next;     /* the next of ORDER to read, taken atomically */
-    bool *referrer;  /* per object index: its references are bound (misses no dependency) */
-    bool failed;     /* out of memory: binding is abandoned, nothing reported */
+    size_t n_order;
+    size_t next;    /* the next of ORDER to read, taken atomically */
+    bool *referrer; /* per object index: its references are bound (misses no dependency) */
+    bool failed;    /* out of memory: binding is abandoned, nothing reported */
 };
 
 /* Symbols of the object at hand that may define a reference: items with
@@ -63,6 +74,9 @@ struct td_bind_reader {
     unsigned char id;
     struct td_pages pages; /* all of this reader's memory */
     uint8_t *defaults;     /* the second half: default-version candidates, per reference */
+    size_t defaults_cap;
+    uint32_t from_ref;     /* the first reference the object at hand is asked for */
+    struct td_image image; /* the object at hand's tables, when read whole */
     struct td_window syms, versym, strs, hash;
     struct td_symitem *items, *tmp; /* room for the largest object's symbols */
     size_t items_cap;
@@ -74,6 +88,10 @@ struct td_bind_reader {
  * now (a root, the interpreter) and *OWNED set. -1 when unreadable. The
  * windows are emptied: what they hold is another file's. */
 int td_bind_object_fd(struct td_bind_reader *rd, const struct td_object *o, bool *owned);
+
+/* The binding's record of O, grown to hold it (only the gathering thread
+ * grows it); NULL when out of memory. */
+struct td_bind_object *td_bind_object_record(struct td_bind_reader *rd, const struct td_object *o);
 
 static inline uint64_t td_bind_entry_size(const struct td_elf *e)
 {
@@ -96,16 +114,19 @@ size_t td_bind_gather(struct td_bind_reader *rd, const struct td_elf *e, int fd,
 uint16_t td_bind_versym_of(struct td_bind_reader *rd, const struct td_elf *e, int fd,
                            uint32_t index, uint32_t upto);
 
-/* Items in string-table order for reading their names; returns the key
- * every read should reach when one read covers them all, else 0. */
-uint32_t td_bind_order_by_name(struct td_symitem *v, struct td_symitem *tmp, size_t n);
+/* Items in string-table order for reading E's names, unless the reader's
+ * string window holds them all; returns the key every read should reach
+ * when one read covers them all, else 0. */
+uint32_t td_bind_order_by_name(const struct td_bind_reader *rd, const struct td_elf *e,
+                               struct td_symitem *v, struct td_symitem *tmp, size_t n);
 
 /* O's undefined references into the shared table (REPORT false, the
  * gathering thread), or the ones found missing into the results (REPORT
  * true, after binding). */
 void td_bind_walk_references(struct td_bind_reader *rd, struct td_object *o, int fd, bool report);
 
-/* Marks the references O (open as FD) defines (bind_provide.c). */
+/* Marks the references O (open as FD) defines, of those from
+ * rd->from_ref on (bind_provide.c). */
 void td_bind_provide(struct td_bind_reader *rd, struct td_object *o, int fd);
 
 /* Checks every ELF object's version needs against the library each names

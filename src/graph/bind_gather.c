@@ -134,11 +134,15 @@ uint16_t td_bind_versym_of(struct td_bind_reader *rd, const struct td_elf *e, in
 }
 
 /* Puts items in string-table order, for reading their names: sorted,
- * unless all the names lie within one TD_BIND_SPAN (then one read holds them all
- * and the order does not matter). Returns where the reads of names should
- * reach: the furthest key in that case, else 0 (td_symitems_reach then). */
-uint32_t td_bind_order_by_name(struct td_symitem *v, struct td_symitem *tmp, size_t n)
+ * unless the string window holds the whole table already (an image) or
+ * all the names lie within one TD_BIND_SPAN (then one read holds them
+ * all): the order does not matter then. Returns where the reads of names
+ * should reach in those cases, else 0 (td_symitems_reach then). */
+uint32_t td_bind_order_by_name(const struct td_bind_reader *rd, const struct td_elf *e,
+                               struct td_symitem *v, struct td_symitem *tmp, size_t n)
 {
+    if (td_window_holds(&rd->strs, e->strtab_off, e->strtab_size))
+        return e->strtab_size < UINT32_MAX ? (uint32_t)e->strtab_size + 1 : UINT32_MAX;
     uint32_t lo = UINT32_MAX, hi = 0;
     for (size_t k = 0; k < n; k++) {
         lo = v[k].key < lo ? v[k].key : lo;
@@ -170,7 +174,7 @@ static bool reference_version(const struct td_binding *bd, const struct td_objec
     const struct td_elf *e = &o->u.elf;
     if (index >= e->version_slots || !e->versions[index].name)
         return false;
-    *version = bd->canon[o->index][index];
+    *version = bd->objs[o->index].canon[index];
     return true;
 }
 
@@ -193,32 +197,38 @@ static void note_missing(struct td_binding *bd, struct td_object *o, const char 
     td_bind_note_unbound(&bd->g->bind_arena, u, name, version ? bd->versions.names[version] : NULL);
 }
 
-/* O's versym indexes as interned version numbers, into the binding's
- * canon (by object index; grown here: only the gathering thread writes
- * it). False when out of memory. */
+struct td_bind_object *td_bind_object_record(struct td_bind_reader *rd, const struct td_object *o)
+{
+    struct td_binding *bd = rd->bd;
+    if (o->index >= bd->objs_cap) {
+        size_t cap = bd->objs_cap ? bd->objs_cap * 2 : 512;
+        while (cap <= o->index)
+            cap *= 2;
+        struct td_bind_object *grown = td_pages_array(&rd->pages, cap, sizeof *grown);
+        if (!grown)
+            return NULL;
+        if (bd->objs_cap)
+            memcpy(grown, bd->objs, bd->objs_cap * sizeof *grown);
+        bd->objs = grown;
+        bd->objs_cap = cap;
+    }
+    return &bd->objs[o->index];
+}
+
+/* O's versym indexes as interned version numbers, into its record. False
+ * when out of memory. */
 static bool number_versions(struct td_bind_reader *rd, const struct td_object *o)
 {
     struct td_binding *bd = rd->bd;
-    if (o->index >= bd->canon_cap) {
-        size_t cap = bd->canon_cap ? bd->canon_cap * 2 : 512;
-        while (cap <= o->index)
-            cap *= 2;
-        uint16_t **grown = td_pages_array(&rd->pages, cap, sizeof *grown);
-        if (!grown)
-            return false;
-        if (bd->canon_cap)
-            memcpy(grown, bd->canon, bd->canon_cap * sizeof *grown);
-        bd->canon = grown;
-        bd->canon_cap = cap;
-    }
+    struct td_bind_object *rec = td_bind_object_record(rd, o);
     const struct td_elf *e = &o->u.elf;
-    uint16_t *v = td_pages_array(&rd->pages, e->version_slots + 1, sizeof *v);
+    uint16_t *v = rec ? td_pages_array(&rd->pages, e->version_slots + 1, sizeof *v) : NULL;
     if (!v)
         return false;
     for (uint32_t k = 2; k < e->version_slots; k++)
         if (e->versions[k].name && !(v[k] = td_versions_intern(&bd->versions, e->versions[k].name)))
             return false;
-    bd->canon[o->index] = v;
+    rec->canon = v;
     return true;
 }
 
@@ -240,13 +250,14 @@ void td_bind_walk_references(struct td_bind_reader *rd, struct td_object *o, int
     }
     for (size_t k = 0; k < n; k++)
         rd->items[k].aux = td_bind_versym_of(rd, e, fd, rd->items[k].index, rd->items[n - 1].index);
-    uint32_t all = report ? 0 : td_bind_order_by_name(rd->items, rd->tmp, n);
+    uint32_t all = report ? 0 : td_bind_order_by_name(rd, e, rd->items, rd->tmp, n);
     bool py_assumed =
         report && !bd->g->interpreter && bd->g->cfg.profile == TD_PROFILE_PYTHON_EXTENSION;
     struct td_symname name = {0};
-    size_t last = 0;
+    size_t last = 0, batched = 0;
     bool read = false, have_name = false;
     uint32_t read_key = 0;
+    struct td_ref batch[64]; /* added together: td_refs_add_batch */
     for (size_t k = 0; k < n && !rd->failed; k++) {
         const struct td_symitem *it = &rd->items[k];
         uint16_t version;
@@ -265,11 +276,17 @@ void td_bind_walk_references(struct td_bind_reader *rd, struct td_object *o, int
         if (!have_name || name.len == 0 || (py_assumed && is_python_api(&name)))
             continue;
         if (!report) {
-            rd->failed = !td_refs_add(&bd->refs, &name, version);
+            batch[batched++] = (struct td_ref){name.h2, name.gnu, (uint16_t)name.len, version};
+            if (batched == sizeof batch / sizeof *batch) {
+                rd->failed = !td_refs_add_batch(&bd->refs, batch, batched);
+                batched = 0;
+            }
             continue;
         }
         long r = td_refs_find(&bd->refs, &name, version);
         if (r >= 0 && !td_refs_found(&bd->refs, (size_t)r))
             note_missing(bd, o, name.text, version);
     }
+    if (batched && !rd->failed)
+        rd->failed = !td_refs_add_batch(&bd->refs, batch, batched);
 }

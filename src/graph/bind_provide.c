@@ -28,6 +28,30 @@ static bool candidates_push(struct td_pages *pages, struct td_bind_candidates *c
     return true;
 }
 
+/* A chain word that passed the filter: its symbol and chain's start. */
+struct chain_hit {
+    uint32_t word, index, start;
+};
+
+/* The candidates among HITS: references not found yet, from
+ * rd->from_ref on, with the word's hash. The hits' slots were fetched as
+ * they were found (the table is larger than the caches). */
+static bool match_hits(struct td_bind_reader *rd, const struct chain_hit *hits, size_t n,
+                       struct td_bind_candidates *c)
+{
+    const struct td_refs *t = &rd->bd->refs;
+    for (size_t k = 0; k < n; k++)
+        for (size_t i = td_refs_slot(hits[k].word, t->mask); t->slots[i].index;
+             i = (i + 1) & t->mask) {
+            uint32_t r = t->slots[i].index - 1;
+            if (((t->slots[i].gnu ^ hits[k].word) >> 1) == 0 && r >= rd->from_ref &&
+                !td_refs_found(t, r) &&
+                !candidates_push(&rd->pages, c, hits[k].index, r, hits[k].start))
+                return false;
+        }
+    return true;
+}
+
 /* Every symbol of E whose GNU hash chain word carries the hash of a
  * reference not yet found, with the start of its chain. */
 static bool scan_chain(struct td_bind_reader *rd, const struct td_elf *e, int fd,
@@ -40,6 +64,8 @@ static bool scan_chain(struct td_bind_reader *rd, const struct td_elf *e, int fd
         words = gh->chain_avail / 4; /* do_lookup_x's walk ends with the segment too */
     uint64_t end = gh->chain_off + 4 * words;
     uint32_t start = gh->symoffset;
+    struct chain_hit hits[32];
+    size_t n_hits = 0;
     for (uint64_t w = 0; w < words;) {
         uint64_t k = words - w < 16384 ? words - w : 16384;
         const uint8_t *p =
@@ -49,20 +75,21 @@ static bool scan_chain(struct td_bind_reader *rd, const struct td_elf *e, int fd
         for (uint64_t j = 0; j < k; j++, p += 4) {
             uint32_t word = td_elf_raw_u32(p, e->big_endian);
             uint32_t index = gh->symoffset + (uint32_t)(w + j);
-            if (td_refs_may_hold(t, word))
-                for (size_t i = td_refs_slot(word, t->mask); t->slots[i].index;
-                     i = (i + 1) & t->mask) {
-                    uint32_t r = t->slots[i].index - 1;
-                    if (((t->slots[i].gnu ^ word) >> 1) == 0 && !td_refs_found(t, r) &&
-                        !candidates_push(&rd->pages, c, index, r, start))
+            if (td_refs_may_hold(t, word)) {
+                __builtin_prefetch(&t->slots[td_refs_slot(word, t->mask)]);
+                hits[n_hits++] = (struct chain_hit){word, index, start};
+                if (n_hits == sizeof hits / sizeof *hits) {
+                    if (!match_hits(rd, hits, n_hits, c))
                         return false;
+                    n_hits = 0;
                 }
+            }
             if (word & 1)
                 start = index + 1;
         }
         w += k;
     }
-    return true;
+    return match_hits(rd, hits, n_hits, c);
 }
 
 /* Keeps the candidates glibc's walk reaches: the bucket of the
@@ -121,7 +148,7 @@ static void settle(struct td_bind_reader *rd, const struct td_elf *e, int fd,
 {
     struct td_refs *t = &rd->bd->refs;
     read_entries(rd, e, fd, c);
-    uint32_t all = td_bind_order_by_name(c->v, c->tmp, c->n);
+    uint32_t all = td_bind_order_by_name(rd, e, c->v, c->tmp, c->n);
     struct td_symname name = {0};
     size_t last = 0;
     bool read = false, have_name = false;
@@ -131,11 +158,13 @@ static void settle(struct td_bind_reader *rd, const struct td_elf *e, int fd,
         const struct td_ref *r = &t->v[it->aux];
         if (!read || it->key != read_key) {
             uint32_t reach = all ? all : td_symitems_reach(c->v, c->n, k, &last, TD_BIND_SPAN);
-            have_name = td_window_name(&rd->strs, fd, e, it->key, reach, &name);
+            /* The GNU hash matched already: the chain word (31 bits) or,
+             * for DT_HASH, the name's own (scan_sysv). */
+            have_name = td_window_name_h2(&rd->strs, fd, e, it->key, reach, &name);
             read = true;
             read_key = it->key;
         }
-        if (!have_name || (uint16_t)name.len != r->len || name.h2 != r->h2 || name.gnu != r->gnu)
+        if (!have_name || (uint16_t)name.len != r->len || name.h2 != r->h2)
             continue;
         const char *want = r->version ? rd->bd->versions.names[r->version] : NULL;
         switch (td_elf_version_check(e, (uint16_t)it->extra, want)) {
@@ -210,7 +239,8 @@ static bool scan_sysv(struct td_bind_reader *rd, const struct td_elf *e, int fd,
         bool reached = false, asked = false;
         for (size_t i = td_refs_slot(name.gnu, t->mask); t->slots[i].index; i = (i + 1) & t->mask) {
             uint32_t r = t->slots[i].index - 1;
-            if (t->slots[i].gnu != name.gnu || t->v[r].h2 != name.h2 || td_refs_found(t, r))
+            if (t->slots[i].gnu != name.gnu || t->v[r].h2 != name.h2 || r < rd->from_ref ||
+                td_refs_found(t, r))
                 continue;
             if (!asked) {
                 reached = sysv_reaches(rd, e, fd, td_elf_sysv_hash(name.text), index);

@@ -80,6 +80,12 @@ static bool rehash(struct td_refs *t, size_t slots)
     return true;
 }
 
+static void filter_set(struct td_refs *t, uint32_t gnu)
+{
+    uint32_t bit = (gnu >> 1) & (TD_REFS_FILTER_BITS - 1);
+    t->filter[bit / 64] |= (uint64_t)1 << (bit % 64);
+}
+
 static bool same(const struct td_ref *r, const struct td_ref *want)
 {
     return r->h2 == want->h2 && r->len == want->len && r->version == want->version;
@@ -102,7 +108,9 @@ long td_refs_find(const struct td_refs *t, const struct td_symname *name, uint16
 }
 
 /* Kept at most half full: a binder probes it once for every symbol an
- * object exports that passes the filter, and most such probes miss. */
+ * object exports that passes the filter, and most such probes miss. A
+ * reference is added not found; only the thread that adds references
+ * (the gathering one) may grow the table. */
 static bool add(struct td_refs *t, struct td_ref ref)
 {
     struct td_refs_slot *slot = probe(t, &ref);
@@ -117,16 +125,19 @@ static bool add(struct td_refs *t, struct td_ref ref)
         return false;
     if (t->n == t->cap) { /* more than the caller reckoned with */
         struct td_ref *v = td_pages_array(t->pages, t->cap * 2, sizeof *v);
-        if (!v)
+        uint8_t *found = td_pages_alloc(t->pages, t->cap * 2);
+        if (!v || !found)
             return false;
         memcpy(v, t->v, t->n * sizeof *v);
+        memcpy(found, t->found, t->n);
         t->v = v;
+        t->found = found;
         t->cap *= 2;
     }
     t->v[t->n] = ref;
+    __atomic_fetch_add(&t->unfound, 1, __ATOMIC_RELAXED);
     *slot = (struct td_refs_slot){(uint32_t)++t->n, ref.gnu};
-    uint32_t bit = (ref.gnu >> 1) & (TD_REFS_FILTER_BITS - 1);
-    t->filter[bit / 64] |= (uint64_t)1 << (bit % 64);
+    filter_set(t, ref.gnu);
     return true;
 }
 
@@ -135,12 +146,31 @@ bool td_refs_add(struct td_refs *t, const struct td_symname *name, uint16_t vers
     return add(t, (struct td_ref){name->h2, name->gnu, (uint16_t)name->len, version});
 }
 
-bool td_refs_merge(struct td_refs *into, const struct td_refs *from)
+/* The table is larger than the caches and a probe's slot is anywhere in
+ * it: the slots of a batch are fetched together first, then the
+ * references those already hold (the comparisons), then the batch is
+ * added. */
+bool td_refs_add_batch(struct td_refs *t, const struct td_ref *refs, size_t n)
 {
-    for (size_t k = 0; k < from->n; k++)
-        if (!add(into, from->v[k]))
+    for (size_t k = 0; k < n; k++)
+        __builtin_prefetch(&t->slots[td_refs_slot(refs[k].gnu, t->mask)]);
+    for (size_t k = 0; k < n; k++) {
+        const struct td_refs_slot *slot = &t->slots[td_refs_slot(refs[k].gnu, t->mask)];
+        if (slot->index && slot->gnu == refs[k].gnu)
+            __builtin_prefetch(&t->v[slot->index - 1]);
+    }
+    for (size_t k = 0; k < n; k++)
+        if (!add(t, refs[k]))
             return false;
     return true;
+}
+
+void td_refs_filter_unfound(struct td_refs *t)
+{
+    memset(t->filter, 0, TD_REFS_FILTER_BITS / 8);
+    for (size_t r = 0; r < t->n; r++)
+        if (!td_refs_found(t, r))
+            filter_set(t, t->v[r].gnu);
 }
 
 bool td_refs_init(struct td_refs *t, size_t cap, struct td_pages *pages)
@@ -149,13 +179,7 @@ bool td_refs_init(struct td_refs *t, size_t cap, struct td_pages *pages)
     t->pages = pages;
     t->cap = cap ? cap : 1;
     t->v = td_pages_array(pages, t->cap, sizeof *t->v);
+    t->found = td_pages_alloc(pages, t->cap);
     t->filter = td_pages_array(pages, TD_REFS_FILTER_BITS / 64, sizeof *t->filter);
-    return t->v && t->filter && rehash(t, 8192);
-}
-
-bool td_refs_start_binding(struct td_refs *t)
-{
-    t->found = td_pages_alloc(t->pages, t->n + 1);
-    t->unfound = t->n;
-    return t->found != NULL;
+    return t->v && t->found && t->filter && rehash(t, 8192);
 }

@@ -51,7 +51,7 @@ struct td_refs {
     struct td_refs_slot *slots; /* a power of two of them */
     size_t mask;
     uint64_t *filter; /* one bit per (gnu >> 1) modulo TD_REFS_FILTER_BITS */
-    uint8_t *found;   /* per reference, once td_refs_start_binding ran */
+    uint8_t *found;   /* per reference */
     size_t unfound;   /* references not found yet */
 };
 
@@ -61,12 +61,13 @@ struct td_refs {
 bool td_refs_init(struct td_refs *t, size_t cap, struct td_pages *pages);
 /* Adds (NAME, VERSION) unless it is there; false when out of memory. */
 bool td_refs_add(struct td_refs *t, const struct td_symname *name, uint16_t version);
+/* Adds the N references REFS (td_refs_add of each, faster). */
+bool td_refs_add_batch(struct td_refs *t, const struct td_ref *refs, size_t n);
+/* Leaves in the filter only the references not found yet (no reference
+ * may be added after). */
+void td_refs_filter_unfound(struct td_refs *t);
 /* The reference (NAME, VERSION), or -1. */
 long td_refs_find(const struct td_refs *t, const struct td_symname *name, uint16_t version);
-/* Adds every reference of FROM to INTO. */
-bool td_refs_merge(struct td_refs *into, const struct td_refs *from);
-/* Makes the found flags (all clear). */
-bool td_refs_start_binding(struct td_refs *t);
 
 static inline size_t td_refs_slot(uint32_t gnu, size_t mask)
 {

@@ -14,10 +14,12 @@
 #include "base/pages.h"
 #include "format/elf.h"
 
-/* A buffer holding the file range [lo, hi), its memory from PAGES. */
+/* The file range [lo, hi), held at MEM: in the window's own buffer (BUF,
+ * CAP bytes from PAGES), or in an image it views (td_image_view). */
 struct td_window {
     struct td_pages *pages;
-    uint8_t *mem;
+    const uint8_t *mem;
+    uint8_t *buf;
     size_t cap;
     uint64_t lo, hi;
 };
@@ -38,13 +40,41 @@ static inline const uint8_t *td_window_at(struct td_window *w, int fd, uint64_t 
         return w->mem + (off - w->lo); /* held already: the common case, inline */
     return td_window_fill(w, fd, off, len, reach, limit);
 }
+/* Whether W holds the file's [OFF, OFF + LEN). */
+static inline bool td_window_holds(const struct td_window *w, uint64_t off, uint64_t len)
+{
+    return w->mem && off >= w->lo && off <= w->hi && len <= w->hi - off;
+}
+
 /* Forgets what W holds: the next read is of another file. */
 void td_window_forget(struct td_window *w);
+/* Makes W see MEM as the file's [OFF, OFF + LEN), until W is forgotten or
+ * asked for bytes outside it (MEM is not W's: it must outlive that). */
+void td_window_show(struct td_window *w, const uint8_t *mem, uint64_t off, uint64_t len);
+
+/* One range of a file read at once, its parts then seen through windows:
+ * an object's tables, when they lie together (the gathering thread reads
+ * each object once for both halves of binding). */
+struct td_image {
+    struct td_pages pages; /* its own reservation, replaced when it grows */
+    uint8_t *mem;
+    size_t cap;
+    uint64_t lo, hi; /* the file range held */
+};
+
+/* Reads [LO, HI) of the file open as FD into IM. False when out of memory
+ * or the file ends first; IM holds nothing then. */
+bool td_image_load(struct td_image *im, int fd, uint64_t lo, uint64_t hi);
+/* Makes W see the image's copy of [OFF, OFF + LEN) until W is forgotten
+ * or asked for bytes outside it; false when the image does not hold it. */
+bool td_image_view(const struct td_image *im, uint64_t off, uint64_t len, struct td_window *w);
+void td_image_free(struct td_image *im);
 
 /* A symbol name as read: its bytes in the window (NUL-terminated there),
  * its length, its GNU hash and a second, 64-bit hash. Two names are taken
- * as equal when length and both hashes are: a false match needs a 96-bit
- * collision (docs/performance.md). */
+ * as equal when length and both hashes are (the GNU hash's top 31 bits
+ * where a GNU hash chain word stands for it): a false match needs a
+ * 95-bit collision (docs/performance.md). */
 struct td_symname {
     const char *text;
     size_t len;
@@ -57,6 +87,10 @@ struct td_symname {
  * and NUL-terminated there (what td_elf_dynstr refuses). */
 bool td_window_name(struct td_window *w, int fd, const struct td_elf *elf, uint32_t st_name,
                     uint64_t reach, struct td_symname *out);
+/* td_window_name without the GNU hash (OUT's gnu is 0), for a name whose
+ * GNU hash a hash table has told already. */
+bool td_window_name_h2(struct td_window *w, int fd, const struct td_elf *elf, uint32_t st_name,
+                       uint64_t reach, struct td_symname *out);
 
 /* One entry of a list sorted by KEY (a string-table offset): names are
  * read in file order so that each piece of the table is read once. */

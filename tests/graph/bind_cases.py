@@ -7,8 +7,9 @@ ld.so names. Cases: a provider with only DT_HASH and one with only
 DT_GNU_HASH, symbol versions (the version a reference names, the oldest
 version an unversioned reference takes, a hidden one it does not, the one
 default version it takes), a GNU hash table whose bucket no longer reaches
-the symbol, a 32-bit program, and a name that differs from the wanted one
-only in its last byte (same length)."""
+the symbol, a 32-bit program, a name that differs from the wanted one
+only in its last byte (same length), and a library loaded before the one
+that calls it, its tables together and far apart."""
 import json
 import os
 import re
@@ -201,6 +202,35 @@ def case_same_length_name(t):
     agree("compute_b where compute_a is wanted", old, False, "compute_a", old)
 
 
+def case_load_order(t):
+    """A library loaded before the one that refers to it: prog needs libb
+    then liba, and liba calls b_fn of libb. deps reads libb's tables while
+    only prog's references are known, so b_fn is asked of it once the
+    closure is complete. With a megabyte between libb's string table and
+    its version table, its tables are read in pieces instead."""
+    d = os.path.join(t, "order")
+    write(t, "gap.ld", "SECTIONS { .gap : { BYTE(1); . += 0x100000; } } INSERT AFTER .dynstr;\n")
+    for sub, extra in (("near", ""), ("apart", f"-Wl,-T,{t}/gap.ld")):
+        e = os.path.join(d, sub)
+        os.makedirs(e + "/old")
+        # getpid@GLIBC_2.2.5 gives libb a version table, after the gap.
+        other = "#include <unistd.h>\nint b_other(void){return getpid() < 0;}\n"
+        write(e, "b.c", "int b_fn(void){return 0;}\n" + other)
+        write(e, "b_old.c", other)
+        write(e, "a.c", "int b_fn(void); int a_fn(void){return b_fn();}\n")
+        write(e, "main.c", "int a_fn(void); int main(void){return a_fn();}\n")
+        lib = f"gcc -shared -fPIC {extra} -Wl,-soname,libb.so"
+        sh(f"{lib} -o {e}/libb.so {e}/b.c", e)
+        sh(f"{lib} -o {e}/old/libb.so {e}/b_old.c", e)
+        sh(f"gcc -shared -fPIC -Wl,-soname,liba.so -o {e}/liba.so {e}/a.c -L{e} -lb", e)
+        for prog, rpath in (("prog", "$ORIGIN"), ("prog_old", "$ORIGIN/old:$ORIGIN")):
+            sh(f"gcc -o {e}/{prog} {e}/main.c -L{e} -Wl,--no-as-needed -lb -la "
+               f"-Wl,-rpath,'{rpath}'", e)
+        agree(f"tables {sub}: defined by a library loaded first", f"{e}/prog", True)
+        agree(f"tables {sub}: not defined by a library loaded first", f"{e}/prog_old", False,
+              "b_fn", f"{e}/liba.so")
+
+
 def case_32bit(t):
     prog, old = pair(os.path.join(t, "m32"), "f", "g", "f", "-m32")
     agree("32-bit, defined", prog, True)
@@ -212,6 +242,7 @@ with tempfile.TemporaryDirectory() as t:
     case_versions(t)
     case_broken_bucket(t)
     case_same_length_name(t)
+    case_load_order(t)
     case_32bit(t)
 print(f"{len(failures)} failures")
 sys.exit(1 if failures else 0)

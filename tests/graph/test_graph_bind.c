@@ -61,6 +61,10 @@ static void names_hash_like_the_loader(void **state)
         assert_int_equal(name.len, n);
         assert_memory_equal(name.text, text + offs[n], (size_t)n);
         assert_int_equal(name.gnu, td_elf_gnu_hash(text + offs[n]));
+        struct td_symname alone; /* the second hash alone: the same */
+        assert_true(td_window_name_h2(&w, fd, &e, (uint32_t)offs[n], 0, &alone));
+        assert_int_equal(alone.len, n);
+        assert_true(alone.h2 == name.h2);
     }
     /* The same name twice: the same hashes; one byte apart: different. */
     const char two[] = "libtorch_cpu_symbol\0libtorch_cpu_symbol\0libtorch_cpu_symbom";
@@ -113,6 +117,48 @@ static void names_that_leave_their_table_are_refused(void **state)
     td_pages_free(&pages);
 }
 
+/* An image holds one range read at once; a window viewing part of it
+ * answers from it, and once asked for bytes outside reads into its own
+ * buffer, leaving the image as it was. */
+static void images_are_viewed_not_written(void **state)
+{
+    (void)state;
+    char data[8192], file[100 + sizeof data]; /* file_with puts 100 bytes first */
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (char)(i * 7 + 1);
+    memset(file, 'x', 100);
+    memcpy(file + 100, data, sizeof data);
+    char path[64];
+    int fd = file_with(data, sizeof data, path);
+    struct td_pages pages;
+    td_pages_init(&pages, 1 << 20);
+    struct td_image im = {0};
+    assert_false(td_image_load(&im, fd, 8000, sizeof file + 1)); /* the file ends first */
+    assert_true(td_image_load(&im, fd, 100, 4100));
+    struct td_window w = {.pages = &pages};
+    assert_false(td_image_view(&im, 50, 100, &w));   /* starts before it */
+    assert_false(td_image_view(&im, 4000, 101, &w)); /* ends after it */
+    assert_true(td_image_view(&im, 1000, 500, &w));
+    const uint8_t *p = td_window_at(&w, fd, 1200, 16, 1216, sizeof file);
+    assert_ptr_equal(p, im.mem + 1100);
+    assert_memory_equal(p, file + 1200, 16);
+    /* Outside the view (though inside the image): read anew, elsewhere. */
+    p = td_window_at(&w, fd, 1600, 16, 1616, sizeof file);
+    assert_non_null(p);
+    assert_true(p < im.mem || p >= im.mem + im.cap);
+    assert_memory_equal(p, file + 1600, 16);
+    assert_memory_equal(im.mem, file + 100, 4000);
+    /* A bigger range: the image grows. */
+    assert_true(td_image_load(&im, fd, 0, sizeof file));
+    assert_true(td_image_view(&im, 8000, 292, &w));
+    assert_memory_equal(td_window_at(&w, fd, 8000, 292, sizeof file, sizeof file), file + 8000,
+                        292);
+    td_image_free(&im);
+    close(fd);
+    unlink(path);
+    td_pages_free(&pages);
+}
+
 static void items_sort_by_key_stably(void **state)
 {
     (void)state;
@@ -147,9 +193,8 @@ static void references_are_distinct_pairs(void **state)
     (void)state;
     struct td_pages pages;
     td_pages_init(&pages, 8 << 20);
-    struct td_refs t, u;
+    struct td_refs t;
     assert_true(td_refs_init(&t, 4, &pages));
-    assert_true(td_refs_init(&u, 4, &pages));
     struct td_symname memcpy_ = named("memcpy", 1), malloc_ = named("malloc", 2);
     assert_true(td_refs_add(&t, &memcpy_, 0));
     assert_true(td_refs_add(&t, &memcpy_, 0)); /* again: no new reference */
@@ -159,26 +204,30 @@ static void references_are_distinct_pairs(void **state)
     assert_int_equal(td_refs_find(&t, &memcpy_, 7), 1);
     assert_int_equal(td_refs_find(&t, &malloc_, 7), -1);
     assert_true(td_refs_may_hold(&t, memcpy_.gnu) && td_refs_may_hold(&t, memcpy_.gnu ^ 1));
+    /* Found flags: each reference counts once, however often it is found,
+     * and stays found while the table grows. */
+    td_refs_set_found(&t, 1);
+    td_refs_set_found(&t, 1);
+    assert_int_equal(t.unfound, 2);
     /* Many more than the reserved room and the first table: both grow. */
     char names[20000][12];
     for (int i = 0; i < 20000; i++) {
         snprintf(names[i], sizeof names[i], "sym%d", i);
         struct td_symname n = named(names[i], (uint64_t)i * 0x9e3779b97f4a7c15ull);
-        assert_true(td_refs_add(&u, &n, (uint16_t)(i % 3)));
+        assert_true(td_refs_add(&t, &n, (uint16_t)(i % 3)));
     }
-    assert_true(td_refs_add(&u, &memcpy_, 0));
-    assert_true(td_refs_merge(&t, &u));
+    assert_true(td_refs_add(&t, &memcpy_, 0));
     assert_int_equal(t.n, 3 + 20000);
+    assert_int_equal(t.unfound, 2 + 20000);
+    assert_true(td_refs_found(&t, 1));
     for (int i = 0; i < 20000; i += 997) {
         struct td_symname n = named(names[i], (uint64_t)i * 0x9e3779b97f4a7c15ull);
         assert_true(td_refs_find(&t, &n, (uint16_t)(i % 3)) >= 0);
         assert_int_equal(td_refs_find(&t, &n, (uint16_t)((i + 1) % 3)), -1);
     }
-    /* Found flags: each reference counts once, however often it is found. */
-    assert_true(td_refs_start_binding(&t));
     assert_false(td_refs_all_found(&t));
     for (size_t r = 0; r < t.n; r++) {
-        td_refs_set_found(&t, r);
+        assert_int_equal(td_refs_found(&t, r), r == 1);
         td_refs_set_found(&t, r);
         assert_true(td_refs_found(&t, r));
     }
@@ -211,6 +260,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(names_hash_like_the_loader),
         cmocka_unit_test(names_that_leave_their_table_are_refused),
+        cmocka_unit_test(images_are_viewed_not_written),
         cmocka_unit_test(items_sort_by_key_stably),
         cmocka_unit_test(references_are_distinct_pairs),
         cmocka_unit_test(pages_are_zeroed_aligned_and_spill),
