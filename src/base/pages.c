@@ -11,14 +11,6 @@ struct td_pages_spill {
 
 enum { HUGE_PAGE = 2 * 1024 * 1024, ALIGN = 64 };
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TD_PAGES_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TD_PAGES_SANITIZED 1
-#endif
-#endif
-
 void td_pages_init(struct td_pages *p, size_t reserve)
 {
     memset(p, 0, sizeof *p);

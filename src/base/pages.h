@@ -16,6 +16,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define TD_PAGES_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TD_PAGES_SANITIZED 1
+#endif
+#endif
+
 struct td_pages_spill; /* blocks served by calloc */
 
 struct td_pages {
@@ -35,6 +43,14 @@ void *td_pages_alloc(struct td_pages *p, size_t size);
 /* Overflow-checked td_pages_alloc(COUNT * SIZE). */
 void *td_pages_array(struct td_pages *p, size_t count, size_t size);
 void td_pages_free(struct td_pages *p);
+
+/* Moves what malloc hands out next onto transparent huge pages: the
+ * closure allocates some thousands of small blocks, a few MB in all,
+ * which on 4 KiB pages cost a fault each (~450 faults, the largest cost
+ * of `deps --no-symbols` on the machines measured). Call once, first
+ * thing; nothing is done where malloc is not glibc's (Windows, sanitizer
+ * builds). Platform part. */
+void td_pages_heap_huge(void);
 
 /* Platform part (pages_posix.c, pages_windows.c): a reservation of SIZE
  * bytes aligned to ALIGN, or NULL; *MAPPING and *MAPPING_SIZE say what

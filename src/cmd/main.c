@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/pages.h"
 #include "cmd/cmd.h"
 
 static const struct td_command *find_command(const char *name)
@@ -14,6 +15,7 @@ static const struct td_command *find_command(const char *name)
 
 int main(int argc, char **argv)
 {
+    td_pages_heap_huge();
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         td_print_usage(argc < 2 ? stderr : stdout);
