@@ -357,8 +357,12 @@ static void read_object(struct td_bind_reader *rd, struct td_object *o, enum hal
         else
             td_bind_walk_references(rd, o, fd, true);
     }
-    if (owned)
+    /* Asked for the last time: the descriptor goes now, on this reader's
+     * core, rather than with the graph (a report reopens the file). */
+    if (owned || half == PROVIDE)
         close(fd);
+    if (!owned && half == PROVIDE)
+        o->fd = -1;
 }
 
 /* One half: PROVIDE, the objects in the planned order, each taken by the
