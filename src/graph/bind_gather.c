@@ -276,7 +276,7 @@ void td_bind_walk_references(struct td_bind_reader *rd, struct td_object *o, int
         if (!have_name || name.len == 0 || (py_assumed && is_python_api(&name)))
             continue;
         if (!report) {
-            batch[batched++] = (struct td_ref){name.h2, name.gnu, (uint16_t)name.len, version};
+            batch[batched++] = td_refs_key(&name, version);
             if (batched == sizeof batch / sizeof *batch) {
                 rd->failed = !td_refs_add_batch(&bd->refs, batch, batched);
                 batched = 0;

@@ -103,7 +103,7 @@ static struct td_refs_slot *probe(const struct td_refs *t, const struct td_ref *
 
 long td_refs_find(const struct td_refs *t, const struct td_symname *name, uint16_t version)
 {
-    struct td_ref want = {name->h2, name->gnu, (uint16_t)name->len, version};
+    struct td_ref want = td_refs_key(name, version);
     return (long)probe(t, &want)->index - 1;
 }
 
@@ -143,7 +143,8 @@ static bool add(struct td_refs *t, struct td_ref ref)
 
 bool td_refs_add(struct td_refs *t, const struct td_symname *name, uint16_t version)
 {
-    return add(t, (struct td_ref){name->h2, name->gnu, (uint16_t)name->len, version});
+    struct td_ref ref = td_refs_key(name, version);
+    return td_refs_add_batch(t, &ref, 1);
 }
 
 /* The table is larger than the caches and a probe's slot is anywhere in

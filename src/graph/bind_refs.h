@@ -55,11 +55,18 @@ struct td_refs {
     size_t unfound;   /* references not found yet */
 };
 
+/* The reference (NAME, VERSION) as the table keeps it. */
+static inline struct td_ref td_refs_key(const struct td_symname *name, uint16_t version)
+{
+    return (struct td_ref){name->h2, name->gnu, (uint16_t)name->len, version};
+}
+
 /* Room for about CAP references, reserved and not touched (pages never
  * used are never faulted in), in PAGES, which keeps all the table's
  * memory (td_refs has no free of its own). */
 bool td_refs_init(struct td_refs *t, size_t cap, struct td_pages *pages);
-/* Adds (NAME, VERSION) unless it is there; false when out of memory. */
+/* Adds (NAME, VERSION) unless it is there (td_refs_add_batch of one);
+ * false when out of memory. */
 bool td_refs_add(struct td_refs *t, const struct td_symname *name, uint16_t version);
 /* Adds the N references REFS (td_refs_add of each, faster). */
 bool td_refs_add_batch(struct td_refs *t, const struct td_ref *refs, size_t n);
