@@ -17,6 +17,7 @@ void td_envelope_begin(struct td_jsonw *w, const char *command, const char *plat
     td_jw_begin_object(w);
     td_jw_kstr(w, "tool", "torchdoctor");
     td_jw_kstr(w, "version", TD_VERSION);
+    td_jw_kint(w, "schema_version", TD_SCHEMA_VERSION);
     td_jw_kstr(w, "command", command);
     td_jw_kstr(w, "platform", platform);
 }

@@ -1,5 +1,6 @@
 /* The JSON envelope every command shares (DESIGN.md "JSON schema"):
- * tool, version, command, platform, findings, then command sections. */
+ * tool, version, schema_version, command, platform, findings, then command
+ * sections. */
 #ifndef TD_REPORT_ENVELOPE_H
 #define TD_REPORT_ENVELOPE_H
 
@@ -7,10 +8,15 @@
 #include "report/jsonw.h"
 #include "report/term.h"
 
+/* The version of schema/report.schema.json the reports follow: raised when a
+ * field changes meaning or goes away, not when one is added. */
+enum { TD_SCHEMA_VERSION = 1 };
+
 /* The platform torchdoctor itself runs on: "linux", "windows" or "macos". */
 const char *td_host_platform(void);
 
-/* Opens the top-level object and writes tool, version, command, platform. */
+/* Opens the top-level object and writes tool, version, schema_version,
+ * command, platform. */
 void td_envelope_begin(struct td_jsonw *w, const char *command, const char *platform);
 /* Writes "findings": [...]. */
 void td_envelope_findings(struct td_jsonw *w, const struct td_findings *f);

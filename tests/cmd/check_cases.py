@@ -16,7 +16,7 @@ import tempfile
 TD = os.environ["TD_BIN"]
 SRC = os.environ["TD_SRC"]
 FX = os.environ["TD_FIXTURES"]
-SCHEMA = os.path.join(SRC, "..", "shared", "contract", "report.schema.json")
+SCHEMA = os.path.join(SRC, "schema", "report.schema.json")
 FAKE_LIB = os.path.join(FX, "fake_cuda", "lib")
 failures = []
 

@@ -10,7 +10,7 @@ import jsonschema
 
 BIN = os.environ["TD_BIN"]
 SRC = os.environ["TD_SRC"]
-schema = json.load(open(os.path.join(SRC, "..", "shared", "contract", "report.schema.json")))
+schema = json.load(open(os.path.join(SRC, "schema", "report.schema.json")))
 schema.pop("$id", None)
 checks = failures = 0
 

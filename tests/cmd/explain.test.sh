@@ -7,7 +7,7 @@
 # the contract schema; exit statuses 1 (error cause), 0 (no match), 2 (bad usage).
 set -euo pipefail
 fx=$TD_FIXTURES/explain
-schema=$TD_SRC/../shared/contract/report.schema.json
+schema=$TD_SRC/schema/report.schema.json
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Every JSON report validates against the contract's schema
-# (shared/contract/report.schema.json, kept beside the repository), and
+# (schema/report.schema.json, the project's own, versioned by schema_version), and
 # carries the values the fixtures were built with.
 set -euo pipefail
-schema=$TD_SRC/../shared/contract/report.schema.json
+schema=$TD_SRC/schema/report.schema.json
 [ -f "$schema" ] || { echo "schema not found at $schema"; exit 1; }
 fx=$TD_FIXTURES/cmd
 tmp=$(mktemp -d)

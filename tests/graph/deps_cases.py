@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
 from casekit import check, failures, sh  # noqa: E402
 
 TD = os.environ["TD_BIN"]
-SCHEMA = os.path.join(os.environ["TD_SRC"], "..", "shared", "contract", "report.schema.json")
+SCHEMA = os.path.join(os.environ["TD_SRC"], "schema", "report.schema.json")
 
 
 def deps(path, *args):

@@ -5,7 +5,7 @@
 # against the contract's schema and is checked field by field.
 set -euo pipefail
 fx=$TD_FIXTURES/trace
-schema=$TD_SRC/../shared/contract/report.schema.json
+schema=$TD_SRC/schema/report.schema.json
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -55,7 +55,7 @@ TD_FAKE_CUDA_MODE=crash WINEPATH='C:\gpu' wine "$exe" check --python "$py" --tim
     --format json 2>/dev/null | tr -d '\r' >crash.json || rc=$?
 check "check with a crashing driver finishes (exit $rc)" [ $rc != 2 ] && [ -s crash.json ]
 
-/usr/bin/python3 - "${TD_SRC:?}/../shared/contract/report.schema.json" <<'P' || fail=1
+/usr/bin/python3 - "${TD_SRC:?}/schema/report.schema.json" <<'P' || fail=1
 import json, sys
 import jsonschema
 schema = json.load(open(sys.argv[1]))

@@ -39,7 +39,7 @@ sys32=$WINEPREFIX/drive_c/windows/system32
     "$sys32/msvcp140.dll" >"$tmp/sys32.json" || true
 
 /usr/bin/python3 - "$tmp/check.json" "$tmp/wine-loader.txt" "$tmp/reg.txt" \
-    "${TD_SRC:?}/../shared/contract/report.schema.json" "$tmp/sys32.json" <<'P' || fail=1
+    "${TD_SRC:?}/schema/report.schema.json" "$tmp/sys32.json" <<'P' || fail=1
 import json, re, sys
 import jsonschema
 d = json.load(open(sys.argv[1]))

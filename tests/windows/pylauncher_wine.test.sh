@@ -46,7 +46,7 @@ mkdir -p "$c/${user//\\//}/Python/Python311/site-packages"
 rc=0
 wine "$exe" check --no-gpu --format json | tr -d '\r' >"$tmp/check.json" || rc=$?
 /usr/bin/python3 - "$tmp/check.json" "$rc" "C:/${user//\\//}" \
-    "${TD_SRC:?}/../shared/contract/report.schema.json" <<'P'
+    "${TD_SRC:?}/schema/report.schema.json" <<'P'
 import json, sys
 import jsonschema
 d = json.load(open(sys.argv[1]))

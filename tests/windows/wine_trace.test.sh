@@ -37,7 +37,7 @@ expect() {
         fail=1
         return
     fi
-    if /usr/bin/python3 - "$tmp/$n.json" "$TD_SRC/../shared/contract/report.schema.json" "$A" "$code" <<'P'; then
+    if /usr/bin/python3 - "$tmp/$n.json" "$TD_SRC/schema/report.schema.json" "$A" "$code" <<'P'; then
 import json, sys
 import jsonschema
 d = json.load(open(sys.argv[1]))

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The repository must be self-contained: nothing its build, tests, scripts
+# or benchmarks read may lie outside it (a user's clone has no sibling
+# folders). Fails on any path that climbs out of the source tree:
+# $TD_SRC/.., ${PROJECT_SOURCE_DIR}/.., os.path.join(SRC, "..", ...),
+# ../shared. System material (/usr/local/cuda, Debian's torch) is fine.
+set -u
+cd "${TD_SRC:?}" || exit 1
+files=$(git ls-files -- tests scripts bench cmake fuzz CMakeLists.txt Makefile .ci 2>/dev/null ||
+    find tests scripts bench cmake fuzz CMakeLists.txt Makefile .ci -type f)
+[ -n "$files" ] || { echo "no files to lint"; exit 1; }
+# Patterns that leave the tree; this file names them, so it is not read.
+patterns=(
+    '(TD_SRC|SRC|PROJECT_SOURCE_DIR|CMAKE_SOURCE_DIR|CMAKE_CURRENT_SOURCE_DIR)[}:?]*/\.\.(/|$|["'"'"' ])'
+    '(TD_SRC|SRC)["'"'"' \])]*, *["'"'"']\.\.["'"'"']'
+    '\.\./shared'
+    '/shared/contract'
+)
+fail=0
+for p in "${patterns[@]}"; do
+    hits=$(printf '%s\n' "$files" | grep -v '^tests/repo/source_lint.test.sh$' |
+        xargs grep -nE -- "$p" 2>/dev/null)
+    if [ -n "$hits" ]; then
+        echo "FAIL: a path out of the repository ($p):"
+        echo "$hits"
+        fail=1
+    fi
+done
+# The lint itself must catch what it is for: a planted line is found.
+probe=$(mktemp)
+printf 'schema=$TD_SRC/../shared/contract/report.schema.json\n' >"$probe"
+for p in "${patterns[@]}"; do grep -qE -- "$p" "$probe" && planted=1; done
+rm -f "$probe"
+[ "${planted:-0}" = 1 ] || { echo "FAIL: the lint does not catch a planted ../shared path"; fail=1; }
+[ $fail = 0 ] && echo "1 passed, 0 failed" || echo "0 passed, 1 failed"
+exit $fail
