@@ -82,7 +82,7 @@ install: build
 
 uninstall:
 	@[ -f $(BUILD)/install_manifest.txt ] || { echo "nothing was installed from $(BUILD)"; exit 1; }
-	@xargs -r -d '\n' rm -fv < $(BUILD)/install_manifest.txt
+	@sed 's|^|$(DESTDIR)|' $(BUILD)/install_manifest.txt | xargs -r -d '\n' rm -fv
 	@for d in "$(DESTDIR)$(PREFIX)/share/doc/torchdoctor"; do [ -d "$$d" ] && find "$$d" -depth -type d -empty -delete; done; true
 	@rm -f $(BUILD)/install_manifest.txt
 
