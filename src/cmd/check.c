@@ -29,7 +29,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: torchdoctor check [--python EXE] [--workload NAME|list] [--format "
-            "text|json|markdown]\n"
+            "text|json|markdown|html]\n"
             "                         [-o FILE] [--redact] [--verify] [--symbols] [--no-gpu]\n"
             "                         [--timeout MS] [--root DIR] [--color WHEN]\n"
             "                         [--live [--live-timeout SEC]]\n"
@@ -105,8 +105,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 #undef OPT
     }
     const char *f = a->format;
-    if (strcmp(f, "text") && strcmp(f, "json") && strcmp(f, "markdown")) {
-        fprintf(stderr, "torchdoctor check: --format must be text, json or markdown\n");
+    if (strcmp(f, "text") && strcmp(f, "json") && strcmp(f, "markdown") && strcmp(f, "html")) {
+        fprintf(stderr, "torchdoctor check: --format must be text, json, markdown or html\n");
         return -1;
     }
     return 0;
@@ -225,6 +225,8 @@ static void render(const struct check_args *a, const struct td_check_report *r, 
         td_check_json(r, out);
     } else if (strcmp(a->format, "markdown") == 0) {
         td_check_markdown(r, out);
+    } else if (strcmp(a->format, "html") == 0) {
+        td_check_html(r, out);
     } else {
         struct td_term t;
         td_term_init(&t, out, to_terminal ? a->color : "never");

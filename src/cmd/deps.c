@@ -55,7 +55,7 @@ static void usage(FILE *out)
             "                        [--profile auto|exe|dlopen|python-extension|torch-import]\n"
             "                        [--search-dir DIR]... [--root DIR] [--env NAME=VALUE]...\n"
             "                        [--python EXE] [--cpu-level 1-4] [--no-symbols]\n"
-            "                        [--format text|json|markdown|dot] [--color WHEN]\n"
+            "                        [--format text|json|markdown|html|dot] [--color WHEN]\n"
             "\n"
             "Resolves every dependency of FILE the way the target's loader would (glibc ld.so,\n"
             "the Windows loader, dyld), without running anything: how each library was found,\n"
@@ -281,8 +281,8 @@ int td_cmd_deps(int argc, char **argv)
         return TD_EXIT_USAGE;
     const char *fmt = a.format;
     if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "markdown") &&
-        strcmp(fmt, "dot")) {
-        fprintf(stderr, "torchdoctor deps: --format must be text, json, markdown or dot\n");
+        strcmp(fmt, "dot") && strcmp(fmt, "html")) {
+        fprintf(stderr, "torchdoctor deps: --format must be text, json, markdown, html or dot\n");
         return TD_EXIT_USAGE;
     }
 
@@ -304,6 +304,8 @@ int td_cmd_deps(int argc, char **argv)
         td_deps_markdown(&g, stdout);
     } else if (strcmp(fmt, "dot") == 0) {
         td_deps_dot(&g, stdout);
+    } else if (strcmp(fmt, "html") == 0) {
+        td_deps_html(&g, stdout);
     } else {
         struct td_term t;
         td_term_init(&t, stdout, a.color);

@@ -8,13 +8,16 @@
 
 #include "report/deps.h"
 #include "report/envelope.h"
+#include "report/html.h"
 #include "report/jsonw.h"
 
 enum mark { MARK_OK, MARK_WARN, MARK_BAD, MARK_INFO, MARK_NONE };
 
 struct out {
     FILE *f;
-    const struct td_term *t; /* NULL for markdown */
+    const struct td_term *t; /* NULL for markdown and html */
+    bool html;
+    bool *section_open; /* html: a <section> to close before the next */
 };
 
 static const char *const mark_glyph[] = {"✓", "!", "✗", "i", " "};
@@ -27,9 +30,25 @@ static enum td_style mark_style(enum mark m)
                             : TD_STYLE_CYAN;
 }
 
+static const char *const mark_class[] = {"ok", "warn", "bad", "info", "none"};
+
+static void html_close_section(const struct out *o)
+{
+    if (o->html && *o->section_open)
+        fputs("</ul>\n</section>\n", o->f);
+    if (o->html)
+        *o->section_open = false;
+}
+
 static void section(const struct out *o, const char *title)
 {
-    if (o->t)
+    if (o->html) {
+        html_close_section(o);
+        fputs("<section class=\"facts\">\n<h2>", o->f);
+        td_html_text(o->f, title);
+        fputs("</h2>\n<ul class=\"lines\">\n", o->f);
+        *o->section_open = true;
+    } else if (o->t)
         fprintf(o->f, "%s%s%s\n", td_term_style(o->t, TD_STYLE_BOLD), title,
                 td_term_style(o->t, TD_STYLE_RESET));
     else
@@ -37,10 +56,28 @@ static void section(const struct out *o, const char *title)
 }
 
 static void line(const struct out *o, enum mark m, const char *fmt, ...) TD_PRINTF(3, 4);
+/* An html list item: the formatted text, escaped. */
+static void html_item(const struct out *o, const char *cls, const char *glyph, const char *fmt,
+                      va_list ap)
+{
+    char buf[2048];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    fprintf(o->f, "<li class=\"%s\">", cls);
+    if (glyph)
+        fprintf(o->f, "<span class=\"%s\">%s</span> ", cls, glyph);
+    td_html_text(o->f, buf);
+    fputs("</li>\n", o->f);
+}
+
 static void line(const struct out *o, enum mark m, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    if (o->html) {
+        html_item(o, mark_class[m], mark_glyph[m], fmt, ap);
+        va_end(ap);
+        return;
+    }
     if (o->t)
         fprintf(o->f, "  %s%s%s ", td_term_style(o->t, mark_style(m)), mark_glyph[m],
                 td_term_style(o->t, TD_STYLE_RESET));
@@ -57,6 +94,11 @@ static void sub(const struct out *o, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    if (o->html) {
+        html_item(o, "sub", NULL, fmt, ap);
+        va_end(ap);
+        return;
+    }
     fputs(o->t ? "    " : "  - ", o->f);
     vfprintf(o->f, fmt, ap);
     fputc('\n', o->f);
@@ -377,7 +419,7 @@ static void summary(const struct out *o, const struct td_check_report *r)
 
 void td_check_text(const struct td_check_report *r, const struct td_term *t)
 {
-    struct out o = {t->out, t};
+    struct out o = {t->out, t, false, NULL};
     view_system(&o, r);
     view_gpu(&o, r);
     view_python(&o, r);
@@ -392,7 +434,7 @@ void td_check_text(const struct td_check_report *r, const struct td_term *t)
 
 void td_check_markdown(const struct td_check_report *r, FILE *out)
 {
-    struct out o = {out, NULL};
+    struct out o = {out, NULL, false, NULL};
     fprintf(out, "## torchdoctor check (%s)\n", TD_VERSION);
     view_system(&o, r);
     view_gpu(&o, r);
@@ -405,6 +447,50 @@ void td_check_markdown(const struct td_check_report *r, FILE *out)
     fprintf(out, "\n");
     summary(&o, r);
     findings_markdown(out, &r->findings);
+}
+
+/* ---- html ---- */
+
+/* One line on top: the machine, and the verdict. */
+static void html_headline(FILE *f, const struct td_check_report *r)
+{
+    size_t e = td_findings_count(&r->findings, TD_SEV_ERROR);
+    size_t w = td_findings_count(&r->findings, TD_SEV_WARNING);
+    fputs("<p class=\"machine\">", f);
+    td_html_text(f, or_unknown(r->sys.distro));
+    fputs(" · ", f);
+    td_html_text(f, or_unknown(r->sys.machine));
+    fputs(" · ", f);
+    td_html_text(f, or_unknown(r->cpu.model));
+    fprintf(f, " · %zu torch install%s</p>\n", r->n_torch, r->n_torch == 1 ? "" : "s");
+    if (e + w == 0)
+        fprintf(f, "<p class=\"ok verdict\">✓ no problem found (%.0f ms)</p>\n", r->elapsed_ms);
+    else
+        fprintf(f, "<p class=\"%s verdict\">%s %zu error%s, %zu warning%s (%.0f ms)</p>\n",
+                e ? "bad" : "warn", e ? "✗" : "!", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s",
+                r->elapsed_ms);
+}
+
+void td_check_html(const struct td_check_report *r, FILE *out)
+{
+    bool open = false;
+    struct out o = {out, NULL, true, &open};
+    td_html_begin(out, "torchdoctor check");
+    html_headline(out, r);
+    td_html_findings(out, &r->findings);
+    view_system(&o, r);
+    view_gpu(&o, r);
+    view_python(&o, r);
+    view_torch(&o, r);
+    view_env(&o, r);
+    view_workload(&o, r);
+    view_live(&o, r);
+    view_replay(&o, r);
+    html_close_section(&o);
+    for (size_t i = 0; r->graphs && i < r->n_torch; i++)
+        if (r->graphs[i])
+            td_deps_html_tree(r->graphs[i], out);
+    td_html_end(out);
 }
 
 /* ---- JSON ---- */
