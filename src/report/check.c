@@ -217,6 +217,25 @@ static void view_python(const struct out *o, const struct td_check_report *r)
         line(o, MARK_INFO, "%zu more without torch: %s", n_others, others);
 }
 
+/* Which copy `import torch` takes, and from which sys.path entry. */
+static void view_import(const struct out *o, const struct td_check_report *r,
+                        const struct td_torch *t)
+{
+    const char *exe = t->python < r->n_py ? r->pythons[t->python].exe : "?";
+    if (!t->sys_path_entry)
+        return;
+    if (t->imported)
+        sub(o, "imported by %s%s: sys.path[%zu] %s (%s)", exe,
+            t->namespace_only ? " as a namespace package (no __init__.py)" : "", t->sys_path_index,
+            t->sys_path_entry, or_unknown(t->reason));
+    else
+        sub(o, "not imported by %s: %s comes first; this one is sys.path[%zu] %s (%s)", exe,
+            or_unknown(t->shadowed_by), t->sys_path_index, t->sys_path_entry,
+            or_unknown(t->reason));
+    if (t->editable)
+        sub(o, "an editable install of %s", t->editable);
+}
+
 static void view_torch(const struct out *o, const struct td_check_report *r)
 {
     section(o, "torch");
@@ -232,6 +251,7 @@ static void view_torch(const struct out *o, const struct td_check_report *r)
             m = MARK_WARN;
         line(o, m, "torch %s (%s%s%s) · %s · %s", or_unknown(t->version), or_unknown(t->variant),
              t->cuda ? " " : "", t->cuda ? t->cuda : "", or_unknown(t->installer), t->dir);
+        view_import(o, r, t);
         char comp[1024] = "";
         for (size_t k = 0; k < t->n_companions; k++)
             snprintf(comp + strlen(comp), sizeof comp - strlen(comp), "%s%s %s", k ? ", " : "",
@@ -543,6 +563,38 @@ static void json_strings(struct td_jsonw *w, const char *key, const char *const 
     td_jw_end_array(w);
 }
 
+/* sys.path as the probe computed it, each entry with its reason. */
+static void json_sys_path(struct td_jsonw *w, const struct td_python *p)
+{
+    td_jw_key(w, "sys_path");
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < p->n_sys_path; i++) {
+        const struct td_syspath_entry *e = &p->sys_path[i];
+        td_jw_begin_object_inline(w);
+        td_jw_kstr(w, "path", e->path);
+        td_jw_kstr(w, "reason", e->reason);
+        td_jw_kstr(w, "detail", e->detail);
+        td_jw_kstr(w, "from", e->from);
+        td_jw_kbool(w, "exists", e->exists);
+        td_jw_end_object(w);
+    }
+    td_jw_end_array(w);
+    td_jw_key(w, "pth_imports");
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < p->n_pth_imports; i++) {
+        td_jw_begin_object_inline(w);
+        td_jw_kstr(w, "file", p->pth_imports[i].file);
+        td_jw_kuint(w, "line", p->pth_imports[i].line);
+        td_jw_kstr(w, "text", p->pth_imports[i].text);
+        td_jw_end_object(w);
+    }
+    td_jw_end_array(w);
+    td_jw_kstr(w, "pth_file", p->pth_file);
+    td_jw_kbool(w, "site", p->site_imported);
+    td_jw_kstr(w, "user_site", p->user_site);
+    td_jw_kstr(w, "user_site_off", p->user_site_off);
+}
+
 static void json_pythons(struct td_jsonw *w, const struct td_check_report *r)
 {
     td_jw_key(w, "pythons");
@@ -558,6 +610,7 @@ static void json_pythons(struct td_jsonw *w, const struct td_check_report *r)
         td_jw_kstr(w, "found_by", p->found_by);
         td_jw_kbool(w, "active", p->active);
         json_strings(w, "site_dirs", p->site_dirs, p->n_site_dirs);
+        json_sys_path(w, p);
         td_jw_end_object(w);
     }
     td_jw_end_array(w);
@@ -580,6 +633,17 @@ static void json_torch(struct td_jsonw *w, const struct td_check_report *r)
         td_jw_kstr(w, "dir", t->dir);
         td_jw_kstr(w, "dist_info", t->dist_info);
         td_jw_kstr(w, "python", t->python < r->n_py ? r->pythons[t->python].exe : NULL);
+        td_jw_kbool(w, "imported", t->imported);
+        td_jw_kbool(w, "namespace_only", t->namespace_only);
+        td_jw_kstr(w, "shadowed_by", t->shadowed_by);
+        td_jw_kstr(w, "sys_path_entry", t->sys_path_entry);
+        td_jw_key(w, "sys_path_index");
+        if (t->sys_path_entry)
+            td_jw_uint(w, t->sys_path_index);
+        else
+            td_jw_null(w);
+        td_jw_kstr(w, "reason", t->reason);
+        td_jw_kstr(w, "editable", t->editable);
         td_jw_key(w, "companions");
         td_jw_begin_array(w);
         for (size_t k = 0; k < t->n_companions; k++) {
