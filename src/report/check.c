@@ -189,6 +189,31 @@ static bool owns_torch(const struct td_check_report *r, size_t py)
     return false;
 }
 
+/* The part of sys.path that decides which packages load: what is not the
+ * standard library, each entry tagged with why it is there. */
+static void view_sys_path(const struct out *o, const struct td_python *p)
+{
+    char list[2048] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < p->n_sys_path && at < sizeof list; i++) {
+        const struct td_syspath_entry *e = &p->sys_path[i];
+        if (e->why == TD_SP_CWD || e->why == TD_SP_STDLIB_ZIP || e->why == TD_SP_STDLIB ||
+            e->why == TD_SP_DYNLOAD || e->why == TD_SP_EXE_DIR || !e->exists)
+            continue;
+        int n =
+            snprintf(list + at, sizeof list - at, "%s%s [%s]", at ? " · " : "", e->path, e->reason);
+        at += n > 0 ? (size_t)n : 0;
+    }
+    if (list[0])
+        sub(o, "sys.path: %s", list);
+    if (p->pth_file)
+        sub(o, "sys.path is set by %s (site %s)", p->pth_file,
+            p->site_imported ? "imported" : "off: no `import site` line");
+    if (p->n_pth_imports)
+        sub(o, "%zu `import` line%s in .pth files (run by Python at start-up; see --format json)",
+            p->n_pth_imports, p->n_pth_imports == 1 ? "" : "s");
+}
+
 /* The interpreters that matter are shown one per line: the active one,
  * the one named by --python / VIRTUAL_ENV / CONDA_PREFIX, and those with a
  * torch; the rest (a pyenv with ten versions) are summed up on one line. */
@@ -212,6 +237,7 @@ static void view_python(const struct out *o, const struct td_check_report *r)
              p->real && strcmp(p->real, p->exe) ? " → " : "",
              p->real && strcmp(p->real, p->exe) ? p->real : "", or_unknown(p->version),
              or_unknown(p->kind_name), p->active ? " (active)" : "", or_unknown(p->found_by));
+        view_sys_path(o, p);
     }
     if (n_others)
         line(o, MARK_INFO, "%zu more without torch: %s", n_others, others);
@@ -229,7 +255,7 @@ static void view_import(const struct out *o, const struct td_check_report *r,
             t->namespace_only ? " as a namespace package (no __init__.py)" : "", t->sys_path_index,
             t->sys_path_entry, or_unknown(t->reason));
     else
-        sub(o, "not imported by %s: %s comes first; this one is sys.path[%zu] %s (%s)", exe,
+        sub(o, "shadowed: %s imports %s instead; this copy is sys.path[%zu] %s (%s)", exe,
             or_unknown(t->shadowed_by), t->sys_path_index, t->sys_path_entry,
             or_unknown(t->reason));
     if (t->editable)
@@ -245,6 +271,8 @@ static void view_torch(const struct out *o, const struct td_check_report *r)
         const struct td_torch *t = &r->torch[i];
         const struct td_graph *g = r->graphs ? r->graphs[i] : NULL;
         enum mark m = worst_under(&r->findings, t->dir);
+        if (m == MARK_OK && t->shadowed_by)
+            m = MARK_WARN; /* its multiple_installs finding names "torch", not the folder */
         if (g && m != MARK_BAD && td_findings_count(&g->findings, TD_SEV_ERROR))
             m = MARK_BAD; /* its import closure fails (Debian's libraries are not under torch/) */
         else if (g && m == MARK_OK && td_findings_count(&g->findings, TD_SEV_WARNING))
