@@ -492,6 +492,10 @@ static const char *editable_url(const struct td_probe_ctx *ctx, const char *dist
     return url;
 }
 
+struct scan;
+static void editable_metadata(struct scan *s, const struct td_python *py, size_t e,
+                              struct td_torch *t);
+
 struct scan {
     const struct td_probe_ctx *ctx;
     struct td_torch *ts;
@@ -519,6 +523,28 @@ static size_t path_listings(struct scan *s, const struct td_python *py,
     return n;
 }
 
+/* An editable install (pip install -e, PEP 660) keeps its torch-X.dist-info
+ * in the site folder whose __editable__*.pth (or any .pth) put the source
+ * folder on sys.path; its direct_url.json names the source. */
+static void editable_metadata(struct scan *s, const struct td_python *py, size_t e,
+                              struct td_torch *t)
+{
+    const struct td_syspath_entry *x = &py->sys_path[e];
+    if (!t->dist_info && x->why == TD_SP_DOT_PTH && x->from) {
+        char *site = td_pyfs_dirname(s->ctx->arena, x->from);
+        const struct td_site_listing *l =
+            site ? site_listing(s->ctx, s->cache, &s->n_cache, s->cache_cap, site) : NULL;
+        const char *di = l ? td_site_dist_info(s->ctx, l, "torch", false, NULL) : NULL;
+        const char *inst = di ? td_dist_info_installer(s->ctx, di) : NULL;
+        if (di) {
+            t->dist_info = di;
+            t->installer = inst ? inst : "unknown";
+        }
+    }
+    if (t->dist_info && strcmp(t->installer, "debian") && strcmp(t->installer, "conda"))
+        t->editable = editable_url(s->ctx, t->dist_info);
+}
+
 /* The install at DIR (sys.path entry E of interpreter P), read once. */
 static size_t add_install(struct scan *s, const struct td_python *pythons, size_t p, size_t e,
                           char *dir, bool ns, bool imported)
@@ -540,8 +566,7 @@ static size_t add_install(struct scan *s, const struct td_python *pythons, size_
     read_version(s->ctx, t);
     if (l) {
         find_installer(s->ctx, t, l);
-        if (t->dist_info && strcmp(t->installer, "debian") && strcmp(t->installer, "conda"))
-            t->editable = editable_url(s->ctx, t->dist_info);
+        editable_metadata(s, py, e, t);
         /* Companions of the copy Python imports are those it would import
          * along the same path; a shadowed copy's are those beside it. */
         const struct td_site_listing *ls[64] = {l};

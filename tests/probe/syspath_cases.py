@@ -196,6 +196,27 @@ def pth_files(t):
     check(f and os.path.join(usite, "b.pth") in (f[0]["fix"] or ""), f".pth fix names the file: {f}")
 
 
+def editable_install(t):
+    """pip install -e (PEP 660): the user site holds __editable__.torch-….pth
+    naming the source checkout and the dist-info whose direct_url.json says
+    editable; Python imports the checkout's torch."""
+    home = os.path.join(t, "edhome")
+    usite = os.path.join(home, ".local", "lib", "python3.11", "site-packages")
+    src = os.path.join(t, "pytorch")
+    mine = fake_torch(src, "2.6.0a0+git1234")
+    di = dist_info(usite, "torch", "2.6.0a0+git1234")
+    with open(os.path.join(di, "direct_url.json"), "w") as f:
+        json.dump({"url": "file://" + src, "dir_info": {"editable": True}}, f)
+    with open(os.path.join(usite, "__editable__.torch-2.6.0a0+git1234.pth"), "w") as f:
+        f.write(src + "\n")
+    want, doc = compare("editable install", PY, base_env(t, home, {}), t)
+    check(imported_dir(want) == mine, f"editable: python imports {imported_dir(want)}")
+    win = [x for x in doc["torch"] if x["imported"]]
+    check(win and win[0]["editable"] == "file://" + src and win[0]["installer"] == "pip" and
+          "__editable__.torch-2.6.0a0+git1234.pth" in win[0]["reason"], f"editable torch: {win}")
+    names_both("editable install", doc, mine, DEBIAN_TORCH, "__editable__")
+
+
 def venv_system_site(t):
     home = os.path.join(t, "vhome")
     usite = os.path.join(home, ".local", "lib", "python3.11", "site-packages")
@@ -257,6 +278,7 @@ with tempfile.TemporaryDirectory() as t:
     pythonpath_shadows_venv(t)
     user_site(t)
     pth_files(t)
+    editable_install(t)
     venv_system_site(t)
     namespace_loses(t)
     companions_on_path(t)
