@@ -2,6 +2,7 @@
  * input, split at NUL bytes, becomes a Windows embeddable python311._pth, a
  * .pth file of its site-packages and a venv's pyvenv.cfg in a scratch
  * root; both interpreters are then described and their torch resolved. */
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,17 @@ static void put(const char *rel, const uint8_t *data, size_t size)
     fclose(f);
 }
 
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static void remove_root(void)
+{
+    nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static void make_root(void)
 {
     static const char *const dirs[] = {
@@ -31,6 +43,7 @@ static void make_root(void)
     snprintf(root, sizeof root, "/tmp/td-fuzz-syspath-XXXXXX");
     if (!mkdtemp(root))
         abort();
+    atexit(remove_root);
     char path[256];
     for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
         snprintf(path, sizeof path, "%s/%s", root, dirs[i]);
