@@ -140,6 +140,12 @@ def pythonpath_shadows_venv(t):
     names_both("PYTHONPATH over a venv", doc, theirs, mine, "PYTHONPATH")
     f = shadow_findings(doc)
     check(f and "unset PYTHONPATH" in (f[0]["fix"] or ""), f"fix takes PYTHONPATH away: {f and f[0]['fix']}")
+    # The text view says the same: which copy is imported, from which entry, and which is shadowed.
+    text = subprocess.run([TD, "check", "--python", exe, "--no-gpu", "--color", "never"],
+                          capture_output=True, text=True, env=env, cwd=t).stdout
+    check(f"imported by {exe}: sys.path[1] {pp} ($PYTHONPATH entry 1)" in text and
+          f"shadowed: {exe} imports {theirs} instead" in text and f"{pp} [pythonpath]" in text,
+          f"check text names the winner and the shadowed copy:\n{text}")
     # PYTHONSAFEPATH drops the current directory; a relative and an empty entry are made absolute.
     env.update({"PYTHONSAFEPATH": "1", "PYTHONPATH": f"rel::{pp}"})
     compare("PYTHONSAFEPATH, relative PYTHONPATH", exe, env, t)
