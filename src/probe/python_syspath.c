@@ -89,48 +89,54 @@ static bool absolute(const struct builder *b, const char *p)
     return b->l->windows && p[0] && p[1] == ':' && (p[2] == '/' || p[2] == '\\');
 }
 
-/* os.path.abspath: joined to the current directory when relative, then
- * normalised lexically ("a/./b/../c" -> "a/c"), '/' separators. */
+/* Appends component C (LEN bytes) of a path being normalised in OUT: "."
+ * is dropped, ".." removes the last component but never the root (the
+ * first KEEP bytes: "/" or "C:/"). */
+static void push_component(char *out, size_t *at, size_t keep, const char *c, size_t len)
+{
+    if (len == 0 || (len == 1 && c[0] == '.'))
+        return;
+    if (len == 2 && c[0] == '.' && c[1] == '.') {
+        while (*at > keep && out[*at - 1] != '/')
+            (*at)--;
+        if (*at > keep)
+            (*at)--;
+        return;
+    }
+    if (*at > keep)
+        out[(*at)++] = '/';
+    memcpy(out + *at, c, len);
+    *at += len;
+}
+
+/* os.path.abspath: joined to BASE (NULL: the current directory) when
+ * relative, then normalised lexically ("a/./b/../c" -> "a/c"); '/'
+ * separators (Windows paths: '\\' turned into '/'). */
 static char *abspath(const struct builder *b, const char *base, const char *p)
 {
-    char joined[TD_PYFS_PATH_MAX], cwd[TD_PYFS_PATH_MAX];
+    char joined[TD_PYFS_PATH_MAX], cwd[TD_PYFS_PATH_MAX], out[TD_PYFS_PATH_MAX];
     if (!base && !absolute(b, p))
         base = getcwd(cwd, sizeof cwd) ? cwd : "/";
     int n = absolute(b, p) ? snprintf(joined, sizeof joined, "%s", p)
                            : snprintf(joined, sizeof joined, "%s/%s", base, p);
     if (n < 0 || (size_t)n >= sizeof joined)
         return NULL;
-    for (char *c = joined; *c; c++)
+    for (char *c = joined; b->l->windows && *c; c++)
         if (*c == '\\')
             *c = '/';
-    char out[TD_PYFS_PATH_MAX];
-    size_t at = 0, keep = 0; /* KEEP: the root part ("/" or "C:/") never popped */
+    size_t at = 0;
     const char *r = joined;
-    if (r[0] && r[1] == ':') {
+    if (b->l->windows && r[0] && r[1] == ':') { /* the drive stays */
         memcpy(out, r, 2);
-        at = keep = 2;
+        at = 2;
         r += 2;
     }
     out[at++] = '/';
-    keep++;
+    size_t keep = at;
     while (*r) {
-        while (*r == '/')
-            r++;
+        r += strspn(r, "/");
         size_t len = strcspn(r, "/");
-        if (len == 0)
-            break;
-        if (len == 1 && r[0] == '.') {
-        } else if (len == 2 && r[0] == '.' && r[1] == '.') {
-            while (at > keep && out[at - 1] != '/')
-                at--;
-            if (at > keep)
-                at--;
-        } else {
-            if (at > keep)
-                out[at++] = '/';
-            memcpy(out + at, r, len);
-            at += len;
-        }
+        push_component(out, &at, keep, r, len);
         r += len;
     }
     out[at] = '\0';
