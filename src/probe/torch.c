@@ -596,6 +596,31 @@ static void mark(struct td_torch *t, const struct td_python *pythons, size_t p, 
     t->reason = pythons[p].sys_path[e].detail;
 }
 
+/* `import torch` finds only a namespace package: T has no __init__.py and
+ * no regular torch follows on the path. Without a manifest that already
+ * reports the missing file, it is what an uninstall leaves behind when
+ * files it did not install remain (a warning: the import "works", but
+ * torch has no __version__ and no C extension). */
+static void report_namespace_only(const struct td_python *py, const struct td_torch *t,
+                                  struct td_findings *f)
+{
+    if (!t->namespace_only || t->dist_info)
+        return;
+    char init[TD_PYFS_PATH_MAX + 16], fix[2 * TD_PYFS_PATH_MAX + 64];
+    snprintf(init, sizeof init, "%s/__init__.py", t->dir);
+    fix[0] = '\0';
+    add_words(fix, sizeof fix, "rm -r");
+    add_word(fix, sizeof fix, t->dir);
+    add_words(fix, sizeof fix, "&&");
+    add_word(fix, sizeof fix, py->exe);
+    add_words(fix, sizeof fix, "-m pip install torch");
+    td_findings_add(f, TD_SEV_WARNING, TD_KIND_CORRUPTED_FILE, init, py->exe, NULL, fix,
+                    "%s imports torch as an empty namespace package: %s has no __init__.py and "
+                    "no metadata (a leftover of an uninstall?), so torch.__version__ and "
+                    "torch._C are missing",
+                    py->exe, t->dir);
+}
+
 /* One interpreter: every torch on its sys.path, the winner first. */
 static void scan_python(struct scan *s, const struct td_python *pythons, size_t p)
 {
@@ -635,6 +660,8 @@ static void scan_python(struct scan *s, const struct td_python *pythons, size_t 
     for (size_t i = 0; kept && i < kept; i++)
         mark(&s->ts[idx[i]], pythons, p, at[i], &s->ts[idx[0]]);
     report_shadowing(s->ctx, py, s->ts, idx, at, kept, s->f);
+    if (kept)
+        report_namespace_only(py, &s->ts[idx[0]], s->f);
 }
 
 int td_probe_torch(const struct td_probe_ctx *ctx, const struct td_python *pythons, size_t n_py,

@@ -256,6 +256,18 @@ def namespace_loses(t):
     names_both("namespace portion first", doc, DEBIAN_TORCH, os.path.join(ns, "torch"), "__init__.py")
 
 
+def namespace_only(t):
+    """Only a leftover torch/ without __init__.py on the path: Python imports
+    an empty namespace package; torchdoctor says so."""
+    exe, site = venv(t, "nsvenv")
+    left = fake_torch(site, "0.0.0", init=False)
+    want, doc = compare("only a namespace portion", exe, base_env(t, os.path.join(t, "nohome"), {}), t)
+    check(want["origin"] is None and imported_dir(want) == left, f"python: namespace {want}")
+    f = [x for x in doc["findings"] if x["kind"] == "corrupted_file" and x["library"] == left + "/__init__.py"]
+    check(f and f[0]["severity"] == "warning" and "namespace" in f[0]["detail"] and left in (f[0]["fix"] or ""),
+          f"namespace-only torch reported: {doc['findings']}")
+
+
 def companions_on_path(t):
     """torchvision is resolved on the same path as torch: the venv's
     torchvision comes with the PYTHONPATH torch, and a second copy is named."""
@@ -287,6 +299,7 @@ with tempfile.TemporaryDirectory() as t:
     editable_install(t)
     venv_system_site(t)
     namespace_loses(t)
+    namespace_only(t)
     companions_on_path(t)
 
 print(f"sys.path cases: {len(failures)} failures")
