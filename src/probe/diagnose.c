@@ -123,7 +123,8 @@ static void known_env(const struct td_diagnose_request *a, struct td_check_repor
 static void probe_all(const struct td_diagnose_request *a, struct td_check_report *r,
                       struct td_arena *arena)
 {
-    struct td_probe_ctx ctx = {.root = a->root, .arena = arena, .timeout_ms = a->timeout_ms};
+    struct td_probe_ctx ctx = {
+        .root = a->root, .arena = arena, .timeout_ms = a->timeout_ms, .envp = a->envp};
     r->os = this_os();
     td_probe_system(&ctx, &r->sys);
     td_probe_windows(&ctx, &r->win);

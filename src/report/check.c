@@ -231,6 +231,31 @@ static bool owns_torch(const struct td_check_report *r, size_t py)
     return false;
 }
 
+/* The part of sys.path that decides which packages load: what is not the
+ * standard library, each entry tagged with why it is there. */
+static void view_sys_path(const struct out *o, const struct td_python *p)
+{
+    char list[2048] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < p->n_sys_path && at < sizeof list; i++) {
+        const struct td_syspath_entry *e = &p->sys_path[i];
+        if (e->why == TD_SP_CWD || e->why == TD_SP_STDLIB_ZIP || e->why == TD_SP_STDLIB ||
+            e->why == TD_SP_DYNLOAD || e->why == TD_SP_EXE_DIR || !e->exists)
+            continue;
+        int n =
+            snprintf(list + at, sizeof list - at, "%s%s [%s]", at ? " · " : "", e->path, e->reason);
+        at += n > 0 ? (size_t)n : 0;
+    }
+    if (list[0])
+        sub(o, "sys.path: %s", list);
+    if (p->pth_file)
+        sub(o, "sys.path is set by %s (site %s)", p->pth_file,
+            p->site_imported ? "imported" : "off: no `import site` line");
+    if (p->n_pth_imports)
+        sub(o, "%zu `import` line%s in .pth files (run by Python at start-up; see --format json)",
+            p->n_pth_imports, p->n_pth_imports == 1 ? "" : "s");
+}
+
 /* The interpreters that matter are shown one per line: the active one,
  * the one named by --python / VIRTUAL_ENV / CONDA_PREFIX, and those with a
  * torch; the rest (a pyenv with ten versions) are summed up on one line. */
@@ -254,9 +279,29 @@ static void view_python(const struct out *o, const struct td_check_report *r)
              p->real && strcmp(p->real, p->exe) ? " → " : "",
              p->real && strcmp(p->real, p->exe) ? p->real : "", or_unknown(p->version),
              or_unknown(p->kind_name), p->active ? " (active)" : "", or_unknown(p->found_by));
+        view_sys_path(o, p);
     }
     if (n_others)
         line(o, MARK_INFO, "%zu more without torch: %s", n_others, others);
+}
+
+/* Which copy `import torch` takes, and from which sys.path entry. */
+static void view_import(const struct out *o, const struct td_check_report *r,
+                        const struct td_torch *t)
+{
+    const char *exe = t->python < r->n_py ? r->pythons[t->python].exe : "?";
+    if (!t->sys_path_entry)
+        return;
+    if (t->imported)
+        sub(o, "imported by %s%s: sys.path[%zu] %s (%s)", exe,
+            t->namespace_only ? " as a namespace package (no __init__.py)" : "", t->sys_path_index,
+            t->sys_path_entry, or_unknown(t->reason));
+    else
+        sub(o, "shadowed: %s imports %s instead; this copy is sys.path[%zu] %s (%s)", exe,
+            or_unknown(t->shadowed_by), t->sys_path_index, t->sys_path_entry,
+            or_unknown(t->reason));
+    if (t->editable)
+        sub(o, "an editable install of %s", t->editable);
 }
 
 static void view_torch(const struct out *o, const struct td_check_report *r)
@@ -268,12 +313,15 @@ static void view_torch(const struct out *o, const struct td_check_report *r)
         const struct td_torch *t = &r->torch[i];
         const struct td_graph *g = r->graphs ? r->graphs[i] : NULL;
         enum mark m = worst_under(&r->findings, t->dir);
+        if (m == MARK_OK && t->shadowed_by)
+            m = MARK_WARN; /* its multiple_installs finding names "torch", not the folder */
         if (g && m != MARK_BAD && td_findings_count(&g->findings, TD_SEV_ERROR))
             m = MARK_BAD; /* its import closure fails (Debian's libraries are not under torch/) */
         else if (g && m == MARK_OK && td_findings_count(&g->findings, TD_SEV_WARNING))
             m = MARK_WARN;
         line(o, m, "torch %s (%s%s%s) · %s · %s", or_unknown(t->version), or_unknown(t->variant),
              t->cuda ? " " : "", t->cuda ? t->cuda : "", or_unknown(t->installer), t->dir);
+        view_import(o, r, t);
         char comp[1024] = "";
         for (size_t k = 0; k < t->n_companions; k++)
             snprintf(comp + strlen(comp), sizeof comp - strlen(comp), "%s%s %s", k ? ", " : "",
@@ -629,6 +677,38 @@ static void json_strings(struct td_jsonw *w, const char *key, const char *const 
     td_jw_end_array(w);
 }
 
+/* sys.path as the probe computed it, each entry with its reason. */
+static void json_sys_path(struct td_jsonw *w, const struct td_python *p)
+{
+    td_jw_key(w, "sys_path");
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < p->n_sys_path; i++) {
+        const struct td_syspath_entry *e = &p->sys_path[i];
+        td_jw_begin_object_inline(w);
+        td_jw_kstr(w, "path", e->path);
+        td_jw_kstr(w, "reason", e->reason);
+        td_jw_kstr(w, "detail", e->detail);
+        td_jw_kstr(w, "from", e->from);
+        td_jw_kbool(w, "exists", e->exists);
+        td_jw_end_object(w);
+    }
+    td_jw_end_array(w);
+    td_jw_key(w, "pth_imports");
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < p->n_pth_imports; i++) {
+        td_jw_begin_object_inline(w);
+        td_jw_kstr(w, "file", p->pth_imports[i].file);
+        td_jw_kuint(w, "line", p->pth_imports[i].line);
+        td_jw_kstr(w, "text", p->pth_imports[i].text);
+        td_jw_end_object(w);
+    }
+    td_jw_end_array(w);
+    td_jw_kstr(w, "pth_file", p->pth_file);
+    td_jw_kbool(w, "site", p->site_imported);
+    td_jw_kstr(w, "user_site", p->user_site);
+    td_jw_kstr(w, "user_site_off", p->user_site_off);
+}
+
 static void json_pythons(struct td_jsonw *w, const struct td_check_report *r)
 {
     td_jw_key(w, "pythons");
@@ -644,6 +724,7 @@ static void json_pythons(struct td_jsonw *w, const struct td_check_report *r)
         td_jw_kstr(w, "found_by", p->found_by);
         td_jw_kbool(w, "active", p->active);
         json_strings(w, "site_dirs", p->site_dirs, p->n_site_dirs);
+        json_sys_path(w, p);
         td_jw_end_object(w);
     }
     td_jw_end_array(w);
@@ -666,6 +747,17 @@ static void json_torch(struct td_jsonw *w, const struct td_check_report *r)
         td_jw_kstr(w, "dir", t->dir);
         td_jw_kstr(w, "dist_info", t->dist_info);
         td_jw_kstr(w, "python", t->python < r->n_py ? r->pythons[t->python].exe : NULL);
+        td_jw_kbool(w, "imported", t->imported);
+        td_jw_kbool(w, "namespace_only", t->namespace_only);
+        td_jw_kstr(w, "shadowed_by", t->shadowed_by);
+        td_jw_kstr(w, "sys_path_entry", t->sys_path_entry);
+        td_jw_key(w, "sys_path_index");
+        if (t->sys_path_entry)
+            td_jw_uint(w, t->sys_path_index);
+        else
+            td_jw_null(w);
+        td_jw_kstr(w, "reason", t->reason);
+        td_jw_kstr(w, "editable", t->editable);
         td_jw_key(w, "companions");
         td_jw_begin_array(w);
         for (size_t k = 0; k < t->n_companions; k++) {
