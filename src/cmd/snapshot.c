@@ -14,7 +14,7 @@ extern char **environ;
 
 struct snapshot_args {
     const char *python, *output, *root, *log, *restore;
-    bool verify, redact, no_gpu;
+    bool verify, redact, no_gpu, symbols;
     int timeout_ms;
 };
 
@@ -23,7 +23,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: torchdoctor snapshot [--python EXE] [-o FILE] [--verify] [--redact]\n"
             "                            [--log FILE] [--restore-script FILE.sh|.ps1|.bat]\n"
-            "                            [--root DIR] [--no-gpu] [--timeout MS]\n"
+            "                            [--symbols] [--root DIR] [--no-gpu] [--timeout MS]\n"
             "\n"
             "Records this machine as one JSON document: everything `check` reports, plus every\n"
             "distribution of every Python environment (version, installer, index URL), the\n"
@@ -41,6 +41,9 @@ static void usage(FILE *out)
             "                        packages at their versions, each torch build from its\n"
             "                        variant's index (sh, PowerShell or cmd by FILE's ending);\n"
             "                        written for you to read and run, never run here\n"
+            "  --symbols             bind every symbol of the torch closure, as check --symbols\n"
+            "                        (default: version needs only; a copy of another build that\n"
+            "                        lacks symbols is then found, at some 0.3 s more)\n"
             "  --root DIR            snapshot the system whose root is DIR\n"
             "  --no-gpu              do not load the NVIDIA driver, even in a child\n"
             "  --timeout MS          how long the driver probe may take (default 5000)\n"
@@ -64,10 +67,11 @@ static bool parse_one(const char *s, const char *v, int *i, struct snapshot_args
         a->timeout_ms = atoi(v);
         return ++*i, true;
     }
-    bool *flag = strcmp(s, "--verify") == 0   ? &a->verify
-                 : strcmp(s, "--redact") == 0 ? &a->redact
-                 : strcmp(s, "--no-gpu") == 0 ? &a->no_gpu
-                                              : NULL;
+    bool *flag = strcmp(s, "--verify") == 0    ? &a->verify
+                 : strcmp(s, "--redact") == 0  ? &a->redact
+                 : strcmp(s, "--no-gpu") == 0  ? &a->no_gpu
+                 : strcmp(s, "--symbols") == 0 ? &a->symbols
+                                               : NULL;
     if (flag)
         *flag = true;
     return flag != NULL;
@@ -219,6 +223,7 @@ int td_cmd_snapshot(int argc, char **argv)
                                     .root = a.root,
                                     .envp = (const char *const *)environ,
                                     .no_gpu = a.no_gpu,
+                                    .symbols = a.symbols,
                                     .timeout_ms = a.timeout_ms};
     struct td_arena arena = {0};
     struct td_check_report r = {0};

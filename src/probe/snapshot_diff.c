@@ -98,11 +98,13 @@ static void rank(struct td_change *c, const struct td_findings *fresh, struct td
     c->impact = c->n_kinds ? TD_IMPACT_BREAKS : k.otherwise;
 }
 
-/* The order areas are listed in within one impact: what torch runs on first. */
+/* The order areas are listed in within one impact: what torch runs on
+ * first, and a cause before its effect (an LD_LIBRARY_PATH entry before the
+ * library it puts in the closure). */
 static int area_rank(const char *area)
 {
-    static const char *const order[] = {"driver", "gpu",    "package", "native",
-                                        "env",    "python", "system"};
+    static const char *const order[] = {"driver", "gpu",    "package", "env",
+                                        "native", "python", "system"};
     for (int i = 0; i < (int)(sizeof order / sizeof order[0]); i++)
         if (strcmp(order[i], area) == 0)
             return i;

@@ -164,7 +164,9 @@ static enum td_severity severity_of(const char *s)
                                             : TD_SEV_INFO;
 }
 
-static void read_findings(struct td_snap_doc *d, const json_t *doc)
+/* td_findings_add copies every string but the kind (a TD_KIND_* constant
+ * elsewhere): here it is copied into the arena. */
+static void read_findings(struct td_snap_doc *d, const json_t *doc, struct td_arena *a)
 {
     const json_t *fs = json_object_get(doc, "findings");
     for (size_t i = 0; i < json_array_size(fs); i++) {
@@ -174,8 +176,9 @@ static void read_findings(struct td_snap_doc *d, const json_t *doc)
             json_is_array(nb) ? json_string_value(json_array_get(nb, 0)) : json_string_value(nb);
         const char *kind = str(x, "kind"), *detail = str(x, "detail");
         if (kind && detail)
-            td_findings_add(&d->findings, severity_of(str(x, "severity")), kind, str(x, "library"),
-                            needed_by, str(x, "symbol"), str(x, "fix"), "%s", detail);
+            td_findings_add(&d->findings, severity_of(str(x, "severity")), td_arena_strdup(a, kind),
+                            str(x, "library"), needed_by, str(x, "symbol"), str(x, "fix"), "%s",
+                            detail);
     }
 }
 
@@ -212,7 +215,7 @@ int td_snapshot_read(const char *text, size_t len, struct td_snap_doc *d, struct
     read_native(&f, snap);
     read_env(&f, doc, snap);
     read_machine(&f, doc);
-    read_findings(d, doc);
+    read_findings(d, doc, arena);
     if (d->n_facts)
         qsort(d->facts, d->n_facts, sizeof *d->facts, fact_cmp);
     json_decref(doc);

@@ -104,7 +104,7 @@ void td_diff_markdown(const struct td_diff *d, FILE *out)
         const struct td_change *c = &d->changes[i];
         if (c->impact == TD_IMPACT_NEUTRAL)
             break;
-        fprintf(out, "- **%s** `%s %s`%s%s%s: `%s` → `%s`. %s", td_impact_name(c->impact), c->area,
+        fprintf(out, "- **%s** `%s %s`%s%s%s: `%s` → `%s`. %s.", td_impact_name(c->impact), c->area,
                 c->item, *c->environment ? " (" : "", c->environment, *c->environment ? ")" : "",
                 or_none(c->before), or_none(c->after), c->detail);
         for (size_t k = 0; k < c->n_kinds; k++)
