@@ -270,7 +270,7 @@ static const char *utc_now(struct td_arena *a)
     time_t now = time(NULL);
     struct tm tm;
 #ifdef _WIN32
-    gmtime_s(&tm, &now);
+    tm = *gmtime(&now); /* one thread here; mingw lacks gmtime_r */
 #else
     gmtime_r(&now, &tm);
 #endif
