@@ -543,7 +543,7 @@ void td_check_html(const struct td_check_report *r, FILE *out)
 
 /* ---- JSON ---- */
 
-static void json_system(struct td_jsonw *w, const struct td_check_report *r)
+static void json_system(struct td_jsonw *w, const struct td_check_report *r, bool stable)
 {
     const struct td_system *s = &r->sys;
     td_jw_key(w, "system");
@@ -558,9 +558,11 @@ static void json_system(struct td_jsonw *w, const struct td_check_report *r)
     td_jw_kstr(w, "libstdcxx", s->libstdcxx);
     td_jw_kstr(w, "hostname", s->hostname);
     td_jw_kuint(w, "ram_total", s->ram_total);
-    td_jw_kuint(w, "ram_available", s->ram_available);
+    if (!stable)
+        td_jw_kuint(w, "ram_available", s->ram_available);
     td_jw_kuint(w, "swap_total", s->swap_total);
-    td_jw_kuint(w, "disk_free", s->disk_free);
+    if (!stable)
+        td_jw_kuint(w, "disk_free", s->disk_free);
     td_jw_kstr(w, "container", s->container);
     td_jw_kint(w, "wsl", s->wsl);
     td_jw_end_object(w);
@@ -780,6 +782,97 @@ static void json_torch(struct td_jsonw *w, const struct td_check_report *r)
     td_jw_end_array(w);
 }
 
+void td_check_json_sections(struct td_jsonw *w, const struct td_check_report *r, bool stable)
+{
+    json_system(w, r, stable);
+    json_windows(w, &r->win);
+    json_gpu(w, r);
+    json_pythons(w, r);
+    json_torch(w, r);
+    json_strings(w, "env", r->env, r->n_env);
+    if (r->workload) {
+        td_jw_key(w, "workload");
+        td_jw_begin_object(w);
+        td_jw_kstr(w, "slug", r->workload->slug);
+        td_jw_kstr(w, "name", r->workload->name);
+        td_jw_kbool(w, "ready", r->workload_ready);
+        td_jw_kstr(w, "source", r->workload->source);
+        td_jw_end_object(w);
+    }
+    if (r->live) {
+        const struct td_trace *t = r->live;
+        td_jw_key(w, "live");
+        td_jw_begin_object(w);
+        td_jw_kstr(w, "python", r->live_python);
+        td_jw_kstr(w, "torch_version", r->live_version);
+        td_jw_kbool(w, "imported", r->live_import_ms >= 0);
+        if (r->live_import_ms >= 0) {
+            td_jw_key(w, "import_ms");
+            td_jw_uint(w, (uint64_t)(r->live_import_ms + 0.5));
+        }
+        td_jw_kbool(w, "timed_out", t->timed_out);
+        td_jw_kint(w, "exit_status", t->exit_status);
+        td_jw_kint(w, "signal", t->signal);
+        td_jw_kuint(w, "libraries", t->n_libs);
+        td_jw_kstr(w, "failed", t->failed ? t->failed->message : NULL);
+        if (r->live_cuda >= 0) {
+            td_jw_kbool(w, "cuda_available", r->live_cuda == 1);
+            td_jw_kint(w, "cuda_devices", r->live_devices);
+        }
+        td_jw_kuint(w, "agreements", t->n_agreements);
+        td_jw_key(w, "divergences");
+        td_jw_begin_array(w);
+        for (size_t i = 0; i < t->n_divergences; i++) {
+            const struct td_trace_divergence *d = &t->divergences[i];
+            td_jw_begin_object_inline(w);
+            td_jw_kstr(w, "name", d->name);
+            td_jw_kstr(w, "predicted", d->predicted);
+            td_jw_kstr(w, "loaded", d->loaded);
+            td_jw_kstr(w, "why", d->why);
+            td_jw_end_object(w);
+        }
+        td_jw_end_array(w);
+        td_jw_end_object(w);
+    }
+    if (r->replay) {
+        const struct td_replay *x = r->replay;
+        td_jw_key(w, "replay");
+        td_jw_begin_object(w);
+        td_jw_kbool(w, "done", x->done);
+        td_jw_kbool(w, "timed_out", x->timed_out);
+        td_jw_kstr(w, "detail", x->detail);
+        json_strings(w, "failed_dirs", x->failed_dirs, x->n_failed_dirs);
+        td_jw_key(w, "loads");
+        td_jw_begin_array(w);
+        for (size_t i = 0; i < x->n_loads; i++) {
+            const struct td_replay_load *l = &x->loads[i];
+            td_jw_begin_object_inline(w);
+            td_jw_kstr(w, "file", l->file);
+            td_jw_kint(w, "error", (int)l->code);
+            td_jw_key(w, "path_retry");
+            if (l->retry >= 0)
+                td_jw_int(w, l->retry);
+            else
+                td_jw_null(w);
+            td_jw_kstr(w, "init_failed", l->init);
+            td_jw_kbool(w, "warn_only", l->warn_only);
+            td_jw_kint(w, "final", (int)td_replay_final(l));
+            td_jw_end_object(w);
+        }
+        td_jw_end_array(w);
+        td_jw_end_object(w);
+    }
+    /* DESIGN.md: "deps" is the torch closure check, of the torch the active
+     * interpreter imports (the first found). */
+    const struct td_graph *g = r->n_torch && r->graphs ? r->graphs[0] : NULL;
+    if (g) {
+        td_jw_key(w, "deps");
+        td_jw_begin_object(w);
+        td_deps_json_body(w, g);
+        td_jw_end_object(w);
+    }
+}
+
 void td_check_json(const struct td_check_report *r, FILE *out)
 {
     static struct td_jsonw w;
@@ -787,93 +880,7 @@ void td_check_json(const struct td_check_report *r, FILE *out)
     td_envelope_begin(&w, "check", r->os);
     td_jw_key(&w, "elapsed_ms");
     td_jw_uint(&w, (uint64_t)(r->elapsed_ms + 0.5));
-    json_system(&w, r);
-    json_windows(&w, &r->win);
-    json_gpu(&w, r);
-    json_pythons(&w, r);
-    json_torch(&w, r);
-    json_strings(&w, "env", r->env, r->n_env);
-    if (r->workload) {
-        td_jw_key(&w, "workload");
-        td_jw_begin_object(&w);
-        td_jw_kstr(&w, "slug", r->workload->slug);
-        td_jw_kstr(&w, "name", r->workload->name);
-        td_jw_kbool(&w, "ready", r->workload_ready);
-        td_jw_kstr(&w, "source", r->workload->source);
-        td_jw_end_object(&w);
-    }
-    if (r->live) {
-        const struct td_trace *t = r->live;
-        td_jw_key(&w, "live");
-        td_jw_begin_object(&w);
-        td_jw_kstr(&w, "python", r->live_python);
-        td_jw_kstr(&w, "torch_version", r->live_version);
-        td_jw_kbool(&w, "imported", r->live_import_ms >= 0);
-        if (r->live_import_ms >= 0) {
-            td_jw_key(&w, "import_ms");
-            td_jw_uint(&w, (uint64_t)(r->live_import_ms + 0.5));
-        }
-        td_jw_kbool(&w, "timed_out", t->timed_out);
-        td_jw_kint(&w, "exit_status", t->exit_status);
-        td_jw_kint(&w, "signal", t->signal);
-        td_jw_kuint(&w, "libraries", t->n_libs);
-        td_jw_kstr(&w, "failed", t->failed ? t->failed->message : NULL);
-        if (r->live_cuda >= 0) {
-            td_jw_kbool(&w, "cuda_available", r->live_cuda == 1);
-            td_jw_kint(&w, "cuda_devices", r->live_devices);
-        }
-        td_jw_kuint(&w, "agreements", t->n_agreements);
-        td_jw_key(&w, "divergences");
-        td_jw_begin_array(&w);
-        for (size_t i = 0; i < t->n_divergences; i++) {
-            const struct td_trace_divergence *d = &t->divergences[i];
-            td_jw_begin_object_inline(&w);
-            td_jw_kstr(&w, "name", d->name);
-            td_jw_kstr(&w, "predicted", d->predicted);
-            td_jw_kstr(&w, "loaded", d->loaded);
-            td_jw_kstr(&w, "why", d->why);
-            td_jw_end_object(&w);
-        }
-        td_jw_end_array(&w);
-        td_jw_end_object(&w);
-    }
-    if (r->replay) {
-        const struct td_replay *x = r->replay;
-        td_jw_key(&w, "replay");
-        td_jw_begin_object(&w);
-        td_jw_kbool(&w, "done", x->done);
-        td_jw_kbool(&w, "timed_out", x->timed_out);
-        td_jw_kstr(&w, "detail", x->detail);
-        json_strings(&w, "failed_dirs", x->failed_dirs, x->n_failed_dirs);
-        td_jw_key(&w, "loads");
-        td_jw_begin_array(&w);
-        for (size_t i = 0; i < x->n_loads; i++) {
-            const struct td_replay_load *l = &x->loads[i];
-            td_jw_begin_object_inline(&w);
-            td_jw_kstr(&w, "file", l->file);
-            td_jw_kint(&w, "error", (int)l->code);
-            td_jw_key(&w, "path_retry");
-            if (l->retry >= 0)
-                td_jw_int(&w, l->retry);
-            else
-                td_jw_null(&w);
-            td_jw_kstr(&w, "init_failed", l->init);
-            td_jw_kbool(&w, "warn_only", l->warn_only);
-            td_jw_kint(&w, "final", (int)td_replay_final(l));
-            td_jw_end_object(&w);
-        }
-        td_jw_end_array(&w);
-        td_jw_end_object(&w);
-    }
-    /* DESIGN.md: "deps" is the torch closure check, of the torch the active
-     * interpreter imports (the first found). */
-    const struct td_graph *g = r->n_torch && r->graphs ? r->graphs[0] : NULL;
-    if (g) {
-        td_jw_key(&w, "deps");
-        td_jw_begin_object(&w);
-        td_deps_json_body(&w, g);
-        td_jw_end_object(&w);
-    }
+    td_check_json_sections(&w, r, false);
     td_envelope_findings(&w, &r->findings);
     td_envelope_end(&w);
 }
