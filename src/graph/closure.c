@@ -98,33 +98,6 @@ static size_t list_deps(struct td_object *o, struct dep **out, struct td_finding
     return n;
 }
 
-/* The fix for a library no search location holds, for the target platform. */
-static const char *platform_fix_missing(const struct td_graph *g, const char *name, char *out,
-                                        size_t cap)
-{
-    switch (g->cfg.platform) {
-    case TD_PLATFORM_WINDOWS:
-        snprintf(out, cap,
-                 "install the package that ships %s, or put it in the folder of the DLL that "
-                 "needs it, or add its folder with os.add_dll_directory()",
-                 name);
-        break;
-    case TD_PLATFORM_MACOS:
-        snprintf(out, cap,
-                 "install the library that provides %s, or add an LC_RPATH that reaches it "
-                 "(install_name_tool -add_rpath DIR FILE, on a copy)",
-                 name);
-        break;
-    case TD_PLATFORM_LINUX:
-        snprintf(out, cap,
-                 "install the package that ships %s (apt-file search %s, or the pip/conda "
-                 "package that provides it); LD_LIBRARY_PATH only helps one shell",
-                 name, name);
-        break;
-    }
-    return out;
-}
-
 /* Windows: the PATH directory holding NAME, for a DLL the chosen profile
  * does not find; NULL when PATH has none. Python >= 3.8 resolves extension
  * dependencies without PATH (pytorch-facts.md section 5). */
@@ -242,14 +215,15 @@ static void edge_findings(struct td_graph *g, const struct td_edge *e)
                             e->name, first_wrong->path,
                             first_wrong->detail ? first_wrong->detail : "wrong architecture",
                             r->n_probes);
-        else
-            td_findings_add(&g->findings, sev, kind, e->name, e->from->path, NULL,
-                            platform_fix_missing(g, e->name, fix, sizeof fix),
+        else {
+            g->loader.ops->fix_missing(e->name, fix, sizeof fix);
+            td_findings_add(&g->findings, sev, kind, e->name, e->from->path, NULL, fix,
                             "%s%s is not found in any of the %zu places the loader tries", e->name,
                             e->delay  ? " (delay-loaded: fails at first use)"
                             : e->weak ? " (weak: the program runs without it)"
                                       : "",
                             r->n_probes);
+        }
         return;
     }
     if (wrong && first_wrong)
@@ -334,13 +308,14 @@ void td_graph_resolve_from(struct td_graph *g, size_t start)
     }
 }
 
-/* ld.so loads LD_PRELOAD and /etc/ld.so.preload libraries right after the
- * program, before its DT_NEEDED entries (ld.so(8) "LD_PRELOAD"); one that
- * cannot be found is ignored with a message, not fatal. */
+/* The libraries the loader model preloads, right after the program and
+ * before its own needs (Linux: LD_PRELOAD and /etc/ld.so.preload, ld.so(8)
+ * "LD_PRELOAD"); one that cannot be found is ignored with a message, not
+ * fatal. */
 static void load_preloads(struct td_graph *g)
 {
     const char **names = NULL;
-    int n = td_linux_preload_names(&g->cfg, &g->arena, &names);
+    int n = g->loader.ops->preloads ? g->loader.ops->preloads(&g->cfg, &g->arena, &names) : 0;
     for (int i = 0; i < n; i++) {
         struct td_edge *e = add_edge(g);
         if (!e)
@@ -397,8 +372,7 @@ int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
         for (size_t i = 0; i < g->count; i++)
             td_graph_bind_elf_offer(g, g->objects[i]);
     }
-    if (g->cfg.platform == TD_PLATFORM_LINUX)
-        load_preloads(g);
+    load_preloads(g);
     td_graph_resolve_from(g, 0);
     td_graph_analyze(g);
     if (g->opts.interpreter) {

@@ -239,7 +239,17 @@ struct td_loader_ops {
     int (*resolve)(struct td_loader *L, struct td_object *requester, const char *name, bool delay,
                    const struct td_loaded *loaded, struct td_resolution *out, struct td_err *err);
     void (*fini)(struct td_loader *L);
+    /* Libraries loaded before the root's own needs (Linux: LD_PRELOAD and
+     * /etc/ld.so.preload), into *NAMES (ARENA), each resolved with requester
+     * NULL; the count, or -1. NULL: the platform has none. */
+    int (*preloads)(const struct td_loader_config *cfg, struct td_arena *arena,
+                    const char ***names);
+    /* The fix for a library no search location holds, into OUT. */
+    void (*fix_missing)(const char *name, char *out, size_t cap);
 };
+
+/* The model for PLATFORM (without initialising it). */
+const struct td_loader_ops *td_loader_ops_for(enum td_platform platform);
 
 struct td_loader {
     const struct td_loader_config *cfg;

@@ -680,4 +680,13 @@ static int init(struct td_loader *L, struct td_err *err)
     return read_apisets(L, st, err) == 0 && read_known(L, st, err) == 0 ? 0 : -1;
 }
 
-const struct td_loader_ops td_loader_windows = {"windows", init, resolve, NULL};
+static void fix_missing(const char *name, char *out, size_t cap)
+{
+    snprintf(out, cap,
+             "install the package that ships %s, or put it in the folder of the DLL that "
+             "needs it, or add its folder with os.add_dll_directory()",
+             name);
+}
+
+const struct td_loader_ops td_loader_windows = {
+    .name = "windows", .init = init, .resolve = resolve, .fix_missing = fix_missing};
