@@ -347,6 +347,65 @@ static void load_preloads(struct td_graph *g)
     }
 }
 
+static bool tail_push(struct td_graph *g, struct td_object *o, size_t *cap)
+{
+    if (g->n_scope_tail == *cap) {
+        size_t grown_cap = *cap ? *cap * 2 : 8;
+        struct td_object **grown = realloc(g->scope_tail, grown_cap * sizeof *grown);
+        if (!grown)
+            return false;
+        g->scope_tail = grown, *cap = grown_cap;
+    }
+    g->scope_tail[g->n_scope_tail++] = o;
+    return true;
+}
+
+/* Resolves the needs of tail object O (the interpreter or one of its
+ * libraries) as the loader does when Python starts; libraries the graph
+ * holds already are in scope already, the others join the tail. */
+static void resolve_tail_needs(struct td_graph *g, struct td_object *o, size_t *cap)
+{
+    struct td_findings ignored = {0}; /* the interpreter's own problems are not the target's */
+    struct dep *deps;
+    size_t n = list_deps(o, &deps, &ignored);
+    struct td_object **all = malloc((td_graph_scope_size(g) + n + 1) * sizeof *all);
+    for (size_t k = 0; all && k < n; k++) {
+        memcpy(all, g->objects, g->count * sizeof *all);
+        memcpy(all + g->count, g->scope_tail, g->n_scope_tail * sizeof *all);
+        struct td_loaded loaded = {all, td_graph_scope_size(g)};
+        struct td_resolution res = {0};
+        struct td_err err = {0};
+        if (g->loader.ops->resolve(&g->loader, o, deps[k].name, false, &loaded, &res, &err) ||
+            !res.object || !res.newly_opened)
+            continue;
+        res.object->loader = o;
+        if (!tail_push(g, res.object, cap))
+            td_object_free(res.object);
+    }
+    free(all);
+    td_findings_free(&ignored);
+}
+
+/* The interpreter whose symbols an extension may use, with its own
+ * DT_NEEDED closure (DESIGN.md "Python's import"): a shared-libpython
+ * build defines the Py* API in libpython3.X.so.1.0, not in the program.
+ * Only ELF interpreters; the closure only when every symbol is bound. */
+static void load_interpreter(struct td_graph *g)
+{
+    struct td_err ierr = {0};
+    size_t cap = 0;
+    g->interpreter = open_file(g, g->opts.interpreter, &ierr);
+    if (g->interpreter && g->interpreter->kind != TD_FILE_ELF) {
+        td_object_free(g->interpreter);
+        g->interpreter = NULL;
+    }
+    if (!g->interpreter || !tail_push(g, g->interpreter, &cap))
+        return;
+    bool whole = g->opts.bind_symbols && !g->opts.versions_only;
+    for (size_t i = 0; whole && i < g->n_scope_tail && i < 256; i++)
+        resolve_tail_needs(g, g->scope_tail[i], &cap);
+}
+
 int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
                    const struct td_graph_options *opts, const char *const *roots, size_t n_roots,
                    struct td_err *err)
@@ -375,14 +434,8 @@ int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
     load_preloads(g);
     td_graph_resolve_from(g, 0);
     td_graph_analyze(g);
-    if (g->opts.interpreter) {
-        struct td_err ierr = {0};
-        g->interpreter = open_file(g, g->opts.interpreter, &ierr);
-        if (g->interpreter && g->interpreter->kind != TD_FILE_ELF) {
-            td_object_free(g->interpreter);
-            g->interpreter = NULL;
-        }
-    }
+    if (g->opts.interpreter)
+        load_interpreter(g);
     if (g->opts.bind_symbols && g->objects[0]->kind == TD_FILE_ELF)
         td_graph_bind_elf(g);
     if (g->opts.bind_symbols && g->objects[0]->kind == TD_FILE_PE)
@@ -395,8 +448,11 @@ static void graph_free(struct td_graph *g, void (*free_object)(struct td_object 
     td_graph_bind_elf_end(g); /* a build that failed before binding */
     for (size_t i = 0; i < g->count; i++)
         free_object(g->objects[i]);
-    if (g->interpreter)
+    for (size_t i = 0; i < g->n_scope_tail; i++)
+        free_object(g->scope_tail[i]); /* [0] is the interpreter */
+    if (g->interpreter && !g->n_scope_tail)
         free_object(g->interpreter);
+    free(g->scope_tail);
     free(g->objects);
     free(g->edges);
     free(g->unbound);
