@@ -5,7 +5,7 @@ The interpreter of tests/fixtures/pylaunch.sh is a launcher linked against
 libpython3.11.so.1.0 (Debian's libpython3.11-dev), as pyenv and
 --enable-shared builds are: the Py* API is defined in libpython, not in the
 program. Ground truth: that interpreter (a venv of it) imports Debian's
-torch. Then `deps _C --python LAUNCHER` and `check --python VENV --symbols`
+torch. Then `deps _C --python LAUNCHER` and `check --python VENV` (binding by default)
 report zero unbound symbols (without the interpreter's closure in scope,
 libtorch_python.so lacks 251 Py* symbols)."""
 import glob
@@ -60,8 +60,10 @@ def main():
     check(s["unbound"] == [], f"deps: unbound {[(u['object'], u['count']) for u in s['unbound']]}")
     check(not [f for f in d["findings"] if f["kind"] == "missing_symbol"], "deps: no missing_symbol")
 
-    k = run("check", ["--python", venv_py, "--no-gpu", "--symbols"])
+    k = run("check", ["--python", venv_py, "--no-gpu"])  # binds every symbol by default
     s = k.get("deps", {}).get("symbols", {})
+    check(s.get("bound") and s.get("distinct_references", 0) > 1000,
+          f"check: {s.get('distinct_references')} references bound by default")
     check(os.path.realpath(s.get("interpreter") or "") == os.path.realpath(launcher), f"check: interpreter {s.get('interpreter')}")
     check(s.get("unbound") == [], f"check: unbound {[(u['object'], u['count']) for u in s.get('unbound', [])]}")
     check(not [f for f in k["findings"] if f["kind"] == "missing_symbol"], "check: no missing_symbol")
