@@ -440,6 +440,7 @@ int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
         td_graph_bind_elf(g);
     if (g->opts.bind_symbols && g->objects[0]->kind == TD_FILE_PE)
         td_graph_bind_pe(g);
+    td_graph_env_shadows(g);
     return 0;
 }
 

@@ -81,6 +81,11 @@ void td_graph_free_at_exit(struct td_graph *g);
 /* Whole-closure checks: RUNPATH not inherited, shadowed copies, duplicate
  * runtimes (analyze.c). */
 void td_graph_analyze(struct td_graph *g);
+/* Libraries the environment (LD_LIBRARY_PATH, LD_PRELOAD, PATH) puts
+ * ahead of the copy the install ships: shadowed_library findings, errors
+ * when binding then fails, with those failures folded in (env_shadow.c).
+ * Runs after binding. */
+void td_graph_env_shadows(struct td_graph *g);
 /* For a dependency not found on Linux: true (and a runpath_not_inherited
  * finding) when an ancestor's DT_RUNPATH holds it. */
 bool td_graph_runpath_not_inherited(struct td_graph *g, const struct td_edge *e);
