@@ -253,6 +253,21 @@ static struct td_object *open_file(const struct td_graph *g, const char *path, s
     return td_object_from_map(&map, dev, ino, path, NULL, g->cfg.headers_only, err);
 }
 
+/* A root the loader would not load at all (a DLL of another machine than
+ * the process): the error names it, and its needs are not followed. */
+static void refuse_root(struct td_graph *g, struct td_object *o)
+{
+    char why[256];
+    if (!g->loader.ops->refuses_root ||
+        !g->loader.ops->refuses_root(&g->loader, o, why, sizeof why))
+        return;
+    o->refused = true;
+    td_findings_add(&g->findings, TD_SEV_ERROR, TD_KIND_WRONG_ARCHITECTURE, o->path, NULL, NULL,
+                    "replace it with the build for this architecture (64-bit Python needs "
+                    "64-bit DLLs): reinstall the package that ships it",
+                    "%s is %s: loading it fails, and the import with it", o->path, why);
+}
+
 static int open_roots(struct td_graph *g, const char *const *roots, size_t n, struct td_err *err)
 {
     for (size_t i = 0; i < n; i++) {
@@ -260,6 +275,7 @@ static int open_roots(struct td_graph *g, const char *const *roots, size_t n, st
         if (!o)
             return -1;
         o->found_via = TD_RULE_ROOT;
+        refuse_root(g, o);
         if (td_graph_add_object(g, o) != 0) {
             td_object_free(o);
             td_err_set(err, "out of memory");
@@ -275,8 +291,8 @@ void td_graph_resolve_from(struct td_graph *g, size_t start)
 {
     for (size_t i = start; i < g->count; i++) {
         struct td_object *o = g->objects[i];
-        struct dep *deps;
-        size_t n = list_deps(o, &deps, &g->findings);
+        struct dep *deps = NULL;
+        size_t n = o->refused ? 0 : list_deps(o, &deps, &g->findings);
         for (size_t k = 0; k < n; k++) {
             struct td_edge *e = add_edge(g);
             if (!e)

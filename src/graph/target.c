@@ -10,6 +10,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include <dirent.h>
+
 #include "base/compat.h"
 
 enum { MAX_ROOTS = 512 };
@@ -171,6 +173,85 @@ static const char *interpreter_of(const struct td_target_request *r,
     return found;
 }
 
+/* The PE machine of host file PATH, 0 when it is not a PE image. */
+static uint16_t machine_of(const char *path)
+{
+    struct td_err err = {0};
+    struct td_object *o = path ? td_object_open(path, NULL, NULL, &err) : NULL;
+    uint16_t m = o && o->kind == TD_FILE_PE ? o->u.pe.machine : 0;
+    td_object_free(o);
+    return m;
+}
+
+/* python.exe of the install TORCH belongs to (...\<prefix>\Lib\site-packages
+ * \torch): pyvenv.cfg's home (a venv), else the prefix's own, as a host
+ * path in OUT; NULL when the layout names none. */
+static const char *python_of_layout(const struct td_loader_config *cfg, const char *torch,
+                                    char *out, size_t cap)
+{
+    char prefix[4096], line[4096], target[4200];
+    snprintf(prefix, sizeof prefix, "%s", torch);
+    for (int up = 0; up < 3; up++)
+        if (td_host_last_sep(prefix))
+            *td_host_last_sep(prefix) = '\0';
+    snprintf(target, sizeof target, "%s/pyvenv.cfg", prefix);
+    FILE *f = fopen(target, "r");
+    while (f && fgets(line, sizeof line, f)) {
+        const char *eq = strchr(line, '=');
+        if (strncmp(line, "home", 4) != 0 || !eq)
+            continue;
+        const char *v = eq + 1 + strspn(eq + 1, " \t");
+        snprintf(target, sizeof target, "%.*s\\python.exe", (int)strcspn(v, "\r\n"), v);
+        if (td_host_path(cfg, target, out, cap) && access(out, R_OK) == 0) {
+            fclose(f);
+            return out;
+        }
+    }
+    if (f)
+        fclose(f);
+    static const char *const names[] = {"python.exe", "Scripts/python.exe"};
+    for (size_t i = 0; i < 2; i++) {
+        int n = snprintf(out, cap, "%s/%s", prefix, names[i]);
+        if (n > 0 && (size_t)n < cap && access(out, R_OK) == 0)
+            return out;
+    }
+    return NULL;
+}
+
+/* Windows, torch-import and python-extension: the process is python.exe's
+ * (--python, or the install's layout), else the extension module's
+ * (FALLBACK, _C.pyd) -- never the first DLL found. */
+static uint16_t process_machine(const struct td_target_request *r,
+                                const struct td_loader_config *cfg, const char *torch,
+                                const char *fallback)
+{
+    char exe[4096];
+    uint16_t m = machine_of(r->python);
+    if (!m && torch)
+        m = machine_of(python_of_layout(cfg, torch, exe, sizeof exe));
+    return m ? m : machine_of(fallback);
+}
+
+/* torch's _C*.pyd (host path, ARENA), or NULL. */
+static const char *torch_extension(const char *torch, struct td_arena *arena)
+{
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", torch);
+    DIR *d = opendir(dir);
+    const struct dirent *e;
+    const char *found = NULL;
+    while (d && !found && (e = readdir(d)) != NULL)
+        if (strncmp(e->d_name, "_C", 2) == 0 && ends_with(e->d_name, ".pyd")) {
+            size_t len = strlen(dir) + strlen(e->d_name) + 2;
+            char *p = td_arena_alloc(arena, len);
+            if (p)
+                snprintf(p, len, "%s/%s", dir, e->d_name), found = p;
+        }
+    if (d)
+        closedir(d);
+    return found;
+}
+
 static struct td_graph_options options_of(const struct td_target_request *r, const char *python)
 {
     return (struct td_graph_options){.bind_symbols = r->symbols != TD_SYMBOLS_NONE,
@@ -244,6 +325,10 @@ int td_target_build(const struct td_target_request *r, struct td_graph *g, struc
     if (cfg->platform == TD_PLATFORM_WINDOWS && cfg->profile == TD_PROFILE_PYTHON_EXTENSION)
         cfg->load_flags = 0x1100; /* CPython dynload_win.c: DEFAULT_DIRS | DLL_LOAD_DIR */
     td_object_free(first);
+    if (cfg->platform == TD_PLATFORM_WINDOWS && cfg->profile == TD_PROFILE_TORCH_IMPORT && torch)
+        cfg->process_machine = process_machine(r, cfg, torch, torch_extension(torch, arena));
+    if (cfg->platform == TD_PLATFORM_WINDOWS && cfg->profile == TD_PROFILE_PYTHON_EXTENSION)
+        cfg->process_machine = process_machine(r, cfg, torch, r->n_files ? r->files[0] : NULL);
     if (cfg->profile == TD_PROFILE_TORCH_IMPORT && torch)
         return build_torch(r, cfg, torch, extra, extra_roots(r, torch, extra), g, arena, err);
     size_t n = r->n_files < MAX_ROOTS ? r->n_files : MAX_ROOTS;
