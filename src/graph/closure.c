@@ -262,10 +262,14 @@ static void refuse_root(struct td_graph *g, struct td_object *o)
         !g->loader.ops->refuses_root(&g->loader, o, why, sizeof why))
         return;
     o->refused = true;
+    /* A torch file of the wrong machine: the wheel is broken or mixed. */
+    const char *fix = g->cfg.profile == TD_PROFILE_TORCH_IMPORT
+                          ? "pip install --force-reinstall --no-cache-dir torch  (with the "
+                            "--index-url of your CUDA variant, as `torchdoctor compat` prints it)"
+                          : "replace it with the build for the process's architecture (64-bit "
+                            "Python needs 64-bit DLLs)";
     td_findings_add(&g->findings, TD_SEV_ERROR, TD_KIND_WRONG_ARCHITECTURE, o->path, NULL, NULL,
-                    "replace it with the build for this architecture (64-bit Python needs "
-                    "64-bit DLLs): reinstall the package that ships it",
-                    "%s is %s: loading it fails, and the import with it", o->path, why);
+                    fix, "%s is %s: loading it fails, and the import with it", o->path, why);
 }
 
 static int open_roots(struct td_graph *g, const char *const *roots, size_t n, struct td_err *err)
