@@ -124,8 +124,6 @@ static void probe_all(const struct td_diagnose_request *a, struct td_check_repor
     td_probe_pythons(&ctx, a->python, &r->pythons, &r->n_py);
     uint64_t limit = a->verify ? UINT64_MAX : CHECK_HASH_LIMIT;
     td_probe_torch(&ctx, r->pythons, r->n_py, limit, &r->torch, &r->n_torch, &r->findings);
-    /* TODO(explain, at merge): explain builds its graph with the same
-     * td_target_build request (graph/target.h); a test compares the two. */
     r->graphs = td_arena_array(arena, r->n_torch + 1, sizeof *r->graphs);
     for (size_t i = 0; r->graphs && i < r->n_torch; i++) {
         const struct td_torch *t = &r->torch[i];
