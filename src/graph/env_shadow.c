@@ -115,7 +115,11 @@ static void report(struct td_graph *g, const struct td_edge *e, const char *var,
                     e->to->path, by->path, NULL, fix,
                     "%s comes from %s entry %s (%s) and hides %s, the copy the install ships%s%s",
                     e->name, var, entry, e->to->path, hidden,
-                    worst ? ": binding then fails" : "; everything still binds", summary);
+                    worst ? ": binding then fails"
+                    : g->opts.bind_symbols && !g->opts.versions_only
+                        ? "; everything still binds"
+                        : "; its symbols were not bound",
+                    summary);
 }
 
 void td_graph_env_shadows(struct td_graph *g)
