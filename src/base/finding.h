@@ -65,6 +65,9 @@ struct td_finding *td_findings_add(struct td_findings *f, enum td_severity sev, 
                                    const char *fix, const char *detail_fmt, ...) TD_PRINTF(8, 9);
 
 size_t td_findings_count(const struct td_findings *f, enum td_severity sev);
+/* Removes finding I (one folded into another's detail); the order of the
+ * others is kept. */
+void td_findings_remove(struct td_findings *f, size_t i);
 const char *td_severity_name(enum td_severity sev);
 void td_findings_free(struct td_findings *f);
 

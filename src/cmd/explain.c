@@ -13,9 +13,12 @@
 
 #include "base/compat.h"
 #include "cmd/cmd.h"
-#include "cmd/deps_graph.h"
+#include "graph/target.h"
+#include "probe/apiset.h"
 #include "kb/errors.h"
 #include "report/envelope.h"
+
+extern char **environ;
 
 enum {
     INPUT_CAP = 16 << 20, /* a traceback, not a log file */
@@ -391,9 +394,15 @@ static void analyse(const struct td_explain *x, const char *root, struct local *
         return;
     fmt(l->target, sizeof l->target, "%s", path);
     const char *files[1] = {l->host};
-    struct td_deps_request req = {.files = files, .n_files = 1, .root = root};
+    /* The same model as `deps FILE` (graph/target.h): this machine's
+     * environment without --root. */
+    struct td_target_request req = {.files = files,
+                                    .n_files = 1,
+                                    .root = root,
+                                    .envp = root ? NULL : (const char *const *)environ,
+                                    .live_apisets = root ? NULL : td_probe_live_apisets()};
     struct td_err err = {0};
-    if (td_deps_build(&req, &l->g, &l->plan, &err) != 0) {
+    if (td_target_build(&req, &l->g, &l->plan, &err) != 0) {
         add_line(l, "%s could not be analysed: %s", l->host, err.msg);
         return;
     }
