@@ -10,6 +10,8 @@ const struct td_command td_commands[] = {
     {"explain", "say what a pasted error message means and what it does not say", td_cmd_explain},
     {"trace", "run a command and show what ld.so really loaded, and from where", td_cmd_trace},
     {"inspect", "show what a binary (ELF, PE, Mach-O) or wheel declares", td_cmd_inspect},
+    {"bench", "measure CPU, memory, disk, import torch and GPUs against their expected peaks",
+     td_cmd_bench},
 #ifdef _WIN32
     /* Hidden: what `check` runs in a child of itself (probe/child.h). */
     {"__gpu", NULL, td_cmd_gpu_child},

@@ -1,0 +1,68 @@
+/* bench's GPU part on Linux: the embedded GPU helper (gpuhelper/) runs the
+ * measurements of gpu_bench_ask.c in a child with a timeout, so a driver
+ * that crashes or hangs in a copy or a kernel launch takes only the child;
+ * what it answered before that is kept, and the step it died in is said. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "probe/bench.h"
+#include "probe/probe_util.h"
+
+#define ANSWER_CAP ((size_t)64 << 10)
+
+/* How the child ended, in words; NULL when it finished normally. */
+static const char *ending(const struct td_gpu_helper_outcome *o, int timeout_ms, bool done,
+                          char *out, size_t cap)
+{
+    if (!o->started)
+        snprintf(out, cap, "the GPU helper could not be started: %s", o->why);
+    else if (o->timed_out)
+        td_gpu_timeout_detail(timeout_ms, "GPU helper", out, cap);
+    else if (o->exited && WIFSIGNALED(o->status))
+        snprintf(out, cap, "the GPU helper was killed by SIG%s",
+                 sigabbrev_np(WTERMSIG(o->status)) ? sigabbrev_np(WTERMSIG(o->status)) : "?");
+    else if (!done)
+        snprintf(out, cap, "the GPU helper exited before answering");
+    else
+        return NULL;
+    return out;
+}
+
+void td_bench_gpu_run(const struct td_bench_options *o, struct td_bench_gpus *g,
+                      struct td_arena *arena)
+{
+    int iterations = o->iterations > 0 ? o->iterations : o->quick ? 10 : 100;
+    int timeout = o->timeout_ms > 0 ? o->timeout_ms : o->quick ? 20000 : 60000;
+    char iters[16];
+    snprintf(iters, sizeof iters, "%d", iterations);
+    const char *args[] = {"bench", iters, o->quick ? "1" : "0", NULL};
+    char *buf = malloc(ANSWER_CAP);
+    struct td_gpu_helper_outcome out = {0};
+    if (!buf) {
+        g->status = "not measured: out of memory";
+        return;
+    }
+    if (o->progress)
+        o->progress(o->progress_ctx, "GPU: copies, FMA kernel, stability loop");
+    size_t n = td_gpu_helper_run(args, timeout, buf, ANSWER_CAP, &out);
+    g->last_gpu = -1;
+    td_bench_gpu_parse(buf, n, g, arena);
+    bool done = n >= 5 && memcmp(buf + n - 5, "done\n", 5) == 0;
+    free(buf);
+    char why[700];
+    const char *end = ending(&out, timeout, done, why, sizeof why);
+    if (!end)
+        return;
+    g->status = td_arena_strdup(arena, end);
+    for (size_t i = 0; i < g->n_gpus; i++) {
+        struct td_bench_gpu *x = &g->gpus[i];
+        if (x->index != g->last_gpu || x->error)
+            continue;
+        char e[800];
+        snprintf(e, sizeof e, "%s during %s", end, x->last_step ? x->last_step : "setup");
+        x->error = td_arena_strdup(arena, e);
+    }
+}
