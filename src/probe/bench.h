@@ -121,6 +121,7 @@ struct td_bench_import {
 struct td_bench_gpu {
     int index;
     const char *name;
+    const char *pci;       /* "00000000:01:00.0" (NVML's form), or NULL */
     const char *error;     /* the driver call that failed, or the child's end; NULL when whole */
     const char *last_step; /* the last step the helper started ("fp32_fma") */
     struct td_bench_figure h2d_pinned, d2h_pinned, h2d_pageable, d2h_pageable, d2d, fp32_fma;
@@ -141,6 +142,7 @@ struct td_bench_gpus {
     struct td_bench_gpu *gpus;
     size_t n_gpus;
     int last_gpu; /* the device the helper was last working on */
+    bool failed;  /* the helper crashed, hung or ended early: status says how */
 };
 
 /* ---- the whole run (bench.c) ---- */
@@ -187,6 +189,10 @@ bool td_bench_below(const struct td_bench_figure *f);
 void td_bench_verdict(struct td_findings *f, const struct td_bench_figure *fig, const char *what,
                       const char *library, const char *cause, const char *fix);
 void td_bench_verdicts(struct td_bench *b);
+
+/* XID errors (NVIDIA driver error reports, "NVRM: Xid (PCI:0000:01:00): 79, ...")
+ * in kernel log TEXT for the GPU at PCI (NVML's "00000000:01:00.0"). */
+long long td_bench_count_xids(const char *text, size_t len, const char *pci);
 
 /* Parses the helper's bench answer (gpu_bench_ask.c's lines) into G. */
 void td_bench_gpu_parse(const char *text, size_t len, struct td_bench_gpus *g,

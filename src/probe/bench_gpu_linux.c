@@ -2,11 +2,14 @@
  * measurements of gpu_bench_ask.c in a child with a timeout, so a driver
  * that crashes or hangs in a copy or a kernel launch takes only the child;
  * what it answered before that is kept, and the step it died in is said. */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "probe/bench.h"
 #include "probe/probe_util.h"
@@ -31,6 +34,41 @@ static const char *ending(const struct td_gpu_helper_outcome *o, int timeout_ms,
     return out;
 }
 
+/* The kernel log as /dev/kmsg gives it (records up to now, without
+ * waiting), or NULL where it is not readable (dmesg_restrict, no root). */
+static char *read_kmsg(size_t *len)
+{
+    enum { CAP = 4 << 20 };
+    int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    char *buf = fd >= 0 ? malloc(CAP) : NULL;
+    size_t used = 0;
+    while (buf && used + 8192 < CAP) {
+        ssize_t n = read(fd, buf + used, 8192); /* one record per read */
+        if (n < 0 && errno == EPIPE)
+            continue; /* a record was overwritten while we read */
+        if (n <= 0)
+            break;
+        used += (size_t)n;
+    }
+    if (fd >= 0)
+        close(fd);
+    if (buf && used == 0) {
+        free(buf);
+        buf = NULL;
+    }
+    *len = used;
+    return buf;
+}
+
+static void count_xids(struct td_bench_gpus *g)
+{
+    size_t len;
+    char *log = read_kmsg(&len);
+    for (size_t i = 0; log && i < g->n_gpus; i++)
+        g->gpus[i].xid_errors = td_bench_count_xids(log, len, g->gpus[i].pci);
+    free(log);
+}
+
 void td_bench_gpu_run(const struct td_bench_options *o, struct td_bench_gpus *g,
                       struct td_arena *arena)
 {
@@ -52,10 +90,12 @@ void td_bench_gpu_run(const struct td_bench_options *o, struct td_bench_gpus *g,
     td_bench_gpu_parse(buf, n, g, arena);
     bool done = n >= 5 && memcmp(buf + n - 5, "done\n", 5) == 0;
     free(buf);
+    count_xids(g);
     char why[700];
     const char *end = ending(&out, timeout, done, why, sizeof why);
     if (!end)
         return;
+    g->failed = true;
     g->status = td_arena_strdup(arena, end);
     for (size_t i = 0; i < g->n_gpus; i++) {
         struct td_bench_gpu *x = &g->gpus[i];

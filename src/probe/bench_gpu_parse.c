@@ -92,8 +92,10 @@ static void parse_line(char *line, struct td_bench_gpus *g, struct td_arena *are
             return;
         struct td_bench_gpu *x = &g->gpus[g->n_gpus++];
         init_gpu(x, index);
-        const char *name = strstr(rest, "name=");
+        const char *name = strstr(rest, "name="), *pci = strstr(rest, "pci=");
         x->name = name ? td_arena_strdup(arena, name + 5) : NULL;
+        if (pci && pci[4] != '-' && (!name || pci < name))
+            x->pci = td_arena_strndup(arena, pci + 4, strcspn(pci + 4, " "));
         return;
     }
     struct td_bench_gpu *x = gpu_at(g, index);
@@ -187,4 +189,29 @@ void td_bench_gpu_parse(const char *text, size_t len, struct td_bench_gpus *g,
     }
     for (size_t i = 0; i < g->n_gpus; i++)
         expectations(&g->gpus[i], arena);
+}
+
+/* The kernel writes the domain with four digits ("PCI:0000:01:00"), NVML
+ * with eight: compare domain, bus and device as numbers. */
+long long td_bench_count_xids(const char *text, size_t len, const char *pci)
+{
+    unsigned dom, bus, dev, d2, b2, v2;
+    long long n = 0;
+    if (!pci || sscanf(pci, "%x:%x:%x", &dom, &bus, &dev) != 3)
+        return -1;
+    const char *end = text + len;
+    for (const char *p = text; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n_line = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        char line[512];
+        size_t c = n_line < sizeof line - 1 ? n_line : sizeof line - 1;
+        memcpy(line, p, c);
+        line[c] = '\0';
+        const char *x = strstr(line, "NVRM: Xid (PCI:");
+        if (x && sscanf(x + 15, "%x:%x:%x", &d2, &b2, &v2) == 3 && d2 == dom && b2 == bus &&
+            v2 == dev)
+            n++;
+        p += n_line + 1;
+    }
+    return n;
 }

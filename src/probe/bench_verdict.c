@@ -85,8 +85,34 @@ static void torch_verdicts(struct td_bench *b)
     td_bench_verdict(&b->findings, &imp->matmul_fp32, what, imp->blas, cause, blas_fix(imp));
 }
 
+/* A driver that crashes, hangs or fails a call under a plain copy or
+ * kernel will fail torch the same way: an error, not a slow figure. */
+static void gpu_failures(struct td_bench *b)
+{
+    static const char fix[] = "dmesg | grep -i xid (driver error reports); nvidia-smi -q; update "
+                              "or reinstall the NVIDIA driver; reseat the card and check its power";
+    if (b->gpu.failed && b->gpu.n_gpus == 0)
+        td_findings_add(&b->findings, TD_SEV_ERROR, TD_KIND_GPU_ERROR, NULL, NULL, NULL, fix,
+                        "the GPU measurements did not finish: %s", b->gpu.status);
+    for (size_t i = 0; i < b->gpu.n_gpus; i++) {
+        const struct td_bench_gpu *g = &b->gpu.gpus[i];
+        if (g->error)
+            td_findings_add(&b->findings, TD_SEV_ERROR, TD_KIND_GPU_ERROR, g->name, NULL, NULL, fix,
+                            "GPU %d: %s", g->index, g->error);
+        else if (g->stability_errors > 0)
+            td_findings_add(&b->findings, TD_SEV_ERROR, TD_KIND_GPU_ERROR, g->name, NULL, NULL, fix,
+                            "GPU %d: %d of %d kernel launches of the stability loop failed",
+                            g->index, g->stability_errors, g->stability_iterations);
+        if (g->xid_errors > 0)
+            td_findings_add(&b->findings, TD_SEV_WARNING, TD_KIND_GPU_ERROR, g->name, NULL, NULL,
+                            fix, "GPU %d: the kernel log holds %lld XID error report%s for it",
+                            g->index, g->xid_errors, g->xid_errors == 1 ? "" : "s");
+    }
+}
+
 static void gpu_verdicts(struct td_bench *b)
 {
+    gpu_failures(b);
     for (size_t i = 0; i < b->gpu.n_gpus; i++) {
         const struct td_bench_gpu *g = &b->gpu.gpus[i];
         char link[200] = "", clocks[200];

@@ -6,7 +6,7 @@
  * clocks, power, temperature, throttling, ECC and retired pages. One line
  * per answer, in the probe's protocol (read by bench_gpu_parse.c):
  *
- *   bench_gpu 0 sms=132 name=NVIDIA H100 80GB HBM3
+ *   bench_gpu 0 sms=132 pci=00000000:01:00.0 name=NVIDIA H100 80GB HBM3
  *   step 0 h2d_pinned                 about to do it (a crash names the step)
  *   bench 0 h2d_pinned 24.1           GB/s (GFLOP/s for fp32_fma)
  *   nvml 0 pcie 4 16 4 16             current gen, width, max gen, width
@@ -41,8 +41,9 @@ typedef void *handle;
 #define FMA(r) "    fma.rn.f32 %" r ", %" r ", %m, %c;\n"
 #define FMA16                                                                                      \
     FMA("a0")                                                                                      \
-    FMA("a1") FMA("a2") FMA("a3") FMA("a4") FMA("a5") FMA("a6") FMA("a7") FMA("a8") FMA("a9")      \
-        FMA("a10") FMA("a11") FMA("a12") FMA("a13") FMA("a14") FMA("a15")
+    FMA("a1")                                                                                      \
+    FMA("a2") FMA("a3") FMA("a4") FMA("a5") FMA("a6") FMA("a7") FMA("a8") FMA("a9") FMA("a10")     \
+        FMA("a11") FMA("a12") FMA("a13") FMA("a14") FMA("a15")
 const char td_gpu_fma_ptx[] = "//\n// torchdoctor bench: FP32 FMA throughput\n//\n"
                               ".version 6.0\n"
                               ".target sm_50\n"
@@ -53,13 +54,13 @@ const char td_gpu_fma_ptx[] = "//\n// torchdoctor bench: FP32 FMA throughput\n//
                               "    .reg .pred %p;\n"
                               "    .reg .f32 %a<16>;\n"
                               "    .reg .f32 %m, %c, %s;\n"
-                              "    .reg .u32 %i, %n, %tid, %ntid, %ctaid;\n"
+                              "    .reg .u32 %i, %n, %t, %nt, %cta;\n"
                               "    .reg .u64 %addr, %off;\n"
-                              "    mov.u32 %tid, %tid.x;\n"
-                              "    mov.u32 %ntid, %ntid.x;\n"
-                              "    mov.u32 %ctaid, %ctaid.x;\n"
-                              "    mad.lo.u32 %tid, %ctaid, %ntid, %tid;\n"
-                              "    cvt.rn.f32.u32 %s, %tid;\n"
+                              "    mov.u32 %t, %tid.x;\n"
+                              "    mov.u32 %nt, %ntid.x;\n"
+                              "    mov.u32 %cta, %ctaid.x;\n"
+                              "    mad.lo.u32 %t, %cta, %nt, %t;\n"
+                              "    cvt.rn.f32.u32 %s, %t;\n"
                               "    add.f32 %a0, %s, 0f3F800000;\n"
                               "    add.f32 %a1, %a0, 0f3F800000;\n"
                               "    add.f32 %a2, %a1, 0f3F800000;\n"
@@ -100,7 +101,7 @@ const char td_gpu_fma_ptx[] = "//\n// torchdoctor bench: FP32 FMA throughput\n//
                               "    add.f32 %s, %s, %a15;\n"
                               "    ld.param.u64 %addr, [out];\n"
                               "    cvta.to.global.u64 %addr, %addr;\n"
-                              "    mul.wide.u32 %off, %tid, 4;\n"
+                              "    mul.wide.u32 %off, %t, 4;\n"
                               "    add.u64 %addr, %addr, %off;\n"
                               "    st.global.f32 [%addr], %s;\n"
                               "    ret;\n"
@@ -477,7 +478,7 @@ static void device(const struct td_gpu_ask *ask, const struct cu *c, const struc
         snprintf(pci, sizeof pci, "%08X:%02X:%02X.0", (unsigned)domain, (unsigned)bus,
                  (unsigned)slot);
     c->name(name, (int)sizeof name - 1, dev);
-    say(ask, "bench_gpu %d sms=%d name=%s", index, sms, name);
+    say(ask, "bench_gpu %d sms=%d pci=%s name=%s", index, sms, pci[0] ? pci : "-", name);
     if ((rc = c->ctx_create(&ctx, 0, dev)) != 0) {
         say(ask, "bench_error %d cuCtxCreate_v2 %d", index, rc);
         return;

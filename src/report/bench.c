@@ -243,22 +243,29 @@ void td_bench_json(const struct td_bench *b, FILE *out)
 
 /* ---- text ---- */
 
+/* 82600, 900, 26.5, 7.39: whole numbers from 100 up, three digits below. */
+static const char *number(double v, char *out, size_t cap)
+{
+    snprintf(out, cap, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+    return out;
+}
+
 static void text_row(void *ctx, const struct row *r)
 {
     const struct td_term *t = ctx;
     const struct td_bench_figure *f = r->f;
     if (!f->measured) {
-        fprintf(t->out, "  %-26s %s%-14s%s %s\n", r->label, td_term_style(t, TD_STYLE_DIM), "-",
+        fprintf(t->out, "  %-26s %s%-16s%s %s\n", r->label, td_term_style(t, TD_STYLE_DIM), "-",
                 td_term_style(t, TD_STYLE_RESET), f->source ? f->source : "not measured");
         return;
     }
-    char value[48], expected[64] = "expected unknown";
-    snprintf(value, sizeof value, "%.4g %s", f->value, f->unit);
+    char value[48], expected[64] = "expected unknown", n[32];
+    snprintf(value, sizeof value, "%s %s", number(f->value, n, sizeof n), f->unit);
     bool low = td_bench_below(f);
     if (has_expected(f))
-        snprintf(expected, sizeof expected, "%3.0f%% of %.4g", 100 * f->value / f->expected,
-                 f->expected);
-    fprintf(t->out, "  %-26s %-14s %s%s%s\n", r->label, value,
+        snprintf(expected, sizeof expected, "%3.0f%% of %s", 100 * f->value / f->expected,
+                 number(f->expected, n, sizeof n));
+    fprintf(t->out, "  %-26s %-16s %s%s%s\n", r->label, value,
             td_term_style(t, low               ? TD_STYLE_YELLOW
                              : has_expected(f) ? TD_STYLE_GREEN
                                                : TD_STYLE_DIM),
