@@ -59,26 +59,49 @@ static const char *torch_library(const char *torch_dir, struct td_arena *arena)
     return best[0] ? td_arena_strdup(arena, best) : NULL;
 }
 
-/* torch's matmul is held against what our own kernel reached on the same
- * CPUs: a tuned BLAS beats a simple blocked kernel, so far less means the
- * BLAS is the problem. Half, not 80%: both runs share a machine whose load
- * we do not control, and torch splits one matrix where we run one each. */
+/* torch's matmul is held against what our own kernel reached on as many
+ * cores as torch uses: a tuned BLAS beats a simple blocked kernel, so far
+ * less means the BLAS is the problem. Half, not 80%: both runs share a
+ * machine whose load we do not control, and torch splits one matrix where
+ * we run one per thread. */
 static void torch_expectation(struct td_bench *b, struct td_arena *arena)
 {
     struct td_bench_figure *m = &b->import.matmul_fp32;
-    const struct td_bench_figure *ours = &b->cpu.gemm_all;
+    const struct td_bench_cpu *c = &b->cpu;
     if (!m->measured)
         return;
-    if (!ours->measured) {
+    if (!c->gemm_1core.measured || !c->gemm_all.measured) {
         m->source = "unknown: bench's own GEMM was not measured";
         return;
     }
+    unsigned threads = b->import.torch_threads > 0 ? (unsigned)b->import.torch_threads : 1;
+    bool all = threads >= c->threads;
     char src[300];
-    m->expected = ours->value;
+    m->expected = all ? c->gemm_all.value : c->gemm_1core.value * threads;
     snprintf(src, sizeof src,
-             "bench's own %s GEMM on %u threads, measured on this CPU just before; a BLAS "
-             "should reach at least half of it",
-             b->cpu.isa, b->cpu.threads);
+             "bench's own %s GEMM measured on this CPU just before, on %u thread%s as torch "
+             "uses; a BLAS should reach at least half of it",
+             c->isa, all ? c->threads : threads, (all ? c->threads : threads) == 1 ? "" : "s");
+    m->source = td_arena_strdup(arena, src);
+}
+
+/* torch's FP32 matmul on the GPU against the FMA kernel the driver API ran
+ * on the same GPU just before: does torch get what the driver gets? */
+static void torch_gpu_expectation(struct td_bench *b, struct td_arena *arena)
+{
+    struct td_bench_figure *m = &b->import.cuda_fp32;
+    const struct td_bench_gpu *g = b->gpu.n_gpus ? &b->gpu.gpus[0] : NULL;
+    if (!m->measured)
+        return;
+    m->source = "unknown: the driver API's FMA kernel was not measured on GPU 0";
+    if (!g || !g->fp32_fma.measured)
+        return;
+    char src[300];
+    m->expected = g->fp32_fma.value;
+    snprintf(src, sizeof src,
+             "bench's FMA kernel through the driver API on GPU 0 just before (%.0f GFLOP/s); "
+             "cuBLAS should reach at least half of it",
+             g->fp32_fma.value);
     m->source = td_arena_strdup(arena, src);
 }
 
@@ -94,6 +117,7 @@ void td_bench_run(const struct td_bench_options *o, struct td_bench *b, struct t
     b->gpu.probed = !o->no_gpu;
     if (!o->no_gpu)
         td_bench_gpu_run(o, &b->gpu, arena);
+    torch_gpu_expectation(b, arena);
     td_bench_verdicts(b);
     b->elapsed_s = td_bench_now() - t0;
 }

@@ -114,6 +114,11 @@ struct td_bench_import {
     const char *blas_info; /* torch.__config__.show()'s BLAS_INFO ("open", "mkl"), or NULL */
     struct td_bench_figure matmul_fp32;
     int matmul_size;
+    int torch_threads; /* torch.get_num_threads() */
+    /* on GPU 0, when torch sees one (and not --no-gpu) */
+    const char *cuda_device; /* torch.cuda.get_device_name(0), or NULL */
+    struct td_bench_figure cuda_fp32, cuda_tf32, cuda_bf16;
+    int cuda_size;
 };
 
 /* ---- GPUs through the driver API, in the helper child (bench_gpu_*.c) ---- */

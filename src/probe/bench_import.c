@@ -3,7 +3,8 @@
  * (libraries mapped, the slowest to find and map), then a square FP32
  * matmul through torch, timed by Python itself, and the BLAS library the
  * process really mapped. Results come back on the child's stderr, which
- * the trace reads (as check --live does). */
+ * the trace reads (as check --live does). When torch sees a GPU, the
+ * same run times FP32, TF32 and BF16 matmuls on it. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +39,25 @@ static const char script_fmt[] =
     "    if time.perf_counter() - began > %.2f:\n"
     "        break\n"
     "sys.stderr.write('td-bench matmul_fp32=%%.4f n=%%d threads=%%d\\n' %% (best, n, "
-    "torch.get_num_threads()))\n";
+    "torch.get_num_threads()))\n"
+    /* The GPU: FP32 (TF32 off), TF32, BF16; each best of 10 after a warm-up. */
+    "if %d and torch.cuda.is_available():\n"
+    "    n = %d\n"
+    "    sys.stderr.write('td-bench cuda_device=%%s\\n' %% torch.cuda.get_device_name(0))\n"
+    "    for name, dt, tf32 in (('fp32', torch.float32, False), ('tf32', torch.float32, True),\n"
+    "                           ('bf16', torch.bfloat16, False)):\n"
+    "        torch.backends.cuda.matmul.allow_tf32 = tf32\n"
+    "        a = torch.rand(n, n, device='cuda').to(dt)\n"
+    "        b = torch.rand(n, n, device='cuda').to(dt)\n"
+    "        torch.mm(a, b)\n"
+    "        torch.cuda.synchronize()\n"
+    "        best = 0.0\n"
+    "        for rep in range(10):\n"
+    "            t = time.perf_counter()\n"
+    "            torch.mm(a, b)\n"
+    "            torch.cuda.synchronize()\n"
+    "            best = max(best, 2.0 * n ** 3 / (time.perf_counter() - t) / 1e9)\n"
+    "        sys.stderr.write('td-bench cuda_%%s=%%.1f n=%%d\\n' %% (name, best, n))\n";
 
 /* The interpreter and torch bench uses: --python's, else the one that owns
  * the first torch found (the static model of sys.path). */
@@ -157,11 +176,25 @@ static void parse_results(const char *tail, struct td_bench_import *imp, struct 
         imp->seconds = atof(s + 18);
     if ((s = strstr(tail, "td-bench BLAS_INFO=")) && s[19] != '-')
         imp->blas_info = td_arena_strndup(arena, s + 19, strcspn(s + 19, "\r\n"));
+    struct td_bench_figure *cuda[] = {&imp->cuda_fp32, &imp->cuda_tf32, &imp->cuda_bf16};
+    static const char *const keys[] = {
+        "td-bench cuda_fp32=", "td-bench cuda_tf32=", "td-bench cuda_bf16="};
+    for (int i = 0; i < 3; i++)
+        if ((s = strstr(tail, keys[i]))) {
+            cuda[i]->value = atof(s + strlen(keys[i]));
+            cuda[i]->measured = cuda[i]->value > 0;
+            const char *n = strstr(s, " n=");
+            imp->cuda_size = n ? atoi(n + 3) : 0;
+        }
+    if ((s = strstr(tail, "td-bench cuda_device=")))
+        imp->cuda_device = td_arena_strndup(arena, s + 21, strcspn(s + 21, "\r\n"));
     if ((s = strstr(tail, "td-bench matmul_fp32="))) {
         imp->matmul_fp32.value = atof(s + 21);
         imp->matmul_fp32.measured = imp->matmul_fp32.value > 0;
         const char *n = strstr(s, " n=");
         imp->matmul_size = n ? atoi(n + 3) : 0;
+        const char *th = strstr(s, " threads=");
+        imp->torch_threads = th ? atoi(th + 9) : 0;
     }
 }
 
@@ -172,13 +205,20 @@ void td_bench_import_run(const struct td_bench_options *o, struct td_bench_impor
     imp->matmul_fp32.unit = "GFLOP/s";
     imp->matmul_fp32.threshold = 0.5;
     imp->device = "cpu";
+    struct td_bench_figure *cuda[] = {&imp->cuda_fp32, &imp->cuda_tf32, &imp->cuda_bf16};
+    for (int i = 0; i < 3; i++) {
+        cuda[i]->unit = "GFLOP/s";
+        cuda[i]->threshold = 0.5;
+        cuda[i]->source = "unknown: the tensor-core peaks are not in data/gpu_peaks.tsv";
+    }
     find_python(o, imp, arena);
     if (!imp->python || imp->error)
         return;
     if (o->progress)
         o->progress(o->progress_ctx, "torch: import and an FP32 matmul");
     char code[sizeof script_fmt + 64];
-    snprintf(code, sizeof code, script_fmt, o->quick ? 512 : 1024, o->quick ? 0.5 : 2.0);
+    snprintf(code, sizeof code, script_fmt, o->quick ? 512 : 1024, o->quick ? 0.5 : 2.0,
+             o->no_gpu ? 0 : 1, o->quick ? 2048 : 8192);
     const char *argv[] = {imp->python, "-c", code, NULL};
     struct td_trace_options opts = {.timeout_ms = o->quick ? 60 * 1000 : 120 * 1000};
     struct td_trace tr;

@@ -83,6 +83,13 @@ static void torch_verdicts(struct td_bench *b)
     snprintf(what, sizeof what, "torch FP32 matmul %dx%d on the CPU", imp->matmul_size,
              imp->matmul_size);
     td_bench_verdict(&b->findings, &imp->matmul_fp32, what, imp->blas, cause, blas_fix(imp));
+    td_bench_verdict(&b->findings, &imp->cuda_fp32, "torch FP32 matmul on the GPU",
+                     imp->cuda_device,
+                     "torch gets less of the GPU than the driver API does: another process on "
+                     "the GPU, a CUDA_VISIBLE_DEVICES mask picking another device, or a torch "
+                     "built for an older architecture running through PTX JIT",
+                     "nvidia-smi --query-compute-apps=pid,name --format=csv; python -c 'import "
+                     "torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_name())'");
 }
 
 /* A driver that crashes, hangs or fails a call under a plain copy or

@@ -29,9 +29,13 @@ static void each_host_figure(const struct td_bench *b, row_fn fn, void *ctx)
         {"memory", "triad", "memory triad", &b->memory.triad},
         {"disk", "read", "disk sequential read", &b->disk.read},
         {"torch", "matmul_fp32", "torch FP32 matmul (CPU)", &b->import.matmul_fp32},
+        {"torch", "cuda_fp32", "torch FP32 matmul (GPU)", &b->import.cuda_fp32},
+        {"torch", "cuda_tf32", "torch TF32 matmul (GPU)", &b->import.cuda_tf32},
+        {"torch", "cuda_bf16", "torch BF16 matmul (GPU)", &b->import.cuda_bf16},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        fn(ctx, &rows[i]);
+        if (strncmp(rows[i].key, "cuda_", 5) != 0 || rows[i].f->measured) /* torch saw a GPU */
+            fn(ctx, &rows[i]);
 }
 
 static void each_gpu_figure(const struct td_bench_gpu *g, row_fn fn, void *ctx)
@@ -159,17 +163,26 @@ static void json_import(struct td_jsonw *w, const struct td_bench_import *imp)
     td_jw_end_object(w);
     td_jw_key(w, "torch");
     td_jw_begin_object(w);
-    td_jw_kstr(w, "device", imp->python && !imp->error ? imp->device : NULL);
+    /* matmul_* are the figures on DEVICE: the GPU when torch used one. */
+    bool gpu = imp->cuda_fp32.measured;
+    td_jw_kstr(w, "device", gpu ? "cuda:0" : imp->python && !imp->error ? imp->device : NULL);
+    td_jw_kstr(w, "device_name", gpu ? imp->cuda_device : NULL);
     td_jw_kstr(w, "blas", imp->blas);
     td_jw_kstr(w, "blas_kind", imp->blas_kind);
     td_jw_kstr(w, "blas_info", imp->blas_info);
-    td_jw_kint(w, "size", imp->matmul_size);
-    json_figure(w, "matmul_fp32", &imp->matmul_fp32);
-    /* TF32 and BF16 are GPU paths; this torch run is on the CPU. */
-    td_jw_key(w, "matmul_tf32");
-    td_jw_null(w);
-    td_jw_key(w, "matmul_bf16");
-    td_jw_null(w);
+    td_jw_kint(w, "size", gpu ? imp->cuda_size : imp->matmul_size);
+    json_figure(w, "matmul_fp32", gpu ? &imp->cuda_fp32 : &imp->matmul_fp32);
+    if (gpu) {
+        json_figure(w, "matmul_tf32", &imp->cuda_tf32);
+        json_figure(w, "matmul_bf16", &imp->cuda_bf16);
+        json_figure(w, "cpu_matmul_fp32", &imp->matmul_fp32);
+        td_jw_kint(w, "cpu_size", imp->matmul_size);
+    } else { /* TF32 and BF16 are GPU paths */
+        td_jw_key(w, "matmul_tf32");
+        td_jw_null(w);
+        td_jw_key(w, "matmul_bf16");
+        td_jw_null(w);
+    }
     td_jw_end_object(w);
 }
 
