@@ -13,7 +13,7 @@ test_pkgs=(clang lld llvm libclang-rt-14-dev libcmocka-dev gcc-multilib
     gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 binutils-mingw-w64-x86-64 binutils-mingw-w64-i686
     g++-mingw-w64-x86-64-win32 g++-mingw-w64-i686-win32
     wine64 wine binutils file patchelf zip unzip python3 python3-jsonschema python3-torch)
-bench_pkgs=(hyperfine libtree pax-utils time bc)
+bench_pkgs=(hyperfine libtree pax-utils time bc python3-numpy)
 windows_pkgs=(cmake ninja-build make gcc-mingw-w64-x86-64 gcc-mingw-w64-i686
     g++-mingw-w64-x86-64-win32 g++-mingw-w64-i686-win32)
 
