@@ -15,14 +15,17 @@ LD_LIBRARY_PATH=$fake TD_FAKE_NVML_DRIVER=550.54.14 \
     "$TD_BIN" bench --quick --iterations 3 --format json >"$tmp/bench.json"
 torch=0
 /usr/bin/python3 -c 'import torch' 2>/dev/null && torch=1
+# Which libblas.so.3 Debian's alternative gives (blas/ is the netlib reference).
+blas=$(readlink -f /usr/lib/x86_64-linux-gnu/libblas.so.3 2>/dev/null || true)
 
-/usr/bin/python3 - "$schema" "$tmp/bench.json" "$torch" <<'P'
+/usr/bin/python3 - "$schema" "$tmp/bench.json" "$torch" "$blas" <<'P'
 import json, os, sys
 import jsonschema
 schema = json.load(open(sys.argv[1]))
 schema.pop("$id", None)
 doc = json.load(open(sys.argv[2]))
 have_torch = sys.argv[3] == "1"
+netlib = "/blas/libblas.so" in sys.argv[4]
 jsonschema.Draft202012Validator(schema).validate(doc)
 assert doc["command"] == "bench", doc["command"]
 b = doc["bench"]
@@ -31,6 +34,9 @@ for k in ("gemm_fp32_1core", "gemm_fp32_all"):
     assert cpu[k]["value"] > 0 and cpu[k]["unit"] == "GFLOP/s", cpu[k]
 assert cpu["threads"] >= 1 and cpu["isa"] in ("scalar", "sse", "avx2+fma", "avx512f"), cpu
 kinds = [(f["kind"], f["detail"]) for f in doc["findings"]]
+if cpu["hypervisor"]:
+    # In a VM /proc/cpuinfo's MHz is the host's TSC rate: never a peak's clock.
+    assert not cpu["frequency_source"].startswith("/proc/cpuinfo"), cpu
 if cpu["frequency_mhz"] is None:
     # A peak that cannot be known gives no expected value and no verdict.
     assert cpu["gemm_fp32_1core"]["expected"] is None and cpu["gemm_fp32_all"]["ratio"] is None
@@ -59,14 +65,15 @@ assert t["matmul_fp32"]["value"] > 0 and t["matmul_fp32"]["expected"] > 0, t
 assert disk["path"] and disk["read"]["value"] > 0 and disk["method"], disk
 print("import torch: %.2f s, %d libraries; matmul %.2f GFLOP/s; BLAS %s (%s)" %
       (imp["seconds"], imp["libraries"], t["matmul_fp32"]["value"], t["blas"], t["blas_kind"]))
-if t["blas_kind"] == "netlib reference":
+if netlib:
+    assert t["blas"] == sys.argv[4] and t["blas_kind"] == "netlib reference", t
     f = [f for f in doc["findings"] if f["kind"] == "performance_below_expected"
          and f["library"] == t["blas"]]
     assert len(f) == 1, doc["findings"]
     assert "netlib reference" in f[0]["detail"] and "libopenblas0-pthread" in f[0]["fix"], f
     print("netlib BLAS named, with its replacement")
 else:
-    print("skipped: the netlib BLAS finding (torch loads %s here)" % t["blas_kind"])
+    print("skipped: the netlib BLAS finding (libblas.so.3 is %s here)" % sys.argv[4])
 P
 
 # Text and markdown, without torch and without a GPU (an interpreter that is not one).
