@@ -203,6 +203,10 @@ long long td_bench_count_xids(const char *text, size_t len, const char *pci);
 void td_bench_gpu_parse(const char *text, size_t len, struct td_bench_gpus *g,
                         struct td_arena *arena);
 
+/* The child ended early (HOW: "the GPU helper was killed by SIGSEGV"): G
+ * failed, and the device it was working on gets HOW and the step. */
+void td_bench_gpu_ended(struct td_bench_gpus *g, const char *how, struct td_arena *arena);
+
 /* Seconds on a monotonic clock. */
 double td_bench_now(void);
 

@@ -95,14 +95,5 @@ void td_bench_gpu_run(const struct td_bench_options *o, struct td_bench_gpus *g,
     const char *end = ending(&out, timeout, done, why, sizeof why);
     if (!end)
         return;
-    g->failed = true;
-    g->status = td_arena_strdup(arena, end);
-    for (size_t i = 0; i < g->n_gpus; i++) {
-        struct td_bench_gpu *x = &g->gpus[i];
-        if (x->index != g->last_gpu || x->error)
-            continue;
-        char e[800];
-        snprintf(e, sizeof e, "%s during %s", end, x->last_step ? x->last_step : "setup");
-        x->error = td_arena_strdup(arena, e);
-    }
+    td_bench_gpu_ended(g, end, arena);
 }

@@ -215,3 +215,17 @@ long long td_bench_count_xids(const char *text, size_t len, const char *pci)
     }
     return n;
 }
+
+void td_bench_gpu_ended(struct td_bench_gpus *g, const char *how, struct td_arena *arena)
+{
+    g->failed = true;
+    g->status = td_arena_strdup(arena, how);
+    for (size_t i = 0; i < g->n_gpus; i++) {
+        struct td_bench_gpu *x = &g->gpus[i];
+        if (x->index != g->last_gpu || x->error)
+            continue;
+        char e[800];
+        snprintf(e, sizeof e, "%s during %s", how, x->last_step ? x->last_step : "setup");
+        x->error = td_arena_strdup(arena, e);
+    }
+}
