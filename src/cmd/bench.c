@@ -77,7 +77,12 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
         fprintf(stderr, "torchdoctor bench: --format must be text, json or markdown\n");
         return TD_EXIT_USAGE;
     }
-    if (a->opts.python && access(a->opts.python, X_OK) != 0) {
+#ifdef _WIN32
+    const int exe_mode = 0; /* msvcrt's access() knows no X_OK: existence */
+#else
+    const int exe_mode = X_OK;
+#endif
+    if (a->opts.python && access(a->opts.python, exe_mode) != 0) {
         fprintf(stderr, "torchdoctor bench: --python %s: not an executable file\n", a->opts.python);
         return TD_EXIT_USAGE;
     }
