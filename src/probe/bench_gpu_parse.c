@@ -164,6 +164,16 @@ static void expectations(struct td_bench_gpu *x, struct td_arena *arena)
     x->fp32_fma.source = td_arena_strdup(arena, src);
 }
 
+/* "nolib libcuda.so.1 REASON": no driver to measure. */
+static void no_driver(struct td_bench_gpus *g, const char *rest, struct td_arena *arena)
+{
+    char status[600];
+    size_t lib = strcspn(rest, " ");
+    snprintf(status, sizeof status, "not measured: no NVIDIA driver (%.*s cannot be loaded: %s)",
+             (int)(lib > 64 ? 64 : lib), rest, rest[lib] ? rest + lib + 1 : "not found");
+    g->status = td_arena_strdup(arena, status);
+}
+
 void td_bench_gpu_parse(const char *text, size_t len, struct td_bench_gpus *g,
                         struct td_arena *arena)
 {
@@ -181,7 +191,7 @@ void td_bench_gpu_parse(const char *text, size_t len, struct td_bench_gpus *g,
             memcpy(line, text + pos, n);
             line[n] = '\0';
             if (strncmp(line, "nolib ", 6) == 0)
-                g->status = td_arena_strdup(arena, line + 6);
+                no_driver(g, line + 6, arena);
             else
                 parse_line(line, g, arena);
         }

@@ -363,7 +363,9 @@ static void text_host(const struct td_bench *b, const struct td_term *t)
     each_host_figure(b, text_section_row, &s);
     if (!has_expected(&b->cpu.gemm_1core))
         fprintf(t->out, "  peak: %s\n", b->cpu.gemm_1core.source);
-    text_heading(t, "memory (%s arrays%s)", "3", "");
+    char arrays[64];
+    snprintf(arrays, sizeof arrays, "%llu MiB", (unsigned long long)(b->memory.array_bytes >> 20));
+    text_heading(t, "memory (3 arrays of %s%s)", arrays, ", one thread per CPU");
     s.section = "memory";
     each_host_figure(b, text_section_row, &s);
     text_heading(t, "disk (%s)%s", b->disk.path ? b->disk.path : "no torch library", "");

@@ -5,6 +5,7 @@
  * bench derives is known. Also: the expected values from data/gpu_peaks.tsv,
  * the verdicts (a x8 link, a slow kernel), a PTX the driver refuses, and a
  * driver that crashes or hangs in cuLaunchKernel. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -164,6 +165,27 @@ static void test_hang_in_launch_is_killed(void **state)
     td_arena_free(&arena);
 }
 
+static void test_no_driver_is_no_error(void **state)
+{
+    (void)state;
+    struct td_arena arena = {0};
+    struct td_bench b;
+    fake_env(NULL, NULL);
+    setenv("LD_LIBRARY_PATH", td_fixture("fake_cuda/cuda"), 1); /* no libcuda.so.1 there */
+    run(&b, &arena, 20000);
+    if (b.gpu.n_gpus) { /* this machine has a real driver on ld.so's path */
+        printf("skipped: a real libcuda.so.1 answered\n");
+        td_bench_free(&b);
+        td_arena_free(&arena);
+        skip();
+    }
+    assert_false(b.gpu.failed);
+    assert_non_null(strstr(b.gpu.status, "not measured: no NVIDIA driver (libcuda.so.1"));
+    assert_int_equal(b.findings.count, 0); /* a machine without a GPU is not a faulty one */
+    td_bench_free(&b);
+    td_arena_free(&arena);
+}
+
 static void test_xids_are_counted_per_gpu(void **state)
 {
     (void)state;
@@ -186,6 +208,7 @@ int main(void)
         cmocka_unit_test(test_refused_ptx_is_reported),
         cmocka_unit_test(test_crash_in_launch_is_isolated),
         cmocka_unit_test(test_hang_in_launch_is_killed),
+        cmocka_unit_test(test_no_driver_is_no_error),
         cmocka_unit_test(test_xids_are_counted_per_gpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
