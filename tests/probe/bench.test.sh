@@ -79,7 +79,17 @@ P
 # Text and markdown, without torch and without a GPU (an interpreter that is not one).
 printf '#!/bin/sh\nexit 1\n' >"$tmp/python3"
 chmod +x "$tmp/python3"
-"$TD_BIN" bench --quick --no-gpu --python "$tmp/python3" --color never >"$tmp/bench.txt"
+# The text run has a terminal for stderr (script(1)): the progress line goes there.
+if command -v script >/dev/null; then
+    script -qec "'$TD_BIN' bench --quick --no-gpu --python '$tmp/python3' --color never >'$tmp/bench.txt'" \
+        /dev/null >"$tmp/progress.txt"
+    grep -qF "[1] CPU: FP32 GEMM on 1 thread ..." "$tmp/progress.txt" ||
+        { echo "no progress line on a terminal"; cat -v "$tmp/progress.txt"; exit 1; }
+    if grep -qF "[1] CPU" "$tmp/bench.txt"; then echo "progress went to stdout"; exit 1; fi
+else
+    echo "skipped: the progress line (no script(1) for a terminal)"
+    "$TD_BIN" bench --quick --no-gpu --python "$tmp/python3" --color never >"$tmp/bench.txt"
+fi
 for want in "FP32 GEMM, 1 core" "memory triad" "GPU: skipped (--no-gpu)" "bench took"; do
     grep -qF "$want" "$tmp/bench.txt" || { echo "text lacks '$want'"; cat "$tmp/bench.txt"; exit 1; }
 done
