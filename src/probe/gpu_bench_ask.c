@@ -38,12 +38,13 @@ typedef void *handle;
  * loop turn, so loop overhead is 3 of 67 instructions; the sum is stored
  * so nothing is optimised away. PTX ISA 6.0 for sm_50 and up: the driver
  * JIT-compiles it for whatever GPU it finds. */
+/* (clang-format does not settle on one layout for this macro) */
+/* clang-format off */
 #define FMA(r) "    fma.rn.f32 %" r ", %" r ", %m, %c;\n"
-#define FMA16                                                                                      \
-    FMA("a0")                                                                                      \
-    FMA("a1")                                                                                      \
-    FMA("a2") FMA("a3") FMA("a4") FMA("a5") FMA("a6") FMA("a7") FMA("a8") FMA("a9") FMA("a10")     \
-        FMA("a11") FMA("a12") FMA("a13") FMA("a14") FMA("a15")
+#define FMA16 \
+    FMA("a0") FMA("a1") FMA("a2") FMA("a3") FMA("a4") FMA("a5") FMA("a6") FMA("a7") \
+    FMA("a8") FMA("a9") FMA("a10") FMA("a11") FMA("a12") FMA("a13") FMA("a14") FMA("a15")
+/* clang-format on */
 const char td_gpu_fma_ptx[] = "//\n// torchdoctor bench: FP32 FMA throughput\n//\n"
                               ".version 6.0\n"
                               ".target sm_50\n"
