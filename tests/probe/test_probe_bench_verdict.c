@@ -23,6 +23,27 @@ static void test_fma_table_knows_zen4_and_not_every_xeon(void **state)
     assert_false(td_kb_cpu_fma("GenuineIntel", 6, 1, &row));
 }
 
+static void test_gpu_rows_by_the_drivers_name(void **state)
+{
+    (void)state;
+    struct td_kb_gpu_peak g;
+    assert_true(td_kb_gpu_peak("NVIDIA H100 PCIe", &g));
+    assert_string_equal(g.name, "H100 PCIe");
+    assert_int_equal(g.sms, 114);
+    assert_true(td_kb_gpu_peak("NVIDIA H100 80GB HBM3", &g));
+    assert_int_equal(g.sms, 132);
+    assert_true(g.mem_gbs == 3350);
+    assert_true(td_kb_gpu_peak("NVIDIA H200 NVL", &g)); /* longest name wins over "H200" */
+    assert_string_equal(g.name, "H200 NVL");
+    assert_true(td_kb_gpu_peak("NVIDIA A100-SXM4-80GB", &g));
+    assert_true(g.mem_gbs == 2039 && g.pcie_gen == 4);
+    assert_false(td_kb_gpu_peak("NVIDIA Imaginary 9999", &g));
+    /* PCIe after line encoding: Gen3 x16 15.75 GB/s, Gen2 x8 4 GB/s. */
+    assert_true(td_kb_pcie_gbs(3, 16) > 15.75 && td_kb_pcie_gbs(3, 16) < 15.76);
+    assert_true(td_kb_pcie_gbs(2, 8) > 3.999 && td_kb_pcie_gbs(2, 8) < 4.001);
+    assert_true(td_kb_pcie_gbs(0, 16) == 0 && td_kb_pcie_gbs(4, 0) == 0);
+}
+
 static void test_peak_is_cores_clock_units_lanes_two(void **state)
 {
     (void)state;
@@ -115,6 +136,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fma_table_knows_zen4_and_not_every_xeon),
+        cmocka_unit_test(test_gpu_rows_by_the_drivers_name),
         cmocka_unit_test(test_peak_is_cores_clock_units_lanes_two),
         cmocka_unit_test(test_thresholds_and_unknown_peaks),
         cmocka_unit_test(test_netlib_blas_is_named_with_its_replacement),
