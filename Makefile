@@ -57,6 +57,7 @@ bench: deps-test
 	bash bench/inspect.sh $(BUILD)/torchdoctor
 	bash bench/deps.sh $(BUILD)/torchdoctor
 	bash bench/check.sh $(BUILD)/torchdoctor
+	bash bench/bench.sh $(BUILD)/torchdoctor
 
 fuzz: deps-test
 	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DTD_TESTS=OFF -DTD_FUZZ=ON >/dev/null

@@ -14,6 +14,8 @@ const struct td_command td_commands[] = {
     {"diff", "what changed between two snapshots, ranked by what it breaks", td_cmd_diff},
     {"log", "the entries of a snapshot change log, one line each", td_cmd_log},
     {"inspect", "show what a binary (ELF, PE, Mach-O) or wheel declares", td_cmd_inspect},
+    {"bench", "measure CPU, memory, disk, import torch and GPUs against their expected peaks",
+     td_cmd_bench},
 #ifdef _WIN32
     /* Hidden: what `check` runs in a child of itself (probe/child.h). */
     {"__gpu", NULL, td_cmd_gpu_child},
