@@ -16,6 +16,7 @@
 #include "cmd/deps_graph.h"
 #include "kb/errors.h"
 #include "report/envelope.h"
+#include "report/explain.h"
 
 enum {
     INPUT_CAP = 16 << 20, /* a traceback, not a log file */
@@ -403,29 +404,6 @@ static void analyse(const struct td_explain *x, const char *root, struct local *
         symbol_lines(l, f->symbol, f->version);
 }
 
-/* The findings: the catalogue's answer first, then what the graph found. */
-static void collect_findings(const struct td_explain *x, const struct local *l,
-                             struct td_findings *out)
-{
-    const struct td_explain_fields *f = &x->fields;
-    for (size_t i = 0; i < x->n_best; i++) {
-        const struct td_explain_match *m = &x->matches[i];
-        const char *lib = td_explain_capture(m, "file");
-        td_findings_add(out, m->severity, m->kind,
-                        lib            ? lib
-                        : f->file_name ? f->file_name
-                                       : f->file,
-                        f->needed_by, f->symbol, m->fix, "%s (%s, %s)", m->cause, m->id, m->source);
-    }
-    for (size_t i = 0; l->built && i < l->g.findings.count; i++) {
-        const struct td_finding *g = &l->g.findings.items[i];
-        if (g->severity == TD_SEV_INFO)
-            continue;
-        td_findings_add(out, g->severity, g->kind, g->library, g->needed_by, g->symbol, g->fix,
-                        "%s", g->detail);
-    }
-}
-
 static const char *platform_of(const struct td_explain *x, const struct local *l)
 {
     if (l->built)
@@ -433,175 +411,21 @@ static const char *platform_of(const struct td_explain *x, const struct local *l
     return x->fields.platform ? x->fields.platform : td_host_platform();
 }
 
-/* ---- views ---- */
-
-static void json_fields(struct td_jsonw *w, const struct td_explain_fields *f)
+/* The record the report renders: the local analysis as plain values. */
+static void local_view(const struct local *l, const char **lines, struct td_explain_local *v)
 {
-    td_jw_key(w, "fields");
-    td_jw_begin_object(w);
-    td_jw_kstr(w, "file", f->file);
-    td_jw_kstr(w, "file_name", f->file_name);
-    td_jw_kstr(w, "needed_by", f->needed_by);
-    td_jw_kstr(w, "module", f->module);
-    td_jw_kstr(w, "symbol", f->symbol);
-    td_jw_kstr(w, "version", f->version);
-    td_jw_kstr(w, "error_code", f->error_code);
-    td_jw_kstr(w, "win32_name", f->win32_name);
-    td_jw_kstr(w, "ntstatus", f->ntstatus);
-    td_jw_kstr(w, "ntstatus_name", f->ntstatus_name);
-    td_jw_kstr(w, "language", f->language);
-    td_jw_kstr(w, "cuda_driver", f->cuda_driver);
-    td_jw_key(w, "cuda_versions");
-    td_jw_begin_array(w);
-    for (int i = 0; i < 2; i++)
-        if (f->cuda_versions[i])
-            td_jw_string(w, f->cuda_versions[i]);
-    td_jw_end_array(w);
-    td_jw_kstr(w, "gpu_arch", f->gpu_arch);
-    td_jw_kstr(w, "platform", f->platform);
-    td_jw_end_object(w);
-}
-
-static void write_json(const struct td_explain *x, const struct local *l,
-                       const struct td_findings *findings)
-{
-    static struct td_jsonw w;
-    td_jw_init(&w, stdout, true);
-    td_envelope_begin(&w, "explain", platform_of(x, l));
-    td_envelope_findings(&w, findings);
-    td_jw_key(&w, "explain");
-    td_jw_begin_object(&w);
-    td_jw_kbool(&w, "matched", x->n_matches > 0);
-    const struct td_explain_match *m = x->n_matches ? &x->matches[0] : NULL;
-    td_jw_kstr(&w, "id", m ? m->id : NULL);
-    td_jw_kstr(&w, "kind", m ? m->kind : NULL);
-    td_jw_kstr(&w, "cause", m ? m->cause : NULL);
-    td_jw_kstr(&w, "fix", m ? m->fix : NULL);
-    td_jw_kstr(&w, "source", m ? m->source : NULL);
-    td_jw_kbool(&w, "language_neutral", m && m->language_neutral);
-    json_fields(&w, &x->fields);
-    td_jw_key(&w, "matches");
-    td_jw_begin_array(&w);
-    for (size_t i = 0; i < x->n_matches; i++) {
-        td_jw_begin_object_inline(&w);
-        td_jw_kstr(&w, "id", x->matches[i].id);
-        td_jw_kuint(&w, "specificity", x->matches[i].specificity);
-        td_jw_kbool(&w, "best", i < x->n_best);
-        td_jw_kstr(&w, "source", x->matches[i].source);
-        td_jw_end_object(&w);
-    }
-    td_jw_end_array(&w);
-    td_jw_key(&w, "on_this_machine");
-    if (!l->built) {
-        td_jw_null(&w);
-    } else {
-        td_jw_begin_object(&w);
-        td_jw_kstr(&w, "file", l->target);
-        td_jw_kstr(&w, "host_path", l->host);
-        td_jw_kstr(&w, "role", l->role);
-        td_jw_kstr(&w, "platform", td_platform_name(l->g.cfg.platform));
-        td_jw_kstr(&w, "profile", td_profile_name(l->g.cfg.profile));
-        td_jw_key(&w, "really");
-        td_jw_begin_array(&w);
-        for (size_t i = 0; i < l->n_lines; i++)
-            td_jw_string(&w, l->lines[i]);
-        td_jw_end_array(&w);
-        td_jw_end_object(&w);
-    }
-    td_jw_end_object(&w);
-    td_envelope_end(&w);
-}
-
-static void text_field(const struct td_term *t, const char *label, const char *v)
-{
-    if (v)
-        fprintf(t->out, "  %s%-13s%s %s\n", td_term_style(t, TD_STYLE_DIM), label,
-                td_term_style(t, TD_STYLE_RESET), v);
-}
-
-static void write_text(const struct td_explain *x, const struct local *l,
-                       const struct td_findings *findings, const struct td_term *t)
-{
-    const struct td_explain_fields *f = &x->fields;
-    const char *b = td_term_style(t, TD_STYLE_BOLD), *r = td_term_style(t, TD_STYLE_RESET);
-    if (!x->n_matches)
-        fprintf(t->out, "%sNo known error message matches this text.%s\n", b, r);
-    for (size_t i = 0; i < x->n_best; i++) {
-        const struct td_explain_match *m = &x->matches[i];
-        fprintf(t->out, "%s%s%s  [%s]%s\n", b, m->id, r, m->kind,
-                m->language_neutral ? "  (matched across languages)" : "");
-        text_field(t, "cause", m->cause);
-        text_field(t, "fix", m->fix);
-        text_field(t, "source", m->source);
-    }
-    fprintf(t->out, "%sWhat the message says%s\n", b, r);
-    text_field(t, "failed", f->file);
-    text_field(t, "needed by", f->needed_by);
-    text_field(t, "module", f->module);
-    text_field(t, "symbol", f->symbol);
-    text_field(t, "version", f->version);
-    char code[128] = "";
-    if (f->error_code)
-        fmt(code, sizeof code, "%s%s%s%s", f->error_code, f->win32_name ? " (" : "",
-            f->win32_name ? f->win32_name : "", f->win32_name ? ")" : "");
-    text_field(t, "error code", code[0] ? code : NULL);
-    text_field(t, "NTSTATUS", f->ntstatus);
-    text_field(t, "language", f->language);
-    text_field(t, "CUDA (driver)", f->cuda_driver);
-    text_field(t, "GPU arch", f->gpu_arch);
-    if (l->built) {
-        fprintf(t->out, "%sOn this machine%s: %s %s (%s, profile %s)\n", b, r, l->host, l->role,
-                td_platform_name(l->g.cfg.platform), td_profile_name(l->g.cfg.profile));
-        for (size_t i = 0; i < l->n_lines; i++)
-            fprintf(t->out, "  %s\n", l->lines[i]);
-    } else if (l->n_lines) {
-        fprintf(t->out, "  %s\n", l->lines[0]);
-    }
-    if (x->n_matches > x->n_best) {
-        fprintf(t->out, "%sAlso matches%s", b, r);
-        for (size_t i = x->n_best; i < x->n_matches; i++)
-            fprintf(t->out, "%s %s", i > x->n_best ? "," : "", x->matches[i].id);
-        fprintf(t->out, "\n");
-    }
-    if (findings->count) {
-        fprintf(t->out, "%sFindings%s\n", b, r);
-        td_findings_text(t, findings);
-    }
-    if (!x->n_matches && !l->built)
-        fprintf(t->out, "Run `torchdoctor check` to examine this machine's install instead.\n");
-}
-
-static void write_markdown(const struct td_explain *x, const struct local *l,
-                           const struct td_findings *findings)
-{
-    const struct td_explain_fields *f = &x->fields;
-    printf("## torchdoctor explain\n\n");
-    if (!x->n_matches)
-        printf("No known error message matches this text; run `torchdoctor check`.\n\n");
-    for (size_t i = 0; i < x->n_best; i++)
-        printf("**%s** (`%s`): %s\n\n- fix: %s\n- source: %s\n\n", x->matches[i].id,
-               x->matches[i].kind, x->matches[i].cause, x->matches[i].fix, x->matches[i].source);
-    printf("| field | value |\n|---|---|\n");
-    const char *rows[][2] = {
-        {"failed", f->file},       {"needed by", f->needed_by}, {"module", f->module},
-        {"symbol", f->symbol},     {"version", f->version},     {"error code", f->error_code},
-        {"NTSTATUS", f->ntstatus}, {"language", f->language},   {"CUDA (driver)", f->cuda_driver}};
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        if (rows[i][1])
-            printf("| %s | `%s` |\n", rows[i][0], rows[i][1]);
-    if (l->built) {
-        printf("\n### On this machine (`%s`)\n\n", l->host);
-        for (size_t i = 0; i < l->n_lines; i++)
-            printf("- %s\n", l->lines[i]);
-    }
-    if (findings->count) {
-        printf("\n| severity | kind | library | detail |\n|---|---|---|---|\n");
-        for (size_t i = 0; i < findings->count; i++) {
-            const struct td_finding *g = &findings->items[i];
-            printf("| %s | %s | `%s` | %s |\n", td_severity_name(g->severity), g->kind,
-                   g->library ? g->library : "", g->detail);
-        }
-    }
+    for (size_t i = 0; i < l->n_lines; i++)
+        lines[i] = l->lines[i];
+    *v = (struct td_explain_local){
+        .built = l->built,
+        .file = l->target,
+        .host = l->host,
+        .role = l->role,
+        .platform = l->built ? td_platform_name(l->g.cfg.platform) : NULL,
+        .profile = l->built ? td_profile_name(l->g.cfg.profile) : NULL,
+        .lines = lines,
+        .n_lines = l->n_lines,
+    };
 }
 
 int td_cmd_explain(int argc, char **argv)
@@ -631,16 +455,29 @@ int td_cmd_explain(int argc, char **argv)
     free(input);
     static struct local l;
     analyse(&x, a.root, &l);
+    char confirm[4200];
+    fmt(confirm, sizeof confirm, "torchdoctor deps \"%s\"", l.target);
     struct td_findings findings = {0};
-    collect_findings(&x, &l, &findings);
+    struct td_explain_cause causes[TD_EXPLAIN_MAX_CAUSES];
+    size_t n_causes;
+    td_explain_findings(&x, l.built ? &l.g.findings : NULL, confirm, &findings, causes, &n_causes);
+    const char *lines[8];
+    struct td_explain_local local;
+    local_view(&l, lines, &local);
+    struct td_explain_view view = {.x = &x,
+                                   .findings = &findings,
+                                   .causes = causes,
+                                   .n_causes = n_causes,
+                                   .local = &local,
+                                   .platform = platform_of(&x, &l)};
     if (strcmp(a.format, "json") == 0) {
-        write_json(&x, &l, &findings);
+        td_explain_render_json(&view, stdout);
     } else if (strcmp(a.format, "markdown") == 0) {
-        write_markdown(&x, &l, &findings);
+        td_explain_render_markdown(&view, stdout);
     } else {
         struct td_term t;
         td_term_init(&t, stdout, a.color);
-        write_text(&x, &l, &findings, &t);
+        td_explain_render_text(&view, &t);
     }
     fflush(stdout);
     int rc = td_findings_count(&findings, TD_SEV_ERROR) ? TD_EXIT_FINDINGS : TD_EXIT_OK;
