@@ -319,27 +319,65 @@ static void from_python(struct td_explain *x)
         l->kind = TD_KIND_MISSING_LIBRARY; /* no code shown: 126 is by far the most common */
 }
 
+/* The last library file the text mentions ("…\\lantern.dll - The specified
+ * procedure…", "CDLL(u'face_detection.dll')"): the file at fault when no
+ * message form named one. */
+static const char *last_library_named(const char *text, struct td_arena *a)
+{
+    static regex_t re;
+    static bool compiled, ok;
+    if (!compiled) {
+        compiled = true;
+        ok =
+            regcomp(&re,
+                    "([A-Za-z0-9_.+-]+\\.(dll|DLL|Dll|pyd|dylib|so(\\.[0-9]+)*))([^A-Za-z0-9_.]|$)",
+                    REG_EXTENDED | REG_NEWLINE) == 0;
+    }
+    const char *found = NULL;
+    size_t len = 0;
+    regmatch_t m[2];
+    for (const char *p = text; ok && regexec(&re, p, 2, m, 0) == 0;
+         p += m[0].rm_eo ? m[0].rm_eo : 1) {
+        found = p + m[1].rm_so;
+        len = (size_t)(m[1].rm_eo - m[1].rm_so);
+        if (!p[m[0].rm_eo])
+            break;
+    }
+    return found ? td_arena_strndup(a, found, len) : NULL;
+}
+
 /* The message forms of ld.so, dyld and the extractors' file fields. */
 static void from_posix(struct td_explain *x)
 {
     struct td_explain_load *l = &x->load;
     const struct td_explain_fields *f = &x->fields;
     const char *t = x->text;
-    if (has(t, "not found (required by") && f->file) {
+    if ((has(t, ": version `") || has(t, ": version '")) && has(t, "' not found") && f->file &&
+        f->version) {
         l->form = "ld.so";
         l->kind = TD_KIND_MISSING_SYMBOL_VERSION;
         l->library = td_explain_base_name(f->file);
         l->needed_by = f->needed_by;
         l->symbol = f->version;
         l->file = f->needed_by;
-    } else if ((has(t, "undefined symbol:") || has(t, "Symbol not found:")) && f->symbol) {
+    } else if ((has(t, "ndefined symbol:") || has(t, "Symbol not found:")) && f->symbol) {
         l->form = has(t, "Symbol not found:") ? "dyld" : "ld.so";
         l->kind = TD_KIND_MISSING_SYMBOL;
         l->needed_by = f->needed_by && l->form[0] == 'd' ? f->needed_by : f->file;
+        if (l->needed_by && !strchr(td_explain_base_name(l->needed_by), '.'))
+            l->needed_by = NULL; /* "ImportError: undefined symbol: ..." names no file */
+        if (!l->needed_by)
+            l->needed_by = last_library_named(t, &x->arena);
         l->symbol = f->symbol;
         l->file = l->needed_by;
         if (f->expected_in && !has(f->expected_in, "flat namespace"))
             l->library = td_explain_base_name(f->expected_in);
+        if (f->version && has(f->version, ".so")) {
+            /* "undefined symbol: S, version libnvJitLink.so.12": the version
+             * names the library that lacks it */
+            l->kind = TD_KIND_MISSING_SYMBOL_VERSION;
+            l->library = f->version;
+        }
     } else if (has(t, "incompatible architecture") || has(t, "wrong ELF class")) {
         l->form = has(t, "wrong ELF class") ? "ld.so" : "dyld";
         l->kind = TD_KIND_WRONG_ARCHITECTURE;
@@ -353,7 +391,8 @@ static void from_posix(struct td_explain *x)
         l->form = "ld.so";
         l->kind = has(t, "shared object file: Permission denied") ? TD_KIND_UNREADABLE_FILE
                                                                   : TD_KIND_MISSING_LIBRARY;
-    } else if (has(t, "Could not load dynamic library") || has(t, "Could not load library")) {
+    } else if (has(t, "Could not load dynamic library") || has(t, "Could not load library") ||
+               has(t, "Couldn't open CUDA library")) {
         l->form = "dlopen";
         l->kind = TD_KIND_MISSING_LIBRARY;
     }
@@ -380,7 +419,8 @@ static void from_windows(struct td_explain *x)
         kind = kind_of_code(code[0] ? code : NULL, &x->arena);
     bool preload = has(x->text, "or one of its dependencies") || has(x->text, "rror loading") ||
                    has(x->text, "rro loading");
-    bool failed_to_load = has(x->text, "Failed to load ") && f->file;
+    bool failed_to_load =
+        (has(x->text, "Failed to load ") || has(x->text, "Could not find module")) && f->file;
     if (!kind && !preload && !failed_to_load)
         return;
     l->form = preload ? "torch-preload" : has(x->text, "ctypes") ? "ctypes" : "windows";
@@ -397,33 +437,6 @@ static void from_windows(struct td_explain *x)
             "... Error loading \"...\" or one of its dependencies): the text was probably "
             "retyped or comes from another tool; the load failure it describes is explained "
             "below";
-}
-
-/* The last library file the text mentions ("…\\lantern.dll - The specified
- * procedure…", "CDLL(u'face_detection.dll')"): the file at fault when no
- * message form named one. */
-static const char *last_library_named(const char *text, struct td_arena *a)
-{
-    static regex_t re;
-    static bool compiled, ok;
-    if (!compiled) {
-        compiled = true;
-        ok =
-            regcomp(&re,
-                    "([A-Za-z0-9_.+-]+\\.(dll|DLL|Dll|pyd|dylib|so(\\.[0-9]+)*))([^A-Za-z0-9_.]|$)",
-                    REG_EXTENDED | REG_NEWLINE) == 0;
-    }
-    const char *found = NULL;
-    size_t len = 0;
-    regmatch_t m[2];
-    for (const char *p = text; ok && regexec(&re, p, 2, m, 0) == 0;
-         p += m[0].rm_eo ? m[0].rm_eo : 1) {
-        found = p + m[1].rm_so;
-        len = (size_t)(m[1].rm_eo - m[1].rm_so);
-        if (!p[m[0].rm_eo])
-            break;
-    }
-    return found ? td_arena_strndup(a, found, len) : NULL;
 }
 
 /* The library at fault and the role, once the form is known. */

@@ -201,6 +201,9 @@ static const struct extractor extractors[] = {
     {"Error loading ([A-Za-z]:\\\\[^\"\n]+) or one of its", 1, F_FILE},
     /* a wording no torch prints (docs/explain.md), and PyInstaller's */
     {"Failed to load (dynlib/dll )?'?([^ '\t\n]+\\.(dll|pyd|so|dylib)[.0-9]*)", 2, F_FILE},
+    /* ctypes (Python 3.8+) for ERROR_MOD_NOT_FOUND: "Could not find module 'X' (or one of its
+       dependencies)" */
+    {"Could not find module '([^'\n]+)'", 1, F_FILE},
     /* onnxruntime's provider bridge */
     {"when trying to load \"([^\"\n]+)\"", 1, F_FILE},
     /* glibc elf/dl-load.c via _dl_signal_error: "PROGRAM: error while loading shared libraries:
@@ -216,19 +219,25 @@ static const struct extractor extractors[] = {
     /* glibc elf/dl-lookup.c: "FILE: undefined symbol: NAME, version V" */
     {"([^ \t\n'\"(]+):[[:space:]]*undefined symbol: ([^ \t\n,]+)", 1, F_FILE},
     {"([^ \t\n'\"(]+):[[:space:]]*undefined symbol: ([^ \t\n,]+)", 2, F_SYMBOL},
-    {"undefined symbol: [^ \t\n,]+, version ([^ \t\n]+)", 1, F_VERSION},
+    {"[Uu]ndefined symbol: ([^ \t\n,]+)", 1, F_SYMBOL},
+    {"[Uu]ndefined symbol: [^ \t\n,]+, version ([^ \t\n]+)", 1, F_VERSION},
     /* glibc elf/dl-version.c: "LIB: version `V' not found (required by FILE)" */
     {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found \\(required by ([^)\n]+)\\)", 1, F_FILE},
     {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found \\(required by ([^)\n]+)\\)", 2,
      F_VERSION},
     {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found \\(required by ([^)\n]+)\\)", 3,
      F_NEEDED_BY},
+    /* the same, cut before "(required by" */
+    {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found", 1, F_FILE},
+    {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found", 2, F_VERSION},
     /* glibc: "LIB: cannot open shared object file: No such file or directory" */
     {"([^ \t\n'\"():]+): cannot open shared object file", 1, F_FILE},
     {"([^ \t\n'\"(]+): (wrong ELF class: ELFCLASS[0-9]+|invalid ELF header)", 1, F_FILE},
-    {"dlopen\\(([^,\n]+), [0-9x]+\\)", 1, F_FILE},
+    {"dlopen\\(([^,\n]+), [0-9xA-Fa-f]+\\)", 1, F_FILE},
     {"Could not load (dynamic )?library '?([^ '\t\n]+[^ '\t\n.])'?", 2, F_FILE},
     {"Loading binary ([^ \t\n]+)", 1, F_FILE},
+    /* TensorFlow 1.x stream_executor/dso_loader.cc */
+    {"Couldn't open CUDA library ([^ \t\n]+[^ \t\n.])", 1, F_FILE},
     /* last resort: ctypes.CDLL('X') in the traceback; .NET's DllNotFoundException */
     {"CDLL\\(u?['\"]([^'\"\n]+)['\"]", 1, F_FILE},
     {"(Unable to load DLL|\xe6\x97\xa0\xe6\xb3\x95\xe5\x8a\xa0\xe8\xbd\xbd DLL) "
