@@ -62,14 +62,17 @@ static void usage(FILE *out)
             "\n"
             "Explains an error message or a whole traceback (from the arguments, or from\n"
             "standard input with - or when nothing is given and input is not a terminal):\n"
-            "what failed, the cause established for that message in a public thread, the\n"
-            "finding kind and the fix, with the thread as source. When the file the message\n"
-            "names is on this machine (or under --root, the target's filesystem root: C:\\ is\n"
-            "DIR for a Windows path), its dependency graph names what the message does not:\n"
+            "what failed, who needs it and the role of the file, then the likely causes,\n"
+            "most likely first, each with its fix and the one command that tells it apart\n"
+            "(the cause a public thread established for a catalogued message ranks first\n"
+            "unless the text shows a torch version it does not hold for). When the file\n"
+            "the message names is on this machine (or under --root, the target's filesystem\n"
+            "root: C:\\ is DIR for a Windows path), its dependency graph names what the\n"
+            "message does not:\n"
             "the dependency that is really missing, who needs it, or which library should\n"
             "define a missing symbol.\n"
             "\n"
-            "Exit status: 0 nothing matched or only warnings, 1 the cause is an error,\n"
+            "Exit status: 0 no load error or known message, or only warnings, 1 an error,\n"
             "2 bad usage or unreadable input.\n");
 }
 
