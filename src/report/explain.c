@@ -8,6 +8,40 @@
 #include "report/envelope.h"
 #include "report/jsonw.h"
 
+const char *td_local_note_text(const struct td_local_note *n, char *out, size_t cap)
+{
+    switch (n->kind) {
+    case TD_LOCAL_MISSING:
+        snprintf(out, cap,
+                 "%s needs %s%s, which is in none of the %zu places the loader tries (%s%s)",
+                 n->needed_by, n->library, n->delay ? " (delay-loaded)" : "", n->n_places, n->tried,
+                 n->more_places ? ", ..." : "");
+        break;
+    case TD_LOCAL_DEFINED_LOADED:
+        snprintf(out, cap, "%s defines %s and is loaded: the reference comes from elsewhere",
+                 n->library, n->symbol);
+        break;
+    case TD_LOCAL_NEWER_COPY:
+        snprintf(out, cap,
+                 "%s needs %s%s%s, which %s defines; the loader takes %s, which does not: that "
+                 "copy is older than the one %s was built against",
+                 n->needed_by, n->symbol, n->version[0] ? "@" : "", n->version, n->other,
+                 n->library, n->needed_by);
+        break;
+    case TD_LOCAL_NO_DEFINER:
+        snprintf(out, cap,
+                 "no library %s loads defines %s; it should come from one of its direct needs: "
+                 "%s, so the copy found is older or a different build than the one it was linked "
+                 "against",
+                 n->needed_by, n->symbol, n->other);
+        break;
+    case TD_LOCAL_NOT_ANALYSED:
+        snprintf(out, cap, "%s could not be analysed: %s", n->library, n->other);
+        break;
+    }
+    return out;
+}
+
 static void json_fields(struct td_jsonw *w, const struct td_explain_fields *f)
 {
     td_jw_key(w, "fields");
@@ -103,8 +137,9 @@ static void json_local(struct td_jsonw *w, const struct td_explain_local *l)
     td_jw_kstr(w, "profile", l->profile);
     td_jw_key(w, "really");
     td_jw_begin_array(w);
-    for (size_t i = 0; i < l->n_lines; i++)
-        td_jw_string(w, l->lines[i]);
+    char line[8192];
+    for (size_t i = 0; i < l->notes->n; i++)
+        td_jw_string(w, td_local_note_text(&l->notes->items[i], line, sizeof line));
     td_jw_end_array(w);
     td_jw_end_object(w);
 }
@@ -218,13 +253,14 @@ void td_explain_render_text(const struct td_explain_view *v, const struct td_ter
     }
     text_causes(v, t);
     text_says(&x->fields, t);
+    char line[8192];
     if (l->built) {
         fprintf(t->out, "%sOn this machine%s: %s %s (%s, profile %s)\n", b, r, l->host, l->role,
                 l->platform, l->profile);
-        for (size_t i = 0; i < l->n_lines; i++)
-            fprintf(t->out, "  %s\n", l->lines[i]);
-    } else if (l->n_lines) {
-        fprintf(t->out, "  %s\n", l->lines[0]);
+        for (size_t i = 0; i < l->notes->n; i++)
+            fprintf(t->out, "  %s\n", td_local_note_text(&l->notes->items[i], line, sizeof line));
+    } else if (l->notes->n) {
+        fprintf(t->out, "  %s\n", td_local_note_text(&l->notes->items[0], line, sizeof line));
     }
     if (x->n_matches > x->n_best) {
         fprintf(t->out, "%sAlso matches%s", b, r);
@@ -266,8 +302,10 @@ void td_explain_render_markdown(const struct td_explain_view *v, FILE *out)
             fprintf(out, "| %s | `%s` |\n", rows[i][0], rows[i][1]);
     if (v->local->built) {
         fprintf(out, "\n### On this machine (`%s`)\n\n", v->local->host);
-        for (size_t i = 0; i < v->local->n_lines; i++)
-            fprintf(out, "- %s\n", v->local->lines[i]);
+        char line[8192];
+        for (size_t i = 0; i < v->local->notes->n; i++)
+            fprintf(out, "- %s\n",
+                    td_local_note_text(&v->local->notes->items[i], line, sizeof line));
     }
     if (v->findings->count) {
         fprintf(out, "\n| severity | kind | library | detail |\n|---|---|---|---|\n");

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "base/finding.h"
+#include "graph/explain_local.h"
 #include "kb/errors.h"
 #include "report/term.h"
 
@@ -19,9 +20,11 @@ struct td_explain_local {
     const char *role;     /* "was being loaded", "needs the missing file", ... */
     const char *platform; /* "windows", ... */
     const char *profile;
-    const char *const *lines; /* what the message does not say, one line each */
-    size_t n_lines;
+    const struct td_local_notes *notes; /* what the message does not say */
 };
+
+/* One note as the sentence text, JSON and markdown show. Returns OUT. */
+const char *td_local_note_text(const struct td_local_note *n, char *out, size_t cap);
 
 struct td_explain_view {
     const struct td_explain *x;
