@@ -179,7 +179,7 @@ static const char *locate(const struct td_explain *x, const char *root, struct l
 }
 
 /* Runs the graph on the file the message is about, when it is here. */
-static void analyse(const struct td_explain *x, const char *root, struct local *l)
+static void analyse(struct td_explain *x, const char *root, struct local *l)
 {
     const char *path = locate(x, root, l);
     if (!path)
@@ -188,6 +188,9 @@ static void analyse(const struct td_explain *x, const char *root, struct local *
     if (!build_graph(l, root))
         return;
     l->built = true;
+    char version[64];
+    if (td_local_torch_version(l->host, version, sizeof version))
+        td_explain_use_torch_version(x, version);
     td_local_missing(&l->g, &l->notes);
     td_local_symbol(&l->g, x->fields.symbol, x->fields.version, &l->notes);
 }

@@ -299,3 +299,45 @@ void td_local_not_analysed(const char *file, const char *why, struct td_local_no
         put(n->other, sizeof n->other, "%s", why);
     }
 }
+
+/* "__version__ = '2.4.0'" in the file at PATH, into OUT. */
+static bool version_in(const char *path, char *out, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char line[512];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f)) {
+        const char *v = strncmp(line, "__version__", 11) == 0 ? strpbrk(line, "'\"") : NULL;
+        if (!v)
+            continue;
+        size_t n = strcspn(v + 1, "'\"\n");
+        if (n && n < cap) {
+            memcpy(out, v + 1, n);
+            out[n] = '\0';
+            found = true;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+bool td_local_torch_version(const char *host_path, char *out, size_t cap)
+{
+    char dir[PATH_CAP], probe[PATH_CAP + 32];
+    put(dir, sizeof dir, "%s", host_path);
+    for (int up = 0; up < 6; up++) {
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+            return false;
+        *slash = '\0';
+        const char *name = strrchr(dir, '/');
+        name = name ? name + 1 : dir;
+        put(probe, sizeof probe, "%s/%s", dir,
+            strcasecmp(name, "torch") == 0 ? "version.py" : "torch/version.py");
+        if (version_in(probe, out, cap))
+            return true;
+    }
+    return false;
+}

@@ -50,6 +50,11 @@ void td_local_missing(const struct td_graph *g, struct td_local_notes *out);
 void td_local_symbol(const struct td_graph *g, const char *symbol, const char *version,
                      struct td_local_notes *out);
 
+/* The version of the torch install HOST_PATH belongs to, from the
+ * torch/version.py found walking up from it ("__version__ = '2.4.0+cpu'"),
+ * into OUT; false when there is none. Read-only. */
+bool td_local_torch_version(const char *host_path, char *out, size_t cap);
+
 /* A note that FILE could not be analysed, for WHY. */
 void td_local_not_analysed(const char *file, const char *why, struct td_local_notes *out);
 

@@ -36,6 +36,7 @@ struct td_explain_fields {
     const char *gpu_arch;         /* "sm_120" */
     const char *platform;         /* "windows", "linux", "macos": what the text implies; NULL */
     const char *torch_version;    /* "2.4.0" when the text names the torch it ran */
+    bool torch_version_here;      /* it was read on this machine, not in the text */
     const char *expected_in;      /* dyld's "Expected in:" (the library that should define) */
 };
 
@@ -100,6 +101,11 @@ struct td_explain {
 void td_explain_findings(const struct td_explain *x, const struct td_findings *local,
                          const char *local_confirm, struct td_findings *out,
                          struct td_explain_cause *causes, size_t *n_causes);
+
+/* The torch version this machine shows for the file the message names,
+ * used when the text shows none: the catalogue's conditions are judged by
+ * it and the causes ranked again. */
+void td_explain_use_torch_version(struct td_explain *x, const char *version);
 
 /* Cleans and explains TEXT. Returns -1 with ERR only when the catalogue
  * itself cannot be read (a broken build); no match is not an error. */

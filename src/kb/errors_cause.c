@@ -561,8 +561,8 @@ static void add_catalogue(struct td_explain *x, struct td_explain_cause *late, b
     if (holds == -1 && m->condition)
         snprintf(buf, sizeof buf, "If your torch is %s: %s", v[0] == '=' ? v + 1 : v, m->cause);
     else if (holds == 0)
-        snprintf(buf, sizeof buf,
-                 "Unlikely here (the text shows torch %s; this holds for torch %s): %s",
+        snprintf(buf, sizeof buf, "Unlikely here (%s shows torch %s; this holds for torch %s): %s",
+                 x->fields.torch_version_here ? "this machine" : "the text",
                  x->fields.torch_version, v[0] == '=' ? v + 1 : v, m->cause);
     else
         snprintf(buf, sizeof buf, "%s", m->cause);
@@ -664,4 +664,13 @@ void td_explain_findings(const struct td_explain *x, const struct td_findings *l
         td_findings_add(out, g->severity, g->kind, g->library, g->needed_by, g->symbol, g->fix,
                         "%s", g->detail);
     }
+}
+
+void td_explain_use_torch_version(struct td_explain *x, const char *version)
+{
+    if (x->fields.torch_version || !version || !*version)
+        return;
+    x->fields.torch_version = td_arena_strdup(&x->arena, version);
+    x->fields.torch_version_here = true;
+    td_explain_load_error(x);
 }
