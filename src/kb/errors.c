@@ -438,5 +438,6 @@ size_t td_explain_eres(const char **out, size_t cap)
         if (g_cat.rows[i].has_neutral && n < cap)
             out[n++] = g_cat.rows[i].neutral.ere;
     }
-    return n + td_explain_extractor_eres(out + n, cap - n);
+    n += td_explain_extractor_eres(out + n, cap - n);
+    return n + td_explain_dialog_eres(out + n, cap - n);
 }

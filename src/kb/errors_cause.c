@@ -674,3 +674,12 @@ void td_explain_use_torch_version(struct td_explain *x, const char *version)
     x->fields.torch_version_here = true;
     td_explain_load_error(x);
 }
+
+size_t td_explain_dialog_eres(const char **out, size_t cap)
+{
+    load_tables();
+    size_t n = 0;
+    for (size_t i = 0; i < g_kb.n_dialogs && n < cap; i++)
+        out[n++] = g_kb.dialogs[i].pattern;
+    return n;
+}

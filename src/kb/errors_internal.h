@@ -42,6 +42,8 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
  * Returns how many were stored in OUT. */
 size_t td_explain_eres(const char **out, size_t cap);
 size_t td_explain_extractor_eres(const char **out, size_t cap);
+/* The general layer's: the loader dialogs' (data/windows_loader_dialogs.tsv). */
+size_t td_explain_dialog_eres(const char **out, size_t cap);
 
 /* The general layer under the catalogue (errors_cause.c): fills X->load
  * from X's cleaned text, fields and matches. */
