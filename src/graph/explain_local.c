@@ -77,8 +77,16 @@ static size_t mentioned_dirs(const char *text, const char *root, char dirs[][PAT
         bool seen = false;
         for (size_t k = 0; k < n; k++)
             seen |= strcmp(dirs[k], host) == 0;
-        if (!seen && stat(host, &st) == 0 && S_ISDIR(st.st_mode))
-            put(dirs[n++], PATH_CAP, "%s", host);
+        if (seen || stat(host, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        put(dirs[n++], PATH_CAP, "%s", host);
+        /* A traceback through torch/__init__.py: what it loads is in torch/lib. */
+        const char *base = strrchr(host, '/');
+        char lib[PATH_CAP + 8];
+        put(lib, sizeof lib, "%s/lib", host);
+        if (n < cap && base && strcmp(base, "/torch") == 0 && stat(lib, &st) == 0 &&
+            S_ISDIR(st.st_mode))
+            put(dirs[n++], PATH_CAP, "%s", lib);
     }
     regfree(&re);
     return n;

@@ -109,10 +109,16 @@ def same_finding(tmp):
     check(errors(d) == want, f"deps names {errors(d)}")
     check(errors(c) == want, f"check names {errors(c)}")
     check(rc == 1 and rc2 == 1, f"deps exit {rc}, check exit {rc2}")
-    # EXPLAIN_HOOK: explain's side (`torchdoctor explain "<the ld.so text>"`
-    # naming the same kind, library and needed_by) is added at merge, when
-    # explain's own logic lands; the ld.so text is TRUTH.
-    print("skipped: explain's side of the comparison (added at merge with branch explain)")
+    # explain's side: the traceback `import torch` prints with ld.so's text
+    # (TRUTH) names the same kind, library and needed_by.
+    text = ("Traceback (most recent call last):\n"
+            '  File "<string>", line 1, in <module>\n'
+            f'  File "{torch}/__init__.py", line 1, in <module>\n'
+            "    from torch._C import *\n"
+            f"ImportError: {truth}\n")
+    rc3, e = run("explain", [text])
+    check(errors(e) == want, f"explain names {errors(e)}")
+    check(rc3 == 1, f"explain exit {rc3}")
     return torch
 
 
