@@ -230,8 +230,9 @@ int td_cmd_explain(int argc, char **argv)
     struct explain_args a = {.format = "text", .color = "auto"};
     if (parse_args(argc, argv, &a) != 0)
         return TD_EXIT_USAGE;
-    if (strcmp(a.format, "text") && strcmp(a.format, "json") && strcmp(a.format, "markdown")) {
-        fprintf(stderr, "torchdoctor explain: --format must be text, json or markdown\n");
+    if (strcmp(a.format, "text") && strcmp(a.format, "json") && strcmp(a.format, "markdown") &&
+        strcmp(a.format, "html")) {
+        fprintf(stderr, "torchdoctor explain: --format must be text, json, markdown or html\n");
         return TD_EXIT_USAGE;
     }
     size_t len = 0;
@@ -270,6 +271,8 @@ int td_cmd_explain(int argc, char **argv)
         td_explain_render_json(&view, stdout);
     } else if (strcmp(a.format, "markdown") == 0) {
         td_explain_render_markdown(&view, stdout);
+    } else if (strcmp(a.format, "html") == 0) {
+        td_explain_render_html(&view, stdout);
     } else {
         struct td_term t;
         td_term_init(&t, stdout, a.color);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/envelope.h"
+#include "report/html.h"
 #include "report/jsonw.h"
 
 const char *td_local_note_text(const struct td_local_note *n, char *out, size_t cap)
@@ -315,4 +316,93 @@ void td_explain_render_markdown(const struct td_explain_view *v, FILE *out)
                     g->library ? g->library : "", g->detail);
         }
     }
+}
+
+/* ---- html ---- */
+
+static void html_code(FILE *out, const char *tag, const char *s)
+{
+    fprintf(out, "<%s>", tag);
+    td_html_text(out, s);
+    fprintf(out, "</%s>", tag);
+}
+
+static void html_causes(const struct td_explain_view *v, FILE *out)
+{
+    if (!v->n_causes)
+        return;
+    fputs("<section id=\"causes\">\n<h2>Likely causes, most likely first</h2>\n<ol>\n", out);
+    for (size_t i = 0; i < v->n_causes; i++) {
+        const struct td_explain_cause *c = &v->causes[i];
+        fprintf(out, "<li class=\"cause%s\" data-kind=\"", c->contradicted ? " contradicted" : "");
+        td_html_text(out, c->kind);
+        fputs("\"><p>", out);
+        html_code(out, "code", c->kind);
+        fputs(" ", out);
+        td_html_text(out, c->detail);
+        fputs("</p>\n", out);
+        if (c->fix) {
+            fputs("<p>fix:</p><pre class=\"fix\">", out);
+            html_code(out, "code", c->fix);
+            fputs("</pre>\n", out);
+        }
+        if (c->confirm) {
+            fputs("<p>tell it apart:</p><pre class=\"confirm\">", out);
+            html_code(out, "code", c->confirm);
+            fputs("</pre>\n", out);
+        }
+        if (c->source) {
+            fputs("<p class=\"path\">source: ", out);
+            td_html_text(out, c->source);
+            fputs("</p>\n", out);
+        }
+        fputs("</li>\n", out);
+    }
+    fputs("</ol>\n</section>\n", out);
+}
+
+static void html_fields(const struct td_explain_view *v, FILE *out)
+{
+    const struct td_explain_fields *f = &v->x->fields;
+    const char *rows[][2] = {
+        {"failed", f->file},       {"needed by", f->needed_by}, {"module", f->module},
+        {"symbol", f->symbol},     {"version", f->version},     {"error code", f->error_code},
+        {"NTSTATUS", f->ntstatus}, {"language", f->language},   {"CUDA (driver)", f->cuda_driver}};
+    fputs("<section id=\"fields\">\n<h2>What the text says</h2>\n<table>\n", out);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (rows[i][1]) {
+            fprintf(out, "<tr><th>%s</th><td>", rows[i][0]);
+            html_code(out, "code", rows[i][1]);
+            fputs("</td></tr>\n", out);
+        }
+    fputs("</table>\n", out);
+    if (v->local->built) {
+        char line[8192];
+        fputs("<h2>On this machine</h2>\n<p>", out);
+        html_code(out, "code", v->local->host);
+        fputs("</p>\n<ul class=\"lines\">\n", out);
+        for (size_t i = 0; i < v->local->notes->n; i++)
+            html_code(out, "li", td_local_note_text(&v->local->notes->items[i], line, sizeof line));
+        fputs("</ul>\n", out);
+    }
+    fputs("</section>\n", out);
+}
+
+void td_explain_render_html(const struct td_explain_view *v, FILE *out)
+{
+    const struct td_explain *x = v->x;
+    td_html_begin(out, "torchdoctor explain");
+    if (!x->n_matches && !x->load.form)
+        fputs("<p class=\"warn\">No known error message matches this text; run "
+              "<code>torchdoctor check</code>.</p>\n",
+              out);
+    if (x->load.note) {
+        fputs("<p class=\"note\">", out);
+        td_html_text(out, x->load.note);
+        fputs("</p>\n", out);
+    }
+    td_html_findings(out, v->findings);
+    html_causes(v, out);
+    html_fields(v, out);
+    td_html_end(out);
 }

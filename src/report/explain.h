@@ -38,5 +38,8 @@ struct td_explain_view {
 void td_explain_render_json(const struct td_explain_view *v, FILE *out);
 void td_explain_render_text(const struct td_explain_view *v, const struct td_term *t);
 void td_explain_render_markdown(const struct td_explain_view *v, FILE *out);
+/* One self-contained page (report/html.h): the finding, the ranked causes
+ * with their fixes and confirming commands, the fields, this machine. */
+void td_explain_render_html(const struct td_explain_view *v, FILE *out);
 
 #endif
