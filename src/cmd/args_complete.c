@@ -30,10 +30,10 @@ static void values_of(const struct td_option *o, const char *sep, char *out, siz
 }
 
 /* The help text's first clause, for the shells that show one: up to a
- * ';', '(' or ". ", cut at a word before 60 characters. */
+ * ';', '(', ':' or ". ", cut at a word before 60 characters. */
 static void short_help(const char *help, char *out, size_t cap)
 {
-    size_t n = strcspn(help, ";(");
+    size_t n = strcspn(help, ";(:");
     const char *stop = strstr(help, ". ");
     if (stop && (size_t)(stop - help) < n)
         n = (size_t)(stop - help);

@@ -7,11 +7,14 @@
 #include "cmd/args.h"
 #include "cmd/cmd.h"
 
-/* TEXT as roff: backslashes and option dashes escaped, paragraphs (blank
- * lines) as .PP, nothing that a line start would read as a request. */
+/* TEXT as roff: backslashes escaped, every dash of an option or command
+ * word ("--search-dir") a real minus (\-), so that what is copied from the
+ * page can be typed; paragraphs (blank lines) as .PP, and nothing that a
+ * line start would read as a request; a word is never broken at its
+ * dashes. */
 static void roff_text(FILE *out, const char *text)
 {
-    bool line_start = true;
+    bool line_start = true, in_option = false;
     for (const char *p = text; *p; p++) {
         if (p[0] == '\n' && p[1] == '\n') {
             fputs("\n.PP\n", out);
@@ -22,10 +25,20 @@ static void roff_text(FILE *out, const char *text)
         if (line_start && (*p == '.' || *p == '\''))
             fputs("\\&", out);
         line_start = *p == '\n';
-        bool option_dash = *p == '-' && (p == text || strchr(" -[(|/\"'`", p[-1]) || p[1] == '-');
+        bool word_start = p == text || strchr(" \n[(|/\"'`", p[-1]);
+        size_t word = strcspn(p, " \n");
+        /* No line break at its dashes; \% only at a word's start (inside a
+         * word it would mark a break instead), so never at TEXT's start,
+         * which may be inside one. */
+        if (p > text && (p[-1] == ' ' || p[-1] == '\n') && memchr(p, '-', word))
+            fputs("\\%", out);
+        if (*p == '-' && word_start)
+            in_option = true;
+        else if (strchr(" \n[](|,;=\"'`", *p))
+            in_option = false;
         if (*p == '\\')
             fputs("\\e", out);
-        else if (option_dash)
+        else if (*p == '-' && in_option)
             fputs("\\-", out);
         else
             fputc(*p == '\n' ? ' ' : *p, out);
@@ -48,14 +61,15 @@ static void italic(FILE *out, const char *s)
 
 static void title(FILE *out, const char *page)
 {
-    char upper[128];
-    size_t i = 0;
-    for (; page[i] && i + 1 < sizeof upper; i++)
-        upper[i] = (char)(page[i] >= 'a' && page[i] <= 'z' ? page[i] - 32 : page[i]);
-    upper[i] = '\0';
     fputs(".TH ", out);
-    roff_text(out, upper);
+    for (const char *p = page; *p; p++)
+        if (*p == '-')
+            fputs("\\-", out);
+        else
+            fputc(*p >= 'a' && *p <= 'z' ? *p - 32 : *p, out);
     fprintf(out, " 1 \"\" \"torchdoctor %s\" \"torchdoctor manual\"\n", TD_VERSION);
+    /* Left-adjusted, unhyphenated: long paths and options stay whole. */
+    fputs(".ad l\n.nh\n", out);
 }
 
 static void synopsis_option(FILE *out, const struct td_option *o)
@@ -65,7 +79,7 @@ static void synopsis_option(FILE *out, const struct td_option *o)
     char *value = strchr(syn, ' ');
     if (value)
         *value++ = '\0';
-    fputc('[', out);
+    fputs("\\%[", out); /* never broken after the bracket */
     bold(out, syn);
     if (value) {
         fputc(' ', out);

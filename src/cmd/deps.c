@@ -138,7 +138,7 @@ static const struct td_option deps_options[] = {
 #undef AT
 
 static const struct td_example deps_examples[] = {
-    {"torchdoctor deps venv/lib/python3.11/site-packages/torch/_C.cpython-311-x86_64-linux-gnu.so",
+    {"torchdoctor deps site-packages/torch/_C.cpython-311-x86_64-linux-gnu.so",
      "what `import torch` would load, and what it would miss"},
     {"torchdoctor deps --format json --env LD_LIBRARY_PATH=/usr/local/cuda/lib64 "
      "libtorch_cuda.so",
