@@ -6,88 +6,74 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "probe/bench.h"
 #include "report/bench.h"
-
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: torchdoctor bench [--quick] [--no-gpu] [--python EXE] [--iterations N]\n"
-            "                         [--format text|json|markdown] [--color WHEN]\n"
-            "\n"
-            "Measures this machine and compares each figure with the peak its hardware should\n"
-            "reach: FP32 GEMM of our own kernel on one core and on all (vs cores x clock x FMA\n"
-            "units x vector width), memory read/copy/triad bandwidth, the sequential read speed\n"
-            "of the disk holding torch, how long `import torch` takes and which libraries\n"
-            "take it, torch's own FP32 matmul and the BLAS library it really loads, and, when a\n"
-            "GPU answers, host<->device and device copies, an FP32 FMA kernel and a stability\n"
-            "loop in a crash-isolated child, with the PCIe link, clocks and health from NVML.\n"
-            "A figure whose peak cannot be known (a VM hides its clock) has no expected value\n"
-            "and no verdict; one under 80%% of its expected value (50%% for the disk) is a\n"
-            "performance_below_expected warning naming the likely cause.\n"
-            "\n"
-            "  --quick         smaller sizes, fewer repeats: under 10 s\n"
-            "  --no-gpu        do not load the GPU driver\n"
-            "  --python EXE    the interpreter to import torch with (default: the one that\n"
-            "                  owns the first torch found)\n"
-            "  --iterations N  launches of the GPU stability loop (default 100, 10 with --quick)\n"
-            "\n"
-            "A progress line goes to stderr when it is a terminal.\n"
-            "Exit status: 0 no error finding (warnings included), 2 bad usage.\n");
-}
 
 struct bench_args {
     struct td_bench_options opts;
     const char *format, *color;
 };
 
-/* Parses ARGV into A; returns -1 to go on, else the exit status to return. */
-static int parse_args(int argc, char **argv, struct bench_args *a)
-{
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-            usage(stdout);
-            return TD_EXIT_OK;
-        } else if (strcmp(s, "--quick") == 0) {
-            a->opts.quick = true;
-        } else if (strcmp(s, "--no-gpu") == 0) {
-            a->opts.no_gpu = true;
-        } else if (strcmp(s, "--python") == 0 && v) {
-            a->opts.python = argv[++i];
-        } else if (strcmp(s, "--format") == 0 && v) {
-            a->format = argv[++i];
-        } else if (strcmp(s, "--color") == 0 && v) {
-            a->color = argv[++i];
-        } else if (strcmp(s, "--iterations") == 0 && v) {
-            char *end;
-            long n = strtol(argv[++i], &end, 10);
-            if (*end || n < 1 || n > 100000) {
-                fprintf(stderr, "torchdoctor bench: --iterations wants 1..100000, not '%s'\n", v);
-                return TD_EXIT_USAGE;
-            }
-            a->opts.iterations = (int)n;
-        } else {
-            fprintf(stderr, "torchdoctor bench: unknown option or missing value: '%s'\n", s);
-            return TD_EXIT_USAGE;
-        }
-    }
-    if (strcmp(a->format, "text") && strcmp(a->format, "json") && strcmp(a->format, "markdown")) {
-        fprintf(stderr, "torchdoctor bench: --format must be text, json or markdown\n");
-        return TD_EXIT_USAGE;
-    }
-#ifdef _WIN32
-    const int exe_mode = 0; /* msvcrt's access() knows no X_OK: existence */
-#else
-    const int exe_mode = X_OK;
-#endif
-    if (a->opts.python && access(a->opts.python, exe_mode) != 0) {
-        fprintf(stderr, "torchdoctor bench: --python %s: not an executable file\n", a->opts.python);
-        return TD_EXIT_USAGE;
-    }
-    return -1;
-}
+static const char *const bench_formats[] = {"text", "json", "markdown", NULL};
+
+#define AT(field, ctype) TD_AT(struct bench_args, field, ctype)
+static const struct td_option bench_options[] = {
+    {.name = "--quick",
+     .type = TD_ARG_FLAG,
+     .help = "smaller sizes, fewer repeats: under 10 s",
+     .at = AT(opts.quick, bool)},
+    {.name = "--no-gpu",
+     .type = TD_ARG_FLAG,
+     .help = "do not load the GPU driver",
+     .at = AT(opts.no_gpu, bool)},
+    {.name = "--python",
+     .type = TD_ARG_FILE,
+     .value = "EXE",
+     .must_exist = true,
+     .help = "the interpreter to import torch with (default: the one that owns the first torch "
+             "found)",
+     .at = AT(opts.python, const char *)},
+    {.name = "--iterations",
+     .type = TD_ARG_INT,
+     .value = "N",
+     .min = 1,
+     .max = 100000,
+     .help = "launches of the GPU stability loop (default 100, 10 with --quick)",
+     .at = AT(opts.iterations, int)},
+    TD_OPT_FORMAT(struct bench_args, format, bench_formats,
+                  "the report's form: text, json (docs/schema.md) or markdown"),
+    TD_OPT_COLOR(struct bench_args, color),
+    {0},
+};
+#undef AT
+
+static const struct td_example bench_examples[] = {
+    {"torchdoctor bench --quick", "the figures and verdicts in under 10 s"},
+    {"torchdoctor bench --no-gpu --format json", "CPU, memory, disk and import torch, as JSON"},
+    {0},
+};
+
+const struct td_args_spec td_bench_args = {
+    .command = "bench",
+    .max_operands = 0,
+    .description =
+        "Measures this machine and compares each figure with the peak its hardware should reach: "
+        "FP32 GEMM of our own kernel on one core and on all (vs cores x clock x FMA units x "
+        "vector width), memory read/copy/triad bandwidth, the sequential read speed of the disk "
+        "holding torch, how long `import torch` takes and which libraries take it, torch's own "
+        "FP32 matmul and the BLAS library it really loads, and, when a GPU answers, host<->device "
+        "and device copies, an FP32 FMA kernel and a stability loop in a crash-isolated child, "
+        "with the PCIe link, clocks and health from NVML. A figure whose peak cannot be known (a "
+        "VM hides its clock) has no expected value and no verdict; one under 80% of its expected "
+        "value (50% for the disk) is a performance_below_expected warning naming the likely "
+        "cause.\n\nA progress line goes to stderr when it is a terminal.",
+    .options = bench_options,
+    .examples = bench_examples,
+    .exit_status = "0 no error finding (warnings included), 1 an error finding (a GPU that "
+                   "crashed or hung), 2 bad usage.",
+};
 
 /* "[3/6] memory: read, copy, triad", rewritten in place on the terminal. */
 static void progress(void *ctx, const char *step)
@@ -99,9 +85,10 @@ static void progress(void *ctx, const char *step)
 
 int td_cmd_bench(int argc, char **argv)
 {
-    struct bench_args a = {.format = "text", .color = "auto"};
-    int rc = parse_args(argc, argv, &a);
-    if (rc >= 0)
+    struct bench_args a = {0};
+    struct td_operands none;
+    int rc = td_args_parse(&td_bench_args, argc, argv, &a, &none);
+    if (rc != TD_ARGS_CONTINUE)
         return rc;
     int steps = 0;
     if (isatty(2)) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/compat.h"
+#include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "kb/kb.h"
 #include "report/check.h"
@@ -22,98 +23,125 @@ extern char **environ;
 struct check_args {
     const char *python, *workload, *format, *output, *root, *color;
     bool redact, verify, no_gpu, symbols, no_symbols, live;
-    int timeout_ms, live_timeout_ms;
+    int timeout_ms;
+    double live_timeout_s;
 };
 
-static void usage(FILE *out)
+/* --workload: "list", then every workload of data/workloads.tsv. */
+static bool workload_value(size_t i, char *out, size_t cap)
 {
-    fprintf(out,
-            "usage: torchdoctor check [--python EXE] [--workload NAME|list] [--format "
-            "text|json|markdown|html]\n"
-            "                         [-o FILE] [--redact] [--verify] [--no-symbols] [--no-gpu]\n"
-            "                         [--timeout MS] [--root DIR] [--color WHEN]\n"
-            "                         [--live [--live-timeout SEC]]\n"
-            "\n"
-            "Says whether PyTorch on this machine will load and use the GPU, and if not, why and\n"
-            "what to paste, without importing torch: the system, CPU, NVIDIA driver and GPUs\n"
-            "(probed in a child process with a timeout), every Python and torch installation,\n"
-            "each torch's import closure resolved as the loader would, the environment.\n"
-            "\n"
-            "  --python EXE      check this interpreter only\n"
-            "  --workload NAME   readiness for a training job (flux-lora, sdxl-lora, ...);\n"
-            "                    'list' shows them with their needs and sources\n"
-            "  -o FILE           write the report to FILE; FILE ending in .sh, .ps1 or .bat\n"
-            "                    gets a script of the fixes instead, for you to read and run\n"
-            "                    (fix.bat /dry-run prints its commands)\n"
-            "  --redact          hide the user name, home directory and host name\n"
-            "  --verify          hash every file against RECORD (default: sizes of all, hashes\n"
-            "                    of files up to 1 MiB)\n"
-            "  --no-symbols      check only the version needs of the torch closure (default:\n"
-            "                    bind every symbol, names and versions; --symbols is accepted)\n"
-            "  --no-gpu          do not load the NVIDIA driver, even in a child\n"
-            "  --timeout MS      how long the driver probe may take (default 5000)\n"
-            "  --live            also run `import torch` (and torch.cuda.is_available() when a\n"
-            "                    GPU answers) under `trace`, with the interpreter that owns the\n"
-            "                    torch, and compare what it loaded with the static model.\n"
-            "                    On Windows it first replays torch's DLL loads (LoadLibraryExW\n"
-            "                    of every torch\\lib\\*.dll, which runs their DllMain) in a child\n"
-            "                    and turns each WinError 126/127/193/1114 into a finding\n"
-            "  --live-timeout S  how long that may take (default 120)\n"
-            "  --root DIR        diagnose the system whose root is DIR (an image, a test tree)\n"
-            "\n"
-            "Exit status: 0 no error found, 1 an error finding, 2 the tool could not do it.\n");
+    struct td_kb_workload w[64];
+    size_t n = td_kb_workloads(w, 64);
+    if (i == 0)
+        snprintf(out, cap, "list");
+    else if (i - 1 < n && i - 1 < 64)
+        snprintf(out, cap, "%s", w[i - 1].slug);
+    return i == 0 || (i - 1 < n && i - 1 < 64);
 }
 
-static int parse_args(int argc, char **argv, struct check_args *a)
-{
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define OPT(name) (strcmp(s, name) == 0 && v && ++i)
-        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-            usage(stdout);
-            exit(TD_EXIT_OK);
-        } else if (strcmp(s, "--redact") == 0) {
-            a->redact = true;
-        } else if (strcmp(s, "--verify") == 0) {
-            a->verify = true;
-        } else if (strcmp(s, "--no-gpu") == 0) {
-            a->no_gpu = true;
-        } else if (strcmp(s, "--symbols") == 0) {
-            a->symbols = true;
-        } else if (strcmp(s, "--no-symbols") == 0) {
-            a->no_symbols = true;
-        } else if (strcmp(s, "--live") == 0) {
-            a->live = true;
-        } else if (OPT("--live-timeout")) {
-            a->live_timeout_ms = (int)(atof(v) * 1000);
-        } else if (OPT("--python")) {
-            a->python = v;
-        } else if (OPT("--workload")) {
-            a->workload = v;
-        } else if (OPT("--format")) {
-            a->format = v;
-        } else if (OPT("-o") || OPT("--output")) {
-            a->output = v;
-        } else if (OPT("--root")) {
-            a->root = v;
-        } else if (OPT("--color")) {
-            a->color = v;
-        } else if (OPT("--timeout")) {
-            a->timeout_ms = atoi(v);
-        } else {
-            fprintf(stderr, "torchdoctor check: unknown option or missing value: '%s'\n", s);
-            return -1;
-        }
-#undef OPT
-    }
-    const char *f = a->format;
-    if (strcmp(f, "text") && strcmp(f, "json") && strcmp(f, "markdown") && strcmp(f, "html")) {
-        fprintf(stderr, "torchdoctor check: --format must be text, json, markdown or html\n");
-        return -1;
-    }
-    return 0;
-}
+static const char *const check_formats[] = {"text", "json", "markdown", "html", NULL};
+
+#define AT(field, ctype) TD_AT(struct check_args, field, ctype)
+static const struct td_option check_options[] = {
+    {.name = "--python",
+     .type = TD_ARG_FILE,
+     .value = "EXE",
+     .help = "check this interpreter only (a path on the target: under --root, inside DIR)",
+     .at = AT(python, const char *)},
+    {.name = "--workload",
+     .type = TD_ARG_CHOICE,
+     .value = "NAME",
+     .values = workload_value,
+     .help = "readiness for a training job; 'list' shows them with their needs and sources",
+     .at = AT(workload, const char *)},
+    TD_OPT_FORMAT(struct check_args, format, check_formats,
+                  "the report's form: text (coloured on a terminal), json (docs/schema.md) or "
+                  "markdown, to paste into a bug report"),
+    {.name = "--output",
+     .alias = 'o',
+     .type = TD_ARG_FILE,
+     .value = "FILE",
+     .help = "write the report to FILE; FILE ending in .sh, .ps1 or .bat gets a script of the "
+             "fixes instead, for you to read and run (fix.bat /dry-run prints its commands)",
+     .at = AT(output, const char *)},
+    {.name = "--redact",
+     .type = TD_ARG_FLAG,
+     .help = "hide the user name, home directory and host name (the report is then plain "
+             "text)",
+     .at = AT(redact, bool)},
+    {.name = "--verify",
+     .type = TD_ARG_FLAG,
+     .help = "hash every file against RECORD (without it: the sizes of all, the hashes of files "
+             "up to 1 MiB)",
+     .at = AT(verify, bool)},
+    {.name = "--no-symbols",
+     .type = TD_ARG_FLAG,
+     .help = "check only the version needs of the torch closure (without it: every symbol is "
+             "bound, names and versions, the interpreter's own libraries in scope)",
+     .at = AT(no_symbols, bool)},
+    {.name = "--symbols",
+     .type = TD_ARG_FLAG,
+     .help = "bind every symbol (the default; kept for scripts that pass it)",
+     .at = AT(symbols, bool)},
+    {.name = "--no-gpu",
+     .type = TD_ARG_FLAG,
+     .help = "do not load the NVIDIA driver, even in a child",
+     .at = AT(no_gpu, bool)},
+    {.name = "--timeout",
+     .type = TD_ARG_INT,
+     .value = "MS",
+     .min = 1,
+     .max = 3600000,
+     .def = "5000",
+     .help = "how long the driver probe may take, in milliseconds",
+     .at = AT(timeout_ms, int)},
+    {.name = "--root",
+     .type = TD_ARG_DIR,
+     .value = "DIR",
+     .must_exist = true,
+     .help = "diagnose the system whose root is DIR (an image, a test tree)",
+     .at = AT(root, const char *)},
+    TD_OPT_COLOR(struct check_args, color),
+    {.name = "--live",
+     .type = TD_ARG_FLAG,
+     .help = "also run `import torch` (and torch.cuda.is_available() when a GPU answers) under "
+             "`trace`, with the interpreter that owns the torch, and compare what it loaded with "
+             "the static model. On Windows it first replays torch's DLL loads (LoadLibraryExW of "
+             "every torch\\lib\\*.dll, which runs their DllMain) in a child and turns each "
+             "WinError 126/127/193/1114 into a finding",
+     .at = AT(live, bool)},
+    {.name = "--live-timeout",
+     .type = TD_ARG_NUMBER,
+     .value = "SEC",
+     .min = 0.1,
+     .max = 86400,
+     .def = "120",
+     .help = "how long --live may take, in seconds",
+     .at = AT(live_timeout_s, double)},
+    {0},
+};
+#undef AT
+
+static const struct td_example check_examples[] = {
+    {"torchdoctor check", "diagnose every Python and torch on this machine"},
+    {"torchdoctor check --python venv/bin/python --workload flux-lora",
+     "one interpreter, and whether it is ready for FLUX.1 LoRA training"},
+    {"torchdoctor check --format markdown --redact", "a report to paste into a bug report"},
+    {"torchdoctor check -o fix.sh", "the fixes as a script, to read and then run"},
+    {0},
+};
+
+const struct td_args_spec td_check_args = {
+    .command = "check",
+    .max_operands = 0,
+    .description =
+        "Says whether PyTorch on this machine will load and use the GPU, and if not, why and "
+        "what to paste, without importing torch: the system, CPU, NVIDIA driver and GPUs "
+        "(probed in a child process with a timeout), every Python and torch installation, "
+        "each torch's import closure resolved as the loader would, the environment.",
+    .options = check_options,
+    .examples = check_examples,
+};
 
 static int list_workloads(const char *format)
 {
@@ -221,8 +249,19 @@ static char *redact(char *buf, size_t *len, const struct td_check_report *r)
     return buf;
 }
 
-static void render(const struct check_args *a, const struct td_check_report *r, FILE *out,
-                   bool to_terminal)
+/* The report is rendered into memory first (for --redact), so "auto" is
+ * decided here, for the real output: stdout a terminal, no -o, NO_COLOR
+ * unset. Redaction matches whole words, which escapes would hide: plain. */
+static const char *color_mode(const struct check_args *a)
+{
+    if (a->redact)
+        return "never";
+    if (strcmp(a->color, "auto") != 0)
+        return a->color;
+    return !a->output && isatty(STDOUT_FILENO) && !getenv("NO_COLOR") ? "always" : "never";
+}
+
+static void render(const struct check_args *a, const struct td_check_report *r, FILE *out)
 {
     if (strcmp(a->format, "json") == 0) {
         td_check_json(r, out);
@@ -232,7 +271,7 @@ static void render(const struct check_args *a, const struct td_check_report *r, 
         td_check_html(r, out);
     } else {
         struct td_term t;
-        td_term_init(&t, out, to_terminal ? a->color : "never");
+        td_term_init(&t, out, color_mode(a));
         td_check_text(r, &t);
     }
 }
@@ -249,7 +288,7 @@ static int emit(const struct check_args *a, const struct td_check_report *r)
     if (script)
         td_fix_script(mem, &r->findings, shell);
     else
-        render(a, r, mem, !o && !a->redact && isatty(STDOUT_FILENO));
+        render(a, r, mem);
     size_t len;
     char *buf = td_memstream_close(&ms, &len);
     if (!buf)
@@ -271,19 +310,32 @@ static int emit(const struct check_args *a, const struct td_check_report *r)
     return 0;
 }
 
+/* --python names a file of the target: under --root it is looked up there. */
+static bool python_exists(const struct check_args *a)
+{
+    char host[4200];
+    snprintf(host, sizeof host, "%s%s", a->root ? a->root : "", a->python);
+    if (access(host, F_OK) == 0)
+        return true;
+    fprintf(stderr, "torchdoctor check: --python must be an existing file%s (got '%s')\n",
+            a->root ? " under --root" : "", a->python);
+    return false;
+}
+
 int td_cmd_check(int argc, char **argv)
 {
-    struct check_args a = {.format = "text", .color = "auto"};
-    if (parse_args(argc, argv, &a) != 0)
-        return TD_EXIT_USAGE;
+    struct check_args a = {0};
+    struct td_operands none;
+    int status = td_args_parse(&td_check_args, argc, argv, &a, &none);
+    if (status != TD_ARGS_CONTINUE)
+        return status;
     if (a.workload && strcmp(a.workload, "list") == 0)
         return list_workloads(a.format);
-    struct td_kb_workload w;
-    if (a.workload && !td_kb_workload(a.workload, &w)) {
-        fprintf(stderr, "torchdoctor check: unknown workload '%s' (see --workload list)\n",
-                a.workload);
+    if (a.python && !python_exists(&a))
         return TD_EXIT_USAGE;
-    }
+    struct td_kb_workload w;
+    if (a.workload && !td_kb_workload(a.workload, &w))
+        return TD_EXIT_USAGE; /* the table accepted it: cannot happen */
     struct td_diagnose_request q = {.python = a.python,
                                     .root = a.root,
                                     .workload = a.workload ? &w : NULL,
@@ -293,7 +345,7 @@ int td_cmd_check(int argc, char **argv)
                                     .verify = a.verify,
                                     .live = a.live,
                                     .timeout_ms = a.timeout_ms,
-                                    .live_timeout_ms = a.live_timeout_ms};
+                                    .live_timeout_ms = (int)(a.live_timeout_s * 1000)};
     struct td_arena arena = {0};
     struct td_check_report r = {0};
     td_diagnose(&q, &r, &arena);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/version.h"
+#include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "kb/kb.h"
 #include "report/compat.h"
@@ -19,32 +20,6 @@ struct compat_args {
     bool strict_driver;
     char cuda_buf[TD_KB_STR];
 };
-
-static void usage(FILE *out)
-{
-    fprintf(
-        out,
-        "usage: torchdoctor compat [--torch V] [--cuda V|cuXYZ|cpu] [--python V] [--driver V]\n"
-        "                          [--os linux|windows] [--gpu NAME|sm_XY|X.Y]\n"
-        "                          [--strict-driver] [--format text|json|markdown] [--color WHEN]\n"
-        "\n"
-        "Answers from PyTorch's and NVIDIA's published tables (docs/compat.md): the official\n"
-        "torch builds that fit every constraint given (newest torch first, newest CUDA first),\n"
-        "the best pick with the pip command that installs it, the minimum driver of a CUDA\n"
-        "version, the newest CUDA a driver fully supports, and a finding with a fix when no\n"
-        "build fits.\n"
-        "\n"
-        "  --torch V        a release line (2.5) or release (2.5.1)\n"
-        "  --cuda V         the CUDA of the build (12.4 or cu124); cpu for CPU-only builds\n"
-        "  --python V       the interpreter (3.11; 3.13t for free-threaded)\n"
-        "  --driver V       the NVIDIA driver (nvidia-smi: 550.54.14)\n"
-        "  --gpu G          a GPU name (\"RTX 4090\"), sm_89 or a compute capability (8.9)\n"
-        "  --strict-driver  require the full-feature driver of each build's CUDA; without it a\n"
-        "                   driver above the CUDA major's minor-version-compatibility floor "
-        "counts\n"
-        "\n"
-        "Exit status: 0 some build fits, 1 none does (an error finding says why), 2 bad usage.\n");
-}
 
 /* "cu124" -> "12.4", "cu118" -> "11.8"; other spellings unchanged. */
 static const char *normalise_cuda(const char *v, char *out, size_t cap)
@@ -73,81 +48,131 @@ static bool dotted(const char *v, int min_parts)
     return parts >= min_parts;
 }
 
-static int parse_args(int argc, char **argv, struct compat_args *a)
+/* ---- the option table: the form of each value; make_query asks the tables ---- */
+
+static const char *torch_check(const char *v)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define OPT(name) (strcmp(s, name) == 0 && v && ++i)
-        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-            usage(stdout);
-            exit(TD_EXIT_OK);
-        } else if (strcmp(s, "--strict-driver") == 0) {
-            a->strict_driver = true;
-        } else if (OPT("--torch")) {
-            a->torch = v;
-        } else if (OPT("--cuda")) {
-            a->cuda = normalise_cuda(v, a->cuda_buf, sizeof a->cuda_buf);
-        } else if (OPT("--python")) {
-            a->python = v;
-        } else if (OPT("--driver")) {
-            a->driver = v;
-        } else if (OPT("--os")) {
-            a->os = v;
-        } else if (OPT("--gpu")) {
-            a->gpu = v;
-        } else if (OPT("--format")) {
-            a->format = v;
-        } else if (OPT("--color")) {
-            a->color = v;
-        } else {
-            fprintf(stderr, "torchdoctor compat: unknown option or missing value: '%s'\n", s);
-            return -1;
-        }
-#undef OPT
-    }
-    return 0;
+    char lo[TD_KB_STR], hi[TD_KB_STR];
+    return dotted(v, 2) && td_kb_torch_python_range(v, lo, hi)
+               ? NULL
+               : "a torch release the tables know (1.12 or later: 2.5, 2.5.1)";
 }
 
-/* Checks the values; fills the query. Returns a message or NULL. */
-static const char *make_query(const struct compat_args *a, struct td_kb_query *q)
+static const char *cuda_check(const char *v)
 {
-    static char msg[256];
-    char lo[TD_KB_STR], hi[TD_KB_STR];
+    char buf[TD_KB_STR];
+    const char *c = normalise_cuda(v, buf, sizeof buf);
+    return strcmp(c, "cpu") == 0 || dotted(c, 2) ? NULL : "X.Y, cuXYZ or cpu";
+}
+
+static const char *python_check(const char *v)
+{
+    size_t n = strlen(v);
+    char plain[TD_KB_STR];
+    snprintf(plain, sizeof plain, "%.*s", (int)(n && v[n - 1] == 't' ? n - 1 : n), v);
+    return dotted(plain, 2) ? NULL : "X.Y (3.11, or 3.13t for a free-threaded build)";
+}
+
+static const char *driver_check(const char *v)
+{
+    return dotted(v, 2) ? NULL : "the driver version as nvidia-smi prints it (550.54.14)";
+}
+
+static const char *gpu_check(const char *v)
+{
+    int major, minor;
+    return td_kb_parse_cc(v, &major, &minor) || td_kb_gpu_cc(v, &major, &minor)
+               ? NULL
+               : "a GPU the tables know, sm_XY or a compute capability X.Y (nvidia-smi "
+                 "--query-gpu=compute_cap --format=csv)";
+}
+
+static const char *const compat_formats[] = {"text", "json", "markdown", NULL};
+/* torch has no CUDA builds for macOS. */
+static const char *const compat_oses[] = {"linux", "windows", NULL};
+
+#define AT(field, ctype) TD_AT(struct compat_args, field, ctype)
+static const struct td_option compat_options[] = {
+    {.name = "--torch",
+     .type = TD_ARG_STRING,
+     .value = "V",
+     .check = torch_check,
+     .help = "a release line (2.5) or release (2.5.1)",
+     .at = AT(torch, const char *)},
+    {.name = "--cuda",
+     .type = TD_ARG_STRING,
+     .value = "V",
+     .check = cuda_check,
+     .help = "the CUDA of the build (12.4 or cu124); cpu for CPU-only builds",
+     .at = AT(cuda, const char *)},
+    {.name = "--python",
+     .type = TD_ARG_STRING,
+     .value = "V",
+     .check = python_check,
+     .help = "the interpreter (3.11; 3.13t for free-threaded)",
+     .at = AT(python, const char *)},
+    {.name = "--driver",
+     .type = TD_ARG_STRING,
+     .value = "V",
+     .check = driver_check,
+     .help = "the NVIDIA driver (nvidia-smi: 550.54.14)",
+     .at = AT(driver, const char *)},
+    {.name = "--os",
+     .type = TD_ARG_CHOICE,
+     .value = "OS",
+     .choices = compat_oses,
+     .def = "linux",
+     .help = "the target's operating system",
+     .at = AT(os, const char *)},
+    {.name = "--gpu",
+     .type = TD_ARG_STRING,
+     .value = "G",
+     .check = gpu_check,
+     .help = "a GPU name (\"RTX 4090\"), sm_89 or a compute capability (8.9)",
+     .at = AT(gpu, const char *)},
+    {.name = "--strict-driver",
+     .type = TD_ARG_FLAG,
+     .help = "require the full-feature driver of each build's CUDA; without it a driver above "
+             "the CUDA major's minor-version-compatibility floor counts",
+     .at = AT(strict_driver, bool)},
+    TD_OPT_FORMAT(struct compat_args, format, compat_formats,
+                  "the answer's form: text, json (docs/schema.md) or markdown"),
+    TD_OPT_COLOR(struct compat_args, color),
+    {0},
+};
+#undef AT
+
+static const struct td_example compat_examples[] = {
+    {"torchdoctor compat --driver 535.104.05 --gpu \"RTX 4090\"",
+     "the torch builds this driver and GPU run, and the pip command of the best"},
+    {"torchdoctor compat --torch 2.1 --python 3.12", "why no build fits, and what would"},
+    {0},
+};
+
+const struct td_args_spec td_compat_args = {
+    .command = "compat",
+    .max_operands = 0,
+    .description = "Answers from PyTorch's and NVIDIA's published tables (docs/compat.md): the "
+                   "official torch builds that fit every constraint given (newest torch first, "
+                   "newest CUDA first), the best pick with the pip command that installs it, the "
+                   "minimum driver of a CUDA version, the newest CUDA a driver fully supports, "
+                   "and a finding with a fix when no build fits.",
+    .options = compat_options,
+    .examples = compat_examples,
+    .exit_status = "0 some build fits, 1 none does (an error finding says why), 2 bad usage.",
+};
+
+/* The query from values the table has checked. */
+static void make_query(const struct compat_args *a, struct td_kb_query *q)
+{
     *q = (struct td_kb_query){.torch = a->torch,
                               .cuda = a->cuda,
                               .python = a->python,
                               .driver = a->driver,
-                              .os = a->os ? a->os : "linux",
+                              .os = a->os,
                               .allow_minor_compat = !a->strict_driver};
-    if (strcmp(q->os, "linux") != 0 && strcmp(q->os, "windows") != 0)
-        return "--os must be linux or windows (torch has no CUDA builds for macOS)";
-    if (a->torch && (!dotted(a->torch, 2) || !td_kb_torch_python_range(a->torch, lo, hi))) {
-        snprintf(msg, sizeof msg, "torch '%s' is not a release the tables know (1.12 and later)",
-                 a->torch);
-        return msg;
-    }
-    if (a->cuda && strcmp(a->cuda, "cpu") != 0 && !dotted(a->cuda, 2))
-        return "--cuda wants X.Y, cuXYZ or cpu";
-    if (a->python) {
-        size_t n = strlen(a->python);
-        char plain[TD_KB_STR];
-        snprintf(plain, sizeof plain, "%.*s", (int)(n && (a->python[n - 1] == 't') ? n - 1 : n),
-                 a->python);
-        if (!dotted(plain, 2))
-            return "--python wants X.Y (3.11, or 3.13t for a free-threaded build)";
-    }
-    if (a->driver && !dotted(a->driver, 2))
-        return "--driver wants the driver version as nvidia-smi prints it (550.54.14)";
-    if (a->gpu && !td_kb_parse_cc(a->gpu, &q->cc_major, &q->cc_minor) &&
-        !td_kb_gpu_cc(a->gpu, &q->cc_major, &q->cc_minor)) {
-        snprintf(msg, sizeof msg,
-                 "GPU '%s' is not in the table: give its compute capability instead "
-                 "(nvidia-smi --query-gpu=compute_cap --format=csv)",
-                 a->gpu);
-        return msg;
-    }
-    return NULL;
+    if (a->gpu && !td_kb_parse_cc(a->gpu, &q->cc_major, &q->cc_minor))
+        td_kb_gpu_cc(a->gpu, &q->cc_major, &q->cc_minor);
 }
 
 static size_t count(const struct td_kb_query *q)
@@ -297,19 +322,15 @@ static void note_best(const struct td_compat_report *r, struct td_findings *f)
 
 int td_cmd_compat(int argc, char **argv)
 {
-    struct compat_args a = {.format = "text", .color = "auto"};
-    if (parse_args(argc, argv, &a) != 0)
-        return TD_EXIT_USAGE;
-    if (strcmp(a.format, "text") && strcmp(a.format, "json") && strcmp(a.format, "markdown")) {
-        fprintf(stderr, "torchdoctor compat: --format must be text, json or markdown\n");
-        return TD_EXIT_USAGE;
-    }
+    struct compat_args a = {0};
+    struct td_operands none;
+    int status = td_args_parse(&td_compat_args, argc, argv, &a, &none);
+    if (status != TD_ARGS_CONTINUE)
+        return status;
+    if (a.cuda)
+        a.cuda = normalise_cuda(a.cuda, a.cuda_buf, sizeof a.cuda_buf);
     struct td_compat_report r = {.gpu = a.gpu, .python_cmd = a.python};
-    const char *bad = make_query(&a, &r.query);
-    if (bad) {
-        fprintf(stderr, "torchdoctor compat: %s\n", bad);
-        return TD_EXIT_USAGE;
-    }
+    make_query(&a, &r.query);
     const struct td_kb_query *q = &r.query;
     if (q->driver)
         td_kb_driver_max_cuda(q->driver, q->os, r.driver_max_cuda, sizeof r.driver_max_cuda);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "base/compat.h"
+#include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "graph/target.h"
 #include "probe/apiset.h"
@@ -13,15 +14,11 @@
 
 extern char **environ;
 
-enum { MAX_LIST = 64 };
-
 struct deps_args {
-    const char *files[MAX_LIST];
-    size_t n_files;
-    const char *search_dirs[MAX_LIST];
-    size_t n_search_dirs;
-    struct td_env_var env[MAX_LIST];
-    char env_names[MAX_LIST][128];
+    struct td_operands files;
+    struct td_arg_list search_dirs, env_given;
+    struct td_env_var env[TD_ARG_LIST_MAX];
+    char env_names[TD_ARG_LIST_MAX][128];
     size_t n_env;
     const char *platform, *profile, *format, *color, *root, *python;
     int cpu_level;
@@ -53,10 +50,10 @@ static const char **env_snapshot(const struct deps_args *a, struct td_arena *are
 static struct td_target_request request_of(const struct deps_args *a, struct td_arena *arena)
 {
     return (struct td_target_request){
-        .files = a->files,
-        .n_files = a->n_files,
-        .search_dirs = a->search_dirs,
-        .n_search_dirs = a->n_search_dirs,
+        .files = (const char *const *)a->files.v,
+        .n_files = (size_t)a->files.n,
+        .search_dirs = a->search_dirs.items,
+        .n_search_dirs = a->search_dirs.n,
         .envp = env_snapshot(a, arena),
         .platform = a->platform,
         .profile = a->profile,
@@ -69,94 +66,130 @@ static struct td_target_request request_of(const struct deps_args *a, struct td_
     };
 }
 
-static void usage(FILE *out)
+/* --env NAME=VALUE: a name of at most 127 bytes, then "=". */
+static const char *env_check(const char *v)
 {
-    fprintf(out,
-            "usage: torchdoctor deps FILE... [--platform auto|linux|windows|macos]\n"
-            "                        [--profile auto|exe|dlopen|python-extension|torch-import]\n"
-            "                        [--search-dir DIR]... [--root DIR] [--env NAME=VALUE]...\n"
-            "                        [--python EXE] [--cpu-level 1-4] [--no-symbols]\n"
-            "                        [--format text|json|markdown|html|dot] [--color WHEN]\n"
-            "\n"
-            "Resolves every dependency of FILE the way the target's loader would (glibc ld.so,\n"
-            "the Windows loader, dyld), without running anything: how each library was found,\n"
-            "every place tried for the ones that were not, and (ELF) every undefined symbol\n"
-            "checked against the lookup scope with its version.\n"
-            "\n"
-            "  --root DIR        treat DIR as the target's filesystem root (an extracted image,\n"
-            "                    a Windows drive: C:\\ is DIR)\n"
-            "  --env NAME=VALUE  the target's environment (LD_LIBRARY_PATH, PATH, ...); without\n"
-            "                    --root, this machine's environment is used\n"
-            "  --python EXE      the interpreter whose symbols an extension module may use\n"
-            "\n"
-            "Exit status: 0 no error found, 1 an error finding, 2 the tool could not do it.\n");
+    size_t len = strcspn(v, "=");
+    return v[len] == '=' && len > 0 && len < 128 ? NULL : "NAME=VALUE";
 }
 
-static int parse_args(int argc, char **argv, struct deps_args *a)
+/* The --env values as variables: each name copied out of its NAME=VALUE. */
+static void split_env(struct deps_args *a)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define OPT(name) (strcmp(s, name) == 0 && v && ++i)
-        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-            usage(stdout);
-            exit(TD_EXIT_OK);
-        } else if (strcmp(s, "--no-symbols") == 0) {
-            a->no_symbols = true;
-        } else if (OPT("--platform")) {
-            a->platform = v;
-        } else if (OPT("--profile")) {
-            a->profile = v;
-        } else if (OPT("--format")) {
-            a->format = v;
-        } else if (OPT("--color")) {
-            a->color = v;
-        } else if (OPT("--root")) {
-            a->root = v;
-        } else if (OPT("--python")) {
-            a->python = v;
-        } else if (OPT("--cpu-level")) {
-            a->cpu_level = atoi(v);
-        } else if (OPT("--search-dir")) {
-            if (a->n_search_dirs < MAX_LIST)
-                a->search_dirs[a->n_search_dirs++] = v;
-        } else if (OPT("--env")) {
-            const char *eq = strchr(v, '=');
-            size_t len = eq ? (size_t)(eq - v) : 0;
-            if (!eq || len == 0 || len >= sizeof a->env_names[0] || a->n_env == MAX_LIST) {
-                fprintf(stderr, "torchdoctor deps: --env wants NAME=VALUE, not '%s'\n", v);
-                return -1;
-            }
-            memcpy(a->env_names[a->n_env], v, len);
-            a->env_names[a->n_env][len] = '\0';
-            a->env[a->n_env] = (struct td_env_var){a->env_names[a->n_env], eq + 1};
-            a->n_env++;
-        } else if (s[0] == '-' && s[1]) {
-            fprintf(stderr, "torchdoctor deps: unknown option or missing value: '%s'\n", s);
-            return -1;
-        } else if (a->n_files < MAX_LIST) {
-            a->files[a->n_files++] = s;
-        }
-#undef OPT
+    for (size_t i = 0; i < a->env_given.n; i++) {
+        const char *v = a->env_given.items[i];
+        size_t len = strcspn(v, "=");
+        memcpy(a->env_names[i], v, len);
+        a->env_names[i][len] = '\0';
+        a->env[i] = (struct td_env_var){a->env_names[i], v + len + 1};
     }
-    if (a->n_files == 0) {
-        usage(stderr);
-        return -1;
-    }
-    return 0;
+    a->n_env = a->env_given.n;
 }
+
+static const char *const deps_formats[] = {"text", "json", "markdown", "html", "dot", NULL};
+static const char *const deps_platforms[] = {"auto", "linux", "windows", "macos", NULL};
+static const char *const deps_profiles[] = {"auto",         "exe", "dlopen", "python-extension",
+                                            "torch-import", NULL};
+
+#define AT(field, ctype) TD_AT(struct deps_args, field, ctype)
+static const struct td_option deps_options[] = {
+    {.name = "--platform",
+     .type = TD_ARG_CHOICE,
+     .value = "P",
+     .choices = deps_platforms,
+     .def = "auto",
+     .help = "whose loader to model; auto goes by the first file's format",
+     .at = AT(platform, const char *)},
+    {.name = "--profile",
+     .type = TD_ARG_CHOICE,
+     .value = "NAME",
+     .choices = deps_profiles,
+     .def = "auto",
+     .help = "how the first file is loaded, which decides the search order: a program started "
+             "normally, a plain dlopen/LoadLibrary, CPython loading an extension module, or "
+             "`import torch`; auto picks one from the file and the layout around it and says "
+             "which",
+     .at = AT(profile, const char *)},
+    {.name = "--search-dir",
+     .type = TD_ARG_DIR,
+     .value = "DIR",
+     .repeat = true,
+     .help = "a further directory to search (os.add_dll_directory on Windows)",
+     .at = AT(search_dirs, struct td_arg_list)},
+    {.name = "--root",
+     .type = TD_ARG_DIR,
+     .value = "DIR",
+     .must_exist = true,
+     .help = "treat DIR as the target's filesystem root (an extracted image, a Windows drive: "
+             "C:\\ is DIR)",
+     .at = AT(root, const char *)},
+    {.name = "--env",
+     .type = TD_ARG_STRING,
+     .value = "NAME=VALUE",
+     .repeat = true,
+     .check = env_check,
+     .help = "the target's environment (LD_LIBRARY_PATH, PATH, ...); without --root, this "
+             "machine's environment is used, and these override it",
+     .at = AT(env_given, struct td_arg_list)},
+    {.name = "--python",
+     .type = TD_ARG_FILE,
+     .value = "EXE",
+     .must_exist = true,
+     .help = "the interpreter whose symbols an extension module may use",
+     .at = AT(python, const char *)},
+    {.name = "--cpu-level",
+     .type = TD_ARG_INT,
+     .value = "N",
+     .min = 1,
+     .max = 4,
+     .help = "the x86-64 level (glibc-hwcaps) of the target CPU; without it, this CPU's",
+     .at = AT(cpu_level, int)},
+    {.name = "--no-symbols",
+     .type = TD_ARG_FLAG,
+     .help = "find the libraries only; do not bind symbols",
+     .at = AT(no_symbols, bool)},
+    TD_OPT_FORMAT(struct deps_args, format, deps_formats,
+                  "the report's form: a text tree, json (docs/schema.md), markdown, html (one "
+                  "self-contained page) or dot (graphviz)"),
+    TD_OPT_COLOR(struct deps_args, color),
+    {0},
+};
+#undef AT
+
+static const struct td_example deps_examples[] = {
+    {"torchdoctor deps site-packages/torch/_C.cpython-311-x86_64-linux-gnu.so",
+     "what `import torch` would load, and what it would miss"},
+    {"torchdoctor deps --format json --env LD_LIBRARY_PATH=/usr/local/cuda/lib64 "
+     "libtorch_cuda.so",
+     "the same library with another LD_LIBRARY_PATH, as JSON"},
+    {"torchdoctor deps --root /mnt/c --platform windows /mnt/c/venv/Lib/site-packages/torch/lib/"
+     "torch_cuda.dll",
+     "a Windows install seen from Linux: C:\\ is /mnt/c"},
+    {0},
+};
+
+const struct td_args_spec td_deps_args = {
+    .command = "deps",
+    .operands = "FILE...",
+    .min_operands = 1,
+    .max_operands = TD_ARG_LIST_MAX,
+    .description =
+        "Resolves every dependency of FILE the way the target's loader would (glibc ld.so, the "
+        "Windows loader, dyld), without running anything: how each library was found, every "
+        "place tried for the ones that were not, and (ELF) every undefined symbol checked "
+        "against the lookup scope with its version.",
+    .options = deps_options,
+    .examples = deps_examples,
+};
 
 int td_cmd_deps(int argc, char **argv)
 {
-    struct deps_args a = {.format = "text", .color = "auto"};
-    if (parse_args(argc, argv, &a) != 0)
-        return TD_EXIT_USAGE;
+    struct deps_args a = {0};
+    int status = td_args_parse(&td_deps_args, argc, argv, &a, &a.files);
+    if (status != TD_ARGS_CONTINUE)
+        return status;
+    split_env(&a);
     const char *fmt = a.format;
-    if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "markdown") &&
-        strcmp(fmt, "dot") && strcmp(fmt, "html")) {
-        fprintf(stderr, "torchdoctor deps: --format must be text, json, markdown, html or dot\n");
-        return TD_EXIT_USAGE;
-    }
 
     struct td_err err = {0};
     struct td_graph g = {0};

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "report/diff.h"
 #include "report/snapshot.h"
@@ -17,60 +18,54 @@ struct diff_args {
     bool no_gpu;
 };
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: torchdoctor diff OLD.json [NEW.json] [--format text|json|markdown]\n"
-            "                        [--python EXE] [--root DIR] [--no-gpu]\n"
-            "\n"
-            "Says what changed between two `torchdoctor snapshot` documents, or between OLD and\n"
-            "this machine now when NEW is left out (--python, --root and --no-gpu then say how\n"
-            "to take it). Each change is ranked: breaks (it causes a finding NEW has and OLD had\n"
-            "not), risky (a package or native library changed, no new finding), neutral\n"
-            "(counted). Each says before, after, why it matters and which finding it causes.\n"
-            "\n"
-            "Exit status: 0 no new error finding, 1 NEW has an error finding OLD had not,\n"
-            "2 a snapshot could not be read.\n");
-}
+static const char *const diff_formats[] = {"text", "json", "markdown", NULL};
 
-/* 0, 1 for --help (printed), -1 for bad usage (said). */
-static int parse_args(int argc, char **argv, struct diff_args *a)
-{
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        const char **slot = strcmp(s, "--format") == 0   ? &a->format
-                            : strcmp(s, "--python") == 0 ? &a->python
-                            : strcmp(s, "--root") == 0   ? &a->root
-                                                         : NULL;
-        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-            usage(stdout);
-            return 1;
-        } else if (slot && v) {
-            *slot = v, i++;
-        } else if (strcmp(s, "--no-gpu") == 0) {
-            a->no_gpu = true;
-        } else if (s[0] != '-' && !a->old) {
-            a->old = s;
-        } else if (s[0] != '-' && !a->new) {
-            a->new = s;
-        } else {
-            fprintf(stderr, "torchdoctor diff: unknown option, missing value or third file: '%s'\n",
-                    s);
-            return -1;
-        }
-    }
-    if (!a->old) {
-        fprintf(stderr, "torchdoctor diff: which snapshot? usage: torchdoctor diff OLD.json "
-                        "[NEW.json]\n");
-        return -1;
-    }
-    const char *f = a->format;
-    if (strcmp(f, "text") && strcmp(f, "json") && strcmp(f, "markdown")) {
-        fprintf(stderr, "torchdoctor diff: --format must be text, json or markdown\n");
-        return -1;
-    }
-    return 0;
-}
+#define AT(field, ctype) TD_AT(struct diff_args, field, ctype)
+static const struct td_option diff_options[] = {
+    TD_OPT_FORMAT(struct diff_args, format, diff_formats,
+                  "the report's form: text, json (docs/schema.md) or markdown"),
+    {.name = "--python",
+     .type = TD_ARG_FILE,
+     .value = "EXE",
+     .help = "without NEW: take this machine's snapshot for this interpreter only",
+     .at = AT(python, const char *)},
+    {.name = "--root",
+     .type = TD_ARG_DIR,
+     .value = "DIR",
+     .must_exist = true,
+     .help = "without NEW: take the snapshot of the system whose root is DIR",
+     .at = AT(root, const char *)},
+    {.name = "--no-gpu",
+     .type = TD_ARG_FLAG,
+     .help = "without NEW: do not load the NVIDIA driver, even in a child",
+     .at = AT(no_gpu, bool)},
+    {0},
+};
+#undef AT
+
+static const struct td_example diff_examples[] = {
+    {"torchdoctor diff working.json", "what changed on this machine since working.json"},
+    {"torchdoctor diff before.json after.json --format markdown",
+     "two snapshots, for a bug report"},
+    {0},
+};
+
+const struct td_args_spec td_diff_args = {
+    .command = "diff",
+    .operands = "OLD.json [NEW.json]",
+    .min_operands = 1,
+    .max_operands = 2,
+    .description =
+        "Says what changed between two `torchdoctor snapshot` documents, or between OLD and this "
+        "machine now when NEW is left out (--python, --root and --no-gpu then say how to take "
+        "it). Each change is ranked: breaks (it causes a finding NEW has and OLD had not), risky "
+        "(a package or native library changed, no new finding), neutral (counted). Each says "
+        "before, after, why it matters and which finding it causes.",
+    .options = diff_options,
+    .examples = diff_examples,
+    .exit_status = "0 no new error finding, 1 NEW has an error finding OLD had not, 2 a snapshot "
+                   "could not be read.",
+};
 
 static bool read_doc(const char *path, struct td_snap_doc *d, struct td_arena *arena)
 {
@@ -121,10 +116,13 @@ static void render(const struct diff_args *a, const struct td_diff *d, const cha
 
 int td_cmd_diff(int argc, char **argv)
 {
-    struct diff_args a = {.format = "text"};
-    int parsed = parse_args(argc, argv, &a);
-    if (parsed != 0)
-        return parsed > 0 ? TD_EXIT_OK : TD_EXIT_USAGE;
+    struct diff_args a = {0};
+    struct td_operands files;
+    int status = td_args_parse(&td_diff_args, argc, argv, &a, &files);
+    if (status != TD_ARGS_CONTINUE)
+        return status;
+    a.old = files.v[0];
+    a.new = files.n > 1 ? files.v[1] : NULL;
     struct td_arena arena = {0};
     struct td_snap_doc old = {0}, new = {0};
     struct td_diff d = {0};

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/compat.h"
+#include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "graph/explain_local.h"
 #include "graph/target.h"
@@ -25,8 +26,7 @@ enum {
 };
 
 struct explain_args {
-    const char *const *texts;
-    int n_texts;
+    struct td_operands texts;
     const char *format, *color, *root;
 };
 
@@ -52,51 +52,53 @@ static int fmt(char *out, size_t cap, const char *format, ...)
     return n;
 }
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: torchdoctor explain [TEXT... | -] [--root DIR] [--format text|json|markdown]\n"
-            "                           [--color WHEN]\n"
-            "\n"
-            "Explains an error message or a whole traceback (from the arguments, or from\n"
-            "standard input with - or when nothing is given and input is not a terminal):\n"
-            "what failed, who needs it and the role of the file, then the likely causes,\n"
-            "most likely first, each with its fix and the one command that tells it apart\n"
-            "(the cause a public thread established for a catalogued message ranks first\n"
-            "unless the text shows a torch version it does not hold for). When the file\n"
-            "the message names is on this machine (or under --root, the target's filesystem\n"
-            "root: C:\\ is DIR for a Windows path), its dependency graph names what the\n"
-            "message does not:\n"
-            "the dependency that is really missing, who needs it, or which library should\n"
-            "define a missing symbol.\n"
-            "\n"
-            "Exit status: 0 no load error or known message, or only warnings, 1 an error,\n"
-            "2 bad usage or unreadable input.\n");
-}
+static const char *const explain_formats[] = {"text", "json", "markdown", "html", NULL};
 
-static int parse_args(int argc, char **argv, struct explain_args *a)
-{
-    static const char *texts[256];
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-            usage(stdout);
-            exit(TD_EXIT_OK);
-        } else if ((strcmp(s, "--format") == 0 || strcmp(s, "--color") == 0 ||
-                    strcmp(s, "--root") == 0) &&
-                   v) {
-            *(s[2] == 'f' ? &a->format : s[2] == 'c' ? &a->color : &a->root) = v;
-            i++;
-        } else if (strncmp(s, "--", 2) == 0) {
-            fprintf(stderr, "torchdoctor explain: unknown option or missing value: '%s'\n", s);
-            return -1;
-        } else if (a->n_texts < 256) {
-            texts[a->n_texts++] = s;
-        }
-    }
-    a->texts = texts;
-    return 0;
-}
+#define AT(field, ctype) TD_AT(struct explain_args, field, ctype)
+static const struct td_option explain_options[] = {
+    {.name = "--root",
+     .type = TD_ARG_DIR,
+     .value = "DIR",
+     .must_exist = true,
+     .help = "look for the files the message names under DIR, the target's filesystem root "
+             "(C:\\ is DIR for a Windows path)",
+     .at = AT(root, const char *)},
+    TD_OPT_FORMAT(struct explain_args, format, explain_formats,
+                  "the answer's form: text, json (docs/schema.md), markdown or html"),
+    TD_OPT_COLOR(struct explain_args, color),
+    {0},
+};
+#undef AT
+
+static const struct td_example explain_examples[] = {
+    {"torchdoctor explain \"OSError: [WinError 126] The specified module could not be found. "
+     "Error loading fbgemm.dll\"",
+     "what the message means, its cause and the fix"},
+    {"torchdoctor explain --root /mnt/c --format json - < traceback.txt",
+     "a whole traceback from a Windows drive mounted at /mnt/c, as JSON"},
+    {0},
+};
+
+const struct td_args_spec td_explain_args = {
+    .command = "explain",
+    .operands = "[TEXT... | -]",
+    .max_operands = -1,
+    .description =
+        "Explains an error message or a whole traceback (from the arguments, or from standard "
+        "input with - or when nothing is given and input is not a terminal): what failed, who "
+        "needs it and the role of the file, then the likely causes, most likely first, each "
+        "with its fix and the one command that tells it apart (the cause a public thread "
+        "established for a catalogued message ranks first unless the text or this machine "
+        "shows a torch version it does not hold for). When the file the message names is on "
+        "this machine (or under --root), its dependency graph names what the message does not: "
+        "the dependency that is really missing, who needs it, or which library should define a "
+        "missing symbol.\n\n"
+        "A message that starts with a dash goes after --.",
+    .options = explain_options,
+    .examples = explain_examples,
+    .exit_status = "0 no load error or known message, or only warnings, 1 an error, 2 bad usage "
+                   "or unreadable input.",
+};
 
 static char *read_stream(FILE *in, size_t *len)
 {
@@ -126,21 +128,22 @@ static char *read_stream(FILE *in, size_t *len)
 /* The message: the arguments joined by blanks, or standard input. */
 static char *read_input(const struct explain_args *a, size_t *len)
 {
-    if (a->n_texts == 0 && isatty(0))
+    const struct td_operands *t = &a->texts;
+    if (t->n == 0 && isatty(0))
         return NULL;
-    if (a->n_texts == 0 || (a->n_texts == 1 && strcmp(a->texts[0], "-") == 0))
+    if (t->n == 0 || (t->n == 1 && strcmp(t->v[0], "-") == 0))
         return read_stream(stdin, len);
     size_t total = 1;
-    for (int i = 0; i < a->n_texts; i++)
-        total += strlen(a->texts[i]) + 1;
+    for (int i = 0; i < t->n; i++)
+        total += strlen(t->v[i]) + 1;
     char *s = malloc(total);
     if (!s)
         return NULL;
     s[0] = '\0';
-    for (int i = 0; i < a->n_texts; i++) {
+    for (int i = 0; i < t->n; i++) {
         if (i)
             strcat(s, " ");
-        strcat(s, a->texts[i]);
+        strcat(s, t->v[i]);
     }
     *len = strlen(s);
     return s;
@@ -227,14 +230,10 @@ static void local_view(const struct local *l, struct td_explain_local *v)
 
 int td_cmd_explain(int argc, char **argv)
 {
-    struct explain_args a = {.format = "text", .color = "auto"};
-    if (parse_args(argc, argv, &a) != 0)
-        return TD_EXIT_USAGE;
-    if (strcmp(a.format, "text") && strcmp(a.format, "json") && strcmp(a.format, "markdown") &&
-        strcmp(a.format, "html")) {
-        fprintf(stderr, "torchdoctor explain: --format must be text, json, markdown or html\n");
-        return TD_EXIT_USAGE;
-    }
+    struct explain_args a = {0};
+    int status = td_args_parse(&td_explain_args, argc, argv, &a, &a.texts);
+    if (status != TD_ARGS_CONTINUE)
+        return status;
     size_t len = 0;
     char *input = read_input(&a, &len);
     if (!input || strspn(input, " \t\r\n") == len) {

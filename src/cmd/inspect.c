@@ -7,6 +7,7 @@
 
 #include "base/finding.h"
 #include "base/map.h"
+#include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "format/detect.h"
 #include "format/zip.h"
@@ -20,21 +21,46 @@ struct inspect_run {
     int failures; /* files that could not be read or parsed */
 };
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: torchdoctor inspect FILE... [--symbols] [--format text|json] [--color WHEN]\n"
-            "\n"
-            "Shows what each binary declares: format, machine, soname or DLL name, needed\n"
-            "libraries, rpath/runpath, symbol versions, imports and exports, version resource,\n"
-            "and for a wheel (.whl) its members and every native library inside.\n"
-            "\n"
-            "  --symbols        list every dynamic symbol, import and export\n"
-            "  --format F       text (default) or json\n"
-            "  --color WHEN     auto (default), always or never\n"
-            "\n"
-            "Exit status: 0 every file was read, 2 a file was unreadable or malformed.\n");
-}
+struct inspect_args {
+    const char *format, *color;
+    bool symbols;
+};
+
+static const char *const inspect_formats[] = {"text", "json", NULL};
+
+#define AT(field, ctype) TD_AT(struct inspect_args, field, ctype)
+static const struct td_option inspect_options[] = {
+    {.name = "--symbols",
+     .type = TD_ARG_FLAG,
+     .help = "list every dynamic symbol, import and export",
+     .at = AT(symbols, bool)},
+    TD_OPT_FORMAT(struct inspect_args, format, inspect_formats,
+                  "the report's form: text or json (docs/schema.md)"),
+    TD_OPT_COLOR(struct inspect_args, color),
+    {0},
+};
+#undef AT
+
+static const struct td_example inspect_examples[] = {
+    {"torchdoctor inspect torch/lib/libtorch_cuda.so", "its soname, needs, runpath, versions"},
+    {"torchdoctor inspect --format json torch-2.1.2-cp311-cp311-win_amd64.whl",
+     "a wheel's members and every DLL inside it, as JSON"},
+    {0},
+};
+
+const struct td_args_spec td_inspect_args = {
+    .command = "inspect",
+    .operands = "FILE...",
+    .min_operands = 1,
+    .max_operands = -1,
+    .description =
+        "Shows what each binary declares: format, machine, soname or DLL name, needed "
+        "libraries, rpath/runpath, symbol versions, imports and exports, version resource, and "
+        "for a wheel (.whl) its members and every native library inside.",
+    .options = inspect_options,
+    .examples = inspect_examples,
+    .exit_status = "0 every file was read, 2 a file was unreadable or malformed.",
+};
 
 /* A file (or member) that could not be read: one finding, one message. */
 static void record_failure(struct inspect_run *r, const char *path, const char *kind,
@@ -252,40 +278,13 @@ static void describe_path(struct inspect_run *r, const char *path)
 
 int td_cmd_inspect(int argc, char **argv)
 {
-    const char *format = "text", *color = "auto";
-    struct inspect_run r = {0};
-    int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return TD_EXIT_OK;
-        } else if (strcmp(a, "--symbols") == 0) {
-            r.opts.symbols = true;
-        } else if (strcmp(a, "--format") == 0 && i + 1 < argc) {
-            format = argv[++i];
-        } else if (strncmp(a, "--format=", 9) == 0) {
-            format = a + 9;
-        } else if (strcmp(a, "--color") == 0 && i + 1 < argc) {
-            color = argv[++i];
-        } else if (strncmp(a, "--color=", 8) == 0) {
-            color = a + 8;
-        } else if (a[0] == '-' && a[1] && strcmp(a, "--") != 0) {
-            fprintf(stderr, "torchdoctor inspect: unknown option '%s'\n", a);
-            usage(stderr);
-            return TD_EXIT_USAGE;
-        } else if (strcmp(a, "--") != 0) {
-            argv[++nfiles] = argv[i]; /* compact the file list in place */
-        }
-    }
-    if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0) {
-        fprintf(stderr, "torchdoctor inspect: --format must be text or json, not '%s'\n", format);
-        return TD_EXIT_USAGE;
-    }
-    if (nfiles == 0) {
-        usage(stderr);
-        return TD_EXIT_USAGE;
-    }
+    struct inspect_args a = {0};
+    struct td_operands files;
+    int status = td_args_parse(&td_inspect_args, argc, argv, &a, &files);
+    if (status != TD_ARGS_CONTINUE)
+        return status;
+    struct inspect_run r = {.opts.symbols = a.symbols};
+    const char *format = a.format, *color = a.color;
 
     static char outbuf[1 << 20];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
@@ -296,8 +295,8 @@ int td_cmd_inspect(int argc, char **argv)
         td_jw_key(&r.view.json, "files");
         td_jw_begin_array(&r.view.json);
     }
-    for (int i = 1; i <= nfiles; i++)
-        describe_path(&r, argv[i]);
+    for (int i = 0; i < files.n; i++)
+        describe_path(&r, files.v[i]);
     if (json) {
         td_jw_end_array(&r.view.json);
         td_envelope_findings(&r.view.json, &r.findings);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "report/diff.h"
 
@@ -11,44 +12,31 @@ struct log_args {
     const char *file, *format;
 };
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: torchdoctor log FILE [--format text|json]\n"
-                 "\n"
-                 "Lists the entries of a change log that `torchdoctor snapshot --log FILE` wrote,\n"
-                 "each with when it was taken and a one-line summary of what changed since the\n"
-                 "entry before (see `torchdoctor diff` for the whole of one change).\n"
-                 "\n"
-                 "Exit status: 0 listed, 2 the file or one of its lines could not be read.\n");
-}
+static const char *const log_formats[] = {"text", "json", NULL};
 
-/* 0, 1 for --help (printed), -1 for bad usage (said). */
-static int parse_args(int argc, char **argv, struct log_args *a)
-{
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-            usage(stdout);
-            return 1;
-        } else if (strcmp(s, "--format") == 0 && i + 1 < argc) {
-            a->format = argv[++i];
-        } else if (s[0] != '-' && !a->file) {
-            a->file = s;
-        } else {
-            fprintf(stderr, "torchdoctor log: unknown option or missing value: '%s'\n", s);
-            return -1;
-        }
-    }
-    if (!a->file) {
-        fprintf(stderr, "torchdoctor log: which file? usage: torchdoctor log FILE\n");
-        return -1;
-    }
-    if (strcmp(a->format, "text") && strcmp(a->format, "json")) {
-        fprintf(stderr, "torchdoctor log: --format must be text or json\n");
-        return -1;
-    }
-    return 0;
-}
+static const struct td_option log_options[] = {
+    TD_OPT_FORMAT(struct log_args, format, log_formats,
+                  "the listing's form: text, or json (docs/schema.md)"),
+    {0},
+};
+
+static const struct td_example log_examples[] = {
+    {"torchdoctor log ~/torch-changes.jsonl", "every entry with what changed since the one before"},
+    {0},
+};
+
+const struct td_args_spec td_log_args = {
+    .command = "log",
+    .operands = "FILE",
+    .min_operands = 1,
+    .max_operands = 1,
+    .description = "Lists the entries of a change log that `torchdoctor snapshot --log FILE` "
+                   "wrote, each with when it was taken and a one-line summary of what changed "
+                   "since the entry before (see `torchdoctor diff` for the whole of one change).",
+    .options = log_options,
+    .examples = log_examples,
+    .exit_status = "0 listed, 2 the file or one of its lines could not be read.",
+};
 
 /* Entry E (line LINE of the file) against the entry before (PREV, or NULL). */
 static void fill(struct td_log_entry *e, size_t line, const struct td_snap_doc *doc,
@@ -104,10 +92,12 @@ static int read_entries(const char *file, char *text, struct td_log_entry **out,
 
 int td_cmd_log(int argc, char **argv)
 {
-    struct log_args a = {.format = "text"};
-    int parsed = parse_args(argc, argv, &a);
-    if (parsed != 0)
-        return parsed > 0 ? TD_EXIT_OK : TD_EXIT_USAGE;
+    struct log_args a = {0};
+    struct td_operands files;
+    int status = td_args_parse(&td_log_args, argc, argv, &a, &files);
+    if (status != TD_ARGS_CONTINUE)
+        return status;
+    a.file = files.v[0];
     struct td_err err = {0};
     size_t len, n = 0;
     char *text = td_snapshot_file(a.file, &len, &err);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "report/diff.h"
 #include "report/snapshot.h"
@@ -18,87 +19,95 @@ struct snapshot_args {
     int timeout_ms;
 };
 
-static void usage(FILE *out)
+/* --restore-script: the file's ending says which shell. */
+static const char *restore_check(const char *v)
 {
-    fprintf(out,
-            "usage: torchdoctor snapshot [--python EXE] [-o FILE] [--verify] [--redact]\n"
-            "                            [--log FILE] [--restore-script FILE.sh|.ps1|.bat]\n"
-            "                            [--symbols] [--root DIR] [--no-gpu] [--timeout MS]\n"
-            "\n"
-            "Records this machine as one JSON document: everything `check` reports, plus every\n"
-            "distribution of every Python environment (version, installer, index URL), the\n"
-            "files of each torch's import closure (the copy the loader picks, its size), and\n"
-            "PATH / LD_LIBRARY_PATH. Paths under your home folder are written as ~/...\n"
-            "Compare two with `torchdoctor diff OLD.json NEW.json`.\n"
-            "\n"
-            "  --python EXE          only this interpreter\n"
-            "  -o FILE               write the snapshot to FILE (default: standard output)\n"
-            "  --verify              also record each closure file's SHA-256\n"
-            "  --redact              hide the user name and host name too\n"
-            "  --log FILE            append the snapshot to FILE as one line and print what\n"
-            "                        changed since its last line (see `torchdoctor log`)\n"
-            "  --restore-script FILE write the commands that reinstall the environment's\n"
-            "                        packages at their versions, each torch build from its\n"
-            "                        variant's index (sh, PowerShell or cmd by FILE's ending);\n"
-            "                        written for you to read and run, never run here\n"
-            "  --symbols             bind every symbol of the torch closure, as check --symbols\n"
-            "                        (default: version needs only; a copy of another build that\n"
-            "                        lacks symbols is then found, at some 0.3 s more)\n"
-            "  --root DIR            snapshot the system whose root is DIR\n"
-            "  --no-gpu              do not load the NVIDIA driver, even in a child\n"
-            "  --timeout MS          how long the driver probe may take (default 5000)\n"
-            "\n"
-            "Exit status: 0 no error found, 1 an error finding, 2 the tool could not do it.\n");
-}
-
-/* One option and its value; false for an unknown option or a missing value. */
-static bool parse_one(const char *s, const char *v, int *i, struct snapshot_args *a)
-{
-    const char **value_of[] = {&a->python, &a->output, &a->output, &a->root, &a->log, &a->restore};
-    static const char *const with_value[] = {"--python", "-o",    "--output",
-                                             "--root",   "--log", "--restore-script"};
-    for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
-        if (strcmp(s, with_value[k]) == 0 && v) {
-            *value_of[k] = v;
-            ++*i;
-            return true;
-        }
-    if (strcmp(s, "--timeout") == 0 && v) {
-        a->timeout_ms = atoi(v);
-        return ++*i, true;
-    }
-    bool *flag = strcmp(s, "--verify") == 0    ? &a->verify
-                 : strcmp(s, "--redact") == 0  ? &a->redact
-                 : strcmp(s, "--no-gpu") == 0  ? &a->no_gpu
-                 : strcmp(s, "--symbols") == 0 ? &a->symbols
-                                               : NULL;
-    if (flag)
-        *flag = true;
-    return flag != NULL;
-}
-
-/* 0, 1 for --help (printed), -1 for bad usage (said). */
-static int parse_args(int argc, char **argv, struct snapshot_args *a)
-{
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            return 1;
-        }
-        if (!parse_one(argv[i], i + 1 < argc ? argv[i + 1] : NULL, &i, a)) {
-            fprintf(stderr, "torchdoctor snapshot: unknown option or missing value: '%s'\n",
-                    argv[i]);
-            return -1;
-        }
-    }
     enum td_restore_shell shell;
-    if (a->restore && !td_restore_shell_of(a->restore, &shell)) {
-        fprintf(stderr, "torchdoctor snapshot: --restore-script FILE must end in .sh, .ps1 or "
-                        ".bat\n");
-        return -1;
-    }
-    return 0;
+    return td_restore_shell_of(v, &shell) ? NULL : "a file name ending in .sh, .ps1 or .bat";
 }
+
+#define AT(field, ctype) TD_AT(struct snapshot_args, field, ctype)
+static const struct td_option snapshot_options[] = {
+    {.name = "--python",
+     .type = TD_ARG_FILE,
+     .value = "EXE",
+     .help = "only this interpreter",
+     .at = AT(python, const char *)},
+    {.name = "--output",
+     .alias = 'o',
+     .type = TD_ARG_FILE,
+     .value = "FILE",
+     .help = "write the snapshot to FILE (default: standard output)",
+     .at = AT(output, const char *)},
+    {.name = "--verify",
+     .type = TD_ARG_FLAG,
+     .help = "also record each closure file's SHA-256",
+     .at = AT(verify, bool)},
+    {.name = "--redact",
+     .type = TD_ARG_FLAG,
+     .help = "hide the user name and host name too",
+     .at = AT(redact, bool)},
+    {.name = "--log",
+     .type = TD_ARG_FILE,
+     .value = "FILE",
+     .help = "append the snapshot to FILE as one line and print what changed since its last "
+             "line (see `torchdoctor log`)",
+     .at = AT(log, const char *)},
+    {.name = "--restore-script",
+     .type = TD_ARG_FILE,
+     .value = "FILE",
+     .check = restore_check,
+     .help = "write the commands that reinstall the environment's packages at their versions, "
+             "each torch build from its variant's index (sh, PowerShell or cmd by FILE's "
+             "ending); written for you to read and run, never run here",
+     .at = AT(restore, const char *)},
+    {.name = "--symbols",
+     .type = TD_ARG_FLAG,
+     .help = "bind every symbol of the torch closure (default: version needs only; a copy of "
+             "another build that lacks symbols is then found, at some 0.3 s more)",
+     .at = AT(symbols, bool)},
+    {.name = "--root",
+     .type = TD_ARG_DIR,
+     .value = "DIR",
+     .must_exist = true,
+     .help = "snapshot the system whose root is DIR",
+     .at = AT(root, const char *)},
+    {.name = "--no-gpu",
+     .type = TD_ARG_FLAG,
+     .help = "do not load the NVIDIA driver, even in a child",
+     .at = AT(no_gpu, bool)},
+    {.name = "--timeout",
+     .type = TD_ARG_INT,
+     .value = "MS",
+     .min = 1,
+     .max = 3600000,
+     .def = "5000",
+     .help = "how long the driver probe may take, in milliseconds",
+     .at = AT(timeout_ms, int)},
+    {0},
+};
+#undef AT
+
+static const struct td_example snapshot_examples[] = {
+    {"torchdoctor snapshot -o working.json", "record this machine while it works"},
+    {"torchdoctor snapshot --log ~/torch-changes.jsonl",
+     "append to a change log, say what changed"},
+    {"torchdoctor snapshot --restore-script restore.sh", "the commands that rebuild this stack"},
+    {0},
+};
+
+const struct td_args_spec td_snapshot_args = {
+    .command = "snapshot",
+    .max_operands = 0,
+    .description =
+        "Records this machine as one JSON document: everything `check` reports, plus every "
+        "distribution of every Python environment (version, installer, index URL), the files of "
+        "each torch's import closure (the copy the loader picks, its size), and PATH / "
+        "LD_LIBRARY_PATH. Paths under your home folder are written as ~/... Compare two with "
+        "`torchdoctor diff OLD.json NEW.json`.",
+    .options = snapshot_options,
+    .examples = snapshot_examples,
+};
 
 static bool write_file(const char *path, const char *mode, const char *buf, size_t len)
 {
@@ -216,9 +225,10 @@ static bool emit(const struct snapshot_args *a, const struct td_check_report *r,
 int td_cmd_snapshot(int argc, char **argv)
 {
     struct snapshot_args a = {0};
-    int parsed = parse_args(argc, argv, &a);
-    if (parsed != 0)
-        return parsed > 0 ? TD_EXIT_OK : TD_EXIT_USAGE;
+    struct td_operands none;
+    int status = td_args_parse(&td_snapshot_args, argc, argv, &a, &none);
+    if (status != TD_ARGS_CONTINUE)
+        return status;
     struct td_diagnose_request q = {.python = a.python,
                                     .root = a.root,
                                     .envp = (const char *const *)environ,

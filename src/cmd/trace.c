@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "graph/graph.h"
 #include "probe/trace.h"
@@ -14,74 +15,77 @@ extern char **environ;
 
 enum { MAX_ROOTS = 4096 };
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: torchdoctor trace [--format text|json|markdown] [--timeout SEC]\n"
-            "                         [--color WHEN] [--quiet] -- COMMAND [ARG...]\n"
-            "\n"
-            "Runs COMMAND with an LD_AUDIT module that records every place ld.so searched,\n"
-            "every library it mapped (when, how it was found, who asked for it) and every\n"
-            "unload, reads the error ld.so or Python printed, and compares the real load with\n"
-            "the static model of torchdoctor deps (same environment) library by library.\n"
-            "On Windows COMMAND runs under a debugger instead: the loader's debug events give\n"
-            "each DLL mapped and unmapped, the import tables who asked for it, and Python's\n"
-            "[WinError N] line, the exit code or loader snaps (gflags +sls) the failed step.\n"
-            "The command's stdout goes to stderr, so the report alone is on stdout.\n"
-            "\n"
-            "  --timeout SEC  kill the command after SEC seconds (default: no limit)\n"
-            "  --quiet        do not copy the command's stderr to ours as it runs\n"
-            "\n"
-            "Exit status: 0 the load went through and no error finding, 1 the traced load\n"
-            "failed or an error finding, 2 the command could not be run.\n");
-}
+struct trace_args {
+    const char *format, *color;
+    double timeout_s;
+    bool quiet;
+};
+
+static const char *const trace_formats[] = {"text", "json", "markdown", NULL};
+
+#define AT(field, ctype) TD_AT(struct trace_args, field, ctype)
+static const struct td_option trace_options[] = {
+    TD_OPT_FORMAT(struct trace_args, format, trace_formats,
+                  "the report's form: text, json (docs/schema.md) or markdown"),
+    {.name = "--timeout",
+     .type = TD_ARG_NUMBER,
+     .value = "SEC",
+     .min = 0.01,
+     .max = 86400,
+     .help = "kill the command after SEC seconds (without it: no limit)",
+     .at = AT(timeout_s, double)},
+    TD_OPT_COLOR(struct trace_args, color),
+    {.name = "--quiet",
+     .type = TD_ARG_FLAG,
+     .help = "do not copy the command's stderr to ours as it runs",
+     .at = AT(quiet, bool)},
+    {0},
+};
+#undef AT
+
+static const struct td_example trace_examples[] = {
+    {"torchdoctor trace -- python3 -c 'import torch'",
+     "what ld.so really loaded for `import torch`, and where it differs from deps"},
+    {"torchdoctor trace --format json --timeout 60 -- python3 train.py --help",
+     "the same for a script, as JSON, killed after a minute"},
+    {0},
+};
+
+const struct td_args_spec td_trace_args = {
+    .command = "trace",
+    .operands = "[--] COMMAND [ARG...]",
+    .min_operands = 1,
+    .max_operands = -1,
+    .operands_end_options = true,
+    .description =
+        "Runs COMMAND with an LD_AUDIT module that records every place ld.so searched, every "
+        "library it mapped (when, how it was found, who asked for it) and every unload, reads "
+        "the error ld.so or Python printed, and compares the real load with the static model of "
+        "torchdoctor deps (same environment) library by library. On Windows COMMAND runs under "
+        "a debugger instead: the loader's debug events give each DLL mapped and unmapped, the "
+        "import tables who asked for it, and Python's [WinError N] line, the exit code or "
+        "loader snaps (gflags +sls) the failed step. The command's stdout goes to stderr, so "
+        "the report alone is on stdout.",
+    .options = trace_options,
+    .examples = trace_examples,
+    .exit_status = "0 the load went through and no error finding, 1 the traced load failed or an "
+                   "error finding, 2 the command could not be run.",
+};
 
 int td_cmd_trace(int argc, char **argv)
 {
-    const char *format = "text", *color = "auto";
-    struct td_trace_options opts = {.echo_stderr = true};
-    int i = 1;
-    for (; i < argc; i++) {
-        const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(s, "--") == 0) {
-            i++;
-            break;
-        } else if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-            usage(stdout);
-            return TD_EXIT_OK;
-        } else if (strcmp(s, "--quiet") == 0) {
-            opts.echo_stderr = false;
-        } else if (strcmp(s, "--format") == 0 && v) {
-            format = argv[++i];
-        } else if (strcmp(s, "--color") == 0 && v) {
-            color = argv[++i];
-        } else if (strcmp(s, "--timeout") == 0 && v) {
-            char *end;
-            double sec = strtod(argv[++i], &end);
-            if (*end || sec <= 0 || sec > 86400) {
-                fprintf(stderr, "torchdoctor trace: --timeout wants seconds, not '%s'\n", v);
-                return TD_EXIT_USAGE;
-            }
-            opts.timeout_ms = (int)(sec * 1000);
-        } else if (s[0] == '-') {
-            fprintf(stderr, "torchdoctor trace: unknown option or missing value: '%s'\n", s);
-            return TD_EXIT_USAGE;
-        } else {
-            break; /* the command starts here (the "--" is optional) */
-        }
-    }
-    if (i >= argc) {
-        usage(stderr);
-        return TD_EXIT_USAGE;
-    }
-    if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "markdown")) {
-        fprintf(stderr, "torchdoctor trace: --format must be text, json or markdown\n");
-        return TD_EXIT_USAGE;
-    }
+    struct trace_args a = {0};
+    struct td_operands command;
+    int status = td_args_parse(&td_trace_args, argc, argv, &a, &command);
+    if (status != TD_ARGS_CONTINUE)
+        return status;
+    struct td_trace_options opts = {.echo_stderr = !a.quiet,
+                                    .timeout_ms = (int)(a.timeout_s * 1000)};
+    const char *format = a.format, *color = a.color;
 
     struct td_trace tr;
     struct td_err err = {0};
-    if (td_trace_run((const char *const *)argv + i, &opts, &tr, &err) != 0) {
+    if (td_trace_run((const char *const *)command.v, &opts, &tr, &err) != 0) {
         fprintf(stderr, "torchdoctor trace: %s\n", err.msg);
         td_trace_free(&tr);
         return TD_EXIT_USAGE;

@@ -110,8 +110,8 @@ usage() {
     grep -q -- "$words" "$tmp/err" || { echo "bench $*: message lacks '$words'"; cat "$tmp/err"; exit 1; }
 }
 usage "--format must be" --format xml
-usage "--iterations wants" --iterations 0
-usage "--python /nonexistent/python" --python /nonexistent/python
+usage "--iterations must be" --iterations 0
+usage "--python must be an existing file" --python /nonexistent/python
 usage "'--frobnicate'" --frobnicate
 "$TD_BIN" bench --help | grep -q -- "--iterations N"
 echo "bench: JSON valid and checked, text and markdown render, usage errors exit 2"
