@@ -49,6 +49,9 @@ int td_closedir(td_dir *d);
 #define access(p, m) td_access(p, m)
 #define getcwd(b, n) td_getcwd(b, n)
 #define getenv(n) td_getenv(n)
+/* A console stays a terminal while base/console_windows.c relays it. */
+int td_isatty(int fd);
+#define isatty(fd) td_isatty(fd)
 #define DIR td_dir
 #define dirent td_dirent
 #define opendir(p) td_opendir(p)

@@ -1,8 +1,9 @@
-/* The terminal the report is written to. On Windows a console shows the
- * program's UTF-8 only in the UTF-8 code page, and escape codes only with
- * virtual-terminal processing on: td_console_init sets both for the run
- * (where the console allows) and td_console_restore, also run at exit and
- * on Ctrl-C, puts back what was there. Elsewhere both do nothing. */
+/* The terminal the report is written to. On Windows td_console_init
+ * makes text sent to a console arrive through WriteConsoleW (UTF-16, right
+ * whatever the console's code page) and turns on virtual-terminal
+ * processing where the console has it; td_console_restore, also run at
+ * exit, ends that and puts the console's mode back (on Ctrl-C too).
+ * Elsewhere both do nothing. */
 #ifndef TD_BASE_CONSOLE_H
 #define TD_BASE_CONSOLE_H
 

@@ -8,6 +8,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The longest prefix of S[0..N) that does not end inside a UTF-8
+ * sequence: where a stream of UTF-8 can be cut and converted. */
+size_t td_utf8_whole(const char *s, size_t n);
+/* How many leading bytes of S[0..N) are valid UTF-8 (RFC 3629), and
+ * whether all are. */
+size_t td_utf8_valid_prefix(const char *s, size_t n);
+bool td_utf8_valid(const char *s, size_t n);
+
 #ifdef _WIN32
 #include <wchar.h>
 
