@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/compat.h"
+#include "base/text.h"
 #include "cmd/cmd.h"
 #include "cmd/deps_graph.h"
 #include "kb/errors.h"
@@ -40,6 +41,7 @@ struct local {
     bool built;
     char lines[8][1024]; /* what the message never says, one line each */
     size_t n_lines;
+    char input_encoding[24]; /* what the pasted text was decoded from (base/text.h) */
 };
 
 /* snprintf whose truncation is expected (paths are cut at the buffer size). */
@@ -472,6 +474,7 @@ static void write_json(const struct td_explain *x, const struct local *l,
     td_jw_key(&w, "explain");
     td_jw_begin_object(&w);
     td_jw_kbool(&w, "matched", x->n_matches > 0);
+    td_jw_kstr(&w, "input_encoding", l->input_encoding);
     const struct td_explain_match *m = x->n_matches ? &x->matches[0] : NULL;
     td_jw_kstr(&w, "id", m ? m->id : NULL);
     td_jw_kstr(&w, "kind", m ? m->kind : NULL);
@@ -621,6 +624,12 @@ int td_cmd_explain(int argc, char **argv)
         free(input);
         return TD_EXIT_USAGE;
     }
+    struct td_decoded text;
+    int decoded = td_text_decode(input, len, &text);
+    free(input);
+    if (decoded != 0)
+        return TD_EXIT_USAGE;
+    input = text.utf8, len = text.len;
     struct td_explain x;
     struct td_err err = {0};
     if (td_explain_text(input, len, &x, &err) != 0) {
@@ -631,6 +640,7 @@ int td_cmd_explain(int argc, char **argv)
     free(input);
     static struct local l;
     analyse(&x, a.root, &l);
+    fmt(l.input_encoding, sizeof l.input_encoding, "%s", text.encoding);
     struct td_findings findings = {0};
     collect_findings(&x, &l, &findings);
     if (strcmp(a.format, "json") == 0) {
