@@ -41,6 +41,7 @@ enum td_severity { TD_SEV_INFO, TD_SEV_WARNING, TD_SEV_ERROR };
 #define TD_KIND_INIT_FAILURE "init_failure"
 #define TD_KIND_PYTHON_ABI_MISMATCH "python_abi_mismatch"
 #define TD_KIND_COMPANION_MISMATCH "companion_mismatch"
+#define TD_KIND_PATH_TOO_LONG "path_too_long"
 
 struct td_finding {
     enum td_severity severity;

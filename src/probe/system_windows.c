@@ -18,6 +18,7 @@
 
 static const char *const CURRENT_VERSION = "SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion";
 static const char *const SESSION_MANAGER = "SYSTEM\\CurrentControlSet\\Control\\Session Manager";
+static const char *const FILE_SYSTEM = "SYSTEM\\CurrentControlSet\\Control\\FileSystem";
 static const char *const VC_RUNTIME = "SOFTWARE\\Microsoft\\VisualStudio\\14.0\\VC\\Runtimes\\x64";
 
 /* A REG_SZ value of HKLM\KEY, or NULL. The 64-bit view, also from x86. */
@@ -189,6 +190,13 @@ int td_probe_windows(const struct td_probe_ctx *ctx, struct td_windows *out)
         reg_dword(SESSION_MANAGER, "SafeDllSearchMode", &safe) ? (int)safe : -1;
     runtime_dlls(ctx, out);
     known_dlls(ctx, out);
+    /* Under --root the files are another system's, whose registry is not
+     * read: its LongPathsEnabled is unknown. Unset means off. */
+    DWORD long_paths = 0;
+    out->long_paths_enabled = ctx->root && strcmp(ctx->root, "/") != 0 ? -1
+                              : reg_dword(FILE_SYSTEM, "LongPathsEnabled", &long_paths)
+                                  ? long_paths == 1
+                                  : 0;
     const char *cuda = getenv("CUDA_PATH");
     out->cuda_path = cuda && *cuda ? td_arena_strdup(ctx->arena, cuda) : NULL;
     char **env = td_environ_utf8();
