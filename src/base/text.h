@@ -25,5 +25,10 @@ int td_text_decode(const char *bytes, size_t n, struct td_decoded *out);
  * NULL when they are not valid in it). Elsewhere 0 and NULL (text_posix.c). */
 int td_text_console_cp(void);
 char *td_text_from_cp(int cp, const char *bytes, size_t n, size_t *len);
+/* Windows: the OEM code page consoles start in (GetOEMCP), and UTF8 in
+ * code page CP when every character has an exact byte form there (NULL
+ * otherwise). Elsewhere 0 and NULL. */
+int td_text_oem_cp(void);
+char *td_text_to_cp(int cp, const char *utf8, size_t *len);
 
 #endif

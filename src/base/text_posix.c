@@ -13,3 +13,15 @@ char *td_text_from_cp(int cp, const char *bytes, size_t n, size_t *len)
     *len = 0;
     return NULL;
 }
+
+int td_text_oem_cp(void)
+{
+    return 0;
+}
+
+char *td_text_to_cp(int cp, const char *utf8, size_t *len)
+{
+    (void)cp, (void)utf8;
+    *len = 0;
+    return NULL;
+}

@@ -33,3 +33,29 @@ char *td_text_from_cp(int cp, const char *bytes, size_t n, size_t *len)
         *len = strlen(s);
     return s;
 }
+
+int td_text_oem_cp(void)
+{
+    return (int)GetOEMCP();
+}
+
+char *td_text_to_cp(int cp, const char *utf8, size_t *len)
+{
+    *len = 0;
+    wchar_t *w = td_utf8_to_wide(utf8);
+    BOOL lossy = FALSE;
+    /* No best-fit characters (an "a" for "ä"): exact, or not at all. */
+    int n =
+        w ? WideCharToMultiByte((UINT)cp, WC_NO_BEST_FIT_CHARS, w, -1, NULL, 0, NULL, &lossy) : 0;
+    char *s = n > 0 && !lossy ? malloc((size_t)n) : NULL;
+    if (s && WideCharToMultiByte((UINT)cp, WC_NO_BEST_FIT_CHARS, w, -1, s, n, NULL, &lossy) != n)
+        lossy = TRUE;
+    free(w);
+    if (lossy) {
+        free(s);
+        return NULL;
+    }
+    if (s)
+        *len = (size_t)n - 1;
+    return s;
+}
