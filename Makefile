@@ -7,10 +7,12 @@ FUZZ_BUILD   ?= build-fuzz
 WIN64_BUILD  ?= build-win64
 WIN32_BUILD  ?= build-win32
 FUZZ_SECONDS ?= 60
+PREFIX       ?= /usr/local
+DESTDIR      ?=
 JOBS         ?= $(shell nproc)
 GEN          := $(shell command -v ninja >/dev/null 2>&1 && echo -G Ninja)
 
-.PHONY: all build run test test-plain test-asan test-fuzz deps-build deps-test deps-windows bench fuzz format clean windows
+.PHONY: all build run test test-plain test-asan test-fuzz deps-build deps-test deps-windows deps-package bench fuzz format clean windows install uninstall deb wheel
 
 all: build
 
@@ -55,6 +57,7 @@ bench: deps-test
 	bash bench/inspect.sh $(BUILD)/torchdoctor
 	bash bench/deps.sh $(BUILD)/torchdoctor
 	bash bench/check.sh $(BUILD)/torchdoctor
+	bash bench/bench.sh $(BUILD)/torchdoctor
 
 fuzz: deps-test
 	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DTD_TESTS=OFF -DTD_FUZZ=ON >/dev/null
@@ -72,8 +75,40 @@ windows: deps-windows
 	cmake -S . -B $(WIN32_BUILD) -G Ninja -DTD_TESTS=OFF -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-i686.cmake >/dev/null
 	cmake --build $(WIN32_BUILD) -j $(JOBS)
 
+# Installs into $(DESTDIR)$(PREFIX): bin/torchdoctor, the man pages, the
+# bash/zsh/fish completions and the docs; `make uninstall` removes exactly
+# what the last install wrote (CMake's install_manifest.txt).
+install: build
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+
+uninstall:
+	@[ -f $(BUILD)/install_manifest.txt ] || { echo "nothing was installed from $(BUILD)"; exit 1; }
+	@sed 's|^|$(DESTDIR)|' $(BUILD)/install_manifest.txt | xargs -r -d '\n' rm -fv
+	@for d in "$(DESTDIR)$(PREFIX)/share/doc/torchdoctor"; do [ -d "$$d" ] && find "$$d" -depth -type d -empty -delete; done; true
+	@rm -f $(BUILD)/install_manifest.txt
+
+deps-package:
+	@bash scripts/install-deps.sh package
+
+# dist/torchdoctor_<version>_amd64.deb (docs/packaging.md).
+deb: build deps-package
+	bash scripts/make-deb.sh $(BUILD) dist
+
+# dist/torchdoctor-<version>-py3-none-manylinux_2_17_x86_64.whl, and the
+# win_amd64 / win32 wheels when `make windows` has built the .exe files.
+# The executables are stripped copies (debug info stays in the build).
+wheel: build deps-package
+	@mkdir -p $(BUILD)/wheel-stage
+	strip -o $(BUILD)/wheel-stage/torchdoctor $(BUILD)/torchdoctor
+	$(if $(wildcard $(WIN64_BUILD)/torchdoctor.exe),x86_64-w64-mingw32-strip -o $(BUILD)/wheel-stage/torchdoctor64.exe $(WIN64_BUILD)/torchdoctor.exe)
+	$(if $(wildcard $(WIN32_BUILD)/torchdoctor.exe),i686-w64-mingw32-strip -o $(BUILD)/wheel-stage/torchdoctor32.exe $(WIN32_BUILD)/torchdoctor.exe)
+	/usr/bin/python3 scripts/make-wheel.py --version "$$(./$(BUILD)/torchdoctor --version | cut -d' ' -f2)" \
+	  --out dist --linux $(BUILD)/wheel-stage/torchdoctor \
+	  $(if $(wildcard $(WIN64_BUILD)/torchdoctor.exe),--win64 $(BUILD)/wheel-stage/torchdoctor64.exe) \
+	  $(if $(wildcard $(WIN32_BUILD)/torchdoctor.exe),--win32 $(BUILD)/wheel-stage/torchdoctor32.exe)
+
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(WIN64_BUILD) $(WIN32_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(WIN64_BUILD) $(WIN32_BUILD) dist

@@ -1,5 +1,6 @@
 /* libFuzzer target for the error explainer: any pasted text is cleaned,
- * its fields extracted and matched against the whole catalogue. */
+ * its fields extracted, matched against the whole catalogue, read by the
+ * general layer (load error, role, ranked causes) and made into findings. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -32,6 +33,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t i = 0; i < x.n_matches; i++)
             for (size_t k = 0; k < x.matches[i].n_captures; k++)
                 touch(x.matches[i].captures[k]);
+        const struct td_explain_load *l = &x.load;
+        touch(l->library);
+        touch(l->needed_by);
+        touch(l->symbol);
+        touch(l->file);
+        for (size_t i = 0; i < l->n_causes; i++) {
+            touch(l->causes[i].detail);
+            touch(l->causes[i].fix);
+            touch(l->causes[i].confirm);
+        }
+        struct td_findings out = {0};
+        struct td_explain_cause causes[TD_EXPLAIN_MAX_CAUSES];
+        size_t n;
+        td_explain_findings(&x, NULL, NULL, &out, causes, &n);
+        td_findings_free(&out);
     }
     td_explain_free(&x);
     return 0;

@@ -61,6 +61,14 @@ const char *td_severity_name(enum td_severity sev)
     return "info";
 }
 
+void td_findings_remove(struct td_findings *f, size_t i)
+{
+    if (i >= f->count)
+        return;
+    memmove(&f->items[i], &f->items[i + 1], (f->count - i - 1) * sizeof *f->items);
+    f->count--;
+}
+
 void td_findings_free(struct td_findings *f)
 {
     free(f->items);

@@ -41,6 +41,8 @@ enum td_severity { TD_SEV_INFO, TD_SEV_WARNING, TD_SEV_ERROR };
 #define TD_KIND_INIT_FAILURE "init_failure"
 #define TD_KIND_PYTHON_ABI_MISMATCH "python_abi_mismatch"
 #define TD_KIND_COMPANION_MISMATCH "companion_mismatch"
+#define TD_KIND_PERFORMANCE_BELOW_EXPECTED "performance_below_expected"
+#define TD_KIND_GPU_ERROR "gpu_error" /* bench: the driver crashed, hung or failed a call */
 #define TD_KIND_PATH_TOO_LONG "path_too_long"
 
 struct td_finding {
@@ -66,6 +68,9 @@ struct td_finding *td_findings_add(struct td_findings *f, enum td_severity sev, 
                                    const char *fix, const char *detail_fmt, ...) TD_PRINTF(8, 9);
 
 size_t td_findings_count(const struct td_findings *f, enum td_severity sev);
+/* Removes finding I (one folded into another's detail); the order of the
+ * others is kept. */
+void td_findings_remove(struct td_findings *f, size_t i);
 const char *td_severity_name(enum td_severity sev);
 void td_findings_free(struct td_findings *f);
 

@@ -21,7 +21,7 @@ extern char **environ;
 
 struct check_args {
     const char *python, *workload, *format, *output, *root, *color;
-    bool redact, verify, no_gpu, symbols, live;
+    bool redact, verify, no_gpu, symbols, no_symbols, live;
     int timeout_ms, live_timeout_ms;
 };
 
@@ -29,8 +29,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: torchdoctor check [--python EXE] [--workload NAME|list] [--format "
-            "text|json|markdown]\n"
-            "                         [-o FILE] [--redact] [--verify] [--symbols] [--no-gpu]\n"
+            "text|json|markdown|html]\n"
+            "                         [-o FILE] [--redact] [--verify] [--no-symbols] [--no-gpu]\n"
             "                         [--timeout MS] [--root DIR] [--color WHEN]\n"
             "                         [--live [--live-timeout SEC]]\n"
             "\n"
@@ -48,7 +48,8 @@ static void usage(FILE *out)
             "  --redact          hide the user name, home directory and host name\n"
             "  --verify          hash every file against RECORD (default: sizes of all, hashes\n"
             "                    of files up to 1 MiB)\n"
-            "  --symbols         bind every symbol of the torch closure (default: version needs)\n"
+            "  --no-symbols      check only the version needs of the torch closure (default:\n"
+            "                    bind every symbol, names and versions; --symbols is accepted)\n"
             "  --no-gpu          do not load the NVIDIA driver, even in a child\n"
             "  --timeout MS      how long the driver probe may take (default 5000)\n"
             "  --live            also run `import torch` (and torch.cuda.is_available() when a\n"
@@ -80,6 +81,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
             a->no_gpu = true;
         } else if (strcmp(s, "--symbols") == 0) {
             a->symbols = true;
+        } else if (strcmp(s, "--no-symbols") == 0) {
+            a->no_symbols = true;
         } else if (strcmp(s, "--live") == 0) {
             a->live = true;
         } else if (OPT("--live-timeout")) {
@@ -105,8 +108,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 #undef OPT
     }
     const char *f = a->format;
-    if (strcmp(f, "text") && strcmp(f, "json") && strcmp(f, "markdown")) {
-        fprintf(stderr, "torchdoctor check: --format must be text, json or markdown\n");
+    if (strcmp(f, "text") && strcmp(f, "json") && strcmp(f, "markdown") && strcmp(f, "html")) {
+        fprintf(stderr, "torchdoctor check: --format must be text, json, markdown or html\n");
         return -1;
     }
     return 0;
@@ -225,6 +228,8 @@ static void render(const struct check_args *a, const struct td_check_report *r, 
         td_check_json(r, out);
     } else if (strcmp(a->format, "markdown") == 0) {
         td_check_markdown(r, out);
+    } else if (strcmp(a->format, "html") == 0) {
+        td_check_html(r, out);
     } else {
         struct td_term t;
         td_term_init(&t, out, to_terminal ? a->color : "never");
@@ -284,7 +289,7 @@ int td_cmd_check(int argc, char **argv)
                                     .workload = a.workload ? &w : NULL,
                                     .envp = (const char *const *)environ,
                                     .no_gpu = a.no_gpu,
-                                    .symbols = a.symbols,
+                                    .symbols = !a.no_symbols, /* --symbols: the default */
                                     .verify = a.verify,
                                     .live = a.live,
                                     .timeout_ms = a.timeout_ms,

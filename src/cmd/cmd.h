@@ -27,6 +27,10 @@ int td_cmd_check(int argc, char **argv);
 int td_cmd_explain(int argc, char **argv);
 int td_cmd_trace(int argc, char **argv);
 int td_cmd_compat(int argc, char **argv);
+int td_cmd_snapshot(int argc, char **argv);
+int td_cmd_diff(int argc, char **argv);
+int td_cmd_log(int argc, char **argv);
+int td_cmd_bench(int argc, char **argv);
 #ifdef _WIN32
 int td_cmd_gpu_child(int argc, char **argv);    /* internal_windows.c */
 int td_cmd_replay_child(int argc, char **argv); /* internal_windows.c */

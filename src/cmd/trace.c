@@ -10,6 +10,8 @@
 #include "probe/trace.h"
 #include "report/trace.h"
 
+extern char **environ;
+
 enum { MAX_ROOTS = 4096 };
 
 static void usage(FILE *out)
@@ -87,7 +89,8 @@ int td_cmd_trace(int argc, char **argv)
     struct td_graph g = {0};
     struct td_err gerr = {0};
     struct td_arena model_arena = {0};
-    bool have_model = td_trace_build_model(&tr, &g, &model_arena, &gerr) == 0;
+    bool have_model =
+        td_trace_build_model(&tr, (const char *const *)environ, &g, &model_arena, &gerr) == 0;
     td_trace_analyze(&tr, have_model ? &g : NULL);
 
     static char outbuf[1 << 16];

@@ -1,6 +1,6 @@
 /* Whole-closure checks that no single resolution shows: a dependency that
  * only an ancestor's DT_RUNPATH would have found, a copy earlier in the
- * search that shadows the one the requester ships, and two runtimes of a
+ * search that shadows the one the requester ships (env_shadow.c), and two runtimes of a
  * family that must be unique in a process (data/runtime_families.tsv). */
 #include <stdio.h>
 #include <string.h>
@@ -96,28 +96,6 @@ bool td_graph_runpath_not_inherited(struct td_graph *g, const struct td_edge *e)
     return false;
 }
 
-/* A library taken from LD_LIBRARY_PATH (or the cache) while the requester's
- * own DT_RUNPATH holds a different copy: the copy it ships is shadowed. */
-static void shadowed(struct td_graph *g, const struct td_edge *e)
-{
-    const struct td_object *from = e->from;
-    if (!e->res.newly_opened || from->kind != TD_FILE_ELF || !from->u.elf.runpath ||
-        (e->res.rule != TD_RULE_LD_LIBRARY_PATH && e->res.rule != TD_RULE_PRELOAD))
-        return;
-    struct look l = {g, e->name, "", {0}};
-    if (!each_dir(from, from->u.elf.runpath, look_in, &l))
-        return;
-    if ((uint64_t)l.st.st_ino == e->to->ino && (uint64_t)l.st.st_dev == e->to->dev)
-        return;
-    td_findings_add(&g->findings, TD_SEV_WARNING, TD_KIND_SHADOWED_LIBRARY, e->to->path, from->path,
-                    NULL,
-                    "remove that directory from LD_LIBRARY_PATH for this program (or put the "
-                    "intended one first)",
-                    "%s comes from %s (%s) although %s ships %s in its DT_RUNPATH: the copy it "
-                    "was built with is shadowed",
-                    e->name, e->to->path, td_rule_name(e->res.rule), from->name, l.found);
-}
-
 static bool platform_matches(const char *platform, enum td_platform p)
 {
     return strcmp(platform, "any") == 0 || strcmp(platform, td_platform_name(p)) == 0;
@@ -163,10 +141,5 @@ static void duplicate_runtimes(struct td_graph *g)
 
 void td_graph_analyze(struct td_graph *g)
 {
-    for (size_t i = 0; i < g->n_edges; i++) {
-        const struct td_edge *e = &g->edges[i];
-        if (g->cfg.platform == TD_PLATFORM_LINUX && e->to)
-            shadowed(g, e);
-    }
     duplicate_runtimes(g);
 }

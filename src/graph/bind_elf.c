@@ -46,11 +46,13 @@ static void report_unbound(struct td_graph *g, const struct td_unbound *u)
 
 /* ---- The whole closure, on two threads. ---- */
 
-/* Object I of the scope: the load order, then the interpreter (NULL when
- * there is none). */
+/* Object I of the scope: the load order, then the interpreter and its own
+ * closure (the scope tail); NULL past the end. */
 static struct td_object *nth(const struct td_graph *g, size_t i)
 {
-    return i < g->count ? g->objects[i] : g->interpreter;
+    if (i < g->count)
+        return g->objects[i];
+    return i - g->count < g->n_scope_tail ? g->scope_tail[i - g->count] : NULL;
 }
 
 /* References are gathered from each object as the closure adds it, on a
@@ -373,7 +375,7 @@ static void run_half(struct td_bind_reader *rd, enum half half)
 {
     struct td_binding *bd = rd->bd;
     struct td_graph *g = bd->g;
-    for (size_t i = 0; i <= g->count && !rd->failed && !bd->failed; i++) {
+    for (size_t i = 0; i < td_graph_scope_size(g) && !rd->failed && !bd->failed; i++) {
         size_t at = i;
         if (half == PROVIDE && td_refs_all_found(&bd->refs))
             break; /* the objects left cannot change the answer */
@@ -435,7 +437,7 @@ static void plan(struct td_binding *bd)
 {
     size_t n = 0;
     uint32_t *order = bd->order;
-    for (size_t i = 0; i <= bd->g->count; i++) {
+    for (size_t i = 0; i < td_graph_scope_size(bd->g); i++) {
         uint64_t w = weight(bd, i);
         if (!w)
             continue;
@@ -469,10 +471,10 @@ static bool provide_all(struct td_bind_session *s)
 static bool know_the_graph(struct td_binding *bd)
 {
     struct td_graph *g = bd->g;
-    bd->mv = calloc(g->count + 1, sizeof *bd->mv);
-    bd->results = calloc(g->count + 1, sizeof *bd->results);
-    bd->order = calloc(g->count + 1, sizeof *bd->order);
-    bd->referrer = calloc(g->count + 1, sizeof *bd->referrer);
+    bd->mv = calloc(td_graph_scope_size(g) + 1, sizeof *bd->mv);
+    bd->results = calloc(td_graph_scope_size(g) + 1, sizeof *bd->results);
+    bd->order = calloc(td_graph_scope_size(g) + 1, sizeof *bd->order);
+    bd->referrer = calloc(td_graph_scope_size(g) + 1, sizeof *bd->referrer);
     if (!bd->mv || !bd->results || !bd->order || !bd->referrer)
         return false;
     td_bind_check_versions(g, bd->mv);

@@ -78,8 +78,8 @@ static void bind_import_dll(struct td_graph *g, struct td_object *o,
                             const struct td_pe_import_dll *dll)
 {
     const struct td_edge *e = edge_for(g, o, dll->name, dll->delay);
-    if (!e || !e->to || e->to->kind != TD_FILE_PE)
-        return; /* a missing DLL is reported already */
+    if (!e || !e->to || e->to->kind != TD_FILE_PE || e->to->refused)
+        return; /* a missing or refused DLL is reported already */
     struct pair_tally t = {0, NULL, TD_BIND_OK};
     for (size_t i = 0; i < dll->count; i++) {
         struct td_pe_import_func fn;

@@ -98,33 +98,6 @@ static size_t list_deps(struct td_object *o, struct dep **out, struct td_finding
     return n;
 }
 
-/* The fix for a library no search location holds, for the target platform. */
-static const char *platform_fix_missing(const struct td_graph *g, const char *name, char *out,
-                                        size_t cap)
-{
-    switch (g->cfg.platform) {
-    case TD_PLATFORM_WINDOWS:
-        snprintf(out, cap,
-                 "install the package that ships %s, or put it in the folder of the DLL that "
-                 "needs it, or add its folder with os.add_dll_directory()",
-                 name);
-        break;
-    case TD_PLATFORM_MACOS:
-        snprintf(out, cap,
-                 "install the library that provides %s, or add an LC_RPATH that reaches it "
-                 "(install_name_tool -add_rpath DIR FILE, on a copy)",
-                 name);
-        break;
-    case TD_PLATFORM_LINUX:
-        snprintf(out, cap,
-                 "install the package that ships %s (apt-file search %s, or the pip/conda "
-                 "package that provides it); LD_LIBRARY_PATH only helps one shell",
-                 name, name);
-        break;
-    }
-    return out;
-}
-
 /* Windows: the PATH directory holding NAME, for a DLL the chosen profile
  * does not find; NULL when PATH has none. Python >= 3.8 resolves extension
  * dependencies without PATH (pytorch-facts.md section 5). */
@@ -242,14 +215,15 @@ static void edge_findings(struct td_graph *g, const struct td_edge *e)
                             e->name, first_wrong->path,
                             first_wrong->detail ? first_wrong->detail : "wrong architecture",
                             r->n_probes);
-        else
-            td_findings_add(&g->findings, sev, kind, e->name, e->from->path, NULL,
-                            platform_fix_missing(g, e->name, fix, sizeof fix),
+        else {
+            g->loader.ops->fix_missing(e->name, fix, sizeof fix);
+            td_findings_add(&g->findings, sev, kind, e->name, e->from->path, NULL, fix,
                             "%s%s is not found in any of the %zu places the loader tries", e->name,
                             e->delay  ? " (delay-loaded: fails at first use)"
                             : e->weak ? " (weak: the program runs without it)"
                                       : "",
                             r->n_probes);
+        }
         return;
     }
     if (wrong && first_wrong)
@@ -279,6 +253,25 @@ static struct td_object *open_file(const struct td_graph *g, const char *path, s
     return td_object_from_map(&map, dev, ino, path, NULL, g->cfg.headers_only, err);
 }
 
+/* A root the loader would not load at all (a DLL of another machine than
+ * the process): the error names it, and its needs are not followed. */
+static void refuse_root(struct td_graph *g, struct td_object *o)
+{
+    char why[256];
+    if (!g->loader.ops->refuses_root ||
+        !g->loader.ops->refuses_root(&g->loader, o, why, sizeof why))
+        return;
+    o->refused = true;
+    /* A torch file of the wrong machine: the wheel is broken or mixed. */
+    const char *fix = g->cfg.profile == TD_PROFILE_TORCH_IMPORT
+                          ? "pip install --force-reinstall --no-cache-dir torch  (with the "
+                            "--index-url of your CUDA variant, as `torchdoctor compat` prints it)"
+                          : "replace it with the build for the process's architecture (64-bit "
+                            "Python needs 64-bit DLLs)";
+    td_findings_add(&g->findings, TD_SEV_ERROR, TD_KIND_WRONG_ARCHITECTURE, o->path, NULL, NULL,
+                    fix, "%s is %s: loading it fails, and the import with it", o->path, why);
+}
+
 static int open_roots(struct td_graph *g, const char *const *roots, size_t n, struct td_err *err)
 {
     for (size_t i = 0; i < n; i++) {
@@ -286,6 +279,7 @@ static int open_roots(struct td_graph *g, const char *const *roots, size_t n, st
         if (!o)
             return -1;
         o->found_via = TD_RULE_ROOT;
+        refuse_root(g, o);
         if (td_graph_add_object(g, o) != 0) {
             td_object_free(o);
             td_err_set(err, "out of memory");
@@ -301,8 +295,8 @@ void td_graph_resolve_from(struct td_graph *g, size_t start)
 {
     for (size_t i = start; i < g->count; i++) {
         struct td_object *o = g->objects[i];
-        struct dep *deps;
-        size_t n = list_deps(o, &deps, &g->findings);
+        struct dep *deps = NULL;
+        size_t n = o->refused ? 0 : list_deps(o, &deps, &g->findings);
         for (size_t k = 0; k < n; k++) {
             struct td_edge *e = add_edge(g);
             if (!e)
@@ -334,13 +328,14 @@ void td_graph_resolve_from(struct td_graph *g, size_t start)
     }
 }
 
-/* ld.so loads LD_PRELOAD and /etc/ld.so.preload libraries right after the
- * program, before its DT_NEEDED entries (ld.so(8) "LD_PRELOAD"); one that
- * cannot be found is ignored with a message, not fatal. */
+/* The libraries the loader model preloads, right after the program and
+ * before its own needs (Linux: LD_PRELOAD and /etc/ld.so.preload, ld.so(8)
+ * "LD_PRELOAD"); one that cannot be found is ignored with a message, not
+ * fatal. */
 static void load_preloads(struct td_graph *g)
 {
     const char **names = NULL;
-    int n = td_linux_preload_names(&g->cfg, &g->arena, &names);
+    int n = g->loader.ops->preloads ? g->loader.ops->preloads(&g->cfg, &g->arena, &names) : 0;
     for (int i = 0; i < n; i++) {
         struct td_edge *e = add_edge(g);
         if (!e)
@@ -372,6 +367,65 @@ static void load_preloads(struct td_graph *g)
     }
 }
 
+static bool tail_push(struct td_graph *g, struct td_object *o, size_t *cap)
+{
+    if (g->n_scope_tail == *cap) {
+        size_t grown_cap = *cap ? *cap * 2 : 8;
+        struct td_object **grown = realloc(g->scope_tail, grown_cap * sizeof *grown);
+        if (!grown)
+            return false;
+        g->scope_tail = grown, *cap = grown_cap;
+    }
+    g->scope_tail[g->n_scope_tail++] = o;
+    return true;
+}
+
+/* Resolves the needs of tail object O (the interpreter or one of its
+ * libraries) as the loader does when Python starts; libraries the graph
+ * holds already are in scope already, the others join the tail. */
+static void resolve_tail_needs(struct td_graph *g, struct td_object *o, size_t *cap)
+{
+    struct td_findings ignored = {0}; /* the interpreter's own problems are not the target's */
+    struct dep *deps;
+    size_t n = list_deps(o, &deps, &ignored);
+    struct td_object **all = malloc((td_graph_scope_size(g) + n + 1) * sizeof *all);
+    for (size_t k = 0; all && k < n; k++) {
+        memcpy(all, g->objects, g->count * sizeof *all);
+        memcpy(all + g->count, g->scope_tail, g->n_scope_tail * sizeof *all);
+        struct td_loaded loaded = {all, td_graph_scope_size(g)};
+        struct td_resolution res = {0};
+        struct td_err err = {0};
+        if (g->loader.ops->resolve(&g->loader, o, deps[k].name, false, &loaded, &res, &err) ||
+            !res.object || !res.newly_opened)
+            continue;
+        res.object->loader = o;
+        if (!tail_push(g, res.object, cap))
+            td_object_free(res.object);
+    }
+    free(all);
+    td_findings_free(&ignored);
+}
+
+/* The interpreter whose symbols an extension may use, with its own
+ * DT_NEEDED closure (DESIGN.md "Python's import"): a shared-libpython
+ * build defines the Py* API in libpython3.X.so.1.0, not in the program.
+ * Only ELF interpreters; the closure only when every symbol is bound. */
+static void load_interpreter(struct td_graph *g)
+{
+    struct td_err ierr = {0};
+    size_t cap = 0;
+    g->interpreter = open_file(g, g->opts.interpreter, &ierr);
+    if (g->interpreter && g->interpreter->kind != TD_FILE_ELF) {
+        td_object_free(g->interpreter);
+        g->interpreter = NULL;
+    }
+    if (!g->interpreter || !tail_push(g, g->interpreter, &cap))
+        return;
+    bool whole = g->opts.bind_symbols && !g->opts.versions_only;
+    for (size_t i = 0; whole && i < g->n_scope_tail && i < 256; i++)
+        resolve_tail_needs(g, g->scope_tail[i], &cap);
+}
+
 int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
                    const struct td_graph_options *opts, const char *const *roots, size_t n_roots,
                    struct td_err *err)
@@ -397,22 +451,16 @@ int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
         for (size_t i = 0; i < g->count; i++)
             td_graph_bind_elf_offer(g, g->objects[i]);
     }
-    if (g->cfg.platform == TD_PLATFORM_LINUX)
-        load_preloads(g);
+    load_preloads(g);
     td_graph_resolve_from(g, 0);
     td_graph_analyze(g);
-    if (g->opts.interpreter) {
-        struct td_err ierr = {0};
-        g->interpreter = open_file(g, g->opts.interpreter, &ierr);
-        if (g->interpreter && g->interpreter->kind != TD_FILE_ELF) {
-            td_object_free(g->interpreter);
-            g->interpreter = NULL;
-        }
-    }
+    if (g->opts.interpreter)
+        load_interpreter(g);
     if (g->opts.bind_symbols && g->objects[0]->kind == TD_FILE_ELF)
         td_graph_bind_elf(g);
     if (g->opts.bind_symbols && g->objects[0]->kind == TD_FILE_PE)
         td_graph_bind_pe(g);
+    td_graph_env_shadows(g);
     return 0;
 }
 
@@ -421,8 +469,11 @@ static void graph_free(struct td_graph *g, void (*free_object)(struct td_object 
     td_graph_bind_elf_end(g); /* a build that failed before binding */
     for (size_t i = 0; i < g->count; i++)
         free_object(g->objects[i]);
-    if (g->interpreter)
+    for (size_t i = 0; i < g->n_scope_tail; i++)
+        free_object(g->scope_tail[i]); /* [0] is the interpreter */
+    if (g->interpreter && !g->n_scope_tail)
         free_object(g->interpreter);
+    free(g->scope_tail);
     free(g->objects);
     free(g->edges);
     free(g->unbound);

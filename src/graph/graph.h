@@ -56,6 +56,11 @@ struct td_graph {
     size_t symbols_checked; /* distinct undefined references looked up */
     struct td_object
         *interpreter; /* python-extension: the interpreter whose symbols are in scope */
+    /* The interpreter and the libraries of its own closure that the graph
+     * does not hold (libpython3.X.so.1.0 of a shared build): in the lookup
+     * scope after the load order; scope_tail[0] is the interpreter. */
+    struct td_object **scope_tail;
+    size_t n_scope_tail;
     struct td_findings findings;
     struct td_arena arena;
     struct td_arena bind_arena;   /* symbol binding's findings */
@@ -76,6 +81,11 @@ void td_graph_free_at_exit(struct td_graph *g);
 /* Whole-closure checks: RUNPATH not inherited, shadowed copies, duplicate
  * runtimes (analyze.c). */
 void td_graph_analyze(struct td_graph *g);
+/* Libraries the environment (LD_LIBRARY_PATH, LD_PRELOAD, PATH) puts
+ * ahead of the copy the install ships: shadowed_library findings, errors
+ * when binding then fails, with those failures folded in (env_shadow.c).
+ * Runs after binding. */
+void td_graph_env_shadows(struct td_graph *g);
 /* For a dependency not found on Linux: true (and a runpath_not_inherited
  * finding) when an ancestor's DT_RUNPATH holds it. */
 bool td_graph_runpath_not_inherited(struct td_graph *g, const struct td_edge *e);
@@ -98,6 +108,12 @@ void td_graph_bind_pe(struct td_graph *g);
 int td_graph_add_object(struct td_graph *g, struct td_object *o);
 /* Resolves the dependencies of objects START.. (and of all they add). */
 void td_graph_resolve_from(struct td_graph *g, size_t start);
+
+/* The size of G's lookup scope: the load order, then the scope tail. */
+static inline size_t td_graph_scope_size(const struct td_graph *g)
+{
+    return g->count + g->n_scope_tail;
+}
 
 /* The object in G whose identity or name is NAME, or NULL. */
 struct td_object *td_graph_find(const struct td_graph *g, const char *name);

@@ -25,7 +25,7 @@ struct pattern {
 };
 
 struct row {
-    const char *id, *pattern, *platform, *error_code, *kind, *cause, *fix, *source;
+    const char *id, *pattern, *platform, *error_code, *kind, *cause, *fix, *source, *condition;
     bool regex;
     enum td_severity severity;
     struct pattern as_written, neutral;
@@ -215,10 +215,11 @@ static int load_catalogue(struct td_err *err)
     const char *cells[16];
     char header[ROW_CAP];
     int hn = td_tsv_next(&tsv, header, sizeof header, cells, 16);
-    int col[10];
-    static const char *const names[] = {"id",   "match", "pattern", "platform", "error_code",
-                                        "kind", "cause", "fix",     "source",   "example"};
-    for (int k = 0; k < 10; k++)
+    int col[11];
+    static const char *const names[] = {"id",         "match",   "pattern",  "platform",
+                                        "error_code", "kind",    "cause",    "fix",
+                                        "source",     "example", "condition"};
+    for (int k = 0; k < 11; k++)
         if ((col[k] = td_tsv_column(cells, hn, names[k])) < 0) {
             td_err_set(err, "data/errors.tsv: no column '%s'", names[k]);
             return -1;
@@ -238,6 +239,7 @@ static int load_catalogue(struct td_err *err)
         r->cause = td_arena_strdup(a, cells[col[6]]);
         r->fix = td_arena_strdup(a, cells[col[7]]);
         r->source = td_arena_strdup(a, cells[col[8]]);
+        r->condition = strcmp(cells[col[10]], "-") ? td_arena_strdup(a, cells[col[10]]) : NULL;
         r->severity = TD_SEV_ERROR;
         if (!r->id || !r->pattern || compile(&r->as_written, r->pattern, r->regex, a) != 0)
             continue; /* tests/kb/test_kb_errors.c fails on any row that does not compile */
@@ -376,6 +378,7 @@ int td_explain_text(const char *text, size_t len, struct td_explain *out, struct
         m.cause = r->cause;
         m.fix = r->fix;
         m.source = r->source;
+        m.condition = r->condition;
         m.error_code = r->error_code;
         m.platform = r->platform;
         m.severity = r->severity;
@@ -413,6 +416,7 @@ int td_explain_text(const char *text, size_t len, struct td_explain *out, struct
             f->win32)
             f->error_code = m->error_code;
     }
+    td_explain_load_error(out);
     return 0;
 }
 
@@ -434,5 +438,6 @@ size_t td_explain_eres(const char **out, size_t cap)
         if (g_cat.rows[i].has_neutral && n < cap)
             out[n++] = g_cat.rows[i].neutral.ere;
     }
-    return n + td_explain_extractor_eres(out + n, cap - n);
+    n += td_explain_extractor_eres(out + n, cap - n);
+    return n + td_explain_dialog_eres(out + n, cap - n);
 }

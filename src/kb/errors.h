@@ -35,11 +35,45 @@ struct td_explain_fields {
     const char *cuda_versions[2]; /* two CUDA versions a mismatch message compares (torch, other) */
     const char *gpu_arch;         /* "sm_120" */
     const char *platform;         /* "windows", "linux", "macos": what the text implies; NULL */
+    const char *torch_version;    /* "2.4.0" when the text names the torch it ran */
+    bool torch_version_here;      /* it was read on this machine, not in the text */
+    const char *expected_in;      /* dyld's "Expected in:" (the library that should define) */
+};
+
+/* One likely cause of a load error, ranked (DESIGN.md "Findings": causes). */
+struct td_explain_cause {
+    const char *kind, *detail, *fix;
+    const char *confirm; /* the one command that tells this cause from the others */
+    const char *source;
+    const char *id;        /* the catalogue row it comes from, NULL for a general cause */
+    const char *condition; /* the row's version condition ("torch=2.4.0"), NULL */
+    bool contradicted;     /* the text shows a version outside the condition */
+};
+
+enum { TD_EXPLAIN_MAX_CAUSES = 6 };
+
+/* What the general layer (errors_cause.c) read from any loader message:
+ * what failed, how, the role of the file, and the ranked causes. FORM is
+ * NULL when the text holds no load error. */
+struct td_explain_load {
+    const char
+        *form; /* "torch-preload", "ctypes", "python-import", "ld.so", "dyld", "dialog", ... */
+    const char *kind;      /* what failed: missing_library, missing_symbol, ... */
+    const char *role;      /* torch, cuda, vc_runtime, openmp, glibc, cxx_runtime, companion,
+                              python_extension; NULL when unknown */
+    const char *library;   /* the file at fault or missing (deps' "library") */
+    const char *needed_by; /* who needs it (deps' "needed_by") */
+    const char *symbol;    /* the function, ordinal or version missing */
+    const char *file;      /* the path to hand to `torchdoctor deps` */
+    const char *note;      /* a remark on the wording itself, NULL */
+    struct td_explain_cause causes[TD_EXPLAIN_MAX_CAUSES];
+    size_t n_causes;
 };
 
 /* One catalogue row that matched. Strings point into the embedded table. */
 struct td_explain_match {
     const char *id, *kind, *cause, *fix, *source, *error_code, *platform;
+    const char *condition; /* the versions the cause holds for ("torch=2.4.0"), NULL: any */
     enum td_severity severity;
     size_t specificity;      /* the rule of docs/errors.md; language-neutral matches count less */
     bool language_neutral;   /* matched only once messages were mapped to their codes */
@@ -54,8 +88,24 @@ struct td_explain {
     struct td_explain_match *matches; /* best first */
     size_t n_matches;
     size_t n_best; /* matches[0..n_best) are equally specific: the answer */
+    struct td_explain_load load;
     struct td_arena arena;
 };
+
+/* The answer as findings: one finding for the load error (its causes, the
+ * catalogue's first, into CAUSES, which the report attaches to finding 0),
+ * or the catalogue's best matches when the text holds no load error. LOCAL
+ * (may be NULL) holds what the dependency graph found for the file on this
+ * machine: its first problem becomes the finding and ranks first among the
+ * causes, confirmed by LOCAL_CONFIRM; its other problems follow. */
+void td_explain_findings(const struct td_explain *x, const struct td_findings *local,
+                         const char *local_confirm, struct td_findings *out,
+                         struct td_explain_cause *causes, size_t *n_causes);
+
+/* The torch version this machine shows for the file the message names,
+ * used when the text shows none: the catalogue's conditions are judged by
+ * it and the causes ranked again. */
+void td_explain_use_torch_version(struct td_explain *x, const char *version);
 
 /* Cleans and explains TEXT. Returns -1 with ERR only when the catalogue
  * itself cannot be read (a broken build); no match is not an error. */

@@ -56,6 +56,36 @@ static size_t strip(const char *in, size_t len, char *out)
     return o;
 }
 
+/* Pass 2: a markdown link the issue tracker made of a file name
+ * ("[_ext.cpython-38-x86_64-linux-gnu.so](http://ext.cpython-38…/)") back
+ * to its text. In place. */
+static size_t unlink_markdown(char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        if (s[i] == '[') {
+            size_t close = i + 1;
+            while (close < n && s[close] != ']' && s[close] != '[' && s[close] != '\n')
+                close++;
+            if (close + 1 < n && s[close] == ']' && s[close + 1] == '(' &&
+                strncmp(s + close + 2, "http", 4) == 0) {
+                size_t end = close + 2;
+                while (end < n && s[end] != ')' && s[end] != '\n')
+                    end++;
+                if (end < n && s[end] == ')') {
+                    memmove(s + o, s + i + 1, close - i - 1);
+                    o += close - i - 1;
+                    i = end + 1;
+                    continue;
+                }
+            }
+        }
+        s[o++] = s[i++];
+    }
+    s[o] = '\0';
+    return o;
+}
+
 struct line {
     const char *s;
     size_t raw;     /* bytes up to the line break */
@@ -96,7 +126,7 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
     char *out = td_arena_alloc(a, len + 1);
     if (!flat || !out)
         return NULL;
-    size_t n = strip(text, len, flat);
+    size_t n = unlink_markdown(flat, strip(text, len, flat));
 
     size_t count = 1;
     for (size_t i = 0; i < n; i++)

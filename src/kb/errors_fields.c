@@ -185,7 +185,9 @@ struct extractor {
         F_CUDA_A,
         F_CUDA_B,
         F_ARCH,
-        F_CUDA_ERROR
+        F_CUDA_ERROR,
+        F_TORCH,
+        F_EXPECTED
     } field;
 };
 
@@ -194,6 +196,14 @@ static const struct extractor extractors[] = {
     /* torch/__init__.py, Windows: err.strerror += f' Error loading "{dll}" or one of its
        dependencies.' */
     {"Error loading \"([^\"\n]+)\"", 1, F_FILE},
+    /* the same, cut off before the closing quote, retyped with curly quotes, or unquoted */
+    {"Error? loading[[:space:]]*(\"|\xe2\x80\x9c)([^\"\n]+)", 2, F_FILE},
+    {"Error loading ([A-Za-z]:\\\\[^\"\n]+) or one of its", 1, F_FILE},
+    /* a wording no torch prints (docs/explain.md), and PyInstaller's */
+    {"Failed to load (dynlib/dll )?'?([^ '\t\n]+\\.(dll|pyd|so|dylib)[.0-9]*)", 2, F_FILE},
+    /* ctypes (Python 3.8+) for ERROR_MOD_NOT_FOUND: "Could not find module 'X' (or one of its
+       dependencies)" */
+    {"Could not find module '([^'\n]+)'", 1, F_FILE},
     /* onnxruntime's provider bridge */
     {"when trying to load \"([^\"\n]+)\"", 1, F_FILE},
     /* glibc elf/dl-load.c via _dl_signal_error: "PROGRAM: error while loading shared libraries:
@@ -202,30 +212,45 @@ static const struct extractor extractors[] = {
     {"(^|[ \t])([^ \t\n:]+): error while loading shared libraries", 2, F_NEEDED_BY},
     /* dyld */
     {"Library not loaded: ([^ \t\n]+)", 1, F_FILE},
-    {"Referenced from: ([^ \t\n(]+)", 1, F_NEEDED_BY},
+    /* macOS 12+ puts the image's UUID first: "Referenced from: <UUID> /path" */
+    {"Referenced from: (<[^>\n]*> )?([^\n(]+)", 2, F_NEEDED_BY},
+    {"Symbol not found: ([^ \t\n]+)", 1, F_SYMBOL},
+    {"Expected in: (<[^>\n]*> )?([^\n]+)", 2, F_EXPECTED},
     /* glibc elf/dl-lookup.c: "FILE: undefined symbol: NAME, version V" */
-    {"([^ \t\n'\"(]+): undefined symbol: ([^ \t\n,]+)", 1, F_FILE},
-    {"([^ \t\n'\"(]+): undefined symbol: ([^ \t\n,]+)", 2, F_SYMBOL},
-    {"undefined symbol: [^ \t\n,]+, version ([^ \t\n]+)", 1, F_VERSION},
+    {"([^ \t\n'\"(]+):[[:space:]]*undefined symbol: ([^ \t\n,]+)", 1, F_FILE},
+    {"([^ \t\n'\"(]+):[[:space:]]*undefined symbol: ([^ \t\n,]+)", 2, F_SYMBOL},
+    {"[Uu]ndefined symbol: ([^ \t\n,]+)", 1, F_SYMBOL},
+    {"[Uu]ndefined symbol: [^ \t\n,]+, version ([^ \t\n]+)", 1, F_VERSION},
     /* glibc elf/dl-version.c: "LIB: version `V' not found (required by FILE)" */
     {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found \\(required by ([^)\n]+)\\)", 1, F_FILE},
     {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found \\(required by ([^)\n]+)\\)", 2,
      F_VERSION},
     {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found \\(required by ([^)\n]+)\\)", 3,
      F_NEEDED_BY},
+    /* the same, cut before "(required by" */
+    {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found", 1, F_FILE},
+    {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found", 2, F_VERSION},
     /* glibc: "LIB: cannot open shared object file: No such file or directory" */
     {"([^ \t\n'\"():]+): cannot open shared object file", 1, F_FILE},
     {"([^ \t\n'\"(]+): (wrong ELF class: ELFCLASS[0-9]+|invalid ELF header)", 1, F_FILE},
-    {"dlopen\\(([^,\n]+), [0-9x]+\\)", 1, F_FILE},
+    {"dlopen\\(([^,\n]+), [0-9xA-Fa-f]+\\)", 1, F_FILE},
     {"Could not load (dynamic )?library '?([^ '\t\n]+[^ '\t\n.])'?", 2, F_FILE},
     {"Loading binary ([^ \t\n]+)", 1, F_FILE},
+    /* TensorFlow 1.x stream_executor/dso_loader.cc */
+    {"Couldn't open CUDA library ([^ \t\n]+[^ \t\n.])", 1, F_FILE},
+    /* last resort: ctypes.CDLL('X') in the traceback; .NET's DllNotFoundException */
+    {"CDLL\\(u?['\"]([^'\"\n]+)['\"]", 1, F_FILE},
+    {"(Unable to load DLL|\xe6\x97\xa0\xe6\xb3\x95\xe5\x8a\xa0\xe8\xbd\xbd DLL) "
+     "?(\xe2\x80\x9c|'|\")([^'\"\n]+)",
+     3, F_FILE},
     {"Module use of ([^ \t\n]+) conflicts", 1, F_FILE},
     {"PyInit_([A-Za-z0-9_]+)", 1, F_MODULE},
     /* CPython Python/dynload_win.c (3.8+): "DLL load failed while importing %U: %s" */
     {"DLL load failed while importing ([A-Za-z0-9_.]+)", 1, F_MODULE},
     {"\\[WinError ([0-9]+)\\]", 1, F_WIN32},
     {"WindowsError: \\[Error ([0-9]+)\\]", 1, F_WIN32},
-    {"LoadLibrary failed with error ([0-9]+)", 1, F_WIN32},
+    {"(^|[^A-Za-z])WinError ([0-9]+)", 2, F_WIN32},
+    {"Load(ing)? ?Library failed with error ([0-9]+)", 2, F_WIN32},
     {"(0[xX][cC]0[0-9a-fA-F]{6})", 1, F_NTSTATUS},
     {"(^|[^0-9])(-10737[0-9]{5})([^0-9]|$)", 2, F_NTSTATUS_DEC},
     /* torch's cudaDriverGetVersion report: "found version 11040" */
@@ -236,6 +261,10 @@ static const struct extractor extractors[] = {
      F_CUDA_B},
     {"capability (sm_[0-9]+[a-z]?)", 1, F_ARCH},
     {"CUDA failure ([0-9]+)", 1, F_CUDA_ERROR},
+    /* the torch the text says ran: "torch 2.4.0", "torch==2.4.1", "PyTorch version: 2.5.1" */
+    {"(^|[^A-Za-z_])([Tt]orch|PyTorch|pytorch)( version)?(:|==|=| |-| v)?[ "
+     "]?([0-9]+\\.[0-9]+(\\.[0-9]+)?)",
+     5, F_TORCH},
 };
 
 enum { N_EXTRACTORS = sizeof extractors / sizeof extractors[0] };
@@ -261,8 +290,8 @@ static const char *grab(const char *text, size_t i, struct td_arena *a)
         for (size_t k = 0; k < N_EXTRACTORS; k++)
             g_ex.ok[k] = regcomp(&g_ex.re[k], extractors[k].re, REG_EXTENDED | REG_NEWLINE) == 0;
     }
-    regmatch_t m[6];
-    if (!g_ex.ok[i] || regexec(&g_ex.re[i], text, 6, m, 0) != 0)
+    regmatch_t m[8];
+    if (!g_ex.ok[i] || regexec(&g_ex.re[i], text, 8, m, 0) != 0)
         return NULL;
     int gi = extractors[i].group;
     if (m[gi].rm_so < 0)
@@ -270,10 +299,22 @@ static const char *grab(const char *text, size_t i, struct td_arena *a)
     return td_arena_strndup(a, text + m[gi].rm_so, (size_t)(m[gi].rm_eo - m[gi].rm_so));
 }
 
-/* A file named in a message, without the punctuation around it. */
+/* A file named in a message, without the punctuation around it (and what
+ * follows a path whose closing quote was cut or retyped). */
 static const char *tidy_path(char *s)
 {
+    static const char *const ends[] = {"\xe2\x80\x9d", " or one of its", "\xe2\x80\x9c"};
+    for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++) {
+        char *e = strstr(s, ends[k]);
+        if (e && e != s)
+            *e = '\0';
+    }
     size_t n = strlen(s);
+    while (n && s[n - 1] == ' ')
+        s[--n] = '\0';
+    while (*s == ' ')
+        s++;
+    n = strlen(s);
     while (n && strchr(".,;:'\"`", s[n - 1]))
         s[--n] = '\0';
     while (*s && strchr("'\"`", *s))
@@ -379,6 +420,8 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
         [F_CUDA_A] = &f->cuda_versions[0],
         [F_CUDA_B] = &f->cuda_versions[1],
         [F_ARCH] = &f->gpu_arch,
+        [F_TORCH] = &f->torch_version,
+        [F_EXPECTED] = &f->expected_in,
     };
     const char *cuda_error = NULL;
     for (size_t i = 0; i < N_EXTRACTORS; i++) {
@@ -425,6 +468,8 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
     }
     if (f->needed_by)
         f->needed_by = tidy_path((char *)f->needed_by);
+    if (f->expected_in)
+        f->expected_in = tidy_path((char *)f->expected_in);
 
     const struct td_winmsg *msg = td_winmsg_find(text);
     if (msg) {

@@ -42,5 +42,14 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
  * Returns how many were stored in OUT. */
 size_t td_explain_eres(const char **out, size_t cap);
 size_t td_explain_extractor_eres(const char **out, size_t cap);
+/* The general layer's: the loader dialogs' (data/windows_loader_dialogs.tsv). */
+size_t td_explain_dialog_eres(const char **out, size_t cap);
+
+/* The general layer under the catalogue (errors_cause.c): fills X->load
+ * from X's cleaned text, fields and matches. */
+void td_explain_load_error(struct td_explain *x);
+
+/* The lower-cased last path component of PATH (either separator) in OUT. */
+const char *td_explain_base_name(const char *path);
 
 #endif

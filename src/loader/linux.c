@@ -1258,4 +1258,18 @@ int td_linux_preload_names(const struct td_loader_config *cfg, struct td_arena *
     return (int)count;
 }
 
-const struct td_loader_ops td_loader_linux = {"linux", init, resolve, fini};
+/* A library no search location holds. */
+static void fix_missing(const char *name, char *out, size_t cap)
+{
+    snprintf(out, cap,
+             "install the package that ships %s (apt-file search %s, or the pip/conda "
+             "package that provides it); LD_LIBRARY_PATH only helps one shell",
+             name, name);
+}
+
+const struct td_loader_ops td_loader_linux = {.name = "linux",
+                                              .init = init,
+                                              .resolve = resolve,
+                                              .fini = fini,
+                                              .preloads = td_linux_preload_names,
+                                              .fix_missing = fix_missing};

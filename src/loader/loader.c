@@ -8,13 +8,18 @@
 
 #include "loader/loader.h"
 
+const struct td_loader_ops *td_loader_ops_for(enum td_platform platform)
+{
+    return platform == TD_PLATFORM_WINDOWS ? &td_loader_windows
+           : platform == TD_PLATFORM_MACOS ? &td_loader_macos
+                                           : &td_loader_linux;
+}
+
 int td_loader_init(struct td_loader *L, const struct td_loader_config *cfg, struct td_err *err)
 {
     memset(L, 0, sizeof *L);
     L->cfg = cfg;
-    L->ops = cfg->platform == TD_PLATFORM_WINDOWS ? &td_loader_windows
-             : cfg->platform == TD_PLATFORM_MACOS ? &td_loader_macos
-                                                  : &td_loader_linux;
+    L->ops = td_loader_ops_for(cfg->platform);
     return L->ops->init ? L->ops->init(L, err) : 0;
 }
 

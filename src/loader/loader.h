@@ -111,6 +111,7 @@ struct td_object {
     const char *aliases[8];   /* other names it answered to (Linux: l_libname list) */
     uint32_t alias_count;
     bool is_stub; /* a link-time stub (libcuda.so from the toolkit's stubs/) */
+    bool refused; /* a root the loader refuses (wrong machine): its needs are not followed */
     int fd;       /* the file, kept open for symbol binding to read; -1 when not */
 };
 
@@ -194,6 +195,9 @@ struct td_loader_config {
      * replaces data/windows_apisets.tsv. The cmd layer sets it only when
      * torchdoctor runs on Windows without --root (the target is this system). */
     const struct td_apiset_map *live_apisets;
+    /* The process's IMAGE_FILE_MACHINE_* (python.exe's, for torch-import and
+     * python-extension); 0: the first root's. */
+    uint16_t process_machine;
 };
 
 /* The environment value NAME for the target, or NULL. */
@@ -239,7 +243,22 @@ struct td_loader_ops {
     int (*resolve)(struct td_loader *L, struct td_object *requester, const char *name, bool delay,
                    const struct td_loaded *loaded, struct td_resolution *out, struct td_err *err);
     void (*fini)(struct td_loader *L);
+    /* Libraries loaded before the root's own needs (Linux: LD_PRELOAD and
+     * /etc/ld.so.preload), into *NAMES (ARENA), each resolved with requester
+     * NULL; the count, or -1. NULL: the platform has none. */
+    int (*preloads)(const struct td_loader_config *cfg, struct td_arena *arena,
+                    const char ***names);
+    /* Whether the loader refuses root O outright (Windows: an image of
+     * another machine than the process, error 193), with why in WHY.
+     * NULL: every root is taken. */
+    bool (*refuses_root)(const struct td_loader *L, const struct td_object *o, char *why,
+                         size_t cap);
+    /* The fix for a library no search location holds, into OUT. */
+    void (*fix_missing)(const char *name, char *out, size_t cap);
 };
+
+/* The model for PLATFORM (without initialising it). */
+const struct td_loader_ops *td_loader_ops_for(enum td_platform platform);
 
 struct td_loader {
     const struct td_loader_config *cfg;

@@ -621,4 +621,13 @@ static int resolve(struct td_loader *L, struct td_object *requester, const char 
     return s.failed ? -1 : 0;
 }
 
-const struct td_loader_ops td_loader_macos = {"macos", NULL, resolve, NULL};
+static void fix_missing(const char *name, char *out, size_t cap)
+{
+    snprintf(out, cap,
+             "install the library that provides %s, or add an LC_RPATH that reaches it "
+             "(install_name_tool -add_rpath DIR FILE, on a copy)",
+             name);
+}
+
+const struct td_loader_ops td_loader_macos = {
+    .name = "macos", .resolve = resolve, .fix_missing = fix_missing};

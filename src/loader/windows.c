@@ -159,6 +159,16 @@ static bool has_mz(const char *host)
     return mz;
 }
 
+/* The process's machine: the configured one (python.exe's), else the
+ * program's (the first root), else ROOT's. */
+static uint16_t process_machine(const struct td_loader *L, const struct td_object *root)
+{
+    const struct td_object *exe = L->main ? L->main : root;
+    if (L->cfg->process_machine)
+        return L->cfg->process_machine;
+    return exe && exe->kind == TD_FILE_PE ? exe->u.pe.machine : 0;
+}
+
 static const char *machine_detail(struct search *s, const struct td_pe *pe)
 {
     char buf[96];
@@ -576,9 +586,7 @@ static int resolve(struct td_loader *L, struct td_object *requester, const char 
     s.root = requester;
     while (s.root && s.root->loader)
         s.root = s.root->loader;
-    const struct td_object *exe = L->main ? L->main : s.root;
-    if (exe && exe->kind == TD_FILE_PE)
-        s.machine = exe->u.pe.machine;
+    s.machine = process_machine(L, s.root);
     s.flags = profile_flags(L->cfg, s.root);
     name = module_name(L, name);
     if (!name) {
@@ -680,4 +688,31 @@ static int init(struct td_loader *L, struct td_err *err)
     return read_apisets(L, st, err) == 0 && read_known(L, st, err) == 0 ? 0 : -1;
 }
 
-const struct td_loader_ops td_loader_windows = {"windows", init, resolve, NULL};
+/* torch's _load_dll_libraries stops at a DLL of another machine: WinError
+ * 193 (ERROR_BAD_EXE_FORMAT), before any of its imports is looked at. */
+static bool refuses_root(const struct td_loader *L, const struct td_object *o, char *why,
+                         size_t cap)
+{
+    uint16_t want = L->cfg->process_machine;
+    if (!want || o->kind != TD_FILE_PE || o->u.pe.machine == want)
+        return false;
+    const struct td_pe_machine_info *info = td_pe_machine_info(want);
+    snprintf(why, cap, "%s %s, the process is %s: error 193 (ERROR_BAD_EXE_FORMAT)",
+             o->u.pe.pe32plus ? "PE32+" : "PE32", td_pe_arch_slug(&o->u.pe),
+             info ? info->slug : "?");
+    return true;
+}
+
+static void fix_missing(const char *name, char *out, size_t cap)
+{
+    snprintf(out, cap,
+             "install the package that ships %s, or put it in the folder of the DLL that "
+             "needs it, or add its folder with os.add_dll_directory()",
+             name);
+}
+
+const struct td_loader_ops td_loader_windows = {.name = "windows",
+                                                .init = init,
+                                                .resolve = resolve,
+                                                .refuses_root = refuses_root,
+                                                .fix_missing = fix_missing};

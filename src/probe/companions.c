@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/data.h"
 #include "base/version.h"
@@ -49,9 +50,50 @@ static void read_metadata(const struct td_probe_ctx *ctx, const char *dist_info,
     }
 }
 
+/* Why DIR is on PY's sys.path, in words ("" when it is not). */
+static const char *entry_detail(const struct td_python *py, const char *dir)
+{
+    for (size_t i = 0; i < py->n_sys_path; i++)
+        if (strcmp(py->sys_path[i].path, dir) == 0)
+            return py->sys_path[i].detail;
+    return "";
+}
+
+/* A second copy of companion P, where the first one (WIN) is what Python
+ * imports: a multiple_installs warning naming both. */
+static void report_shadowed(const struct td_probe_ctx *ctx, const struct td_package *win,
+                            const struct td_package *p, const struct td_python *py,
+                            struct td_findings *f)
+{
+    char *win_dir = td_pyfs_dirname(ctx->arena, win->dist_info);
+    char *dir = td_pyfs_dirname(ctx->arena, p->dist_info);
+    bool same = win_dir && dir && strcmp(win_dir, dir) == 0;
+    char fix[TD_PYFS_PATH_MAX + 16];
+    snprintf(fix, sizeof fix, "rm -r '%s'", p->dist_info);
+    td_findings_add(f, TD_SEV_WARNING, TD_KIND_MULTIPLE_INSTALLS, p->name, py->exe, NULL,
+                    same ? fix : NULL,
+                    "%s imports %s %s from %s (%s); %s %s in %s (%s) is shadowed%s", py->exe,
+                    win->name, win->version ? win->version : "(unknown version)",
+                    win_dir ? win_dir : "?", win_dir ? entry_detail(py, win_dir) : "", p->name,
+                    p->version ? p->version : "(unknown version)", dir ? dir : "?",
+                    dir ? entry_detail(py, dir) : "",
+                    same ? ": two metadata folders of one distribution in one site folder "
+                           "(the older one a leftover)"
+                         : ", being later on sys.path");
+}
+
+/* An earlier copy of distribution NAME among T's companions, or NULL. */
+static const struct td_package *seen(const struct td_torch *t, const char *name)
+{
+    for (size_t i = 0; name && i + 1 < t->n_companions; i++)
+        if (t->companions[i].name && strcasecmp(t->companions[i].name, name) == 0)
+            return &t->companions[i];
+    return NULL;
+}
+
 void td_torch_companions(const struct td_probe_ctx *ctx, struct td_torch *t,
-                         const struct td_site_listing *l, const char *python_exe,
-                         const char *python_prefix, struct td_findings *f)
+                         const struct td_site_listing *const *ls, size_t n_ls,
+                         const struct td_python *py, struct td_findings *f)
 {
     static const char *const cols[] = {"name", "match", "role", NULL};
     struct td_table tab;
@@ -65,19 +107,28 @@ void td_torch_companions(const struct td_probe_ctx *ctx, struct td_torch *t,
         if (strcmp(td_table_cell(&tab, 2), "companion") != 0)
             continue;
         bool prefix = strcmp(td_table_cell(&tab, 1), "prefix") == 0;
-        size_t from = 0;
-        const char *di;
-        while (t->n_companions < MAX_COMPANIONS &&
-               (di = td_site_dist_info(ctx, l, name, prefix, &from))) {
-            struct td_package *p = &t->companions[t->n_companions++];
-            p->dist_info = di;
-            const char *inst = td_dist_info_installer(ctx, di);
-            p->installer = inst ? inst : "unknown";
-            read_metadata(ctx, di, p);
-            if (t->version)
-                td_companion_check(t->version, p, python_exe, python_prefix, f);
-            if (!prefix)
-                break;
+        /* Along the path in order: the first copy of each distribution is
+         * the one `import` finds; later copies are shadowed. */
+        for (size_t li = 0; li < n_ls; li++) {
+            size_t from = 0;
+            const char *di;
+            while (t->n_companions < MAX_COMPANIONS &&
+                   (di = td_site_dist_info(ctx, ls[li], name, prefix, &from))) {
+                struct td_package *p = &t->companions[t->n_companions++];
+                p->dist_info = di;
+                const char *inst = td_dist_info_installer(ctx, di);
+                p->installer = inst ? inst : "unknown";
+                read_metadata(ctx, di, p);
+                const struct td_package *first = seen(t, p->name);
+                if (first) {
+                    report_shadowed(ctx, first, p, py, f);
+                    t->n_companions--;
+                } else if (t->version) {
+                    td_companion_check(t->version, p, py->exe, py->prefix, f);
+                }
+                if (!prefix)
+                    break;
+            }
         }
     }
 }

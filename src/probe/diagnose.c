@@ -8,7 +8,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "graph/target.h"
 #include "probe/apiset.h"
+#include "probe/pyfs.h"
 #include "probe/rules.h"
 
 /* Sizes of every file always; hashes of none by default: hashing Debian's
@@ -43,48 +45,35 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* The import closure of torch T (torch-import profile), in the
- * environment this process would give Python. */
-static struct td_graph *torch_closure(const struct td_diagnose_request *a, const struct td_torch *t,
+/* The import closure of torch T, built as `deps` builds it (graph/target.h),
+ * in the environment this process would give Python. The probes name
+ * files on the target; the graph reads them through host paths. */
+static struct td_graph *torch_closure(const struct td_diagnose_request *a,
+                                      const struct td_probe_ctx *ctx, const struct td_torch *t,
                                       const struct td_python *py, struct td_arena *arena)
 {
-    /* What the loader of this platform reads from the environment. */
-    bool windows = strcmp(this_os(), "windows") == 0;
-    static const char *const linux_names[] = {"LD_LIBRARY_PATH", "LD_PRELOAD"};
-    static const char *const windows_names[] = {"PATH", NULL};
-    const char *const *names = windows ? windows_names : linux_names;
-    struct td_env_var *env = td_arena_array(arena, 2, sizeof *env);
-    size_t n_env = 0;
-    for (size_t i = 0; env && i < 2 && names[i]; i++) {
-        const char *v = env_get(a, names[i]);
-        if (v)
-            env[n_env++] = (struct td_env_var){names[i], v};
-    }
-    struct td_loader_config *cfg = td_arena_alloc(arena, sizeof *cfg);
+    char torch[4096], python[4096];
+    const char *exe = py ? (py->real ? py->real : py->exe) : NULL;
     struct td_graph *g = td_arena_alloc(arena, sizeof *g);
-    const char *roots[256];
-    char probe[4200];
-    if (!cfg || !g)
+    if (!g || !td_pyfs_host(ctx, t->dir, torch, sizeof torch))
         return NULL;
-    *cfg = (struct td_loader_config){.platform = windows ? TD_PLATFORM_WINDOWS : TD_PLATFORM_LINUX,
-                                     .profile = TD_PROFILE_TORCH_IMPORT,
-                                     .root = a->root,
-                                     .env = env,
-                                     .n_env = n_env};
-    if (windows && !a->root) /* this system: the schema its loader uses */
-        cfg->live_apisets = td_probe_live_apisets();
-    snprintf(probe, sizeof probe, "%s/lib/_", t->dir);
-    for (char *c = probe; windows && *c; c++) /* the probes write '/'; Windows paths are '\' */
+    if (exe && !td_pyfs_host(ctx, exe, python, sizeof python))
+        exe = NULL;
+    bool windows = strcmp(this_os(), "windows") == 0;
+    for (char *c = torch; windows && *c; c++) /* the probes write '/'; Windows paths are '\' */
         if (*c == '/')
             *c = '\\';
-    size_t n = td_torch_import_roots(cfg, probe, roots, 256, arena);
-    if (n == 0)
-        return NULL;
-    struct td_graph_options opts = {.bind_symbols = true,
-                                    .versions_only = !a->symbols,
-                                    .interpreter = py ? (py->real ? py->real : py->exe) : NULL};
+    struct td_target_request r = {
+        .torch_dir = td_arena_strdup(arena, torch),
+        .platform = this_os(),
+        .root = a->root,
+        .python = exe ? td_arena_strdup(arena, python) : NULL,
+        .symbols = a->symbols ? TD_SYMBOLS_ALL : TD_SYMBOLS_VERSIONS,
+        .envp = a->envp,
+        .live_apisets = a->root ? NULL : td_probe_live_apisets(), /* this system's schema */
+    };
     struct td_err err = {0};
-    if (td_graph_build(g, cfg, &opts, roots, n, &err) != 0) {
+    if (td_target_build(&r, g, arena, &err) != 0) {
         td_graph_free(g);
         return NULL;
     }
@@ -123,7 +112,8 @@ static void known_env(const struct td_diagnose_request *a, struct td_check_repor
 static void probe_all(const struct td_diagnose_request *a, struct td_check_report *r,
                       struct td_arena *arena)
 {
-    struct td_probe_ctx ctx = {.root = a->root, .arena = arena, .timeout_ms = a->timeout_ms};
+    struct td_probe_ctx ctx = {
+        .root = a->root, .arena = arena, .timeout_ms = a->timeout_ms, .envp = a->envp};
     r->os = this_os();
     td_probe_system(&ctx, &r->sys);
     td_probe_windows(&ctx, &r->win);
@@ -139,7 +129,7 @@ static void probe_all(const struct td_diagnose_request *a, struct td_check_repor
     for (size_t i = 0; r->graphs && i < r->n_torch; i++) {
         const struct td_torch *t = &r->torch[i];
         r->graphs[i] =
-            torch_closure(a, t, t->python < r->n_py ? &r->pythons[t->python] : NULL, arena);
+            torch_closure(a, &ctx, t, t->python < r->n_py ? &r->pythons[t->python] : NULL, arena);
         if (r->graphs[i])
             copy_findings(&r->findings, &r->graphs[i]->findings);
     }
@@ -240,7 +230,7 @@ static void live(const struct td_diagnose_request *a, struct td_check_report *r,
     r->live = tr;
     struct td_graph *g = td_arena_alloc(arena, sizeof *g);
     struct td_err gerr = {0};
-    bool model = g && td_trace_build_model(tr, g, arena, &gerr) == 0;
+    bool model = g && td_trace_build_model(tr, a->envp, g, arena, &gerr) == 0;
     td_trace_analyze(tr, model ? g : NULL);
     parse_live(r, arena);
     for (size_t i = 0; i < tr->findings.count; i++)

@@ -24,8 +24,9 @@ struct td_diagnose_request {
     const char *root;                      /* --root, or NULL for this machine */
     const struct td_kb_workload *workload; /* --workload, or NULL */
     const char *const *envp;               /* the environment check runs in */
-    bool no_gpu, symbols, verify, live;
-    int timeout_ms;      /* the driver probe's child; 0: 5000 */
+    bool no_gpu, verify, live;
+    bool symbols;   /* bind every symbol of each closure (false: --no-symbols, versions only) */
+    int timeout_ms; /* the driver probe's child; 0: 5000 */
     int live_timeout_ms; /* --live; 0: 120 s */
 };
 

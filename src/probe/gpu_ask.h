@@ -7,6 +7,7 @@
 #ifndef TD_PROBE_GPU_ASK_H
 #define TD_PROBE_GPU_ASK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct td_gpu_ask {
@@ -24,5 +25,13 @@ struct td_gpu_ask {
  * the devices and their names, compute capability, memory, PCI address and
  * UUID; ends with "done". */
 void td_gpu_ask(const struct td_gpu_ask *ask);
+
+/* For `bench` (gpu_bench_ask.c): measures every device through the driver
+ * API (copies, the FMA kernel, ITERATIONS stability launches) and asks NVML
+ * of its link, clocks and health; ends with "done". */
+void td_gpu_bench(const struct td_gpu_ask *ask, int iterations, bool quick);
+
+/* The FMA kernel's PTX text (JIT-compiled by the driver). */
+extern const char td_gpu_fma_ptx[];
 
 #endif

@@ -105,13 +105,6 @@ static long long now_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* How the child ended. */
-struct outcome {
-    bool started, timed_out, exited;
-    int status; /* waitpid status when exited */
-    char why[512];
-};
-
 /* Reads the child's answer from FD until end of file or DEADLINE. */
 static size_t read_answer(int fd, long long deadline, char *buf, size_t cap, bool *timed_out)
 {
@@ -143,7 +136,7 @@ static size_t read_answer(int fd, long long deadline, char *buf, size_t cap, boo
 }
 
 /* Waits for PID until DEADLINE, then kills it. */
-static void reap(pid_t pid, long long deadline, struct outcome *o)
+static void reap(pid_t pid, long long deadline, struct td_gpu_helper_outcome *o)
 {
     for (;;) {
         int st;
@@ -166,10 +159,10 @@ static void reap(pid_t pid, long long deadline, struct outcome *o)
     }
 }
 
-static size_t run_helper(const struct td_probe_ctx *ctx, char *buf, size_t cap, struct outcome *o)
+size_t td_gpu_helper_run(const char *const *args, int timeout, char *buf, size_t cap,
+                         struct td_gpu_helper_outcome *o)
 {
     struct td_err err = {0};
-    int timeout = ctx->timeout_ms > 0 ? ctx->timeout_ms : DEFAULT_TIMEOUT_MS;
     int exe = td_embed_fd("torchdoctor-gpu-helper", td_embed_gpu_helper, td_embed_gpu_helper_size,
                           false, &err);
     int pipefd[2] = {-1, -1};
@@ -193,7 +186,9 @@ static size_t run_helper(const struct td_probe_ctx *ctx, char *buf, size_t cap, 
         int null = open("/dev/null", O_RDWR);
         if (dup2(pipefd[1], 1) < 0 || null < 0 || dup2(null, 0) < 0 || dup2(null, 2) < 0)
             _exit(126);
-        char *argv[] = {(char *)"torchdoctor-gpu-helper", NULL};
+        char *argv[8] = {(char *)"torchdoctor-gpu-helper"};
+        for (int i = 0; args && args[i] && i < 6; i++)
+            argv[i + 1] = (char *)args[i];
         fexecve(exe, argv, environ);
         _exit(127);
     }
@@ -222,16 +217,16 @@ static void set_detail(const struct td_probe_ctx *ctx, struct td_gpu_info *out,
 static void ask_driver(const struct td_probe_ctx *ctx, struct td_gpu_info *out)
 {
     char *buf = malloc(ANSWER_CAP);
-    struct outcome o = {0};
+    struct td_gpu_helper_outcome o = {0};
     char detail[sizeof o.why + 64];
     if (!buf) {
         set_detail(ctx, out, TD_GPU_CRASHED, "out of memory");
         return;
     }
-    size_t n = run_helper(ctx, buf, ANSWER_CAP, &o);
+    int timeout = ctx->timeout_ms > 0 ? ctx->timeout_ms : DEFAULT_TIMEOUT_MS;
+    size_t n = td_gpu_helper_run(NULL, timeout, buf, ANSWER_CAP, &o);
     bool done = td_gpu_parse_answer(buf, n, ctx->arena, out);
     free(buf);
-    int timeout = ctx->timeout_ms > 0 ? ctx->timeout_ms : DEFAULT_TIMEOUT_MS;
     if (!o.started) {
         snprintf(detail, sizeof detail, "the GPU helper could not be started: %s", o.why);
         set_detail(ctx, out, TD_GPU_CRASHED, detail);

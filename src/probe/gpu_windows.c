@@ -1,6 +1,7 @@
 /* The NVIDIA driver probe on Windows (probe.h). nvcuda.dll and nvml.dll are
  * loaded in a child, torchdoctor.exe itself in its hidden `__gpu` mode
- * (child.h), which asks what probe/gpu_ask.c asks and answers in the
+ * (child.h), which asks what probe/gpu_ask.c asks (or, for bench, measures
+ * what gpu_bench_ask.c measures) and answers in the
  * Linux helper's line protocol, so td_gpu_parse_answer reads both. A
  * driver that crashes the child (an exit code such as 0xC0000005) is
  * CRASHED, one that hangs is killed at the timeout (TIMEOUT). */
@@ -57,7 +58,14 @@ int td_gpu_child(void)
                                    .cuda_lib = "nvcuda.dll",
                                    .nvml_libs = nvml};
     td_child_quiet();
-    td_gpu_ask(&ask);
+    /* stdin: empty for the probe's questions, "bench ITERATIONS QUICK" for
+     * bench's measurements (bench_gpu_windows.c). */
+    char line[64] = "";
+    int iterations = 0, quick = 0;
+    if (fgets(line, sizeof line, stdin) && sscanf(line, "bench %d %d", &iterations, &quick) == 2)
+        td_gpu_bench(&ask, iterations, quick != 0);
+    else
+        td_gpu_ask(&ask);
     fflush(NULL);
     ExitProcess(0); /* no driver's DLL_PROCESS_DETACH may hang us: TerminateProcess-like */
 }

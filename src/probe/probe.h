@@ -26,6 +26,9 @@ struct td_probe_ctx {
     struct td_arena *arena; /* owns every string the probes return */
     int timeout_ms;         /* for child processes (GPU driver); 0 = 5000 */
     const char *home;       /* $HOME; NULL = from the environment */
+    /* The environment the probed programs would run in ("NAME=value",
+     * NULL-terminated; the request's snapshot). NULL: this process's. */
+    const char *const *envp;
 };
 
 /* "/etc/os-release" under the root, written to OUT. */
@@ -178,7 +181,44 @@ int td_probe_gpu(const struct td_probe_ctx *ctx, struct td_gpu_info *out);
 
 /* ---- Python interpreters (probe/python.c), found without running them ---- */
 
-enum td_python_kind { TD_PY_SYSTEM, TD_PY_VENV, TD_PY_CONDA, TD_PY_PYENV, TD_PY_OTHER };
+enum td_python_kind {
+    TD_PY_SYSTEM,
+    TD_PY_VENV,
+    TD_PY_CONDA,
+    TD_PY_PYENV,
+    TD_PY_OTHER,
+    TD_PY_EMBEDDABLE /* Windows embeddable distribution: python3XY._pth beside it */
+};
+
+/* Why an entry is on sys.path (CPython Modules/getpath.py, Lib/site.py). */
+enum td_syspath_why {
+    TD_SP_CWD,        /* "": python -c / the prompt put the current directory first */
+    TD_SP_PYTHONPATH, /* an entry of $PYTHONPATH */
+    TD_SP_PTH_LINE,   /* a line of the ._pth file (Windows embeddable) */
+    TD_SP_STDLIB_ZIP, /* PREFIX/lib/python3XY.zip (listed even when absent) */
+    TD_SP_STDLIB,     /* the standard library */
+    TD_SP_DYNLOAD,    /* lib-dynload (POSIX) / DLLs (Windows) */
+    TD_SP_EXE_DIR,    /* Windows: the executable's folder */
+    TD_SP_USER_SITE,  /* the user site (HOME, PYTHONUSERBASE, APPDATA) */
+    TD_SP_SITE,       /* a site-packages / dist-packages folder of a prefix */
+    TD_SP_DOT_PTH,    /* a line of a .pth file in a site folder */
+};
+
+struct td_syspath_entry {
+    const char *path; /* as sys.path holds it ("" for the current directory) */
+    enum td_syspath_why why;
+    const char *reason; /* "pythonpath", "user_site", "pth_file", ... (td_syspath_why) */
+    const char *detail; /* in words: "$PYTHONPATH entry 1", "line 2 of /…/x.pth" */
+    const char *from;   /* the variable or file that put it there, or NULL */
+    bool exists;        /* a folder or file is there */
+};
+
+/* A line of a .pth file that starts with `import`: site.py would run it. */
+struct td_pth_import {
+    const char *file;
+    unsigned line;
+    const char *text;
+};
 
 struct td_python {
     const char *exe;     /* the path as found ("/usr/bin/python3") */
@@ -186,13 +226,23 @@ struct td_python {
     const char *version; /* "3.11" or "3.11.2" when known */
     int major, minor;
     enum td_python_kind kind;
-    const char *kind_name;  /* "system", "venv", "conda", "pyenv", "other" */
+    const char *kind_name;  /* "system", "venv", "conda", "pyenv", "other", "embeddable" */
     const char *prefix;     /* sys.prefix as Python would compute it */
     const char *found_by;   /* "--python", "PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "conda env",
                                "pyenv", "py launcher (registry)" */
     const char **site_dirs; /* sys.path's package dirs in order, user site first when enabled */
     size_t n_site_dirs;
     bool active; /* what `python`/`python3` on PATH (or the active env) runs */
+    /* sys.path as `python -c` would have it here (probe/python_syspath.c),
+     * each entry with why it is there; computed, never by running Python. */
+    struct td_syspath_entry *sys_path;
+    size_t n_sys_path;
+    struct td_pth_import *pth_imports; /* `import` lines of .pth files: reported, never run */
+    size_t n_pth_imports;
+    const char *pth_file;      /* the python3XY._pth that replaced sys.path, or NULL */
+    bool site_imported;        /* site.py runs (false: a ._pth without `import site`) */
+    const char *user_site;     /* the user site folder, whether or not it exists; NULL when off */
+    const char *user_site_off; /* why it is off ("PYTHONNOUSERSITE", "venv", "._pth"), or NULL */
 };
 
 /* Finds interpreters: EXPLICIT (--python; when set, only it), else the
@@ -234,6 +284,15 @@ struct td_torch {
     size_t record_files;     /* RECORD entries checked */
     size_t record_hashed;    /* of which the digest was compared */
     const char *manifest;    /* what they were checked against: "RECORD", "md5sums" */
+    /* Which copy `import torch` takes with interpreter `python` (the first
+     * sys.path entry holding a torch package, importlib's PathFinder). */
+    bool imported;
+    bool namespace_only;        /* torch/ without __init__.py: only a namespace portion */
+    const char *shadowed_by;    /* the torch dir imported instead, or NULL */
+    const char *sys_path_entry; /* the entry holding it */
+    size_t sys_path_index;      /* its index in that interpreter's sys_path */
+    const char *reason;         /* why that entry is on sys.path (its detail) */
+    const char *editable;       /* direct_url.json's url of an editable install, or NULL */
 };
 
 /* Finds every torch under the interpreters' site dirs. Integrity against

@@ -70,6 +70,19 @@ struct td_object *td_probe_loader_find(struct td_probe_loader *pl, const char *n
 void td_probe_loader_release(struct td_resolution *res);
 void td_probe_loader_close(struct td_probe_loader *pl);
 
+/* How the GPU helper's child ended (gpu_linux.c). */
+struct td_gpu_helper_outcome {
+    bool started, timed_out, exited;
+    int status; /* waitpid status when exited */
+    char why[512];
+};
+
+/* Runs the embedded GPU helper with ARGS (NULL-terminated, at most 6; NULL
+ * for the probe's questions) and reads its answer into BUF until it ends
+ * or TIMEOUT_MS passes (then it is killed). Returns the bytes read. Linux. */
+size_t td_gpu_helper_run(const char *const *args, int timeout_ms, char *buf, size_t cap,
+                         struct td_gpu_helper_outcome *o);
+
 /* Applies the GPU helper's answer (TEXT, LEN bytes, the line protocol of
  * gpuhelper/gpu_helper.c) to OUT, with strings in ARENA. Sets status and
  * status_detail as the answer alone decides; the caller then accounts for

@@ -10,6 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Windows variable names are case-insensitive ("Path", "APPDATA"). */
+#ifdef _WIN32
+#define TD_ENV_NAME_EQ(e, name, n) (strncasecmp((e), (name), (n)) == 0)
+#else
+#define TD_ENV_NAME_EQ(e, name, n) (strncmp((e), (name), (n)) == 0)
+#endif
+
 static bool rooted(const struct td_probe_ctx *ctx)
 {
     return ctx->root && ctx->root[0] && strcmp(ctx->root, "/") != 0;
@@ -187,8 +194,19 @@ char *td_pyfs_read(const struct td_probe_ctx *ctx, const char *path, size_t max,
     return buf;
 }
 
+const char *td_pyfs_env(const struct td_probe_ctx *ctx, const char *name)
+{
+    if (!ctx->envp)
+        return getenv(name);
+    size_t n = strlen(name);
+    for (const char *const *e = ctx->envp; *e; e++)
+        if (TD_ENV_NAME_EQ(*e, name, n) && (*e)[n] == '=')
+            return *e + n + 1;
+    return NULL;
+}
+
 const char *td_pyfs_home(const struct td_probe_ctx *ctx)
 {
-    const char *h = ctx->home ? ctx->home : getenv("HOME");
+    const char *h = ctx->home ? ctx->home : td_pyfs_env(ctx, "HOME");
     return h && h[0] == '/' ? h : NULL;
 }

@@ -43,6 +43,10 @@ char *td_pyfs_from_host(struct td_arena *a, const char *path);
 char *td_pyfs_dirname(struct td_arena *a, const char *path);
 const char *td_pyfs_basename(const char *path);
 
+/* Variable NAME of the probed environment (ctx->envp, else this
+ * process's); NULL when unset. */
+const char *td_pyfs_env(const struct td_probe_ctx *ctx, const char *name);
+
 /* The user's home directory: ctx->home, else $HOME; NULL when unknown. */
 const char *td_pyfs_home(const struct td_probe_ctx *ctx);
 

@@ -22,10 +22,6 @@ struct td_pyreg_entry {
  * views. Arena array; 0 when none (always 0 outside Windows). */
 size_t td_pyreg_list(struct td_arena *a, struct td_pyreg_entry **out);
 
-/* The user base of site.py on Windows: %PYTHONUSERBASE%, else
- * %APPDATA%\Python. NULL outside Windows (the ~/.local layout applies). */
-const char *td_pyreg_user_base(struct td_arena *a);
-
 /* The interpreter of E with '/' separators: ExecutablePath, else
  * InstallPath\python.exe; NULL when neither is set. */
 char *td_pyreg_exe(struct td_arena *a, const struct td_pyreg_entry *e);

@@ -14,8 +14,9 @@
 #include "probe/probe.h"
 #include "probe/pyfs.h"
 #include "probe/pyreg.h"
+#include "probe/python_syspath.h"
 
-enum { MAX_PYTHONS = 256, MAX_SITE_DIRS = 8 };
+enum { MAX_PYTHONS = 256 };
 
 struct found {
     struct td_python *items;
@@ -23,7 +24,7 @@ struct found {
     const struct td_probe_ctx *ctx;
 };
 
-static const char *const KIND_NAMES[] = {"system", "venv", "conda", "pyenv", "other"};
+static const char *const KIND_NAMES[] = {"system", "venv", "conda", "pyenv", "other", "embeddable"};
 
 /* "python3.11" -> 3, 11. True when NAME is python<major>.<minor> exactly
  * (an optional ".exe" aside). */
@@ -149,6 +150,30 @@ static bool version_from_lib_dir(const struct td_probe_ctx *ctx, const char *pre
     return found == 1; /* several (python3.9 and 3.11) say nothing */
 }
 
+/* python3XY.dll beside a Windows python.exe (the installers and the
+ * embeddable distribution put the runtime there); false when none or several. */
+static bool version_from_dll(const struct td_probe_ctx *ctx, const char *dir, int *major,
+                             int *minor)
+{
+    char host[TD_PYFS_PATH_MAX];
+    DIR *d = td_pyfs_host(ctx, dir, host, sizeof host) ? opendir(host) : NULL;
+    if (!d)
+        return false;
+    int found = 0, a, b, used;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        used = 0;
+        if (sscanf(e->d_name, "python%1d%d%n", &a, &b, &used) == 2 && a == 3 &&
+            strcasecmp(e->d_name + used, ".dll") == 0) {
+            *major = a;
+            *minor = b;
+            found++;
+        }
+    }
+    closedir(d);
+    return found == 1;
+}
+
 /* libpython3.N.so.1.0 among the ELF's DT_NEEDED (a --enable-shared build). */
 static bool version_from_elf(const struct td_probe_ctx *ctx, const char *exe, int *major,
                              int *minor)
@@ -170,77 +195,92 @@ static bool version_from_elf(const struct td_probe_ctx *ctx, const char *exe, in
     return ok;
 }
 
-static void add_site(struct td_python *py, const struct td_probe_ctx *ctx, const char **dirs,
-                     const char *path)
-{
-    if (!path || py->n_site_dirs >= MAX_SITE_DIRS || !td_pyfs_is_dir(ctx, path))
-        return;
-    for (size_t i = 0; i < py->n_site_dirs; i++)
-        if (strcmp(dirs[i], path) == 0)
-            return;
-    dirs[py->n_site_dirs++] = path;
-}
-
-/* The site-packages directories one prefix contributes (CPython
- * Lib/site.py getsitepackages; Debian's patched site.py for /usr). */
-static void prefix_sites(struct td_python *py, const struct td_probe_ctx *ctx, const char **dirs,
-                         const char *prefix, bool venv)
-{
-    struct td_arena *a = ctx->arena;
-    char ver[32];
-    snprintf(ver, sizeof ver, "python%d.%d", py->major, py->minor);
-    bool known = py->major > 0;
-    char tmp[TD_PYFS_PATH_MAX];
-    /* Debian: /usr/local/lib/python3.X/dist-packages, /usr/lib/python3/dist-packages,
-     * /usr/lib/python3.X/dist-packages (python3.11 package,
-     * debian/patches/distutils-install-layout; site.py getsitepackages: "if is_virtual_environment
-     * ... site-packages" otherwise these). */
-    if (!venv && strcmp(prefix, "/usr") == 0 &&
-        td_pyfs_is_dir(ctx, "/usr/lib/python3/dist-packages")) {
-        if (known) {
-            snprintf(tmp, sizeof tmp, "/usr/local/lib/%s/dist-packages", ver);
-            add_site(py, ctx, dirs, td_arena_strdup(a, tmp));
-        }
-        add_site(py, ctx, dirs, "/usr/lib/python3/dist-packages");
-        if (known) {
-            snprintf(tmp, sizeof tmp, "/usr/lib/%s/dist-packages", ver);
-            add_site(py, ctx, dirs, td_arena_strdup(a, tmp));
-        }
-        return;
-    }
-    if (known) {
-        snprintf(tmp, sizeof tmp, "lib/%s/site-packages", ver);
-        add_site(py, ctx, dirs, td_pyfs_join(a, prefix, tmp));
-    }
-    /* Windows layout: PREFIX\Lib\site-packages. */
-    add_site(py, ctx, dirs, td_pyfs_join(a, prefix, "Lib/site-packages"));
-}
-
-/* Reads the venv's pyvenv.cfg beside EXE or one level up (CPython
- * Modules/getpath.py: the executable's directory, then its parent). */
+/* Reads the venv's pyvenv.cfg beside EXE, else one level up (CPython
+ * Lib/site.py venv(); getpath.py looks in the other order for `home`, which
+ * matters only when both exist). Returns sys.prefix: the folder above EXE's. */
 static char *find_pyvenv(const struct td_probe_ctx *ctx, const char *exe, char **cfg_text)
 {
     struct td_arena *a = ctx->arena;
     char *dir = td_pyfs_dirname(a, exe);
-    for (int up = 0; up < 2 && dir; up++) {
-        char *cfg = td_pyfs_join(a, dir, "pyvenv.cfg");
+    char *up = dir ? td_pyfs_dirname(a, dir) : NULL;
+    char *tries[] = {dir, up};
+    for (int i = 0; up && i < 2; i++) {
+        char *cfg = td_pyfs_join(a, tries[i], "pyvenv.cfg");
         size_t len;
         char *text = cfg ? td_pyfs_read(ctx, cfg, 64 << 10, &len) : NULL;
         if (text) {
             *cfg_text = text;
-            return dir;
+            return up;
         }
-        if (strcmp(dir, "/") == 0)
-            break;
-        dir = td_pyfs_dirname(a, dir);
     }
     return NULL;
 }
 
-static bool user_site_enabled(void)
+static bool ends_with_exe(const char *path)
 {
-    const char *v = getenv("PYTHONNOUSERSITE");
-    return !(v && *v);
+    size_t n = strlen(path);
+    return n > 4 && strcasecmp(path + n - 4, ".exe") == 0;
+}
+
+/* A venv's pyvenv.cfg (CPython Lib/site.py venv(), getpath.py): the version
+ * it records, `home` (the base interpreter's folder) and
+ * include-system-site-packages. */
+static void read_venv(const struct td_probe_ctx *ctx, struct td_python *py, const char *cfg,
+                      struct td_syspath_layout *l)
+{
+    struct td_arena *a = ctx->arena;
+    char value[512];
+    py->kind = TD_PY_VENV;
+    l->venv = true;
+    /* "version" (venv module), "version_info" (virtualenv, uv). */
+    if ((cfg_value(cfg, "version_info", value, sizeof value) ||
+         cfg_value(cfg, "version", value, sizeof value)) &&
+        (!py->version || strchr(py->version, '.') == strrchr(py->version, '.')))
+        set_version(py, a, value);
+    if (cfg_value(cfg, "home", value, sizeof value) && td_host_absolute(value)) {
+        char *home = slashes(a, value);
+        size_t n = strlen(home);
+        while (n > 1 && home[n - 1] == '/')
+            home[--n] = '\0';
+        const char *b = td_pyfs_basename(home);
+        /* POSIX: home is PREFIX/bin; Windows: the installation's own folder. */
+        l->base_dir = home;
+        l->base_prefix = strcmp(b, "bin") == 0 ? td_pyfs_dirname(a, home) : home;
+    }
+    /* site.py venv(): system site packages unless the key says otherwise. */
+    l->system_site = !cfg_value(cfg, "include-system-site-packages", value, sizeof value) ||
+                     strcasecmp(value, "true") == 0;
+}
+
+/* The kind of an installation that is not a venv, from its prefix. */
+static enum td_python_kind install_kind(const struct td_probe_ctx *ctx, const struct td_python *py)
+{
+    char *meta = td_pyfs_join(ctx->arena, py->prefix, "conda-meta");
+    const char *home = td_pyfs_home(ctx);
+    char pyenv[TD_PYFS_PATH_MAX];
+    snprintf(pyenv, sizeof pyenv, "%s/.pyenv/versions/", home ? home : "\n");
+    if (meta && td_pyfs_is_dir(ctx, meta))
+        return TD_PY_CONDA;
+    if (strncmp(py->real, pyenv, strlen(pyenv)) == 0)
+        return TD_PY_PYENV;
+    if (!strcmp(py->prefix, "/usr") || !strcmp(py->prefix, "/usr/local") ||
+        !strcmp(py->prefix, "/"))
+        return TD_PY_SYSTEM;
+    return TD_PY_OTHER;
+}
+
+/* PYTHONHOME=PREFIX[:EXEC_PREFIX] names the installation (getpath.py
+ * "CALCULATE (default) home"; it turns getpath's venv detection off, but
+ * not site.py's). */
+static const char *python_home(const struct td_probe_ctx *ctx, bool windows)
+{
+    const char *h = td_pyfs_env(ctx, "PYTHONHOME");
+    if (!h || !*h)
+        return NULL;
+    char *p = slashes(ctx->arena, h);
+    if (p)
+        p[strcspn(p, windows ? ";" : ":")] = '\0';
+    return p && td_host_absolute(p) ? p : NULL;
 }
 
 /* Fills everything about one interpreter from its path. False when EXE does not exist. */
@@ -256,84 +296,48 @@ static bool describe(const struct td_probe_ctx *ctx, const char *exe, const char
     py->real = real;
     py->found_by = found_by;
 
+    struct td_syspath_layout l = {.windows = ends_with_exe(real) || ends_with_exe(exe)};
+    const char *home = python_home(ctx, l.windows);
     char *cfg = NULL;
     char *venv = find_pyvenv(ctx, exe, &cfg);
     int major = 0, minor = 0;
-    char value[512];
-    char *base_prefix = NULL;
-    bool system_site = true;
     if (version_from_name(td_pyfs_basename(real), &major, &minor) ||
         version_from_name(td_pyfs_basename(exe), &major, &minor)) {
         char v[16];
         snprintf(v, sizeof v, "%d.%d", major, minor);
         set_version(py, a, v);
     }
+    char *dir = td_pyfs_dirname(a, real);
     if (venv) {
         py->prefix = venv;
-        py->kind = TD_PY_VENV;
-        /* "version" (venv module), "version_info" (virtualenv, uv). */
-        if ((cfg_value(cfg, "version_info", value, sizeof value) ||
-             cfg_value(cfg, "version", value, sizeof value)) &&
-            (!py->version || strchr(py->version, '.') == strrchr(py->version, '.')))
-            set_version(py, a, value);
-        if (cfg_value(cfg, "home", value, sizeof value) && value[0] == '/') {
-            const char *b = td_pyfs_basename(value);
-            base_prefix =
-                strcmp(b, "bin") == 0 ? td_pyfs_dirname(a, value) : td_arena_strdup(a, value);
-        }
-        system_site = cfg_value(cfg, "include-system-site-packages", value, sizeof value) &&
-                      strcasecmp(value, "true") == 0;
+        read_venv(ctx, py, cfg, &l);
         free(cfg);
+        if (home) /* getpath.py: PYTHONHOME overrides `home`; site.py still sees the venv */
+            l.base_prefix = l.base_dir = td_arena_strdup(a, home);
     } else {
-        char *dir = td_pyfs_dirname(a, real);
-        py->prefix = strcmp(td_pyfs_basename(dir), "bin") == 0 ? td_pyfs_dirname(a, dir) : dir;
-        char *meta = td_pyfs_join(a, py->prefix, "conda-meta");
-        const char *home = td_pyfs_home(ctx);
-        char pyenv[TD_PYFS_PATH_MAX];
-        snprintf(pyenv, sizeof pyenv, "%s/.pyenv/versions/", home ? home : "\n");
-        if (meta && td_pyfs_is_dir(ctx, meta))
-            py->kind = TD_PY_CONDA;
-        else if (strncmp(real, pyenv, strlen(pyenv)) == 0)
-            py->kind = TD_PY_PYENV;
-        else if (!strcmp(py->prefix, "/usr") || !strcmp(py->prefix, "/usr/local") ||
-                 !strcmp(py->prefix, "/"))
-            py->kind = TD_PY_SYSTEM;
-        else
-            py->kind = TD_PY_OTHER;
+        py->prefix = home                                        ? td_arena_strdup(a, home)
+                     : strcmp(td_pyfs_basename(dir), "bin") == 0 ? td_pyfs_dirname(a, dir)
+                                                                 : dir;
+        py->kind = install_kind(ctx, py);
     }
+    if (!l.base_prefix)
+        l.base_prefix = py->prefix;
+    if (!l.base_dir)
+        l.base_dir = venv ? l.base_prefix : dir;
     if (!py->version && version_hint)
         set_version(py, a, version_hint);
     if (!py->version && (version_from_lib_dir(ctx, py->prefix, &major, &minor) ||
-                         (base_prefix && version_from_lib_dir(ctx, base_prefix, &major, &minor)) ||
+                         version_from_lib_dir(ctx, l.base_prefix, &major, &minor) ||
+                         (l.windows && version_from_dll(ctx, l.base_dir, &major, &minor)) ||
                          version_from_elf(ctx, real, &major, &minor))) {
         char v[16];
         snprintf(v, sizeof v, "%d.%d", major, minor);
         set_version(py, a, v);
     }
+    td_python_syspath(ctx, py, &l);
+    if (py->pth_file)
+        py->kind = TD_PY_EMBEDDABLE;
     py->kind_name = KIND_NAMES[py->kind];
-
-    const char **dirs = td_arena_array(a, MAX_SITE_DIRS, sizeof *dirs);
-    if (!dirs)
-        return true;
-    py->site_dirs = dirs;
-    /* Lib/site.py main(): user site first (disabled in a venv without
-     * system site packages), then each prefix's site-packages. */
-    const char *home = td_pyfs_home(ctx);
-    const char *user_base = td_pyreg_user_base(a);
-    if (system_site && py->major > 0 && user_site_enabled()) {
-        char tmp[TD_PYFS_PATH_MAX];
-        /* Windows: USERBASE\PythonXY\site-packages (site.py _get_path). */
-        if (user_base) {
-            add_site(py, ctx, dirs, td_pyreg_user_site(a, user_base, py->major, py->minor));
-        } else if (home) {
-            snprintf(tmp, sizeof tmp, "%s/.local/lib/python%d.%d/site-packages", home, py->major,
-                     py->minor);
-            add_site(py, ctx, dirs, td_arena_strdup(a, tmp));
-        }
-    }
-    prefix_sites(py, ctx, dirs, py->prefix, venv != NULL);
-    if (venv && system_site && base_prefix)
-        prefix_sites(py, ctx, dirs, base_prefix, false);
     return true;
 }
 
@@ -350,7 +354,7 @@ static const char *through_pyenv_shim(const struct td_probe_ctx *ctx, const char
     if (strncmp(exe, shims, strlen(shims)) != 0)
         return exe;
     char version[256] = "";
-    const char *env = getenv("PYENV_VERSION");
+    const char *env = td_pyfs_env(ctx, "PYENV_VERSION");
     if (env && *env) {
         snprintf(version, sizeof version, "%s", env);
     } else {
@@ -472,7 +476,7 @@ static bool versioned_python(const char *name)
  * The first python3 or python is what a shell runs. */
 static void add_path(struct found *f, bool mark_active)
 {
-    const char *path = getenv("PATH");
+    const char *path = td_pyfs_env(f->ctx, "PATH");
     if (!path)
         return;
     char *copy = strdup(path);
@@ -560,8 +564,8 @@ int td_probe_pythons(const struct td_probe_ctx *ctx, const char *explicit_python
         *n = f.n;
         return f.n ? 0 : -1;
     }
-    const char *venv = getenv("VIRTUAL_ENV");
-    const char *conda = getenv("CONDA_PREFIX");
+    const char *venv = td_pyfs_env(ctx, "VIRTUAL_ENV");
+    const char *conda = td_pyfs_env(ctx, "CONDA_PREFIX");
     bool env_active = false;
     if (venv && td_host_absolute(venv)) {
         size_t before = f.n;

@@ -7,9 +7,3 @@ size_t td_pyreg_list(struct td_arena *a, struct td_pyreg_entry **out)
     *out = NULL;
     return 0;
 }
-
-const char *td_pyreg_user_base(struct td_arena *a)
-{
-    (void)a;
-    return NULL;
-}

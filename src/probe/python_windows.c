@@ -71,21 +71,3 @@ size_t td_pyreg_list(struct td_arena *a, struct td_pyreg_entry **out)
     scan(a, HKEY_LOCAL_MACHINE, KEY_WOW64_32KEY, *out, &n);
     return n;
 }
-
-/* CPython Lib/site.py _getuserbase: PYTHONUSERBASE, else %APPDATA%\Python. */
-const char *td_pyreg_user_base(struct td_arena *a)
-{
-    const char *env = getenv("PYTHONUSERBASE");
-    if (env && *env)
-        return td_arena_strdup(a, env);
-    const char *appdata = getenv("APPDATA");
-    if (!appdata || !*appdata)
-        return NULL;
-    size_t len = strlen(appdata);
-    char *base = td_arena_alloc(a, len + sizeof "\\Python");
-    if (base) {
-        memcpy(base, appdata, len);
-        memcpy(base + len, "\\Python", sizeof "\\Python");
-    }
-    return base;
-}

@@ -391,36 +391,277 @@ static const char *debian_package(struct td_arena *a, const struct td_torch *t)
     return td_arena_strndup(a, b, strcspn(b, ".:"));
 }
 
-/* Two or more torch dirs in one interpreter's sys.path: the first wins
- * (importlib's PathFinder takes the first sys.path entry holding "torch"). */
+/* Entry I of interpreter PY's sys.path, in words. */
+static void where(const struct td_python *py, size_t i, char *out, size_t cap)
+{
+    const struct td_syspath_entry *e = &py->sys_path[i];
+    snprintf(out, cap, "sys.path[%zu] %s: %s", i, e->path, e->detail);
+}
+
+/* What the user runs to import LOSE instead: take WIN's entry off the
+ * path when a variable or a .pth line put it there, else remove LOSE
+ * (pip would uninstall the winner, the first on sys.path). */
+static void shadow_fix(const struct td_probe_ctx *ctx, const struct td_python *py,
+                       const struct td_syspath_entry *e, const struct td_torch *lose, char *fix,
+                       size_t cap)
+{
+    fix[0] = '\0';
+    if (e && e->why == TD_SP_PYTHONPATH) {
+        add_words(fix, cap, "unset PYTHONPATH");
+        add_words(fix, cap, " # or drop");
+        add_word(fix, cap, e->path);
+        add_words(fix, cap, "from it");
+    } else if (e && e->why == TD_SP_DOT_PTH) {
+        add_words(fix, cap, "rm");
+        add_word(fix, cap, e->from);
+        add_words(fix, cap, " # the .pth file that adds");
+        add_word(fix, cap, e->path);
+    } else if (!strcmp(lose->installer, "debian") || !strcmp(lose->installer, "conda")) {
+        td_install_cmd(lose->installer, py->exe, py->prefix, debian_package(ctx->arena, lose),
+                       TD_REMOVE, "torch", fix, cap);
+    } else {
+        add_words(fix, cap, "rm -r");
+        add_word(fix, cap, lose->dir);
+        if (lose->dist_info)
+            add_word(fix, cap, lose->dist_info);
+    }
+}
+
+/* Two or more torch dirs on one interpreter's sys.path: the first regular
+ * package wins (importlib's PathFinder asks each entry in order; a torch/
+ * without __init__.py is only a namespace portion and loses to a regular
+ * package later on the path). */
 static void report_shadowing(const struct td_probe_ctx *ctx, const struct td_python *py,
-                             struct td_torch *ts, const size_t *idx, size_t count,
-                             struct td_findings *f)
+                             struct td_torch *ts, const size_t *idx, const size_t *entry,
+                             size_t count, struct td_findings *f)
 {
     if (count < 2)
         return;
     const struct td_torch *win = &ts[idx[0]];
+    char win_at[TD_PYFS_PATH_MAX + 128], lose_at[TD_PYFS_PATH_MAX + 128];
+    where(py, entry[0], win_at, sizeof win_at);
     for (size_t k = 1; k < count; k++) {
         const struct td_torch *lose = &ts[idx[k]];
-        char fix[1024];
-        if (!strcmp(lose->installer, "debian") || !strcmp(lose->installer, "conda"))
-            td_install_cmd(lose->installer, py->exe, py->prefix, debian_package(ctx->arena, lose),
-                           TD_REMOVE, "torch", fix, sizeof fix);
-        else {
-            /* pip would uninstall the winner (the first on sys.path): remove the files. */
-            fix[0] = '\0';
-            add_words(fix, sizeof fix, "rm -r");
-            add_word(fix, sizeof fix, lose->dir);
-            if (lose->dist_info)
-                add_word(fix, sizeof fix, lose->dist_info);
-        }
+        char fix[2048];
+        shadow_fix(ctx, py, &py->sys_path[entry[0]], lose, fix, sizeof fix);
+        where(py, entry[k], lose_at, sizeof lose_at);
         td_findings_add(f, TD_SEV_WARNING, TD_KIND_MULTIPLE_INSTALLS, "torch", py->exe, NULL, fix,
-                        "%s imports torch %s from %s (%s); torch %s in %s (%s) is shadowed, being "
-                        "later in sys.path",
+                        "%s imports torch %s from %s (%s, %s); torch %s in %s (%s, %s) is "
+                        "shadowed%s",
                         py->exe, win->version ? win->version : "(unknown version)", win->dir,
-                        win->installer, lose->version ? lose->version : "(unknown version)",
-                        lose->dir, lose->installer);
+                        win->installer, win_at, lose->version ? lose->version : "(unknown version)",
+                        lose->dir, lose->installer, lose_at,
+                        lose->namespace_only ? ": it has no __init__.py, so it is only a "
+                                               "namespace portion (a leftover of an uninstall?)"
+                                             : ", being later on sys.path");
     }
+}
+
+/* What sys.path entry DIR holds as `torch` (importlib FileFinder): a
+ * regular package (torch/__init__.py or a sourceless __init__.pyc), a
+ * namespace portion (a torch/ folder without either), or nothing. */
+static bool torch_in(const struct td_probe_ctx *ctx, const char *entry, char **dir, bool *ns)
+{
+    *dir = td_pyfs_join(ctx->arena, entry, "torch");
+    if (!*dir || !td_pyfs_is_dir(ctx, *dir))
+        return false;
+    char *init = td_pyfs_join(ctx->arena, *dir, "__init__.py");
+    char *initc = td_pyfs_join(ctx->arena, *dir, "__init__.pyc");
+    *ns = !(init && td_pyfs_is_file(ctx, init)) && !(initc && td_pyfs_is_file(ctx, initc));
+    return true;
+}
+
+/* direct_url.json of an editable install (PEP 610: "dir_info":
+ * {"editable": true}) names its source folder's URL. */
+static const char *editable_url(const struct td_probe_ctx *ctx, const char *dist_info)
+{
+    char path[TD_PYFS_PATH_MAX];
+    size_t len;
+    snprintf(path, sizeof path, "%s/direct_url.json", dist_info);
+    char *text = td_pyfs_read(ctx, path, 64 << 10, &len);
+    const char *url = NULL;
+    const char *ed = text ? strstr(text, "\"editable\"") : NULL;
+    const char *u = text ? strstr(text, "\"url\"") : NULL;
+    if (ed && strncmp(ed + 10 + strspn(ed + 10, " \t\r\n:"), "true", 4) == 0 && u) {
+        u = strchr(u + 5, '"');
+        const char *end = u ? strchr(u + 1, '"') : NULL;
+        if (end)
+            url = td_arena_strndup(ctx->arena, u + 1, (size_t)(end - u - 1));
+    }
+    free(text);
+    return url;
+}
+
+struct scan;
+static void editable_metadata(struct scan *s, const struct td_python *py, size_t e,
+                              struct td_torch *t);
+
+struct scan {
+    const struct td_probe_ctx *ctx;
+    struct td_torch *ts;
+    size_t count;
+    struct td_site_listing *cache;
+    size_t n_cache, cache_cap;
+    uint64_t hash_limit;
+    struct td_findings *f;
+};
+
+/* The listings of PY's sys.path entries that exist, in order. */
+static size_t path_listings(struct scan *s, const struct td_python *py,
+                            const struct td_site_listing **out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < py->n_sys_path && n < cap; i++) {
+        const struct td_syspath_entry *e = &py->sys_path[i];
+        const struct td_site_listing *l =
+            e->why == TD_SP_CWD || !e->exists
+                ? NULL
+                : site_listing(s->ctx, s->cache, &s->n_cache, s->cache_cap, e->path);
+        if (l)
+            out[n++] = l;
+    }
+    return n;
+}
+
+/* An editable install (pip install -e, PEP 660) keeps its torch-X.dist-info
+ * in the site folder whose __editable__*.pth (or any .pth) put the source
+ * folder on sys.path; its direct_url.json names the source. */
+static void editable_metadata(struct scan *s, const struct td_python *py, size_t e,
+                              struct td_torch *t)
+{
+    const struct td_syspath_entry *x = &py->sys_path[e];
+    if (!t->dist_info && x->why == TD_SP_DOT_PTH && x->from) {
+        char *site = td_pyfs_dirname(s->ctx->arena, x->from);
+        const struct td_site_listing *l =
+            site ? site_listing(s->ctx, s->cache, &s->n_cache, s->cache_cap, site) : NULL;
+        const char *di = l ? td_site_dist_info(s->ctx, l, "torch", false, NULL) : NULL;
+        const char *inst = di ? td_dist_info_installer(s->ctx, di) : NULL;
+        if (di) {
+            t->dist_info = di;
+            t->installer = inst ? inst : "unknown";
+        }
+    }
+    if (t->dist_info && strcmp(t->installer, "debian") && strcmp(t->installer, "conda"))
+        t->editable = editable_url(s->ctx, t->dist_info);
+}
+
+/* The install at DIR (sys.path entry E of interpreter P), read once. */
+static size_t add_install(struct scan *s, const struct td_python *pythons, size_t p, size_t e,
+                          char *dir, bool ns, bool imported)
+{
+    const struct td_python *py = &pythons[p];
+    size_t k = 0;
+    while (k < s->count && strcmp(s->ts[k].dir, dir) != 0)
+        k++;
+    if (k < s->count || s->count == MAX_TORCHES)
+        return k;
+    struct td_torch *t = &s->ts[s->count++];
+    const char *site = py->sys_path[e].path;
+    const struct td_site_listing *l =
+        site_listing(s->ctx, s->cache, &s->n_cache, s->cache_cap, site);
+    t->dir = dir;
+    t->site_dir = site;
+    t->python = p;
+    t->namespace_only = ns;
+    read_version(s->ctx, t);
+    if (l) {
+        find_installer(s->ctx, t, l);
+        editable_metadata(s, py, e, t);
+        /* Companions of the copy Python imports are those it would import
+         * along the same path; a shadowed copy's are those beside it. */
+        const struct td_site_listing *ls[64] = {l};
+        size_t n_ls = imported ? path_listings(s, py, ls, 64) : 1;
+        td_torch_companions(s->ctx, t, ls, n_ls, py, s->f);
+    } else {
+        t->installer = "unknown";
+    }
+    td_torch_integrity(s->ctx, t, py->exe, py->prefix, s->hash_limit, s->f);
+    read_archs(s->ctx, t);
+    return k;
+}
+
+/* Records for T which copy interpreter P imports (the first interpreter
+ * that imports T wins the record; else the first that sees it). */
+static void mark(struct td_torch *t, const struct td_python *pythons, size_t p, size_t e,
+                 const struct td_torch *win)
+{
+    bool imported = t == win;
+    if (t->python != p && (t->imported || !imported))
+        return;
+    t->python = p;
+    t->imported = imported;
+    t->shadowed_by = imported ? NULL : win->dir;
+    t->sys_path_index = e;
+    t->sys_path_entry = pythons[p].sys_path[e].path;
+    t->reason = pythons[p].sys_path[e].detail;
+}
+
+/* `import torch` finds only a namespace package: T has no __init__.py and
+ * no regular torch follows on the path. Without a manifest that already
+ * reports the missing file, it is what an uninstall leaves behind when
+ * files it did not install remain (a warning: the import "works", but
+ * torch has no __version__ and no C extension). */
+static void report_namespace_only(const struct td_python *py, const struct td_torch *t,
+                                  struct td_findings *f)
+{
+    if (!t->namespace_only || t->dist_info)
+        return;
+    char init[TD_PYFS_PATH_MAX + 16], fix[2 * TD_PYFS_PATH_MAX + 64];
+    snprintf(init, sizeof init, "%s/__init__.py", t->dir);
+    fix[0] = '\0';
+    add_words(fix, sizeof fix, "rm -r");
+    add_word(fix, sizeof fix, t->dir);
+    add_words(fix, sizeof fix, "&&");
+    add_word(fix, sizeof fix, py->exe);
+    add_words(fix, sizeof fix, "-m pip install torch");
+    td_findings_add(f, TD_SEV_WARNING, TD_KIND_CORRUPTED_FILE, init, py->exe, NULL, fix,
+                    "%s imports torch as an empty namespace package: %s has no __init__.py and "
+                    "no metadata (a leftover of an uninstall?), so torch.__version__ and "
+                    "torch._C are missing",
+                    py->exe, t->dir);
+}
+
+/* One interpreter: every torch on its sys.path, the winner first. */
+static void scan_python(struct scan *s, const struct td_python *pythons, size_t p)
+{
+    const struct td_python *py = &pythons[p];
+    size_t entry[MAX_TORCHES], n = 0, win = MAX_TORCHES;
+    char *dirs[MAX_TORCHES];
+    bool ns[MAX_TORCHES];
+    for (size_t i = 0; i < py->n_sys_path && n < MAX_TORCHES; i++) {
+        const struct td_syspath_entry *e = &py->sys_path[i];
+        if (e->why == TD_SP_CWD || !e->exists || !torch_in(s->ctx, e->path, &dirs[n], &ns[n]))
+            continue;
+        bool dup = false; /* one folder reached twice (a symlinked entry) counts once */
+        for (size_t j = 0; j < n && !dup; j++)
+            dup = strcmp(dirs[j], dirs[n]) == 0;
+        if (dup)
+            continue;
+        entry[n] = i;
+        if (win == MAX_TORCHES && !ns[n])
+            win = n;
+        n++;
+    }
+    if (n == 0)
+        return;
+    if (win == MAX_TORCHES)
+        win = 0; /* only namespace portions: Python imports the namespace */
+    size_t order[MAX_TORCHES], m = 0, idx[MAX_TORCHES], at[MAX_TORCHES], kept = 0;
+    order[m++] = win;
+    for (size_t i = 0; i < n; i++)
+        if (i != win)
+            order[m++] = i;
+    for (size_t i = 0; i < m; i++) {
+        size_t c = order[i];
+        size_t k = add_install(s, pythons, p, entry[c], dirs[c], ns[c], i == 0);
+        if (k < s->count) /* else: MAX_TORCHES reached */
+            idx[kept] = k, at[kept++] = entry[c];
+    }
+    for (size_t i = 0; kept && i < kept; i++)
+        mark(&s->ts[idx[i]], pythons, p, at[i], &s->ts[idx[0]]);
+    report_shadowing(s->ctx, py, s->ts, idx, at, kept, s->f);
+    if (kept)
+        report_namespace_only(py, &s->ts[idx[0]], s->f);
 }
 
 int td_probe_torch(const struct td_probe_ctx *ctx, const struct td_python *pythons, size_t n_py,
@@ -429,47 +670,14 @@ int td_probe_torch(const struct td_probe_ctx *ctx, const struct td_python *pytho
     struct td_arena *a = ctx->arena;
     *out = NULL;
     *n = 0;
-    struct td_torch *ts = td_arena_array(a, MAX_TORCHES, sizeof *ts);
-    size_t cache_cap = 64, n_cache = 0;
-    struct td_site_listing *cache = td_arena_array(a, cache_cap, sizeof *cache);
-    if (!ts || !cache)
+    struct scan s = {.ctx = ctx, .cache_cap = 256, .hash_limit = hash_limit, .f = f};
+    s.ts = td_arena_array(a, MAX_TORCHES, sizeof *s.ts);
+    s.cache = td_arena_array(a, s.cache_cap, sizeof *s.cache);
+    if (!s.ts || !s.cache)
         return -1;
-    size_t count = 0;
-    for (size_t p = 0; p < n_py; p++) {
-        const struct td_python *py = &pythons[p];
-        size_t seen[MAX_TORCHES], n_seen = 0;
-        for (size_t s = 0; s < py->n_site_dirs; s++) {
-            char *dir = td_pyfs_join(a, py->site_dirs[s], "torch");
-            if (!dir || !td_pyfs_is_dir(ctx, dir))
-                continue;
-            size_t k = 0;
-            while (k < count && strcmp(ts[k].dir, dir) != 0)
-                k++;
-            if (k == count) {
-                if (count == MAX_TORCHES)
-                    break;
-                struct td_torch *t = &ts[count++];
-                const struct td_site_listing *l =
-                    site_listing(ctx, cache, &n_cache, cache_cap, py->site_dirs[s]);
-                t->dir = dir;
-                t->site_dir = py->site_dirs[s];
-                t->python = p;
-                read_version(ctx, t);
-                if (l) {
-                    find_installer(ctx, t, l);
-                    td_torch_companions(ctx, t, l, py->exe, py->prefix, f);
-                } else {
-                    t->installer = "unknown";
-                }
-                td_torch_integrity(ctx, t, py->exe, py->prefix, hash_limit, f);
-                read_archs(ctx, t);
-            }
-            if (n_seen < MAX_TORCHES)
-                seen[n_seen++] = k;
-        }
-        report_shadowing(ctx, py, ts, seen, n_seen, f);
-    }
-    *out = ts;
-    *n = count;
+    for (size_t p = 0; p < n_py; p++)
+        scan_python(&s, pythons, p);
+    *out = s.ts;
+    *n = s.count;
     return 0;
 }

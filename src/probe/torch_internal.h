@@ -29,11 +29,13 @@ const char *td_dist_info_installer(const struct td_probe_ctx *ctx, const char *d
 void td_torch_integrity(const struct td_probe_ctx *ctx, struct td_torch *t, const char *python_exe,
                         const char *python_prefix, uint64_t hash_limit, struct td_findings *f);
 
-/* Fills T's companions from the site listing and checks each pairing
- * against data/torch_companions.tsv (companions.c). */
+/* Fills T's companions from the listings LS of the sys.path entries of
+ * interpreter PY, in path order (the first copy of each distribution is
+ * the one imported; each later one is a multiple_installs finding), and
+ * checks each pairing against data/torch_companions.tsv (companions.c). */
 void td_torch_companions(const struct td_probe_ctx *ctx, struct td_torch *t,
-                         const struct td_site_listing *l, const char *python_exe,
-                         const char *python_prefix, struct td_findings *f);
+                         const struct td_site_listing *const *ls, size_t n_ls,
+                         const struct td_python *py, struct td_findings *f);
 
 /* The pairing check alone: a companion_mismatch finding when P is not the
  * release data/torch_companions.tsv pairs with torch TORCH_VERSION. Returns

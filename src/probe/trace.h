@@ -172,10 +172,12 @@ const char *td_trace_pe_base(const char *path);
  * static model: G built from the program and the libraries it dlopened. */
 void td_trace_analyze(struct td_trace *t, const struct td_graph *g);
 /* That graph, built into G (strings and config in ARENA, which must live as
- * long as G): the program and each library it dlopened, in order, with this
- * process's LD_LIBRARY_PATH and LD_PRELOAD. -1 with ERR when there is none. */
-int td_trace_build_model(const struct td_trace *tr, struct td_graph *g, struct td_arena *arena,
-                         struct td_err *err);
+ * long as G) by the one target builder (graph/target.h): the program and
+ * each library it dlopened, in order, in ENVP (the environment the traced
+ * program ran in, "NAME=value", NULL-terminated). -1 with ERR when there
+ * is none. */
+int td_trace_build_model(const struct td_trace *tr, const char *const *envp, struct td_graph *g,
+                         struct td_arena *arena, struct td_err *err);
 /* Roots for that graph: the program, then each dlopened library, in order. */
 size_t td_trace_roots(const struct td_trace *t, const char **roots, size_t cap);
 

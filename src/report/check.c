@@ -8,13 +8,16 @@
 
 #include "report/deps.h"
 #include "report/envelope.h"
+#include "report/html.h"
 #include "report/jsonw.h"
 
 enum mark { MARK_OK, MARK_WARN, MARK_BAD, MARK_INFO, MARK_NONE };
 
 struct out {
     FILE *f;
-    const struct td_term *t; /* NULL for markdown */
+    const struct td_term *t; /* NULL for markdown and html */
+    bool html;
+    bool *section_open; /* html: a <section> to close before the next */
 };
 
 static const char *const mark_glyph[] = {"✓", "!", "✗", "i", " "};
@@ -27,9 +30,25 @@ static enum td_style mark_style(enum mark m)
                             : TD_STYLE_CYAN;
 }
 
+static const char *const mark_class[] = {"ok", "warn", "bad", "info", "none"};
+
+static void html_close_section(const struct out *o)
+{
+    if (o->html && *o->section_open)
+        fputs("</ul>\n</section>\n", o->f);
+    if (o->html)
+        *o->section_open = false;
+}
+
 static void section(const struct out *o, const char *title)
 {
-    if (o->t)
+    if (o->html) {
+        html_close_section(o);
+        fputs("<section class=\"facts\">\n<h2>", o->f);
+        td_html_text(o->f, title);
+        fputs("</h2>\n<ul class=\"lines\">\n", o->f);
+        *o->section_open = true;
+    } else if (o->t)
         fprintf(o->f, "%s%s%s\n", td_term_style(o->t, TD_STYLE_BOLD), title,
                 td_term_style(o->t, TD_STYLE_RESET));
     else
@@ -37,10 +56,28 @@ static void section(const struct out *o, const char *title)
 }
 
 static void line(const struct out *o, enum mark m, const char *fmt, ...) TD_PRINTF(3, 4);
+/* An html list item: the formatted text, escaped. */
+static void html_item(const struct out *o, const char *cls, const char *glyph, const char *fmt,
+                      va_list ap)
+{
+    char buf[2048];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    fprintf(o->f, "<li class=\"%s\">", cls);
+    if (glyph)
+        fprintf(o->f, "<span class=\"%s\">%s</span> ", cls, glyph);
+    td_html_text(o->f, buf);
+    fputs("</li>\n", o->f);
+}
+
 static void line(const struct out *o, enum mark m, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    if (o->html) {
+        html_item(o, mark_class[m], mark_glyph[m], fmt, ap);
+        va_end(ap);
+        return;
+    }
     if (o->t)
         fprintf(o->f, "  %s%s%s ", td_term_style(o->t, mark_style(m)), mark_glyph[m],
                 td_term_style(o->t, TD_STYLE_RESET));
@@ -57,6 +94,11 @@ static void sub(const struct out *o, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    if (o->html) {
+        html_item(o, "sub", NULL, fmt, ap);
+        va_end(ap);
+        return;
+    }
     fputs(o->t ? "    " : "  - ", o->f);
     vfprintf(o->f, fmt, ap);
     fputc('\n', o->f);
@@ -189,6 +231,31 @@ static bool owns_torch(const struct td_check_report *r, size_t py)
     return false;
 }
 
+/* The part of sys.path that decides which packages load: what is not the
+ * standard library, each entry tagged with why it is there. */
+static void view_sys_path(const struct out *o, const struct td_python *p)
+{
+    char list[2048] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < p->n_sys_path && at < sizeof list; i++) {
+        const struct td_syspath_entry *e = &p->sys_path[i];
+        if (e->why == TD_SP_CWD || e->why == TD_SP_STDLIB_ZIP || e->why == TD_SP_STDLIB ||
+            e->why == TD_SP_DYNLOAD || e->why == TD_SP_EXE_DIR || !e->exists)
+            continue;
+        int n =
+            snprintf(list + at, sizeof list - at, "%s%s [%s]", at ? " · " : "", e->path, e->reason);
+        at += n > 0 ? (size_t)n : 0;
+    }
+    if (list[0])
+        sub(o, "sys.path: %s", list);
+    if (p->pth_file)
+        sub(o, "sys.path is set by %s (site %s)", p->pth_file,
+            p->site_imported ? "imported" : "off: no `import site` line");
+    if (p->n_pth_imports)
+        sub(o, "%zu `import` line%s in .pth files (run by Python at start-up; see --format json)",
+            p->n_pth_imports, p->n_pth_imports == 1 ? "" : "s");
+}
+
 /* The interpreters that matter are shown one per line: the active one,
  * the one named by --python / VIRTUAL_ENV / CONDA_PREFIX, and those with a
  * torch; the rest (a pyenv with ten versions) are summed up on one line. */
@@ -212,9 +279,29 @@ static void view_python(const struct out *o, const struct td_check_report *r)
              p->real && strcmp(p->real, p->exe) ? " → " : "",
              p->real && strcmp(p->real, p->exe) ? p->real : "", or_unknown(p->version),
              or_unknown(p->kind_name), p->active ? " (active)" : "", or_unknown(p->found_by));
+        view_sys_path(o, p);
     }
     if (n_others)
         line(o, MARK_INFO, "%zu more without torch: %s", n_others, others);
+}
+
+/* Which copy `import torch` takes, and from which sys.path entry. */
+static void view_import(const struct out *o, const struct td_check_report *r,
+                        const struct td_torch *t)
+{
+    const char *exe = t->python < r->n_py ? r->pythons[t->python].exe : "?";
+    if (!t->sys_path_entry)
+        return;
+    if (t->imported)
+        sub(o, "imported by %s%s: sys.path[%zu] %s (%s)", exe,
+            t->namespace_only ? " as a namespace package (no __init__.py)" : "", t->sys_path_index,
+            t->sys_path_entry, or_unknown(t->reason));
+    else
+        sub(o, "shadowed: %s imports %s instead; this copy is sys.path[%zu] %s (%s)", exe,
+            or_unknown(t->shadowed_by), t->sys_path_index, t->sys_path_entry,
+            or_unknown(t->reason));
+    if (t->editable)
+        sub(o, "an editable install of %s", t->editable);
 }
 
 static void view_torch(const struct out *o, const struct td_check_report *r)
@@ -226,12 +313,15 @@ static void view_torch(const struct out *o, const struct td_check_report *r)
         const struct td_torch *t = &r->torch[i];
         const struct td_graph *g = r->graphs ? r->graphs[i] : NULL;
         enum mark m = worst_under(&r->findings, t->dir);
+        if (m == MARK_OK && t->shadowed_by)
+            m = MARK_WARN; /* its multiple_installs finding names "torch", not the folder */
         if (g && m != MARK_BAD && td_findings_count(&g->findings, TD_SEV_ERROR))
             m = MARK_BAD; /* its import closure fails (Debian's libraries are not under torch/) */
         else if (g && m == MARK_OK && td_findings_count(&g->findings, TD_SEV_WARNING))
             m = MARK_WARN;
         line(o, m, "torch %s (%s%s%s) · %s · %s", or_unknown(t->version), or_unknown(t->variant),
              t->cuda ? " " : "", t->cuda ? t->cuda : "", or_unknown(t->installer), t->dir);
+        view_import(o, r, t);
         char comp[1024] = "";
         for (size_t k = 0; k < t->n_companions; k++)
             snprintf(comp + strlen(comp), sizeof comp - strlen(comp), "%s%s %s", k ? ", " : "",
@@ -377,7 +467,7 @@ static void summary(const struct out *o, const struct td_check_report *r)
 
 void td_check_text(const struct td_check_report *r, const struct td_term *t)
 {
-    struct out o = {t->out, t};
+    struct out o = {t->out, t, false, NULL};
     view_system(&o, r);
     view_gpu(&o, r);
     view_python(&o, r);
@@ -392,7 +482,7 @@ void td_check_text(const struct td_check_report *r, const struct td_term *t)
 
 void td_check_markdown(const struct td_check_report *r, FILE *out)
 {
-    struct out o = {out, NULL};
+    struct out o = {out, NULL, false, NULL};
     fprintf(out, "## torchdoctor check (%s)\n", TD_VERSION);
     view_system(&o, r);
     view_gpu(&o, r);
@@ -407,9 +497,53 @@ void td_check_markdown(const struct td_check_report *r, FILE *out)
     findings_markdown(out, &r->findings);
 }
 
+/* ---- html ---- */
+
+/* One line on top: the machine, and the verdict. */
+static void html_headline(FILE *f, const struct td_check_report *r)
+{
+    size_t e = td_findings_count(&r->findings, TD_SEV_ERROR);
+    size_t w = td_findings_count(&r->findings, TD_SEV_WARNING);
+    fputs("<p class=\"machine\">", f);
+    td_html_text(f, or_unknown(r->sys.distro));
+    fputs(" · ", f);
+    td_html_text(f, or_unknown(r->sys.machine));
+    fputs(" · ", f);
+    td_html_text(f, or_unknown(r->cpu.model));
+    fprintf(f, " · %zu torch install%s</p>\n", r->n_torch, r->n_torch == 1 ? "" : "s");
+    if (e + w == 0)
+        fprintf(f, "<p class=\"ok verdict\">✓ no problem found (%.0f ms)</p>\n", r->elapsed_ms);
+    else
+        fprintf(f, "<p class=\"%s verdict\">%s %zu error%s, %zu warning%s (%.0f ms)</p>\n",
+                e ? "bad" : "warn", e ? "✗" : "!", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s",
+                r->elapsed_ms);
+}
+
+void td_check_html(const struct td_check_report *r, FILE *out)
+{
+    bool open = false;
+    struct out o = {out, NULL, true, &open};
+    td_html_begin(out, "torchdoctor check");
+    html_headline(out, r);
+    td_html_findings(out, &r->findings);
+    view_system(&o, r);
+    view_gpu(&o, r);
+    view_python(&o, r);
+    view_torch(&o, r);
+    view_env(&o, r);
+    view_workload(&o, r);
+    view_live(&o, r);
+    view_replay(&o, r);
+    html_close_section(&o);
+    for (size_t i = 0; r->graphs && i < r->n_torch; i++)
+        if (r->graphs[i])
+            td_deps_html_tree(r->graphs[i], out);
+    td_html_end(out);
+}
+
 /* ---- JSON ---- */
 
-static void json_system(struct td_jsonw *w, const struct td_check_report *r)
+static void json_system(struct td_jsonw *w, const struct td_check_report *r, bool stable)
 {
     const struct td_system *s = &r->sys;
     td_jw_key(w, "system");
@@ -424,9 +558,11 @@ static void json_system(struct td_jsonw *w, const struct td_check_report *r)
     td_jw_kstr(w, "libstdcxx", s->libstdcxx);
     td_jw_kstr(w, "hostname", s->hostname);
     td_jw_kuint(w, "ram_total", s->ram_total);
-    td_jw_kuint(w, "ram_available", s->ram_available);
+    if (!stable)
+        td_jw_kuint(w, "ram_available", s->ram_available);
     td_jw_kuint(w, "swap_total", s->swap_total);
-    td_jw_kuint(w, "disk_free", s->disk_free);
+    if (!stable)
+        td_jw_kuint(w, "disk_free", s->disk_free);
     td_jw_kstr(w, "container", s->container);
     td_jw_kint(w, "wsl", s->wsl);
     td_jw_end_object(w);
@@ -548,6 +684,38 @@ static void json_strings(struct td_jsonw *w, const char *key, const char *const 
     td_jw_end_array(w);
 }
 
+/* sys.path as the probe computed it, each entry with its reason. */
+static void json_sys_path(struct td_jsonw *w, const struct td_python *p)
+{
+    td_jw_key(w, "sys_path");
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < p->n_sys_path; i++) {
+        const struct td_syspath_entry *e = &p->sys_path[i];
+        td_jw_begin_object_inline(w);
+        td_jw_kstr(w, "path", e->path);
+        td_jw_kstr(w, "reason", e->reason);
+        td_jw_kstr(w, "detail", e->detail);
+        td_jw_kstr(w, "from", e->from);
+        td_jw_kbool(w, "exists", e->exists);
+        td_jw_end_object(w);
+    }
+    td_jw_end_array(w);
+    td_jw_key(w, "pth_imports");
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < p->n_pth_imports; i++) {
+        td_jw_begin_object_inline(w);
+        td_jw_kstr(w, "file", p->pth_imports[i].file);
+        td_jw_kuint(w, "line", p->pth_imports[i].line);
+        td_jw_kstr(w, "text", p->pth_imports[i].text);
+        td_jw_end_object(w);
+    }
+    td_jw_end_array(w);
+    td_jw_kstr(w, "pth_file", p->pth_file);
+    td_jw_kbool(w, "site", p->site_imported);
+    td_jw_kstr(w, "user_site", p->user_site);
+    td_jw_kstr(w, "user_site_off", p->user_site_off);
+}
+
 static void json_pythons(struct td_jsonw *w, const struct td_check_report *r)
 {
     td_jw_key(w, "pythons");
@@ -563,6 +731,7 @@ static void json_pythons(struct td_jsonw *w, const struct td_check_report *r)
         td_jw_kstr(w, "found_by", p->found_by);
         td_jw_kbool(w, "active", p->active);
         json_strings(w, "site_dirs", p->site_dirs, p->n_site_dirs);
+        json_sys_path(w, p);
         td_jw_end_object(w);
     }
     td_jw_end_array(w);
@@ -585,6 +754,17 @@ static void json_torch(struct td_jsonw *w, const struct td_check_report *r)
         td_jw_kstr(w, "dir", t->dir);
         td_jw_kstr(w, "dist_info", t->dist_info);
         td_jw_kstr(w, "python", t->python < r->n_py ? r->pythons[t->python].exe : NULL);
+        td_jw_kbool(w, "imported", t->imported);
+        td_jw_kbool(w, "namespace_only", t->namespace_only);
+        td_jw_kstr(w, "shadowed_by", t->shadowed_by);
+        td_jw_kstr(w, "sys_path_entry", t->sys_path_entry);
+        td_jw_key(w, "sys_path_index");
+        if (t->sys_path_entry)
+            td_jw_uint(w, t->sys_path_index);
+        else
+            td_jw_null(w);
+        td_jw_kstr(w, "reason", t->reason);
+        td_jw_kstr(w, "editable", t->editable);
         td_jw_key(w, "companions");
         td_jw_begin_array(w);
         for (size_t k = 0; k < t->n_companions; k++) {
@@ -607,6 +787,97 @@ static void json_torch(struct td_jsonw *w, const struct td_check_report *r)
     td_jw_end_array(w);
 }
 
+void td_check_json_sections(struct td_jsonw *w, const struct td_check_report *r, bool stable)
+{
+    json_system(w, r, stable);
+    json_windows(w, &r->win);
+    json_gpu(w, r);
+    json_pythons(w, r);
+    json_torch(w, r);
+    json_strings(w, "env", r->env, r->n_env);
+    if (r->workload) {
+        td_jw_key(w, "workload");
+        td_jw_begin_object(w);
+        td_jw_kstr(w, "slug", r->workload->slug);
+        td_jw_kstr(w, "name", r->workload->name);
+        td_jw_kbool(w, "ready", r->workload_ready);
+        td_jw_kstr(w, "source", r->workload->source);
+        td_jw_end_object(w);
+    }
+    if (r->live) {
+        const struct td_trace *t = r->live;
+        td_jw_key(w, "live");
+        td_jw_begin_object(w);
+        td_jw_kstr(w, "python", r->live_python);
+        td_jw_kstr(w, "torch_version", r->live_version);
+        td_jw_kbool(w, "imported", r->live_import_ms >= 0);
+        if (r->live_import_ms >= 0) {
+            td_jw_key(w, "import_ms");
+            td_jw_uint(w, (uint64_t)(r->live_import_ms + 0.5));
+        }
+        td_jw_kbool(w, "timed_out", t->timed_out);
+        td_jw_kint(w, "exit_status", t->exit_status);
+        td_jw_kint(w, "signal", t->signal);
+        td_jw_kuint(w, "libraries", t->n_libs);
+        td_jw_kstr(w, "failed", t->failed ? t->failed->message : NULL);
+        if (r->live_cuda >= 0) {
+            td_jw_kbool(w, "cuda_available", r->live_cuda == 1);
+            td_jw_kint(w, "cuda_devices", r->live_devices);
+        }
+        td_jw_kuint(w, "agreements", t->n_agreements);
+        td_jw_key(w, "divergences");
+        td_jw_begin_array(w);
+        for (size_t i = 0; i < t->n_divergences; i++) {
+            const struct td_trace_divergence *d = &t->divergences[i];
+            td_jw_begin_object_inline(w);
+            td_jw_kstr(w, "name", d->name);
+            td_jw_kstr(w, "predicted", d->predicted);
+            td_jw_kstr(w, "loaded", d->loaded);
+            td_jw_kstr(w, "why", d->why);
+            td_jw_end_object(w);
+        }
+        td_jw_end_array(w);
+        td_jw_end_object(w);
+    }
+    if (r->replay) {
+        const struct td_replay *x = r->replay;
+        td_jw_key(w, "replay");
+        td_jw_begin_object(w);
+        td_jw_kbool(w, "done", x->done);
+        td_jw_kbool(w, "timed_out", x->timed_out);
+        td_jw_kstr(w, "detail", x->detail);
+        json_strings(w, "failed_dirs", x->failed_dirs, x->n_failed_dirs);
+        td_jw_key(w, "loads");
+        td_jw_begin_array(w);
+        for (size_t i = 0; i < x->n_loads; i++) {
+            const struct td_replay_load *l = &x->loads[i];
+            td_jw_begin_object_inline(w);
+            td_jw_kstr(w, "file", l->file);
+            td_jw_kint(w, "error", (int)l->code);
+            td_jw_key(w, "path_retry");
+            if (l->retry >= 0)
+                td_jw_int(w, l->retry);
+            else
+                td_jw_null(w);
+            td_jw_kstr(w, "init_failed", l->init);
+            td_jw_kbool(w, "warn_only", l->warn_only);
+            td_jw_kint(w, "final", (int)td_replay_final(l));
+            td_jw_end_object(w);
+        }
+        td_jw_end_array(w);
+        td_jw_end_object(w);
+    }
+    /* DESIGN.md: "deps" is the torch closure check, of the torch the active
+     * interpreter imports (the first found). */
+    const struct td_graph *g = r->n_torch && r->graphs ? r->graphs[0] : NULL;
+    if (g) {
+        td_jw_key(w, "deps");
+        td_jw_begin_object(w);
+        td_deps_json_body(w, g);
+        td_jw_end_object(w);
+    }
+}
+
 void td_check_json(const struct td_check_report *r, FILE *out)
 {
     static struct td_jsonw w;
@@ -614,93 +885,7 @@ void td_check_json(const struct td_check_report *r, FILE *out)
     td_envelope_begin(&w, "check", r->os);
     td_jw_key(&w, "elapsed_ms");
     td_jw_uint(&w, (uint64_t)(r->elapsed_ms + 0.5));
-    json_system(&w, r);
-    json_windows(&w, &r->win);
-    json_gpu(&w, r);
-    json_pythons(&w, r);
-    json_torch(&w, r);
-    json_strings(&w, "env", r->env, r->n_env);
-    if (r->workload) {
-        td_jw_key(&w, "workload");
-        td_jw_begin_object(&w);
-        td_jw_kstr(&w, "slug", r->workload->slug);
-        td_jw_kstr(&w, "name", r->workload->name);
-        td_jw_kbool(&w, "ready", r->workload_ready);
-        td_jw_kstr(&w, "source", r->workload->source);
-        td_jw_end_object(&w);
-    }
-    if (r->live) {
-        const struct td_trace *t = r->live;
-        td_jw_key(&w, "live");
-        td_jw_begin_object(&w);
-        td_jw_kstr(&w, "python", r->live_python);
-        td_jw_kstr(&w, "torch_version", r->live_version);
-        td_jw_kbool(&w, "imported", r->live_import_ms >= 0);
-        if (r->live_import_ms >= 0) {
-            td_jw_key(&w, "import_ms");
-            td_jw_uint(&w, (uint64_t)(r->live_import_ms + 0.5));
-        }
-        td_jw_kbool(&w, "timed_out", t->timed_out);
-        td_jw_kint(&w, "exit_status", t->exit_status);
-        td_jw_kint(&w, "signal", t->signal);
-        td_jw_kuint(&w, "libraries", t->n_libs);
-        td_jw_kstr(&w, "failed", t->failed ? t->failed->message : NULL);
-        if (r->live_cuda >= 0) {
-            td_jw_kbool(&w, "cuda_available", r->live_cuda == 1);
-            td_jw_kint(&w, "cuda_devices", r->live_devices);
-        }
-        td_jw_kuint(&w, "agreements", t->n_agreements);
-        td_jw_key(&w, "divergences");
-        td_jw_begin_array(&w);
-        for (size_t i = 0; i < t->n_divergences; i++) {
-            const struct td_trace_divergence *d = &t->divergences[i];
-            td_jw_begin_object_inline(&w);
-            td_jw_kstr(&w, "name", d->name);
-            td_jw_kstr(&w, "predicted", d->predicted);
-            td_jw_kstr(&w, "loaded", d->loaded);
-            td_jw_kstr(&w, "why", d->why);
-            td_jw_end_object(&w);
-        }
-        td_jw_end_array(&w);
-        td_jw_end_object(&w);
-    }
-    if (r->replay) {
-        const struct td_replay *x = r->replay;
-        td_jw_key(&w, "replay");
-        td_jw_begin_object(&w);
-        td_jw_kbool(&w, "done", x->done);
-        td_jw_kbool(&w, "timed_out", x->timed_out);
-        td_jw_kstr(&w, "detail", x->detail);
-        json_strings(&w, "failed_dirs", x->failed_dirs, x->n_failed_dirs);
-        td_jw_key(&w, "loads");
-        td_jw_begin_array(&w);
-        for (size_t i = 0; i < x->n_loads; i++) {
-            const struct td_replay_load *l = &x->loads[i];
-            td_jw_begin_object_inline(&w);
-            td_jw_kstr(&w, "file", l->file);
-            td_jw_kint(&w, "error", (int)l->code);
-            td_jw_key(&w, "path_retry");
-            if (l->retry >= 0)
-                td_jw_int(&w, l->retry);
-            else
-                td_jw_null(&w);
-            td_jw_kstr(&w, "init_failed", l->init);
-            td_jw_kbool(&w, "warn_only", l->warn_only);
-            td_jw_kint(&w, "final", (int)td_replay_final(l));
-            td_jw_end_object(&w);
-        }
-        td_jw_end_array(&w);
-        td_jw_end_object(&w);
-    }
-    /* DESIGN.md: "deps" is the torch closure check, of the torch the active
-     * interpreter imports (the first found). */
-    const struct td_graph *g = r->n_torch && r->graphs ? r->graphs[0] : NULL;
-    if (g) {
-        td_jw_key(&w, "deps");
-        td_jw_begin_object(&w);
-        td_deps_json_body(&w, g);
-        td_jw_end_object(&w);
-    }
+    td_check_json_sections(&w, r, false);
     td_envelope_findings(&w, &r->findings);
     td_envelope_end(&w);
 }

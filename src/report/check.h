@@ -9,6 +9,7 @@
 #include "graph/graph.h"
 #include "kb/kb.h"
 #include "probe/diagnose.h"
+#include "report/jsonw.h"
 #include "report/term.h"
 
 /* "24 GB GPU memory (32 recommended), 50 GB RAM": the needs W states, in
@@ -18,5 +19,12 @@ const char *td_check_workload_needs(const struct td_kb_workload *w, char *out, s
 void td_check_text(const struct td_check_report *r, const struct td_term *t);
 void td_check_markdown(const struct td_check_report *r, FILE *out);
 void td_check_json(const struct td_check_report *r, FILE *out);
+/* One self-contained page (report/html.h): the machine and the verdict on
+ * top, the findings with their fixes, the sections, each torch's tree. */
+void td_check_html(const struct td_check_report *r, FILE *out);
+/* check's JSON sections (system ... deps) without the envelope, for the
+ * commands that report what check reports (snapshot). STABLE leaves out
+ * what changes from one second to the next (free RAM, free disk). */
+void td_check_json_sections(struct td_jsonw *w, const struct td_check_report *r, bool stable);
 
 #endif

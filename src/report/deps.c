@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/envelope.h"
+#include "report/html.h"
 #include "report/jsonw.h"
 
 static const char *base_name(const char *path)
@@ -387,6 +388,148 @@ void td_deps_markdown(const struct td_graph *g, FILE *out)
         if (f->fix)
             fprintf(out, "  - fix: %s\n", f->fix);
     }
+}
+
+/* ---- html ---- */
+
+struct html_tree {
+    const struct td_graph *g;
+    FILE *out;
+    unsigned char *printed; /* per object index */
+    struct edge_groups from;
+    unsigned depth;
+};
+
+static void html_probes(FILE *out, const struct td_resolution *r, bool open)
+{
+    if (r->n_probes == 0)
+        return;
+    fprintf(out,
+            "<details class=\"tried\"%s><summary>%zu place%s tried</summary><ol class=\"tried\">",
+            open ? " open" : "", r->n_probes, r->n_probes == 1 ? "" : "s");
+    for (size_t i = 0; i < r->n_probes; i++) {
+        const struct td_probe *p = &r->probes[i];
+        fputs("<li><code>", out);
+        td_html_text(out, p->path ? p->path : "(no path)");
+        fprintf(out, "</code> [%s", td_rule_name(p->rule));
+        if (p->origin) {
+            fputs(" of ", out);
+            td_html_text(out, base_name(p->origin));
+        }
+        fprintf(out, "] %s", td_verdict_name(p->verdict));
+        if (p->detail) {
+            fputs(": ", out);
+            td_html_text(out, p->detail);
+        }
+        fputs("</li>", out);
+    }
+    fputs("</ol></details>", out);
+}
+
+static void html_children(struct html_tree *tr, const struct td_object *o);
+
+static void html_edge(struct html_tree *tr, const struct td_edge *e)
+{
+    FILE *out = tr->out;
+    char via[512];
+    if (!e->to) {
+        bool soft = e->weak || e->delay || e->res.in_shared_cache;
+        fprintf(out, "<li class=\"%s\" data-library=\"", soft ? "soft" : "missing");
+        td_html_text(out, e->name);
+        fputs("\"><code>", out);
+        td_html_text(out, e->name);
+        fprintf(out, "</code> %s ",
+                e->res.in_shared_cache ? "[dyld shared cache]"
+                : e->delay             ? "not found (delay-load)"
+                : e->weak              ? "not found (weak)"
+                                       : "<b>not found</b>");
+        html_probes(out, &e->res, true);
+        fputs("</li>\n", out);
+        return;
+    }
+    bool first = e->res.newly_opened && !tr->printed[e->to->index];
+    const char *how = e->res.newly_opened ? td_found_via(e->to, via, sizeof via)
+                                          : td_rule_name(TD_RULE_ALREADY_LOADED);
+    fputs("<li data-library=\"", out);
+    td_html_text(out, e->name);
+    fputs("\">", out);
+    bool nest = first && tr->depth < 64;
+    if (nest)
+        fputs("<details open><summary>", out);
+    fputs(first ? "<code><b>" : "<code>", out);
+    td_html_text(out, e->name);
+    fputs(first ? "</b></code>" : "</code>", out);
+    fputs(" <span class=\"via\">[", out);
+    td_html_text(out, how);
+    fputs("]</span> <span class=\"path\">", out);
+    td_html_text(out, e->to->path);
+    fputs("</span>", out);
+    if (nest) {
+        fputs("</summary>", out);
+        html_probes(out, &e->res, false);
+        tr->printed[e->to->index] = 1;
+        tr->depth++;
+        html_children(tr, e->to);
+        tr->depth--;
+        fputs("</details>", out);
+    }
+    fputs("</li>\n", out);
+}
+
+static void html_children(struct html_tree *tr, const struct td_object *o)
+{
+    const struct td_graph *g = tr->g;
+    fputs("<ul class=\"tree\">\n", tr->out);
+    if (tr->from.start && in_graph(g, o)) {
+        for (size_t i = tr->from.start[o->index]; i < tr->from.start[o->index + 1]; i++)
+            html_edge(tr, tr->from.edges[i]);
+    } else {
+        for (size_t i = 0; i < g->n_edges; i++)
+            if (g->edges[i].from == o)
+                html_edge(tr, &g->edges[i]);
+    }
+    fputs("</ul>\n", tr->out);
+}
+
+void td_deps_html_tree(const struct td_graph *g, FILE *out)
+{
+    struct html_tree tr = {g, out, calloc(g->count + 1, 1), edge_groups(g, true), 0};
+    if (!tr.printed) {
+        edge_groups_free(&tr.from);
+        return;
+    }
+    fprintf(out,
+            "<section id=\"tree\">\n<h2>Dependencies</h2>\n<p class=\"via\">platform %s, profile "
+            "%s</p>\n",
+            td_platform_name(g->cfg.platform), td_profile_name(g->cfg.profile));
+    for (size_t r = 0; r < g->n_roots; r++) {
+        const struct td_object *o = g->objects[r];
+        tr.printed[o->index] = 1;
+        fputs("<details open class=\"root\"><summary><code><b>", out);
+        td_html_text(out, o->path);
+        fputs("</b></code> <span class=\"via\">(", out);
+        td_html_text(out, o->arch);
+        fputs(")</span></summary>\n", out);
+        html_children(&tr, o);
+        fputs("</details>\n", out);
+    }
+    free(tr.printed);
+    edge_groups_free(&tr.from);
+    size_t missing = 0;
+    for (size_t i = 0; i < g->n_edges; i++)
+        missing += g->edges[i].to == NULL && !g->edges[i].res.in_shared_cache;
+    fprintf(out, "<p>%zu libraries loaded, %zu dependencies not found</p>\n</section>\n",
+            g->count - g->n_roots, missing);
+}
+
+void td_deps_html(const struct td_graph *g, FILE *out)
+{
+    char title[4200];
+    snprintf(title, sizeof title, "torchdoctor deps: %s", g->count ? g->objects[0]->path : "");
+    td_html_begin(out, title);
+    td_html_findings(out, &g->findings);
+    td_deps_html_tree(g, out);
+    td_html_end(out);
 }
 
 /* ---- dot ---- */

@@ -17,6 +17,11 @@ void td_deps_json(const struct td_graph *g, FILE *out);
 void td_deps_json_body(struct td_jsonw *w, const struct td_graph *g);
 void td_deps_markdown(const struct td_graph *g, FILE *out);
 void td_deps_dot(const struct td_graph *g, FILE *out);
+/* One self-contained page: the findings, then the tree (report/html.h). */
+void td_deps_html(const struct td_graph *g, FILE *out);
+/* The collapsible tree alone, every place tried expandable: `check` embeds
+ * it for each torch's import closure. */
+void td_deps_html_tree(const struct td_graph *g, FILE *out);
 
 /* "runpath of libtorch_cuda.so", "ld.so.cache", "DLL load dir": how an
  * object was found, in words. Writes OUT and returns it. */

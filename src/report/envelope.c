@@ -22,20 +22,24 @@ void td_envelope_begin(struct td_jsonw *w, const char *command, const char *plat
     td_jw_kstr(w, "platform", platform);
 }
 
+void td_envelope_finding_fields(struct td_jsonw *w, const struct td_finding *x)
+{
+    td_jw_kstr(w, "severity", td_severity_name(x->severity));
+    td_jw_kstr(w, "kind", x->kind);
+    td_jw_kstr(w, "library", x->library);
+    td_jw_kstr(w, "needed_by", x->needed_by);
+    td_jw_kstr(w, "symbol", x->symbol);
+    td_jw_kstr(w, "detail", x->detail);
+    td_jw_kstr(w, "fix", x->fix);
+}
+
 void td_envelope_findings(struct td_jsonw *w, const struct td_findings *f)
 {
     td_jw_key(w, "findings");
     td_jw_begin_array(w);
     for (size_t i = 0; i < f->count; i++) {
-        const struct td_finding *x = &f->items[i];
         td_jw_begin_object(w);
-        td_jw_kstr(w, "severity", td_severity_name(x->severity));
-        td_jw_kstr(w, "kind", x->kind);
-        td_jw_kstr(w, "library", x->library);
-        td_jw_kstr(w, "needed_by", x->needed_by);
-        td_jw_kstr(w, "symbol", x->symbol);
-        td_jw_kstr(w, "detail", x->detail);
-        td_jw_kstr(w, "fix", x->fix);
+        td_envelope_finding_fields(w, &f->items[i]);
         td_jw_end_object(w);
     }
     td_jw_end_array(w);

@@ -18,6 +18,9 @@ const char *td_host_platform(void);
 /* Opens the top-level object and writes tool, version, schema_version,
  * command, platform. */
 void td_envelope_begin(struct td_jsonw *w, const char *command, const char *platform);
+/* The fields of one finding (severity ... fix) into the object W has open:
+ * for a command that adds its own (explain's "causes"). */
+void td_envelope_finding_fields(struct td_jsonw *w, const struct td_finding *x);
 /* Writes "findings": [...]. */
 void td_envelope_findings(struct td_jsonw *w, const struct td_findings *f);
 /* Closes the top-level object. */

@@ -65,7 +65,15 @@ check(m is not None and m["profile"] == "torch-import", f"win: machine {m}")
 check(any(l.startswith("fbgemm.dll needs libomp140.x86_64.dll, which is in none") for l in m["really"]), m["really"])
 miss = [f for f in d["findings"] if f["kind"] == "missing_library" and f["library"] == "libomp140.x86_64.dll"]
 check(len(miss) == 1 and miss[0]["needed_by"].endswith("torch/lib/fbgemm.dll") and miss[0]["severity"] == "error", miss)
-check(d["findings"][0]["kind"] == "missing_library" and "win126-fbgemm-libomp" in d["findings"][0]["detail"], d["findings"][0])
+# One finding: what the graph established here, with deps' library and needed_by,
+# then the ranked causes: this machine's, the catalogue's (its version condition
+# unknown: "If your torch is 2.4.0"), then the general ones.
+f0 = d["findings"][0]
+check(f0["library"] == "libomp140.x86_64.dll" and f0["needed_by"].endswith("torch/lib/fbgemm.dll"), f0)
+cs = f0.get("causes", [])
+check(len(cs) >= 3 and cs[0]["source"].startswith("this machine") and cs[1]["id"] == "win126-fbgemm-libomp"
+      and cs[1]["detail"].startswith("If your torch is 2.4.0:") and cs[1]["condition"] == "torch=2.4.0", cs)
+check(all(c["confirm"].startswith("torchdoctor ") for c in cs), cs)
 
 d, rc = load("linux")
 check(rc == 1, f"linux: exit {rc}")

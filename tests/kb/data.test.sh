@@ -76,6 +76,24 @@ for r in rows:
         print(f"env_vars.tsv {name}: path_cuda_version arg must be major or minor"); bad += 1
     if rule == "arch_list" and "/" not in arg:
         print(f"env_vars.tsv {name}: arch_list arg must be NAMES/ARCHES"); bad += 1
+# change_impacts.tsv: every finding kind is one of src/base/finding.h's, match and
+# otherwise take their few values, and each area has a catch-all "*" row after
+# its specific ones (the first matching row wins).
+h, rows = tables["change_impacts.tsv"]
+src = os.path.join(os.path.dirname(d), "src", "base", "finding.h")
+vocab = set(re.findall(r'#define TD_KIND_[A-Z0-9_]+ "([a-z0-9_]+)"', open(src).read()))
+seen_any = set()
+for r in rows:
+    area, item = r[h.index("area")], r[h.index("item")]
+    for k in r[h.index("finding_kinds")].split(";"):
+        if k not in vocab:
+            print(f"change_impacts.tsv {area} {item}: unknown finding kind {k!r}"); bad += 1
+    if r[h.index("match")] not in ("any", "item") or r[h.index("otherwise")] not in ("risky", "neutral"):
+        print(f"change_impacts.tsv {area} {item}: bad match/otherwise"); bad += 1
+    if area in seen_any:
+        print(f"change_impacts.tsv {area} {item}: after the area's '*' row, never matched"); bad += 1
+    if item == "*":
+        seen_any.add(area)
 print(f"data: {len(tables)} tables, {rows_total} rows, {bad} problems")
 sys.exit(1 if bad else 0)
 P

@@ -1,6 +1,6 @@
 /* The Windows build of `explain` matches with base/ere.c, not glibc: every
  * ERE the explainer compiles (each catalogue row's, as written and
- * language-neutral, and the field extractors') is run by both engines on
+ * language-neutral, the field extractors' and the loader dialogs') is run by both engines on
  * every catalogue example, as pasted and in its language-neutral form, and
  * both must agree on whether it matches, where, and on every group. */
 #include "testutil.h"

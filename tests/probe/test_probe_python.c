@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fakeroot.h"
 #include "probe/probe.h"
 
 struct fx {
@@ -75,9 +76,11 @@ static void venv_with_system_site(void **state)
     assert_int_equal(f.n, 1);
     const struct td_python *p = &f.py[0];
     assert_string_equal(p->prefix, "/home/u/syssite");
-    /* User site first, the venv, then the base's Debian dirs that exist. */
-    static const char *const want[] = {"/home/u/.local/lib/python3.11/site-packages",
-                                       "/home/u/syssite/lib/python3.11/site-packages",
+    /* The venv first (site.py venv(): "so venv takes precedence over
+     * user-site"), the user site, then the base's Debian dirs that exist;
+     * syspath.test.sh holds this order against the real python3. */
+    static const char *const want[] = {"/home/u/syssite/lib/python3.11/site-packages",
+                                       "/home/u/.local/lib/python3.11/site-packages",
                                        "/usr/local/lib/python3.11/dist-packages",
                                        "/usr/lib/python3/dist-packages"};
     assert_sites(p, want, 4);
@@ -186,6 +189,127 @@ static void real_system_python(void **state)
     td_arena_free(&arena);
 }
 
+static void assert_sys_path(const struct td_python *py, const char *const *want, size_t n)
+{
+    for (size_t i = 0; i < n && i < py->n_sys_path; i++)
+        assert_string_equal(py->sys_path[i].path, want[i]);
+    assert_int_equal(py->n_sys_path, n);
+}
+
+/* The Windows embeddable distribution as ComfyUI portable ships it
+ * (python_embeded\python311._pth). No Windows CPython runs here, so the
+ * oracle is CPython's own rules: Modules/getpath.py "SET pythonpath FROM
+ * _PTH FILE" (each line up to '#', stripped, joined to the file's folder;
+ * `import site` turns site on; isolated mode: no PYTHONPATH, no user
+ * site, no current directory) and Lib/site.py (removeduppaths makes the
+ * entries absolute; getsitepackages on Windows: PREFIX and
+ * PREFIX\Lib\site-packages, whose .pth files are read). */
+static void windows_embeddable_pth(void **state)
+{
+    struct fakeroot r;
+    fakeroot_init(&r);
+    fakeroot_write(&r, "emb/python.exe", "MZ", 0);
+    fakeroot_write(&r, "emb/python311.dll", "MZ", 0);
+    fakeroot_write(&r, "emb/python311.zip", "PK", 0);
+    fakeroot_write(&r, "emb/python311._pth",
+                   "python311.zip\n.\n../ComfyUI  # the app\n\n"
+                   "# Uncomment to run site.main() automatically\nimport site\nimport foo\n",
+                   0);
+    fakeroot_dir(&r, "ComfyUI");
+    fakeroot_dir(&r, "emb/extra");
+    fakeroot_write(&r, "emb/Lib/site-packages/torch/__init__.py", "#\n", 0);
+    fakeroot_write(&r, "emb/Lib/site-packages/torch/version.py", "__version__ = '2.3.1+cu121'\n",
+                   0);
+    fakeroot_write(&r, "emb/Lib/site-packages/extra.pth", "../../extra\n", 0);
+    fakeroot_dir(&r, "appdata/Python/Python311/site-packages");
+    static const char *const envp[] = {"PYTHONPATH=/elsewhere", "APPDATA=/appdata", NULL};
+    struct td_arena arena = {0};
+    struct td_probe_ctx ctx = {.root = r.dir, .arena = &arena, .envp = envp};
+    struct td_python *py;
+    size_t n;
+    assert_int_equal(td_probe_pythons(&ctx, "/emb/python.exe", &py, &n), 0);
+    assert_int_equal(n, 1);
+    assert_string_equal(py->kind_name, "embeddable");
+    assert_string_equal(py->version, "3.11"); /* from python311.dll */
+    assert_string_equal(py->prefix, "/emb");
+    assert_string_equal(py->pth_file, "/emb/python311._pth");
+    assert_true(py->site_imported);
+    assert_non_null(py->user_site_off); /* isolated: %APPDATA%'s user site is not used */
+    static const char *const want[] = {"/emb/python311.zip", "/emb", "/ComfyUI",
+                                       "/emb/Lib/site-packages", "/emb/extra"};
+    assert_sys_path(py, want, 5);
+    assert_int_equal(py->sys_path[2].why, TD_SP_PTH_LINE);
+    assert_string_equal(py->sys_path[2].detail, "line 3 of /emb/python311._pth");
+    assert_int_equal(py->sys_path[3].why, TD_SP_SITE);
+    assert_int_equal(py->sys_path[4].why, TD_SP_DOT_PTH);
+    assert_int_equal(py->n_pth_imports, 1); /* `import foo` is refused, and reported */
+    assert_string_equal(py->pth_imports[0].text, "import foo");
+    assert_int_equal(py->pth_imports[0].line, 7);
+
+    struct td_torch *t;
+    size_t nt;
+    struct td_findings f = {0};
+    assert_int_equal(td_probe_torch(&ctx, py, n, 0, &t, &nt, &f), 0);
+    assert_int_equal(nt, 1);
+    assert_true(t[0].imported);
+    assert_string_equal(t[0].sys_path_entry, "/emb/Lib/site-packages");
+    td_findings_free(&f);
+    td_arena_free(&arena);
+
+    /* Without `import site` the lines are sys.path as written, and nothing
+     * else: no site-packages, so no torch. */
+    fakeroot_write(&r, "emb/python311._pth", "python311.zip\n.\n../ComfyUI\n#import site\n", 0);
+    arena = (struct td_arena){0};
+    assert_int_equal(td_probe_pythons(&ctx, "/emb/python.exe", &py, &n), 0);
+    assert_false(py->site_imported);
+    static const char *const bare[] = {"/emb/python311.zip", "/emb/.", "/emb/../ComfyUI"};
+    assert_sys_path(py, bare, 3);
+    assert_int_equal(py->n_site_dirs, 0);
+    f = (struct td_findings){0};
+    assert_int_equal(td_probe_torch(&ctx, py, n, 0, &t, &nt, &f), 0);
+    assert_int_equal(nt, 0);
+    td_findings_free(&f);
+    td_arena_free(&arena);
+    fakeroot_free(&r);
+}
+
+/* A Windows installation without ._pth: getpath.py's Windows order (the
+ * zip beside the DLL, DLLs, Lib, the executable's folder), then site.py's
+ * PREFIX and PREFIX\Lib\site-packages, the user site under %APPDATA%
+ * first, and PYTHONPATH (';'-separated) in front. */
+static void windows_install(void **state)
+{
+    (void)fakeroot_link; /* fakeroot.h's, unused here */
+    struct fakeroot r;
+    fakeroot_init(&r);
+    fakeroot_write(&r, "py311/python.exe", "MZ", 0);
+    fakeroot_write(&r, "py311/python311.dll", "MZ", 0);
+    fakeroot_dir(&r, "py311/DLLs");
+    fakeroot_dir(&r, "py311/Lib/site-packages");
+    fakeroot_dir(&r, "appdata/Python/Python311/site-packages");
+    fakeroot_dir(&r, "pp");
+    static const char *const envp[] = {"PYTHONPATH=/pp;/nowhere", "APPDATA=/appdata", NULL};
+    struct td_arena arena = {0};
+    struct td_probe_ctx ctx = {.root = r.dir, .arena = &arena, .envp = envp};
+    struct td_python *py;
+    size_t n;
+    assert_int_equal(td_probe_pythons(&ctx, "/py311/python.exe", &py, &n), 0);
+    static const char *const want[] = {"",
+                                       "/pp",
+                                       "/nowhere",
+                                       "/py311/python311.zip",
+                                       "/py311/DLLs",
+                                       "/py311/Lib",
+                                       "/py311",
+                                       "/appdata/Python/Python311/site-packages",
+                                       "/py311/Lib/site-packages"};
+    assert_sys_path(py, want, 9);
+    assert_int_equal(py->sys_path[7].why, TD_SP_USER_SITE);
+    assert_false(py->sys_path[2].exists);
+    td_arena_free(&arena);
+    fakeroot_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -195,6 +319,8 @@ int main(void)
         cmocka_unit_test(conda_base_and_envs),
         cmocka_unit_test(missing_explicit),
         cmocka_unit_test(real_system_python),
+        cmocka_unit_test(windows_embeddable_pth),
+        cmocka_unit_test(windows_install),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,9 @@
 # run itself again.
 set -u
 src=${TD_SRC:?}
+# The clone builds its own plain binary, so the sanitizer pass would repeat
+# the plain pass's run exactly.
+[ "${TD_SANITIZE:-OFF}" = ON ] && { echo "skipped: the clone's build is the same in the sanitizer pass"; exit 0; }
 git -C "$src" rev-parse HEAD >/dev/null 2>&1 || { echo "skipped: $src is not a git checkout"; exit 0; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -76,7 +76,10 @@ check(loader.get(lib + "torch_cpu.dll") == "0", f"Wine: torch_cpu.dll {loader}")
 check(loader.get(lib + "c10.dll") == "0", f"Wine: c10.dll {loader}")
 py = d["pythons"]
 check(len(py) == 1 and py[0]["version"] == "3.11.4" and py[0]["kind"] == "venv"
-      and py[0]["site_dirs"] == ["C:/venv/Lib/site-packages"], f"pythons {py}")
+      and py[0]["site_dirs"] == ["C:/venv", "C:/venv/Lib/site-packages"], f"pythons {py}")
+# site.py getsitepackages on Windows: PREFIX itself, then PREFIX\Lib\site-packages.
+check([e["path"] for e in py[0]["sys_path"] if e["reason"] == "site"] ==
+      ["C:/venv", "C:/venv/Lib/site-packages"], f"sys_path {py[0]['sys_path']}")
 t = d["torch"]
 check(len(t) == 1 and t[0]["version"] == "2.4.0+cpu" and t[0]["variant"] == "cpu", f"torch {t}")
 s, w = d["system"], d["windows"]

@@ -67,9 +67,9 @@ except jsonschema.ValidationError as e:
 got = [(p["exe"], p["version"], p["found_by"], p["kind"], p["prefix"], p["site_dirs"])
        for p in d["pythons"]]
 want = [("C:/py311/python.exe", "3.11", "py launcher (registry)", "other", "C:/py311",
-         [appdata + "/Python/Python311/site-packages", "C:/py311/Lib/site-packages"]),
+         [appdata + "/Python/Python311/site-packages", "C:/py311", "C:/py311/Lib/site-packages"]),
         ("C:/py39-32/python.exe", "3.9.13", "py launcher (registry)", "other", "C:/py39-32",
-         ["C:/py39-32/Lib/site-packages"])]
+         ["C:/py39-32", "C:/py39-32/Lib/site-packages"])]
 check(got == want, f"pythons {got}")
 t = [(x["version"], x["python"], x["dir"]) for x in d["torch"]]
 check(t == [("2.4.0+cpu", "C:/py311/python.exe", "C:/py311/Lib/site-packages/torch")],

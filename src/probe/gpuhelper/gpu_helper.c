@@ -4,10 +4,12 @@
  * NVIDIA driver the way any CUDA program does (dlopen of libcuda.so.1 by
  * the real ld.so, which honours LD_LIBRARY_PATH), asks it what
  * probe/gpu_ask.c asks and prints the answers on stdout in that file's
- * line protocol. It leaves with _exit so that no driver destructor can
- * hang it. */
+ * line protocol (or, for bench, gpu_bench_ask.c's measurements). It leaves with _exit so that no
+ * driver destructor can hang it. */
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "../gpu_ask.h"
@@ -32,7 +34,9 @@ static void write_line(const char *line, size_t n)
             return;
 }
 
-int main(void)
+/* No argument: the probe's questions (check). "bench ITERATIONS QUICK":
+ * bench's measurements. */
+int main(int argc, char **argv)
 {
     static const char *const nvml[] = {"libnvidia-ml.so.1", NULL};
     const struct td_gpu_ask ask = {.open = open_lib,
@@ -40,6 +44,9 @@ int main(void)
                                    .write = write_line,
                                    .cuda_lib = "libcuda.so.1",
                                    .nvml_libs = nvml};
-    td_gpu_ask(&ask);
+    if (argc >= 4 && strcmp(argv[1], "bench") == 0)
+        td_gpu_bench(&ask, atoi(argv[2]), strcmp(argv[3], "1") == 0);
+    else
+        td_gpu_ask(&ask);
     _exit(0);
 }

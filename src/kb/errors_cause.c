@@ -1,0 +1,685 @@
+/* The general layer under the error catalogue: any loader message (Windows
+ * codes and dialogs, ld.so, dyld, Python's import errors, torch's DLL
+ * preload) becomes what failed, who needed it, the role of the file, and a
+ * short ranked list of causes (data/load_error_*.tsv, docs/explain.md). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/compat.h"
+#include "base/data.h"
+#include "base/version.h"
+#include "kb/errors_internal.h"
+
+enum { MAX_ROLES = 128, MAX_CAUSE_ROWS = 96, MAX_DIALOGS = 32, TEXT_CAP = 2048 };
+
+struct role_row {
+    const char *how, *text, *role; /* how: prefix, contains, path, suffix */
+};
+struct cause_row {
+    const char *kind, *role, *cause_kind, *detail, *fix, *confirm, *source;
+    int rank;
+};
+struct dialog_row {
+    const char *form, *kind, *pattern;
+    int file, symbol;
+    regex_t re;
+    bool ok;
+};
+
+static struct {
+    bool loaded;
+    struct role_row roles[MAX_ROLES];
+    size_t n_roles;
+    struct cause_row causes[MAX_CAUSE_ROWS];
+    size_t n_causes;
+    struct dialog_row dialogs[MAX_DIALOGS];
+    size_t n_dialogs;
+    struct td_arena arena; /* the tables' text; lives as long as the program */
+} g_kb;
+
+static const char *keep(const char *cell)
+{
+    return td_arena_strdup(&g_kb.arena, cell);
+}
+
+static void load_roles(void)
+{
+    static const char *const cols[] = {"match", "role", NULL};
+    struct td_table t;
+    if (!td_table_open(&t, "load_error_roles", cols))
+        return;
+    while (g_kb.n_roles < MAX_ROLES && td_table_next(&t)) {
+        const char *m = td_table_cell(&t, 0), *colon = strchr(m, ':');
+        if (!colon)
+            continue;
+        struct role_row *r = &g_kb.roles[g_kb.n_roles++];
+        r->how = td_arena_strndup(&g_kb.arena, m, (size_t)(colon - m));
+        r->text = keep(colon + 1);
+        r->role = keep(td_table_cell(&t, 1));
+    }
+}
+
+static void load_causes(void)
+{
+    static const char *const cols[] = {"kind", "role",    "rank",   "cause_kind", "detail",
+                                       "fix",  "confirm", "source", NULL};
+    struct td_table t;
+    if (!td_table_open(&t, "load_error_causes", cols))
+        return;
+    while (g_kb.n_causes < MAX_CAUSE_ROWS && td_table_next(&t)) {
+        struct cause_row *c = &g_kb.causes[g_kb.n_causes++];
+        c->kind = keep(td_table_cell(&t, 0));
+        c->role = keep(td_table_cell(&t, 1));
+        c->rank = atoi(td_table_cell(&t, 2));
+        c->cause_kind = keep(td_table_cell(&t, 3));
+        c->detail = keep(td_table_cell(&t, 4));
+        c->fix = keep(td_table_cell(&t, 5));
+        c->confirm = keep(td_table_cell(&t, 6));
+        c->source = keep(td_table_cell(&t, 7));
+    }
+}
+
+/* A table pattern with its \n and \t written as escapes made real (an
+ * escaped backslash stays as it is, for regcomp). */
+static const char *decode_escapes(const char *cell)
+{
+    char out[TEXT_CAP];
+    size_t o = 0;
+    for (const char *p = cell; *p && o + 2 < sizeof out; p++) {
+        if (p[0] == '\\' && (p[1] == 'n' || p[1] == 't')) {
+            out[o++] = p[1] == 'n' ? '\n' : '\t';
+            p++;
+        } else if (p[0] == '\\' && p[1]) {
+            out[o++] = *p++;
+            out[o++] = *p;
+        } else {
+            out[o++] = *p;
+        }
+    }
+    out[o] = '\0';
+    return keep(out);
+}
+
+static void load_dialogs(void)
+{
+    static const char *const cols[] = {"form", "kind", "pattern", "file", "symbol", NULL};
+    struct td_table t;
+    if (!td_table_open(&t, "windows_loader_dialogs", cols))
+        return;
+    while (g_kb.n_dialogs < MAX_DIALOGS && td_table_next(&t)) {
+        struct dialog_row *d = &g_kb.dialogs[g_kb.n_dialogs++];
+        d->form = keep(td_table_cell(&t, 0));
+        d->kind = keep(td_table_cell(&t, 1));
+        d->pattern = decode_escapes(td_table_cell(&t, 2));
+        d->file = atoi(td_table_cell(&t, 3));
+        d->symbol = atoi(td_table_cell(&t, 4));
+        d->ok =
+            d->pattern && regcomp(&d->re, d->pattern, REG_EXTENDED | REG_ICASE | REG_NEWLINE) == 0;
+    }
+}
+
+static void load_tables(void)
+{
+    if (g_kb.loaded)
+        return;
+    g_kb.loaded = true;
+    load_roles();
+    load_causes();
+    load_dialogs();
+}
+
+const char *td_explain_base_name(const char *path)
+{
+    const char *b = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/' || *p == '\\')
+            b = p + 1;
+    return b;
+}
+
+static void lower(const char *s, char *out, size_t cap)
+{
+    size_t i = 0;
+    for (; s[i] && i + 1 < cap; i++)
+        out[i] = (char)tolower((unsigned char)s[i]);
+    out[i] = '\0';
+}
+
+static bool role_matches(const struct role_row *r, const char *name, const char *path)
+{
+    if (strcmp(r->how, "prefix") == 0)
+        return strncmp(name, r->text, strlen(r->text)) == 0;
+    if (strcmp(r->how, "contains") == 0)
+        return strstr(name, r->text) != NULL;
+    if (strcmp(r->how, "path") == 0)
+        return strstr(path, r->text) != NULL;
+    size_t n = strlen(name), k = strlen(r->text);
+    return strcmp(r->how, "suffix") == 0 && n >= k && strcmp(name + n - k, r->text) == 0;
+}
+
+/* The role of PATH (data/load_error_roles.tsv): the first row that fits. */
+static const char *role_of(const char *path)
+{
+    if (!path)
+        return NULL;
+    char name[512], whole[TEXT_CAP];
+    lower(td_explain_base_name(path), name, sizeof name);
+    lower(path, whole, sizeof whole);
+    for (size_t i = 0; i < g_kb.n_roles; i++)
+        if (role_matches(&g_kb.roles[i], name, whole))
+            return g_kb.roles[i].role;
+    return NULL;
+}
+
+/* Symbols of torch's own C++ namespaces (c10::, at::, torch::, caffe2::),
+ * Itanium-mangled (macOS adds an underscore): a library that needs one was
+ * built against some torch. */
+static bool torch_symbol(const char *s)
+{
+    static const char *const prefixes[] = {"_ZN3c10",   "_ZNK3c10",   "_ZN2at",    "_ZNK2at",
+                                           "_ZN5torch", "_ZNK5torch", "_ZN6caffe2"};
+    if (!s)
+        return false;
+    if (s[0] == '_' && s[1] == '_')
+        s++;
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (strncmp(s, prefixes[i], strlen(prefixes[i])) == 0)
+            return true;
+    return false;
+}
+
+static char *grab(const char *text, const regmatch_t *m, int g, struct td_arena *a)
+{
+    if (g <= 0 || m[g].rm_so < 0)
+        return NULL;
+    char *s = td_arena_strndup(a, text + m[g].rm_so, (size_t)(m[g].rm_eo - m[g].rm_so));
+    if (!s)
+        return NULL;
+    /* a dialog's own trailing punctuation ("上。", ".") is not part of the name */
+    static const char *const tails[] = {"\xe4\xb8\x8a\xe3\x80\x82", "\xe4\xb8\x8a", "\xe3\x80\x82",
+                                        ".", " "};
+    for (bool cut = true; cut;) {
+        cut = false;
+        size_t n = strlen(s);
+        for (size_t k = 0; k < sizeof tails / sizeof tails[0]; k++) {
+            size_t tl = strlen(tails[k]);
+            if (n > tl && strcmp(s + n - tl, tails[k]) == 0) {
+                s[n - tl] = '\0';
+                cut = true;
+                break;
+            }
+        }
+    }
+    while (*s == ' ')
+        s++;
+    return s;
+}
+
+/* One of the Windows loader's dialogs (data/windows_loader_dialogs.tsv). */
+static bool from_dialog(struct td_explain *x)
+{
+    regmatch_t m[8];
+    for (size_t i = 0; i < g_kb.n_dialogs; i++) {
+        struct dialog_row *d = &g_kb.dialogs[i];
+        if (!d->ok || regexec(&d->re, x->text, 8, m, 0) != 0)
+            continue;
+        struct td_explain_load *l = &x->load;
+        l->form = "dialog";
+        l->kind = d->kind;
+        l->file = grab(x->text, m, d->file, &x->arena);
+        l->library = l->file ? td_explain_base_name(l->file) : NULL;
+        l->symbol = grab(x->text, m, d->symbol, &x->arena);
+        return true;
+    }
+    return false;
+}
+
+/* The kind a code stands for (data/load_error_codes.tsv), or NULL. */
+static const char *kind_of_code(const char *code, struct td_arena *a)
+{
+    static const char *const cols[] = {"code", "kind", NULL};
+    struct td_table t;
+    if (!code || !td_table_open(&t, "load_error_codes", cols))
+        return NULL;
+    while (td_table_next(&t))
+        if (strcmp(td_table_cell(&t, 0), code) == 0)
+            return td_arena_strdup(a, td_table_cell(&t, 1));
+    return NULL;
+}
+
+/* The NTSTATUS of a failed start decides over the Win32 code it maps to
+ * (0xC000012F and 0xC000007B both map to 193; data/windows_load_status.tsv). */
+static const char *kind_of_ntstatus(const char *status, struct td_arena *a)
+{
+    static const char *const cols[] = {"status", "kind", NULL};
+    struct td_table t;
+    if (!status || !td_table_open(&t, "windows_load_status", cols))
+        return NULL;
+    while (td_table_next(&t))
+        if (strcasecmp(td_table_cell(&t, 0), status) == 0)
+            return td_arena_strdup(a, td_table_cell(&t, 1));
+    return NULL;
+}
+
+/* The module of a pre-3.8 "DLL load failed:" (which names none): the last
+ * import statement of the traceback ("from torch._C import *" -> _C). */
+static const char *imported_module(const char *text, struct td_arena *a)
+{
+    const char *best = NULL;
+    size_t best_len = 0;
+    for (const char *p = strstr(text, "import "); p; p = strstr(p + 1, "import ")) {
+        const char *from = NULL;
+        for (const char *q = p; q > text && q[-1] != '\n'; q--)
+            if (strncmp(q - 1, "from ", 5) == 0)
+                from = q + 4;
+        const char *name = p + 7;
+        size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+        if ((n == 0 || *name == '*') && from) {
+            name = from;
+            n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+        }
+        if (n == 0 || strncmp(name, "DLL", 3) == 0)
+            continue;
+        const char *dot = NULL;
+        for (size_t i = 0; i < n; i++)
+            if (name[i] == '.')
+                dot = name + i;
+        best = dot ? dot + 1 : name;
+        best_len = (size_t)(name + n - best);
+    }
+    return best && best_len ? td_arena_strndup(a, best, best_len) : NULL;
+}
+
+static bool has(const char *text, const char *s)
+{
+    return text && strstr(text, s) != NULL;
+}
+
+static bool is(const char *kind, const char *want)
+{
+    return kind && strcmp(kind, want) == 0;
+}
+
+/* Python's own import failures (Python/dynload_win.c, importlib). */
+static void from_python(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    const struct td_explain_fields *f = &x->fields;
+    if (!has(x->text, "DLL load failed"))
+        return;
+    l->form = "python-import";
+    const char *module = f->module ? f->module : imported_module(x->text, &x->arena);
+    if (!l->library && module) {
+        const char *dot = strrchr(module, '.');
+        l->library = dot ? dot + 1 : module;
+    }
+    if (!l->kind)
+        l->kind = TD_KIND_MISSING_LIBRARY; /* no code shown: 126 is by far the most common */
+}
+
+/* The last library file the text mentions ("…\\lantern.dll - The specified
+ * procedure…", "CDLL(u'face_detection.dll')"): the file at fault when no
+ * message form named one. */
+static const char *last_library_named(const char *text, struct td_arena *a)
+{
+    static regex_t re;
+    static bool compiled, ok;
+    if (!compiled) {
+        compiled = true;
+        ok =
+            regcomp(&re,
+                    "([A-Za-z0-9_.+-]+\\.(dll|DLL|Dll|pyd|dylib|so(\\.[0-9]+)*))([^A-Za-z0-9_.]|$)",
+                    REG_EXTENDED | REG_NEWLINE) == 0;
+    }
+    const char *found = NULL;
+    size_t len = 0;
+    regmatch_t m[2];
+    for (const char *p = text; ok && regexec(&re, p, 2, m, 0) == 0;
+         p += m[0].rm_eo ? m[0].rm_eo : 1) {
+        found = p + m[1].rm_so;
+        len = (size_t)(m[1].rm_eo - m[1].rm_so);
+        if (!p[m[0].rm_eo])
+            break;
+    }
+    return found ? td_arena_strndup(a, found, len) : NULL;
+}
+
+/* The message forms of ld.so, dyld and the extractors' file fields. */
+static void from_posix(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    const struct td_explain_fields *f = &x->fields;
+    const char *t = x->text;
+    if ((has(t, ": version `") || has(t, ": version '")) && has(t, "' not found") && f->file &&
+        f->version) {
+        l->form = "ld.so";
+        l->kind = TD_KIND_MISSING_SYMBOL_VERSION;
+        l->library = td_explain_base_name(f->file);
+        l->needed_by = f->needed_by;
+        l->symbol = f->version;
+        l->file = f->needed_by;
+    } else if ((has(t, "ndefined symbol:") || has(t, "Symbol not found:")) && f->symbol) {
+        l->form = has(t, "Symbol not found:") ? "dyld" : "ld.so";
+        l->kind = TD_KIND_MISSING_SYMBOL;
+        l->needed_by = f->needed_by && l->form[0] == 'd' ? f->needed_by : f->file;
+        if (l->needed_by && !strchr(td_explain_base_name(l->needed_by), '.'))
+            l->needed_by = NULL; /* "ImportError: undefined symbol: ..." names no file */
+        if (!l->needed_by)
+            l->needed_by = last_library_named(t, &x->arena);
+        l->symbol = f->symbol;
+        l->file = l->needed_by;
+        if (f->expected_in && !has(f->expected_in, "flat namespace"))
+            l->library = td_explain_base_name(f->expected_in);
+        if (f->version && has(f->version, ".so")) {
+            /* "undefined symbol: S, version libnvJitLink.so.12": the version
+             * names the library that lacks it */
+            l->kind = TD_KIND_MISSING_SYMBOL_VERSION;
+            l->library = f->version;
+        }
+    } else if (has(t, "incompatible architecture") || has(t, "wrong ELF class")) {
+        l->form = has(t, "wrong ELF class") ? "ld.so" : "dyld";
+        l->kind = TD_KIND_WRONG_ARCHITECTURE;
+    } else if (has(t, "invalid ELF header") || has(t, "file too short")) {
+        l->form = "ld.so";
+        l->kind = TD_KIND_NOT_A_LIBRARY;
+    } else if (has(t, "Library not loaded:")) {
+        l->form = "dyld";
+        l->kind = TD_KIND_MISSING_LIBRARY;
+    } else if (has(t, "cannot open shared object file")) {
+        l->form = "ld.so";
+        l->kind = has(t, "shared object file: Permission denied") ? TD_KIND_UNREADABLE_FILE
+                                                                  : TD_KIND_MISSING_LIBRARY;
+    } else if (has(t, "Could not load dynamic library") || has(t, "Could not load library") ||
+               has(t, "Couldn't open CUDA library")) {
+        l->form = "dlopen";
+        l->kind = TD_KIND_MISSING_LIBRARY;
+    }
+    if (l->form && !l->library && !is(l->kind, TD_KIND_MISSING_SYMBOL) && f->file)
+        l->library = td_explain_base_name(f->file);
+    if (l->form && !l->needed_by && !is(l->kind, TD_KIND_MISSING_SYMBOL))
+        l->needed_by = f->needed_by;
+    if (l->form && !l->file)
+        l->file = l->needed_by ? l->needed_by : f->file;
+}
+
+/* Windows: a code (WinError, LoadLibrary's, NTSTATUS, a localised system
+ * message), torch's preload ("Error loading ... or one of its dependencies")
+ * or a cut-off remainder of it. */
+static void from_windows(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    const struct td_explain_fields *f = &x->fields;
+    char code[32] = "";
+    if (f->win32)
+        snprintf(code, sizeof code, "WinError %d", f->win32);
+    const char *kind = kind_of_ntstatus(f->ntstatus, &x->arena);
+    if (!kind)
+        kind = kind_of_code(code[0] ? code : NULL, &x->arena);
+    bool preload = has(x->text, "or one of its dependencies") || has(x->text, "rror loading") ||
+                   has(x->text, "rro loading");
+    bool failed_to_load =
+        (has(x->text, "Failed to load ") || has(x->text, "Could not find module")) && f->file;
+    if (!kind && !preload && !failed_to_load)
+        return;
+    l->form = preload ? "torch-preload" : has(x->text, "ctypes") ? "ctypes" : "windows";
+    l->kind = kind ? kind : TD_KIND_MISSING_LIBRARY;
+    if (f->file) {
+        l->file = f->file;
+        l->library = td_explain_base_name(f->file);
+    }
+    l->needed_by = f->needed_by;
+    if (has(x->text, "Please check your PyTorch installation") && failed_to_load)
+        l->note =
+            "no PyTorch release prints \"Failed to load ... Please check your PyTorch "
+            "installation\" as far as we know (torch/__init__.py raises OSError: [WinError N] "
+            "... Error loading \"...\" or one of its dependencies): the text was probably "
+            "retyped or comes from another tool; the load failure it describes is explained "
+            "below";
+}
+
+/* The library at fault and the role, once the form is known. */
+static void settle_role(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    bool elf_or_dyld = strcmp(l->form, "ld.so") == 0 || strcmp(l->form, "dyld") == 0;
+    if (!l->library && !l->file && !elf_or_dyld)
+        l->library = last_library_named(x->text, &x->arena);
+    const char *requirer = l->needed_by ? l->needed_by : l->file;
+    if (is(l->kind, TD_KIND_MISSING_SYMBOL) && !l->library && requirer) {
+        /* ELF/dyld: the requirer is the file whose build does not fit */
+        const char *r = role_of(requirer);
+        if (torch_symbol(l->symbol) && !(r && strcmp(r, "torch") == 0)) {
+            l->role = "companion";
+            l->library = td_explain_base_name(requirer);
+            l->needed_by = NULL;
+            return;
+        }
+        l->role = r;
+        return;
+    }
+    l->role = role_of(l->library ? l->library : l->file);
+    if (!l->role && l->file && l->library != l->file)
+        l->role = role_of(l->file);
+    if (!l->role && (has(x->text, "torch\\__init__.py") || has(x->text, "torch/__init__.py")) &&
+        has(x->text, "ctypes"))
+        l->role = "torch"; /* torch's own DLL preload, whatever file it was at */
+    if (!l->role && l->library && has(x->text, "DLL load failed"))
+        l->role = "python_extension";
+}
+
+/* TEMPLATE with {library}, {needed_by}, {file}, {symbol}, {version} filled. */
+static const char *fill(const char *template, const struct td_explain *x, struct td_arena *a)
+{
+    const struct td_explain_load *l = &x->load;
+    const struct {
+        const char *name, *value, *otherwise;
+    } vars[] = {
+        {"{library}", l->library, "the library"},
+        {"{needed_by}", l->needed_by, "the file that needs it"},
+        {"{file}", l->file, "<the file the message names>"},
+        {"{symbol}", l->symbol, "the symbol"},
+        {"{version}", x->fields.version, "the version it needs"},
+    };
+    char out[TEXT_CAP];
+    size_t o = 0;
+    for (const char *p = template; *p && o + 1 < sizeof out;) {
+        size_t k = 0;
+        for (; k < sizeof vars / sizeof vars[0]; k++)
+            if (strncmp(p, vars[k].name, strlen(vars[k].name)) == 0)
+                break;
+        if (k == sizeof vars / sizeof vars[0]) {
+            out[o++] = *p++;
+            continue;
+        }
+        const char *v = vars[k].value ? vars[k].value : vars[k].otherwise;
+        int n = snprintf(out + o, sizeof out - o, "%s", v);
+        o = n < 0 ? o : o + (size_t)n >= sizeof out ? sizeof out - 1 : o + (size_t)n;
+        p += strlen(vars[k].name);
+    }
+    out[o] = '\0';
+    return td_arena_strdup(a, out);
+}
+
+/* The general causes for the load error's kind and ROLE, by rank, up to CAP. */
+static void add_general(struct td_explain *x, const char *role, size_t cap)
+{
+    struct td_explain_load *l = &x->load;
+    for (int rank = 1; rank < 10; rank++)
+        for (size_t i = 0; i < g_kb.n_causes && l->n_causes < cap; i++) {
+            const struct cause_row *c = &g_kb.causes[i];
+            if (c->rank != rank || strcmp(c->kind, l->kind) || strcmp(c->role, role))
+                continue;
+            struct td_explain_cause *out = &l->causes[l->n_causes++];
+            out->kind = c->cause_kind;
+            out->detail = fill(c->detail, x, &x->arena);
+            out->fix = fill(c->fix, x, &x->arena);
+            out->confirm = l->file || !strstr(c->confirm, "{file}") ? fill(c->confirm, x, &x->arena)
+                                                                    : "torchdoctor check";
+            out->source = c->source;
+        }
+}
+
+/* A version condition ("torch=2.4.0", "torch>=2.9") against what the text
+ * shows. Returns 1 holds, 0 contradicted, -1 unknown. */
+static int condition_holds(const char *cond, const struct td_explain_fields *f)
+{
+    if (!cond || strncmp(cond, "torch", 5) != 0)
+        return -1;
+    if (!f->torch_version)
+        return -1;
+    const char *spec = cond + 5;
+    if (spec[0] == '=' && spec[1] != '=') {
+        /* "2.4" in the text neither confirms nor contradicts "2.4.0" */
+        size_t parts = 1;
+        for (const char *p = f->torch_version; *p && *p != '+'; p++)
+            parts += *p == '.';
+        if (parts < 3 && td_version_has_prefix(spec + 1, f->torch_version))
+            return -1;
+        return td_version_cmp(f->torch_version, spec + 1) == 0;
+    }
+    return td_version_satisfies(f->torch_version, spec);
+}
+
+/* The catalogue's answer as the first cause (or, contradicted, the last). */
+static void add_catalogue(struct td_explain *x, struct td_explain_cause *late, bool *is_late)
+{
+    *is_late = false;
+    if (!x->n_matches)
+        return;
+    const struct td_explain_match *m = &x->matches[0];
+    struct td_explain_load *l = &x->load;
+    struct td_explain_cause c = {.kind = m->kind,
+                                 .fix = m->fix,
+                                 .source = m->source,
+                                 .id = m->id,
+                                 .condition = m->condition};
+    int holds = condition_holds(m->condition, &x->fields);
+    char buf[TEXT_CAP];
+    const char *v = m->condition ? m->condition + 5 : "";
+    if (holds == -1 && m->condition)
+        snprintf(buf, sizeof buf, "If your torch is %s: %s", v[0] == '=' ? v + 1 : v, m->cause);
+    else if (holds == 0)
+        snprintf(buf, sizeof buf, "Unlikely here (%s shows torch %s; this holds for torch %s): %s",
+                 x->fields.torch_version_here ? "this machine" : "the text",
+                 x->fields.torch_version, v[0] == '=' ? v + 1 : v, m->cause);
+    else
+        snprintf(buf, sizeof buf, "%s", m->cause);
+    c.detail = td_arena_strdup(&x->arena, buf);
+    c.contradicted = holds == 0;
+    c.confirm = l->file ? fill("torchdoctor deps \"{file}\"", x, &x->arena) : "torchdoctor check";
+    if (c.contradicted) {
+        *late = c; /* ranked after the general causes */
+        *is_late = true;
+        return;
+    }
+    l->causes[l->n_causes++] = c;
+}
+
+void td_explain_load_error(struct td_explain *x)
+{
+    load_tables();
+    struct td_explain_load *l = &x->load;
+    memset(l, 0, sizeof *l);
+    if (!from_dialog(x)) {
+        from_posix(x);
+        if (!l->form)
+            from_windows(x);
+        from_python(x);
+    }
+    if (!l->form)
+        return;
+    settle_role(x);
+    struct td_explain_cause late;
+    bool is_late;
+    add_catalogue(x, &late, &is_late);
+    size_t cap = TD_EXPLAIN_MAX_CAUSES - is_late;
+    /* a companion missing a symbol of its own (not torch's) was built
+     * wrongly, not for another torch: the general causes apply */
+    bool own_symbol = l->role && strcmp(l->role, "companion") == 0 &&
+                      is(l->kind, TD_KIND_MISSING_SYMBOL) && !torch_symbol(l->symbol);
+    if (l->role && !own_symbol)
+        add_general(x, l->role, cap);
+    if (l->n_causes < (size_t)(2 + (x->n_matches > 0 && !is_late)))
+        add_general(x, "*", cap);
+    if (is_late)
+        l->causes[l->n_causes++] = late;
+}
+
+/* The first problem the graph found, or NULL. */
+static const struct td_finding *first_local(const struct td_findings *local)
+{
+    for (size_t i = 0; local && i < local->count; i++)
+        if (local->items[i].severity != TD_SEV_INFO)
+            return &local->items[i];
+    return NULL;
+}
+
+static void catalogue_findings(const struct td_explain *x, struct td_findings *out)
+{
+    const struct td_explain_fields *f = &x->fields;
+    for (size_t i = 0; i < x->n_best; i++) {
+        const struct td_explain_match *m = &x->matches[i];
+        const char *lib = td_explain_capture(m, "file");
+        td_findings_add(out, m->severity, m->kind,
+                        lib            ? lib
+                        : f->file_name ? f->file_name
+                                       : f->file,
+                        f->needed_by, f->symbol, m->fix, "%s (%s, %s)", m->cause, m->id, m->source);
+    }
+}
+
+void td_explain_findings(const struct td_explain *x, const struct td_findings *local,
+                         const char *local_confirm, struct td_findings *out,
+                         struct td_explain_cause *causes, size_t *n_causes)
+{
+    const struct td_explain_load *l = &x->load;
+    const struct td_finding *here = first_local(local);
+    *n_causes = 0;
+    if (here && (l->form || !x->n_matches)) {
+        causes[(*n_causes)++] =
+            (struct td_explain_cause){.kind = here->kind,
+                                      .detail = here->detail,
+                                      .fix = here->fix,
+                                      .confirm = local_confirm,
+                                      .source = "this machine: the dependency graph of the file"};
+    }
+    for (size_t i = 0; l->form && i < l->n_causes && *n_causes < TD_EXPLAIN_MAX_CAUSES; i++)
+        causes[(*n_causes)++] = l->causes[i];
+    if (here && (l->form || !x->n_matches)) {
+        td_findings_add(out, here->severity, here->kind, here->library, here->needed_by,
+                        here->symbol, here->fix, "%s", here->detail);
+    } else if (l->form && l->n_causes) {
+        const struct td_explain_cause *top = &l->causes[0];
+        td_findings_add(out, TD_SEV_ERROR, top->kind, l->library, l->needed_by, l->symbol, top->fix,
+                        "%s%s%s", top->detail, top->id ? " " : "", top->id ? top->id : "");
+    } else {
+        catalogue_findings(x, out);
+    }
+    for (size_t i = 0; local && i < local->count; i++) {
+        const struct td_finding *g = &local->items[i];
+        if (g->severity == TD_SEV_INFO || g == here)
+            continue;
+        td_findings_add(out, g->severity, g->kind, g->library, g->needed_by, g->symbol, g->fix,
+                        "%s", g->detail);
+    }
+}
+
+void td_explain_use_torch_version(struct td_explain *x, const char *version)
+{
+    if (x->fields.torch_version || !version || !*version)
+        return;
+    x->fields.torch_version = td_arena_strdup(&x->arena, version);
+    x->fields.torch_version_here = true;
+    td_explain_load_error(x);
+}
+
+size_t td_explain_dialog_eres(const char **out, size_t cap)
+{
+    load_tables();
+    size_t n = 0;
+    for (size_t i = 0; i < g_kb.n_dialogs && n < cap; i++)
+        out[n++] = g_kb.dialogs[i].pattern;
+    return n;
+}

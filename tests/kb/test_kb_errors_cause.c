@@ -1,0 +1,359 @@
+/* The general layer under the catalogue (kb/errors_cause.c): every loader
+ * message form, in two display languages where Windows localises it, gives
+ * its kind, the library at fault, who needs it and ranked causes; colour
+ * split inside a word, CRLF, wrapping and cut-off texts still do; a
+ * catalogue row's version condition ranks it. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "kb/errors.h"
+
+struct expect {
+    const char *text, *kind, *library, *needed_by;
+};
+
+static void explain(const char *text, struct td_explain *x)
+{
+    struct td_err err = {0};
+    assert_int_equal(td_explain_text(text, strlen(text), x, &err), 0);
+}
+
+static bool same(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Each case: the load error's kind, library and needed_by, and at least one
+ * cause whose confirm command is a torchdoctor command. */
+static void check_cases(const struct expect *cases, size_t n)
+{
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct td_explain x;
+        explain(cases[i].text, &x);
+        const struct td_explain_load *l = &x.load;
+        if (!l->form || !same(l->kind, cases[i].kind) || !same(l->library, cases[i].library) ||
+            !same(l->needed_by, cases[i].needed_by) || l->n_causes == 0 ||
+            strncmp(l->causes[0].confirm, "torchdoctor ", 12) != 0) {
+            printf("case %zu: form %s kind %s library %s needed_by %s causes %zu\n  %s\n", i,
+                   l->form ? l->form : "-", l->kind ? l->kind : "-", l->library ? l->library : "-",
+                   l->needed_by ? l->needed_by : "-", l->n_causes, cases[i].text);
+            bad++;
+        }
+        td_explain_free(&x);
+    }
+    assert_int_equal(bad, 0);
+}
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void windows_codes_in_two_languages(void **state)
+{
+    static const struct expect cases[] = {
+        /* 126: English, Spanish (ctypes.CDLL in torch/__init__.py), Chinese, Russian */
+        {"OSError: [WinError 126] The specified module could not be found. Error loading "
+         "\"C:\\venv\\Lib\\site-packages\\torch\\lib\\fbgemm.dll\" or one of its dependencies.",
+         "missing_library", "fbgemm.dll", NULL},
+        {"  File \"C:\\Python38\\lib\\site-packages\\torch\\__init__.py\", line 81, in <module>\n"
+         "    ctypes.CDLL(dll)\nOSError: [WinError 126] No se puede encontrar el módulo "
+         "especificado",
+         "missing_library", NULL, NULL},
+        {"OSError: [WinError 126] 找不到指定的模块。 Error loading "
+         "\"D:\\a\\torch\\lib\\shm.dll\" or one of its dependencies.",
+         "missing_library", "shm.dll", NULL},
+        {"OSError: [WinError 126] Не найден указанный модуль. Error loading "
+         "\"C:\\a\\torch\\lib\\c10.dll\" or one of its dependencies.",
+         "missing_library", "c10.dll", NULL},
+        /* 127: Chinese on a cuDNN DLL (the issue's first case), English */
+        {"OSError: [WinError 127] 找不到指定的程序。 Error loading "
+         "\"C:\\venv\\Lib\\site-packages\\torch\\lib\\cudnn_cnn_infer64_8.dll\" or one of its "
+         "dependencies.",
+         "missing_symbol", "cudnn_cnn_infer64_8.dll", NULL},
+        {"OSError: [WinError 127] The specified procedure could not be found. Error loading "
+         "\"C:\\a\\torch\\lib\\torch_python.dll\" or one of its dependencies.",
+         "missing_symbol", "torch_python.dll", NULL},
+        /* 193: English, Chinese */
+        {"OSError: [WinError 193] %1 is not a valid Win32 application. Error loading "
+         "\"C:\\a\\torch\\lib\\caffe2_detectron_ops.dll\" or one of its dependencies.",
+         "wrong_architecture", "caffe2_detectron_ops.dll", NULL},
+        {"OSError: [WinError 193] %1 不是有效的 Win32 应用程序。 Error loading "
+         "\"C:\\a\\torch\\lib\\cufft64_10.dll\" or one of its dependencies.",
+         "wrong_architecture", "cufft64_10.dll", NULL},
+        /* 1114: English, Chinese */
+        {"OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. "
+         "Error loading \"C:\\a\\torch\\lib\\c10.dll\" or one of its dependencies.",
+         "init_failure", "c10.dll", NULL},
+        {"OSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。 Error loading "
+         "\"C:\\a\\torch\\lib\\c10.dll\" or one of its dependencies.",
+         "init_failure", "c10.dll", NULL},
+        /* 182 (English and Chinese messages), 5, 206 */
+        {"OSError: [WinError 182] The operating system cannot run %1. Error loading "
+         "\"C:\\a\\torch\\lib\\fbgemm.dll\" or one of its dependencies.",
+         "missing_ordinal", "fbgemm.dll", NULL},
+        {"OSError: [WinError 182] 操作系统无法运行 %1。 Error loading "
+         "\"C:\\a\\torch\\lib\\fbgemm.dll\" or one of its dependencies.",
+         "missing_ordinal", "fbgemm.dll", NULL},
+        {"OSError: [WinError 5] Access is denied. Error loading \"C:\\a\\torch\\lib\\c10.dll\" "
+         "or one of its dependencies.",
+         "unreadable_file", "c10.dll", NULL},
+        {"OSError: [WinError 206] The filename or extension is too long: 'C:\\a\\b'",
+         "path_too_long", NULL, NULL},
+    };
+    check_cases(cases, N(cases));
+}
+
+static void ntstatus_and_loadlibrary(void **state)
+{
+    static const struct expect cases[] = {
+        {"error: process didn't exit successfully: `app.exe` (exit code: 0xc0000135, "
+         "STATUS_DLL_NOT_FOUND)",
+         "missing_library", NULL, NULL},
+        {"exit code: 0xc0000139, STATUS_ENTRYPOINT_NOT_FOUND", "missing_symbol", NULL, NULL},
+        {"The application was unable to start correctly (0xc000007b).", "wrong_architecture", NULL,
+         NULL},
+        {"exit code 0xc0000142", "init_failure", NULL, NULL},
+        {"Error status 0xc000012f", "not_a_library", NULL, NULL},
+        {"LoadLibrary failed with error 126 \"\" when trying to load "
+         "\"C:\\ort\\onnxruntime_providers_cuda.dll\"",
+         "missing_library", "onnxruntime_providers_cuda.dll", NULL},
+    };
+    check_cases(cases, N(cases));
+}
+
+static void loader_dialogs(void **state)
+{
+    static const struct expect cases[] = {
+        {"The code execution cannot proceed because MSVCP140.dll was not found. Reinstalling the "
+         "program may fix this problem.",
+         "missing_library", "MSVCP140.dll", NULL},
+        {"由于找不到 VCRUNTIME140_1.dll，无法继续执行代码。重新安装程序可能会解决此问题。",
+         "missing_library", "VCRUNTIME140_1.dll", NULL},
+        {"The procedure entry point ?foo@@YAXXZ could not be located in the dynamic link library "
+         "C:\\venv\\Lib\\site-packages\\torch\\_C.pyd",
+         "missing_symbol", "_C.pyd", NULL},
+        {"无法定位程序输入点 ?foo@@YAXXZ 于动态链接库 C:\\venv\\torch\\lib\\torch_cpu.dll 上。",
+         "missing_symbol", "torch_cpu.dll", NULL},
+        {"The ordinal 2 could not be located in the dynamic link library "
+         "C:\\venv\\Lib\\site-packages\\torch\\lib\\torch_cpu.dll",
+         "missing_ordinal", "torch_cpu.dll", NULL},
+        {"C:\\Windows\\SYSTEM32\\MSVCP140.dll is either not designed to run on Windows or it "
+         "contains an error. Error status 0xc000012f",
+         "not_a_library", "MSVCP140.dll", NULL},
+    };
+    check_cases(cases, N(cases));
+}
+
+static void python_and_torch_wordings(void **state)
+{
+    static const struct expect cases[] = {
+        {"ImportError: DLL load failed while importing fbgemm: The specified module could not be "
+         "found.",
+         "missing_library", "fbgemm", NULL},
+        {"ImportError: DLL load failed while importing _C: 找不到指定的模块。", "missing_library",
+         "_C", NULL},
+        {"    from torch._C import *\nImportError: DLL load failed: The specified module could "
+         "not be found.",
+         "missing_library", "_C", NULL},
+        /* cut off after the DLL name: no code, no closing quote */
+        {"  File \"C:\\venv\\lib\\site-packages\\torch\\__init__.py\", line 128, in <module>\n"
+         "    raise err\nOSError: Error loading \"C:\\venv\\lib\\site-packages\\torch\\lib\\"
+         "fbgemm.dll",
+         "missing_library", "fbgemm.dll", NULL},
+        {"RuntimeError: Failed to load fbgemm.dll. Please check your PyTorch installation.",
+         "missing_library", "fbgemm.dll", NULL},
+    };
+    check_cases(cases, N(cases));
+    struct td_explain x;
+    explain(cases[4].text, &x);
+    assert_non_null(x.load.note);
+    assert_non_null(strstr(x.load.note, "no PyTorch release prints"));
+    assert_string_equal(x.load.role, "torch");
+    td_explain_free(&x);
+}
+
+static void ld_so_and_dyld(void **state)
+{
+    static const struct expect cases[] = {
+        /* the library that lacks the version, and who requires it */
+        {"ImportError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found "
+         "(required by /venv/lib/python3.10/site-packages/torch/lib/libtorch_python.so)",
+         "missing_symbol_version", "libc.so.6",
+         "/venv/lib/python3.10/site-packages/torch/lib/libtorch_python.so"},
+        {"OSError: libcudart.so.12: cannot open shared object file: No such file or directory",
+         "missing_library", "libcudart.so.12", NULL},
+        {"./app: error while loading shared libraries: libfoo.so.1: cannot open shared object "
+         "file: No such file or directory",
+         "missing_library", "libfoo.so.1", "./app"},
+        /* a companion built for another torch: the companion is at fault */
+        {"ImportError: /x/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: "
+         "_ZN3c104cuda9SetDeviceEi",
+         "missing_symbol", "flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so", NULL},
+        /* a symbol of its own: deps' convention, the requirer in needed_by */
+        {"OSError: /usr/lib/python3.9/site-packages/torchaudio/_torchaudio.so: undefined symbol: "
+         "WavpackGetMode",
+         "missing_symbol", NULL, "/usr/lib/python3.9/site-packages/torchaudio/_torchaudio.so"},
+        {"ImportError: /x/libcusparse.so.12: undefined symbol: __nvJitLinkAddData_12_1, version "
+         "libnvJitLink.so.12",
+         "missing_symbol_version", "libnvJitLink.so.12", "/x/libcusparse.so.12"},
+        {"ImportError: dlopen(/x/_C.cpython-38-darwin.so, 2): Library not loaded: "
+         "@rpath/libc++.1.dylib\n  Referenced from: /x/_C.cpython-38-darwin.so\n  Reason: image "
+         "not found",
+         "missing_library", "libc++.1.dylib", "/x/_C.cpython-38-darwin.so"},
+        {"ImportError: dlopen(/x/_torch_sox.so, 2): Symbol not found: __ZN3c1011CPUTensorIdEv\n"
+         "  Referenced from: /x/_torch_sox.so\n  Expected in: flat namespace",
+         "missing_symbol", "_torch_sox.so", NULL},
+        {"OSError: dlopen(/x/libtorch_global_deps.dylib, 0x000A): tried: "
+         "'/x/libtorch_global_deps.dylib' (mach-o file, but is an incompatible architecture "
+         "(have 'x86_64', need 'arm64'))",
+         "wrong_architecture", "libtorch_global_deps.dylib", NULL},
+    };
+    check_cases(cases, N(cases));
+}
+
+/* An escape sequence split inside a matched word is removed whole: the text
+ * keeps no "[1;31m" and the message still parses. CRLF, a terminal's
+ * wrapping and a markdown link around a file name do not get in the way. */
+static void colour_crlf_wrapping_and_links(void **state)
+{
+    struct td_explain x;
+    explain("OSError: [WinError 126] The specified module could not be found. Error lo"
+            "\x1b[1;31mad\x1b[0ming \"C:\\venv\\Lib\\site-packages\\torch\\lib\\fbg\x1b[1;31memm"
+            ".dll\x1b[0m\" or one of its dependencies.\r\n",
+            &x);
+    assert_null(strstr(x.text, "[1;31m"));
+    assert_null(strstr(x.text, "[0m"));
+    assert_string_equal(x.load.library, "fbgemm.dll");
+    assert_int_equal(x.fields.win32, 126);
+    td_explain_free(&x);
+
+    explain("Traceback (most recent call last):\r\n  File \"a.py\", line 1, in <module>\r\n"
+            "ImportError: libcudnn.so.9: cannot open shared object file: No such file or "
+            "directory\r\n",
+            &x);
+    assert_string_equal(x.load.library, "libcudnn.so.9");
+    assert_string_equal(x.load.role, "cuda");
+    td_explain_free(&x);
+
+    /* wrapped at 40 columns by a terminal, inside the path */
+    explain("OSError: [WinError 126] The specified mo\n"
+            "dule could not be found. Error loading \"\n"
+            "C:\\venv\\Lib\\site-packages\\torch\\lib\\fbg\n"
+            "emm.dll\" or one of its dependencies.",
+            &x);
+    assert_string_equal(x.load.library, "fbgemm.dll");
+    td_explain_free(&x);
+
+    explain("ImportError: /x/mmcv/[_ext.cpython-38-x86_64-linux-gnu.so](http://_ext.cpython-38-"
+            "x86_64-linux-gnu.so/): undefined symbol: _ZN2at5sliceERKNS_6TensorE",
+            &x);
+    assert_string_equal(x.load.library, "_ext.cpython-38-x86_64-linux-gnu.so");
+    td_explain_free(&x);
+}
+
+static const struct td_explain_cause *cause_from(const struct td_explain *x, const char *id,
+                                                 size_t *rank)
+{
+    for (size_t i = 0; i < x->load.n_causes; i++)
+        if (x->load.causes[i].id && strcmp(x->load.causes[i].id, id) == 0) {
+            *rank = i;
+            return &x->load.causes[i];
+        }
+    return NULL;
+}
+
+/* win126-fbgemm-libomp holds for torch 2.4.0 only: first when the text shows
+ * 2.4.0, first with "If your torch is 2.4.0" when it shows none, last and
+ * marked contradicted when it shows 2.5.1. */
+static void version_condition_ranks_the_catalogue(void **state)
+{
+    static const char msg[] =
+        "OSError: [WinError 126] The specified module could not be found. Error loading "
+        "\"C:\\venv\\Lib\\site-packages\\torch\\lib\\fbgemm.dll\" or one of its dependencies.";
+    char text[1024];
+    struct td_explain x;
+    size_t rank;
+
+    snprintf(text, sizeof text, "torch==2.4.0\n%s", msg);
+    explain(text, &x);
+    const struct td_explain_cause *c = cause_from(&x, "win126-fbgemm-libomp", &rank);
+    assert_non_null(c);
+    assert_int_equal(rank, 0);
+    assert_false(c->contradicted);
+    assert_null(strstr(c->detail, "If your torch"));
+    td_explain_free(&x);
+
+    explain(msg, &x);
+    c = cause_from(&x, "win126-fbgemm-libomp", &rank);
+    assert_non_null(c);
+    assert_int_equal(rank, 0);
+    assert_true(strncmp(c->detail, "If your torch is 2.4.0:", 23) == 0);
+    td_explain_free(&x);
+
+    snprintf(text, sizeof text, "PyTorch version: 2.5.1+cu121\n%s", msg);
+    explain(text, &x);
+    c = cause_from(&x, "win126-fbgemm-libomp", &rank);
+    assert_non_null(c);
+    assert_true(c->contradicted);
+    assert_int_equal(rank, x.load.n_causes - 1);
+    assert_true(rank > 0);
+    assert_string_equal(x.load.causes[0].kind, "missing_library");
+    td_explain_free(&x);
+}
+
+/* A localised system message alone gives the code back, in each language
+ * of data/windows_error_messages.tsv that has it. */
+static void localised_message_without_code(void **state)
+{
+    static const struct {
+        const char *text, *language;
+        int code;
+    } cases[] = {
+        {"ImportError: DLL load failed while importing _C: No se puede encontrar el módulo "
+         "especificado.",
+         "es", 126},
+        {"ImportError: DLL load failed while importing _C: Не найден указанный модуль.", "ru", 126},
+        {"ImportError: DLL load failed while importing _C: Kan opgegeven procedure niet vinden.",
+         "nl", 127},
+        {"ImportError: DLL load failed while importing _C: "
+         "指定されたプロシージャが見つかりません。",
+         "ja", 127},
+        {"System.ComponentModel.Win32Exception: '動態連結程式庫 (DLL) 初始化例行程序失敗。'",
+         "zh-TW", 1114},
+    };
+    for (size_t i = 0; i < N(cases); i++) {
+        struct td_explain x;
+        explain(cases[i].text, &x);
+        assert_int_equal(x.fields.win32, cases[i].code);
+        assert_string_equal(x.fields.language, cases[i].language);
+        assert_non_null(x.load.form);
+        td_explain_free(&x);
+    }
+}
+
+/* Text without any load error keeps "no match". */
+static void no_load_error(void **state)
+{
+    struct td_explain x;
+    explain("nothing went wrong today", &x);
+    assert_null(x.load.form);
+    assert_int_equal(x.n_matches, 0);
+    td_explain_free(&x);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(windows_codes_in_two_languages),
+        cmocka_unit_test(ntstatus_and_loadlibrary),
+        cmocka_unit_test(loader_dialogs),
+        cmocka_unit_test(python_and_torch_wordings),
+        cmocka_unit_test(ld_so_and_dyld),
+        cmocka_unit_test(colour_crlf_wrapping_and_links),
+        cmocka_unit_test(version_condition_ranks_the_catalogue),
+        cmocka_unit_test(localised_message_without_code),
+        cmocka_unit_test(no_load_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
