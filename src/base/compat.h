@@ -15,6 +15,51 @@
 #include <unistd.h>
 
 #ifdef _WIN32
+#include <direct.h>
+#include <dirent.h>
+#include <io.h>
+#include <limits.h>
+#include <stdlib.h>
+
+/* The C runtime's narrow calls take the ANSI code page, which cannot name
+ * every file and garbles the rest: these UTF-8 versions call the ...W
+ * functions (base/utf8_windows.c, "\\?\" paths past MAX_PATH), and the
+ * names below make every caller use them (open, which struct members are
+ * also called, is replaced by name in utf8_windows.c instead). A path is as long as Windows
+ * allows (32767 UTF-16 units), not MAX_PATH bytes. */
+FILE *td_fopen(const char *path, const char *mode);
+int td_stat(const char *path, struct stat *st);
+int td_access(const char *path, int mode);
+char *td_getcwd(char *buf, size_t cap);
+char *td_getenv(const char *name);
+typedef struct td_dir td_dir;
+struct td_dirent {
+    char d_name[1024]; /* 255 UTF-16 units at most 3 bytes each */
+};
+td_dir *td_opendir(const char *path);
+struct td_dirent *td_readdir(td_dir *d);
+int td_closedir(td_dir *d);
+#define fopen(p, m) td_fopen(p, m)
+/* With _FILE_OFFSET_BITS=64 stat is _stat64 (x64) or _stati64 (x86). */
+#ifdef _USE_32BIT_TIME_T
+#define _stati64(p, s) td_stat(p, s)
+#else
+#define _stat64(p, s) td_stat(p, s)
+#endif
+#define access(p, m) td_access(p, m)
+#define getcwd(b, n) td_getcwd(b, n)
+#define getenv(n) td_getenv(n)
+/* A console stays a terminal while base/console_windows.c relays it. */
+int td_isatty(int fd);
+#define isatty(fd) td_isatty(fd)
+#define DIR td_dir
+#define dirent td_dirent
+#define opendir(p) td_opendir(p)
+#define readdir(d) td_readdir(d)
+#define closedir(d) td_closedir(d)
+#undef PATH_MAX
+#define PATH_MAX 4096
+
 /* Windows descriptors: not inherited by children; binary, untranslated reads. */
 #define O_CLOEXEC O_NOINHERIT
 #define FNM_NOMATCH 1

@@ -2,6 +2,7 @@
  * of them allows (base/compat.h). */
 #include "base/compat.h"
 #include "base/ere.h"
+#include "base/utf8.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -33,17 +34,29 @@ ssize_t pread(int fd, void *buf, size_t count, off_t offset)
 
 char *realpath(const char *path, char *resolved)
 {
-    char full[PATH_MAX];
-    DWORD n = GetFullPathNameA(path, sizeof full, full, NULL);
-    if (n == 0 || n >= sizeof full || GetFileAttributesA(full) == INVALID_FILE_ATTRIBUTES)
+    wchar_t *w = td_path_to_wide(path), full[32768];
+    DWORD n = w ? GetFullPathNameW(w, sizeof full / sizeof full[0], full, NULL) : 0;
+    bool exists = n > 0 && n < sizeof full / sizeof full[0] &&
+                  GetFileAttributesW(full) != INVALID_FILE_ATTRIBUTES;
+    free(w);
+    const wchar_t *shown = full;
+    if (exists && wcsncmp(full, L"\\\\?\\", 4) == 0)
+        shown = full + 4; /* the caller gave the long form; it wants a plain path back */
+    char *out = exists ? td_wide_to_utf8(shown) : NULL;
+    if (!out)
         return NULL;
-    for (char *p = full; *p; p++)
+    for (char *p = out; *p; p++)
         if (*p == '\\')
             *p = '/';
-    if (!resolved && !(resolved = malloc(n + 1)))
-        return NULL;
-    memcpy(resolved, full, n + 1);
-    return resolved;
+    if (resolved) { /* the caller's buffer is PATH_MAX bytes, as POSIX says */
+        size_t len = strlen(out);
+        bool fits = len < PATH_MAX;
+        if (fits)
+            memcpy(resolved, out, len + 1);
+        free(out);
+        return fits ? resolved : NULL;
+    }
+    return out;
 }
 
 static bool same_char(char a, char b, int flags)
@@ -107,15 +120,20 @@ bool td_host_spelling(char *path)
 {
     char *base = td_host_last_sep(path);
     base = base ? base + 1 : path;
-    WIN32_FIND_DATAA found;
+    WIN32_FIND_DATAW found;
     if (!*base || strpbrk(base, "*?")) /* FindFirstFile would take them as wildcards */
         return false;
-    HANDLE h = FindFirstFileA(path, &found);
+    wchar_t *w = td_path_to_wide(path);
+    HANDLE h = w ? FindFirstFileW(w, &found) : INVALID_HANDLE_VALUE;
+    free(w);
     if (h == INVALID_HANDLE_VALUE)
         return false;
     FindClose(h);
-    if (strlen(found.cFileName) == strlen(base))
-        memcpy(base, found.cFileName, strlen(base));
+    char spelled[1024];
+    /* Case folding keeps a name's length in UTF-8 for all but a few
+     * letters; those keep the caller's spelling. */
+    if (td_wide_to_utf8_buf(found.cFileName, spelled, sizeof spelled) == strlen(base))
+        memcpy(base, spelled, strlen(base));
     return true;
 }
 

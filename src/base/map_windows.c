@@ -1,25 +1,35 @@
 /* Read-only mapping of an input file on Windows: CreateFileMapping with
  * PAGE_READONLY and a FILE_MAP_READ view, the counterpart of map_posix.c. */
 #include "base/map.h"
+#include "base/compat.h"
+#include "base/utf8.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include <windows.h>
 
-/* The message of GetLastError(), on one line, written to OUT. */
+/* The message of GetLastError(), on one line, in UTF-8. */
 static const char *last_error(char *out, size_t cap)
 {
-    DWORD code = GetLastError();
-    DWORD n = FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, code,
-                             0, out, (DWORD)cap, NULL);
-    while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == '\r' || out[n - 1] == '.'))
-        out[--n] = '\0';
-    if (n == 0)
-        snprintf(out, cap, "Windows error %lu", (unsigned long)code);
-    return out;
+    return td_win_error_text(GetLastError(), out, cap);
+}
+
+/* CreateFileW on PATH (UTF-8; the long form past MAX_PATH). */
+static HANDLE open_file(const char *path, DWORD access, DWORD flags)
+{
+    wchar_t *w = td_path_to_wide(path);
+    if (!w) {
+        SetLastError(ERROR_NO_UNICODE_TRANSLATION);
+        return INVALID_HANDLE_VALUE;
+    }
+    HANDLE h = CreateFileW(w, access, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                           OPEN_EXISTING, flags, NULL);
+    free(w);
+    return h;
 }
 
 int td_map_open(const char *path, struct td_map *m, struct td_err *err)
@@ -41,9 +51,7 @@ int td_map_open(const char *path, struct td_map *m, struct td_err *err)
     }
     /* Others may keep writing or even delete the file while we read it,
      * as they may on Linux. */
-    HANDLE file =
-        CreateFileA(path, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-                    NULL, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
+    HANDLE file = open_file(path, GENERIC_READ, FILE_ATTRIBUTE_NORMAL);
     if (file == INVALID_HANDLE_VALUE) {
         td_err_set(err, "%s: cannot open: %s", path, last_error(why, sizeof why));
         return -1;
@@ -66,7 +74,7 @@ int td_map_open(const char *path, struct td_map *m, struct td_err *err)
                    (unsigned long long)size.QuadPart);
         goto out;
     }
-    mapping = CreateFileMappingA(file, NULL, PAGE_READONLY, 0, 0, NULL);
+    mapping = CreateFileMappingW(file, NULL, PAGE_READONLY, 0, 0, NULL);
     const void *view = mapping ? MapViewOfFile(mapping, FILE_MAP_READ, 0, 0, 0) : NULL;
     if (!view) {
         td_err_set(err, "%s: cannot map: %s", path, last_error(why, sizeof why));
@@ -108,8 +116,7 @@ void td_map_scratch_free(void *p, size_t size)
 bool td_file_identity(const char *path, uint64_t *dev, uint64_t *ino)
 {
     *dev = *ino = 0;
-    HANDLE file = CreateFileA(path, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
-                              OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+    HANDLE file = open_file(path, 0, FILE_FLAG_BACKUP_SEMANTICS);
     if (file == INVALID_HANDLE_VALUE)
         return false;
     BY_HANDLE_FILE_INFORMATION info;

@@ -9,16 +9,18 @@
 
 FILE *td_memstream_open(struct td_memstream *m)
 {
-    char dir[MAX_PATH], name[MAX_PATH];
+    wchar_t dir[MAX_PATH + 1], name[MAX_PATH];
     m->buf = NULL;
     m->len = 0;
     m->f = NULL;
-    DWORD n = GetTempPathA(sizeof dir, dir);
-    if (n == 0 || n >= sizeof dir || GetTempFileNameA(dir, "td", 0, name) == 0)
+    /* Wide: %TEMP% lies in the user's folder, whose name may be outside
+     * the ANSI code page. */
+    DWORD n = GetTempPathW(sizeof dir / sizeof dir[0], dir);
+    if (n == 0 || n >= sizeof dir / sizeof dir[0] || GetTempFileNameW(dir, L"td", 0, name) == 0)
         return NULL;
-    m->f = fopen(name, "w+bD");
+    m->f = _wfopen(name, L"w+bD");
     if (!m->f)
-        DeleteFileA(name);
+        DeleteFileW(name);
     return m->f;
 }
 

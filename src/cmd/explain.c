@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/compat.h"
+#include "base/text.h"
 #include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "graph/explain_local.h"
@@ -242,6 +243,12 @@ int td_cmd_explain(int argc, char **argv)
         free(input);
         return TD_EXIT_USAGE;
     }
+    struct td_decoded text; /* pasted text in any encoding, as UTF-8 */
+    int decoded = td_text_decode(input, len, &text);
+    free(input);
+    if (decoded != 0)
+        return TD_EXIT_USAGE;
+    input = text.utf8, len = text.len;
     struct td_explain x;
     struct td_err err = {0};
     if (td_explain_text(input, len, &x, &err) != 0) {
@@ -265,7 +272,8 @@ int td_cmd_explain(int argc, char **argv)
                                    .causes = causes,
                                    .n_causes = n_causes,
                                    .local = &local,
-                                   .platform = platform_of(&x, &l)};
+                                   .platform = platform_of(&x, &l),
+                                   .input_encoding = text.encoding};
     if (strcmp(a.format, "json") == 0) {
         td_explain_render_json(&view, stdout);
     } else if (strcmp(a.format, "markdown") == 0) {

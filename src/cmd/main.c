@@ -1,8 +1,11 @@
-/* torchdoctor's entry point: only dispatches to one file per command. */
+/* torchdoctor's entry point: only dispatches to one file per command (on
+ * Windows after taking the arguments in UTF-16 and setting up the console). */
 #include <stdio.h>
 #include <string.h>
 
+#include "base/console.h"
 #include "base/pages.h"
+#include "base/utf8.h"
 #include "cmd/cmd.h"
 
 static const struct td_command *find_command(const char *name)
@@ -13,9 +16,8 @@ static const struct td_command *find_command(const char *name)
     return NULL;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
-    td_pages_heap_huge();
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         td_print_usage(argc < 2 ? stderr : stdout);
@@ -32,3 +34,30 @@ int main(int argc, char **argv)
     }
     return c->run(argc - 1, argv + 1);
 }
+
+#ifdef _WIN32
+/* wmain (linked with -municode): the command line as typed, in UTF-16,
+ * handed on in UTF-8 like every other string of the program. */
+int wmain(int argc, wchar_t **wargv)
+{
+    td_pages_heap_huge();
+    char **argv = td_utf8_argv(argc, wargv);
+    if (!argv) {
+        fputs("torchdoctor: the command line is not valid UTF-16\n", stderr);
+        return TD_EXIT_USAGE;
+    }
+    td_console_init();
+    int rc = dispatch(argc, argv);
+    fflush(stdout);
+    fflush(stderr);
+    td_console_restore();
+    td_utf8_argv_free(argv);
+    return rc;
+}
+#else
+int main(int argc, char **argv)
+{
+    td_pages_heap_huge();
+    return dispatch(argc, argv);
+}
+#endif

@@ -1,9 +1,9 @@
 /* The one place zip member data meets a decompressor (inside the zip
  * module only). zip_inflate.c inflates with zlib where the build has it
- * (TD_HAVE_ZLIB: every Linux build); the Windows build has no mingw zlib
- * to link (docs/windows-build.md), so there deflated members are refused
- * with a message saying so, and stored members are still read and
- * CRC-checked. */
+ * (TD_HAVE_ZLIB: every build, the Windows one with Debian's static mingw
+ * zlib, docs/windows-build.md); a build without it refuses deflated
+ * members with a message saying so, and still reads and CRC-checks
+ * stored members. */
 #ifndef TD_FORMAT_ZIP_INFLATE_H
 #define TD_FORMAT_ZIP_INFLATE_H
 

@@ -7,6 +7,7 @@
 #include <windows.h>
 
 #include "base/data.h"
+#include "base/utf8.h"
 #include "probe/child.h"
 
 static void close_handle(HANDLE *h)
@@ -63,16 +64,18 @@ size_t td_child_run(const char *mode, const char *input, size_t len, int timeout
     /* Only the child's ends are inherited. */
     SetHandleInformation(in_write, HANDLE_FLAG_INHERIT, 0);
     SetHandleInformation(out_read, HANDLE_FLAG_INHERIT, 0);
-    null = CreateFileA("NUL", GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa, OPEN_EXISTING,
-                       0, NULL);
+    null = CreateFileW(L"NUL", GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa,
+                       OPEN_EXISTING, 0, NULL);
     STARTUPINFOW si = {.cb = sizeof si,
                        .dwFlags = STARTF_USESTDHANDLES,
                        .hStdInput = in_read,
                        .hStdOutput = out_write,
                        .hStdError = null != INVALID_HANDLE_VALUE ? null : out_write};
     if (!CreateProcessW(exe, cmd, NULL, NULL, TRUE, CREATE_NO_WINDOW, NULL, NULL, &si, &pi)) {
-        snprintf(o->why, sizeof o->why, "cannot start %ls (error %lu)", exe,
-                 (unsigned long)GetLastError());
+        char name[PATH_MAX];
+        DWORD code = GetLastError();
+        td_wide_to_utf8_buf(exe, name, sizeof name);
+        snprintf(o->why, sizeof o->why, "cannot start %s (error %lu)", name, (unsigned long)code);
         goto out;
     }
     o->started = true;

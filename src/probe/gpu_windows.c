@@ -11,6 +11,7 @@
 
 #include <windows.h>
 
+#include "base/utf8.h"
 #include "probe/child.h"
 #include "probe/gpu_ask.h"
 #include "probe/probe.h"
@@ -23,7 +24,9 @@
 
 static void *open_lib(const char *name, char *why, size_t cap)
 {
-    HMODULE h = LoadLibraryA(name);
+    wchar_t *w = td_utf8_to_wide(name); /* NVSMI's folder may be a non-ASCII %ProgramFiles% */
+    HMODULE h = w ? LoadLibraryW(w) : NULL;
+    free(w);
     if (!h)
         snprintf(why, cap, "LoadLibrary failed with error %lu", (unsigned long)GetLastError());
     return h;
@@ -42,7 +45,7 @@ int td_gpu_child(void)
     /* NVML: System32 (DCH drivers; the standard search finds it there),
      * else the NVSMI folder of older standard drivers (NVML API reference,
      * data/windows_runtime_dlls.tsv nvml.dll). */
-    char nvsmi[MAX_PATH + 64];
+    char nvsmi[PATH_MAX];
     const char *pf = getenv("ProgramW6432");
     if (!pf || !*pf)
         pf = getenv("ProgramFiles");
@@ -79,9 +82,10 @@ static void set_detail(const struct td_probe_ctx *ctx, struct td_gpu_info *out,
 int td_probe_gpu(const struct td_probe_ctx *ctx, struct td_gpu_info *out)
 {
     memset(out, 0, sizeof *out);
-    char found[MAX_PATH];
-    DWORD n = SearchPathA(NULL, "nvcuda.dll", NULL, sizeof found, found, NULL);
-    if (n > 0 && n < sizeof found) {
+    wchar_t wfound[MAX_PATH];
+    char found[PATH_MAX];
+    DWORD n = SearchPathW(NULL, L"nvcuda.dll", NULL, MAX_PATH, wfound, NULL);
+    if (n > 0 && n < MAX_PATH && td_wide_to_utf8_buf(wfound, found, sizeof found)) {
         out->libcuda = td_arena_strdup(ctx->arena, found);
         out->libcuda_via = "standard search order";
     }

@@ -8,13 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/compat.h"
 #include "probe/probe.h"
 #include "probe/probe_util.h"
-
-#ifdef _WIN32
-#define O_CLOEXEC 0
-#define lstat stat
-#endif
 
 const char *td_probe_path(const struct td_probe_ctx *ctx, const char *path, char *out, size_t cap)
 {

@@ -82,9 +82,19 @@ struct td_windows {
     const char *cuda_path;           /* %CUDA_PATH%, NULL when unset */
     const char **cuda_path_versions; /* "CUDA_PATH_V12_1=C:\...", each variable set */
     size_t n_cuda_path_versions;
+    int long_paths_enabled; /* HKLM\SYSTEM\CurrentControlSet\Control\FileSystem
+                               LongPathsEnabled: 1, 0 (also when unset), -1 not read (--root) */
 };
 
 int td_probe_windows(const struct td_probe_ctx *ctx, struct td_windows *out);
+
+/* A path_too_long finding for each torch install with a file whose Windows
+ * path is MAX_PATH (260) characters or more while long paths are not known
+ * to be enabled (probe/long_paths.c). */
+struct td_torch;
+struct td_findings;
+void td_rules_long_paths(const struct td_probe_ctx *ctx, const struct td_torch *torch, size_t n,
+                         int long_paths_enabled, struct td_findings *out);
 
 /* ---- CPU (probe/cpu.c; cpuid on x86, /proc/cpuinfo elsewhere) ---- */
 

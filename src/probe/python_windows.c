@@ -10,41 +10,38 @@
 #include <string.h>
 #include <windows.h>
 
+#include "base/registry.h"
 #include "probe/pyreg.h"
 
-enum { MAX_ENTRIES = 128, NAME_CAP = 256, VALUE_CAP = 1024 };
+enum { MAX_ENTRIES = 128, NAME_CAP = 768, VALUE_CAP = 4096 }; /* UTF-8 bytes */
 
 /* A REG_SZ value NAME (NULL: the default value) of KEY\SUB; NULL when unset. */
 static const char *value(struct td_arena *a, HKEY key, const char *sub, const char *name)
 {
     char buf[VALUE_CAP];
-    DWORD len = sizeof buf;
-    if (RegGetValueA(key, sub, name, RRF_RT_REG_SZ, NULL, buf, &len) != ERROR_SUCCESS || !buf[0])
-        return NULL;
-    return td_arena_strdup(a, buf);
+    return td_reg_string(key, sub, name, 0, buf, sizeof buf) ? td_arena_strdup(a, buf) : NULL;
 }
 
 /* The name of subkey I of KEY into OUT; false past the last one. */
 static bool subkey(HKEY key, DWORD i, char *out)
 {
-    DWORD len = NAME_CAP;
-    return RegEnumKeyExA(key, i, out, &len, NULL, NULL, NULL, NULL) == ERROR_SUCCESS;
+    return td_reg_subkey(key, i, out, NAME_CAP);
 }
 
 static void scan(struct td_arena *a, HKEY root, REGSAM view, struct td_pyreg_entry *items,
                  size_t *n)
 {
     HKEY python;
-    if (RegOpenKeyExA(root, "Software\\Python", 0, KEY_READ | view, &python) != ERROR_SUCCESS)
+    if (!td_reg_open(root, "Software\\Python", view, &python))
         return;
     char company[NAME_CAP], tag[NAME_CAP];
     for (DWORD c = 0; subkey(python, c, company); c++) {
         HKEY ck;
-        if (RegOpenKeyExA(python, company, 0, KEY_READ | view, &ck) != ERROR_SUCCESS)
+        if (!td_reg_open(python, company, view, &ck))
             continue;
         for (DWORD t = 0; *n < MAX_ENTRIES && subkey(ck, t, tag); t++) {
             HKEY tk;
-            if (RegOpenKeyExA(ck, tag, 0, KEY_READ | view, &tk) != ERROR_SUCCESS)
+            if (!td_reg_open(ck, tag, view, &tk))
                 continue;
             struct td_pyreg_entry e = {
                 .company = td_arena_strdup(a, company),

@@ -17,6 +17,7 @@
 #include <windows.h>
 
 #include "base/map.h"
+#include "base/utf8.h"
 #include "format/pe.h"
 #include "probe/child.h"
 #include "probe/replay.h"
@@ -28,11 +29,7 @@
 
 static wchar_t *wide(const char *s)
 {
-    int n = MultiByteToWideChar(CP_ACP, 0, s, -1, NULL, 0);
-    wchar_t *w = n > 0 ? malloc((size_t)n * sizeof *w) : NULL;
-    if (w)
-        MultiByteToWideChar(CP_ACP, 0, s, -1, w, n);
-    return w;
+    return td_utf8_to_wide(s);
 }
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -70,10 +67,12 @@ static void init_culprit(const char *file, char *out, size_t cap)
         td_pe_imports(&pe, false, &dlls, &n, &err) == 0) {
         snprintf(out, cap, ".");
         for (size_t i = 0; i < n; i++) {
-            if (GetModuleHandleA(dlls[i].name))
-                continue;
-            HMODULE h = LoadLibraryExA(dlls[i].name, NULL, LOAD_LIBRARY_SEARCH_DEFAULT_DIRS);
-            if (!h && GetLastError() == ERROR_DLL_INIT_FAILED) {
+            wchar_t *name = wide(dlls[i].name);
+            bool skip = !name || GetModuleHandleW(name); /* loaded already: not the culprit */
+            HMODULE h = skip ? NULL : LoadLibraryExW(name, NULL, LOAD_LIBRARY_SEARCH_DEFAULT_DIRS);
+            bool culprit = !skip && !h && GetLastError() == ERROR_DLL_INIT_FAILED;
+            free(name);
+            if (culprit) {
                 snprintf(out, cap, "%s", dlls[i].name);
                 break;
             }
@@ -86,16 +85,19 @@ static void init_culprit(const char *file, char *out, size_t cap)
 /* os.environ["PATH"] = ";".join(dll_paths + [os.environ["PATH"]]) */
 static void patch_path(const char *dirs)
 {
-    DWORD n = GetEnvironmentVariableA("PATH", NULL, 0);
-    size_t len = strlen(dirs) + n + 2;
-    char *path = malloc(len);
-    if (!path)
-        return;
-    int used = snprintf(path, len, "%s;", dirs);
-    if (n == 0 || GetEnvironmentVariableA("PATH", path + used, (DWORD)(len - (size_t)used)) == 0)
-        path[used > 0 ? used - 1 : 0] = '\0';
-    SetEnvironmentVariableA("PATH", path);
+    wchar_t *wdirs = wide(dirs);
+    DWORD n = GetEnvironmentVariableW(L"PATH", NULL, 0);
+    size_t len = (wdirs ? wcslen(wdirs) : 0) + n + 2;
+    wchar_t *path = wdirs ? malloc(len * sizeof *path) : NULL;
+    if (path) {
+        int used = swprintf(path, len, L"%ls;", wdirs);
+        if (n == 0 ||
+            GetEnvironmentVariableW(L"PATH", path + used, (DWORD)(len - (size_t)used)) == 0)
+            path[used > 0 ? used - 1 : 0] = L'\0';
+        SetEnvironmentVariableW(L"PATH", path);
+    }
     free(path);
+    free(wdirs);
 }
 
 /* AddDllDirectory, looked up rather than imported: Windows 7 without
@@ -105,7 +107,7 @@ typedef void *(WINAPI *add_dll_directory_fn)(const wchar_t *);
 
 static DWORD add_dll_directory(const wchar_t *dir)
 {
-    FARPROC p = GetProcAddress(GetModuleHandleA("kernel32.dll"), "AddDllDirectory");
+    FARPROC p = GetProcAddress(GetModuleHandleW(L"kernel32.dll"), "AddDllDirectory");
     add_dll_directory_fn add;
     if (!p)
         return ERROR_PROC_NOT_FOUND;

@@ -11,38 +11,35 @@
 #include <windows.h>
 
 #include "base/map.h"
+#include "base/registry.h"
+#include "base/utf8.h"
 #include "format/pe.h"
 #include "probe/probe.h"
 
-extern char **environ;
-
 static const char *const CURRENT_VERSION = "SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion";
 static const char *const SESSION_MANAGER = "SYSTEM\\CurrentControlSet\\Control\\Session Manager";
+static const char *const FILE_SYSTEM = "SYSTEM\\CurrentControlSet\\Control\\FileSystem";
 static const char *const VC_RUNTIME = "SOFTWARE\\Microsoft\\VisualStudio\\14.0\\VC\\Runtimes\\x64";
 
 /* A REG_SZ value of HKLM\KEY, or NULL. The 64-bit view, also from x86. */
 static const char *reg_string(const struct td_probe_ctx *ctx, const char *key, const char *name)
 {
-    char buf[512];
-    DWORD size = sizeof buf;
-    if (RegGetValueA(HKEY_LOCAL_MACHINE, key, name, RRF_RT_REG_SZ | RRF_SUBKEY_WOW6464KEY, NULL,
-                     buf, &size) != ERROR_SUCCESS)
-        return NULL;
-    return buf[0] ? td_arena_strdup(ctx->arena, buf) : NULL;
+    char buf[1024];
+    return td_reg_string(HKEY_LOCAL_MACHINE, key, name, RRF_SUBKEY_WOW6464KEY, buf, sizeof buf)
+               ? td_arena_strdup(ctx->arena, buf)
+               : NULL;
 }
 
 static bool reg_dword(const char *key, const char *name, DWORD *out)
 {
-    DWORD size = sizeof *out;
-    return RegGetValueA(HKEY_LOCAL_MACHINE, key, name, RRF_RT_REG_DWORD | RRF_SUBKEY_WOW6464KEY,
-                        NULL, out, &size) == ERROR_SUCCESS;
+    return td_reg_dword(HKEY_LOCAL_MACHINE, key, name, RRF_SUBKEY_WOW6464KEY, out);
 }
 
 typedef LONG(WINAPI *rtl_get_version_fn)(OSVERSIONINFOW *);
 
 static bool real_version(unsigned *major, unsigned *minor, unsigned *build)
 {
-    HMODULE ntdll = GetModuleHandleA("ntdll.dll");
+    HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
     FARPROC proc = ntdll ? GetProcAddress(ntdll, "RtlGetVersion") : NULL;
     OSVERSIONINFOW v = {.dwOSVersionInfoSize = sizeof v};
     rtl_get_version_fn get;
@@ -94,8 +91,9 @@ int td_probe_system(const struct td_probe_ctx *ctx, struct td_system *out)
         snprintf(buf, sizeof buf, "%s%s%s", product, display ? " " : "", display ? display : "");
         out->distro = td_arena_strdup(a, buf);
     }
-    DWORD n = sizeof buf;
-    if (GetComputerNameA(buf, &n))
+    wchar_t wbuf[MAX_COMPUTERNAME_LENGTH + 1];
+    DWORD n = sizeof wbuf / sizeof wbuf[0];
+    if (GetComputerNameW(wbuf, &n) && td_wide_to_utf8_buf(wbuf, buf, sizeof buf))
         out->hostname = td_arena_strdup(a, buf);
     MEMORYSTATUSEX mem = {.dwLength = sizeof mem};
     if (GlobalMemoryStatusEx(&mem)) {
@@ -106,9 +104,11 @@ int td_probe_system(const struct td_probe_ctx *ctx, struct td_system *out)
             mem.ullTotalPageFile > mem.ullTotalPhys ? mem.ullTotalPageFile - mem.ullTotalPhys : 0;
     }
     const char *profile = getenv("USERPROFILE");
+    wchar_t *where = td_utf8_to_wide(profile && *profile ? profile : "C:\\");
     ULARGE_INTEGER free_bytes;
-    if (GetDiskFreeSpaceExA(profile && *profile ? profile : "C:\\", &free_bytes, NULL, NULL))
+    if (where && GetDiskFreeSpaceExW(where, &free_bytes, NULL, NULL))
         out->disk_free = free_bytes.QuadPart;
+    free(where);
     return 0;
 }
 
@@ -136,16 +136,17 @@ static const char *file_version(const struct td_probe_ctx *ctx, const char *path
 static void runtime_dlls(const struct td_probe_ctx *ctx, struct td_windows *out)
 {
     static const char *const names[] = {"vcruntime140.dll", "vcruntime140_1.dll", "msvcp140.dll"};
-    char dir[MAX_PATH], path[MAX_PATH + 32];
-    UINT n = GetSystemDirectoryA(dir, sizeof dir);
-    if (n == 0 || n >= sizeof dir)
+    wchar_t wdir[MAX_PATH];
+    char dir[PATH_MAX], path[PATH_MAX + 32];
+    UINT n = GetSystemDirectoryW(wdir, sizeof wdir / sizeof wdir[0]);
+    if (n == 0 || n >= sizeof wdir / sizeof wdir[0] || !td_wide_to_utf8_buf(wdir, dir, sizeof dir))
         return;
     out->system32 = td_arena_strdup(ctx->arena, dir);
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         struct td_windows_dll *d = &out->runtime_dlls[out->n_runtime_dlls++];
         d->name = names[i];
         snprintf(path, sizeof path, "%s\\%s", dir, names[i]);
-        if (GetFileAttributesA(path) == INVALID_FILE_ATTRIBUTES)
+        if (access(path, F_OK) != 0)
             continue;
         d->path = td_arena_strdup(ctx->arena, path);
         d->version = file_version(ctx, path);
@@ -158,21 +159,16 @@ static void known_dlls(const struct td_probe_ctx *ctx, struct td_windows *out)
     char key[256];
     HKEY h;
     snprintf(key, sizeof key, "%s\\KnownDLLs", SESSION_MANAGER);
-    if (RegOpenKeyExA(HKEY_LOCAL_MACHINE, key, 0, KEY_READ | KEY_WOW64_64KEY, &h) != ERROR_SUCCESS)
+    if (!td_reg_open(HKEY_LOCAL_MACHINE, key, KEY_WOW64_64KEY, &h))
         return;
     DWORD count = 0;
-    if (RegQueryInfoKeyA(h, NULL, NULL, NULL, NULL, NULL, NULL, &count, NULL, NULL, NULL, NULL) ==
+    if (RegQueryInfoKeyW(h, NULL, NULL, NULL, NULL, NULL, NULL, &count, NULL, NULL, NULL, NULL) ==
             ERROR_SUCCESS &&
         count > 0 && count < 4096)
         out->known_dlls = td_arena_array(ctx->arena, count, sizeof *out->known_dlls);
     for (DWORD i = 0; out->known_dlls && i < count; i++) {
-        char name[256], data[512];
-        DWORD nlen = sizeof name, dlen = sizeof data - 1, type = 0;
-        if (RegEnumValueA(h, i, name, &nlen, NULL, &type, (BYTE *)data, &dlen) != ERROR_SUCCESS ||
-            type != REG_SZ)
-            continue;
-        data[dlen] = '\0';
-        if (data[0])
+        char data[1024];
+        if (td_reg_value_string(h, i, data, sizeof data))
             out->known_dlls[out->n_known_dlls++] = td_arena_strdup(ctx->arena, data);
     }
     RegCloseKey(h);
@@ -194,14 +190,23 @@ int td_probe_windows(const struct td_probe_ctx *ctx, struct td_windows *out)
         reg_dword(SESSION_MANAGER, "SafeDllSearchMode", &safe) ? (int)safe : -1;
     runtime_dlls(ctx, out);
     known_dlls(ctx, out);
+    /* Under --root the files are another system's, whose registry is not
+     * read: its LongPathsEnabled is unknown. Unset means off. */
+    DWORD long_paths = 0;
+    out->long_paths_enabled = ctx->root && strcmp(ctx->root, "/") != 0 ? -1
+                              : reg_dword(FILE_SYSTEM, "LongPathsEnabled", &long_paths)
+                                  ? long_paths == 1
+                                  : 0;
     const char *cuda = getenv("CUDA_PATH");
     out->cuda_path = cuda && *cuda ? td_arena_strdup(ctx->arena, cuda) : NULL;
+    char **env = td_environ_utf8();
     size_t n = 0;
-    for (char **e = environ; *e; e++)
+    for (char **e = env; e && *e; e++)
         n += strncmp(*e, "CUDA_PATH_V", 11) == 0;
     out->cuda_path_versions = n ? td_arena_array(ctx->arena, n, sizeof(char *)) : NULL;
-    for (char **e = environ; out->cuda_path_versions && *e; e++)
+    for (char **e = env; out->cuda_path_versions && *e; e++)
         if (strncmp(*e, "CUDA_PATH_V", 11) == 0)
             out->cuda_path_versions[out->n_cuda_path_versions++] = td_arena_strdup(ctx->arena, *e);
+    td_utf8_argv_free(env);
     return 0;
 }

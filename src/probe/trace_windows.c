@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "probe/trace.h"
 
 enum { STDERR_TAIL = 4096, PATH_CAP = 32768, SNAP_CAP = 8192 };
@@ -72,10 +73,9 @@ static uint64_t elapsed_ns(LARGE_INTEGER t0, LARGE_INTEGER freq)
 
 static char *narrow(struct td_arena *a, const wchar_t *w)
 {
-    int n = WideCharToMultiByte(CP_ACP, 0, w, -1, NULL, 0, NULL, NULL);
-    char *s = n > 0 ? td_arena_alloc(a, (size_t)n) : NULL;
-    if (s && WideCharToMultiByte(CP_ACP, 0, w, -1, s, n, NULL, NULL) <= 0)
-        s[0] = '\0';
+    char *u = td_wide_to_utf8(w);
+    char *s = td_arena_strdup(a, u ? u : "");
+    free(u);
     return s;
 }
 
@@ -115,22 +115,14 @@ static wchar_t *command_line(const char *const *argv)
         *p++ = '"';
     }
     *p = '\0';
-    int n = MultiByteToWideChar(CP_ACP, 0, s, -1, NULL, 0);
-    wchar_t *w = n > 0 ? malloc((size_t)n * sizeof *w) : NULL;
-    if (w)
-        MultiByteToWideChar(CP_ACP, 0, s, -1, w, n);
+    wchar_t *w = td_utf8_to_wide(s); /* exactly: the arguments arrived as UTF-8 */
     free(s);
     return w;
 }
 
 static void describe(DWORD code, char *out, size_t cap)
 {
-    DWORD n = FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, code,
-                             0, out, (DWORD)cap, NULL);
-    while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == '\r' || out[n - 1] == ' '))
-        out[--n] = '\0';
-    if (n == 0)
-        snprintf(out, cap, "Windows error %lu", (unsigned long)code);
+    td_win_error_text(code, out, cap);
 }
 
 /* "\\?\C:\x" -> "C:\x", "\\?\UNC\h\s" -> "\\h\s": the form the loader and users write. */

@@ -618,6 +618,11 @@ static void json_windows(struct td_jsonw *w, const struct td_windows *x)
         td_jw_null(w);
     else
         td_jw_int(w, x->safe_dll_search_mode);
+    td_jw_key(w, "long_paths_enabled");
+    if (x->long_paths_enabled < 0)
+        td_jw_null(w);
+    else
+        td_jw_bool(w, x->long_paths_enabled == 1);
     td_jw_key(w, "known_dlls");
     td_jw_begin_array(w);
     for (size_t i = 0; i < x->n_known_dlls; i++)

@@ -155,6 +155,7 @@ void td_explain_render_json(const struct td_explain_view *v, FILE *out)
     td_jw_key(&w, "explain");
     td_jw_begin_object(&w);
     td_jw_kbool(&w, "matched", x->n_matches > 0);
+    td_jw_kstr(&w, "input_encoding", v->input_encoding);
     const struct td_explain_match *m = x->n_matches ? &x->matches[0] : NULL;
     td_jw_kstr(&w, "id", m ? m->id : NULL);
     td_jw_kstr(&w, "kind", m ? m->kind : NULL);

@@ -33,6 +33,7 @@ struct td_explain_view {
     size_t n_causes;
     const struct td_explain_local *local;
     const char *platform;
+    const char *input_encoding; /* what the text was decoded from (base/text.h) */
 };
 
 void td_explain_render_json(const struct td_explain_view *v, FILE *out);

@@ -81,7 +81,7 @@ static void before_item(struct td_jsonw *w)
         indent(w);
 }
 
-static void open(struct td_jsonw *w, char c)
+static void open_scope(struct td_jsonw *w, char c)
 {
     before_item(w);
     putch(w, c);
@@ -90,7 +90,7 @@ static void open(struct td_jsonw *w, char c)
     w->first[w->depth] = true;
 }
 
-static void close(struct td_jsonw *w, char c)
+static void close_scope(struct td_jsonw *w, char c)
 {
     bool empty = w->first[w->depth];
     bool in_line = w->inline_from && w->depth >= w->inline_from;
@@ -107,26 +107,26 @@ static void close(struct td_jsonw *w, char c)
 
 void td_jw_begin_object(struct td_jsonw *w)
 {
-    open(w, '{');
+    open_scope(w, '{');
 }
 
 void td_jw_begin_object_inline(struct td_jsonw *w)
 {
-    open(w, '{');
+    open_scope(w, '{');
     if (!w->inline_from)
         w->inline_from = w->depth;
 }
 void td_jw_end_object(struct td_jsonw *w)
 {
-    close(w, '}');
+    close_scope(w, '}');
 }
 void td_jw_begin_array(struct td_jsonw *w)
 {
-    open(w, '[');
+    open_scope(w, '[');
 }
 void td_jw_end_array(struct td_jsonw *w)
 {
-    close(w, ']');
+    close_scope(w, ']');
 }
 
 /* Length of the valid UTF-8 sequence at S, or 0 when it is not valid

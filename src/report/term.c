@@ -1,9 +1,9 @@
 /* Colour decisions and escape sequences for text reports. */
 #include "report/term.h"
+#include "base/console.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 void td_term_init(struct td_term *t, FILE *out, const char *mode)
 {
@@ -13,7 +13,7 @@ void td_term_init(struct td_term *t, FILE *out, const char *mode)
     else if (mode && strcmp(mode, "never") == 0)
         t->color = false;
     else
-        t->color = isatty(fileno(out)) && !getenv("NO_COLOR");
+        t->color = td_console_colors(out) && !getenv("NO_COLOR");
 }
 
 const char *td_term_style(const struct td_term *t, enum td_style style)

@@ -12,7 +12,8 @@
 # The GPU probe (a `__gpu` child) loads the stand-in nvcuda.dll/nvml.dll
 # from PATH: exact driver, CUDA version and GPUs; a crashing one is
 # CRASHED and check still finishes. -o fix.bat / fix.ps1: the content, and
-# fix.bat /dry-run run by Wine's cmd prints the commands it would run.
+# fix.bat /dry-run run by Wine's cmd prints the commands it would run; fix.ps1
+# starts with a UTF-8 BOM.
 # One WINEPREFIX; eight wine invocations.
 set -euo pipefail
 exe=${TD_FIXTURES:?}/windows_exe/win64/torchdoctor.exe
@@ -119,13 +120,15 @@ check(c["status"] == "crashed" and "STATUS_ACCESS_VIOLATION (0xC0000005)" in c["
       f"crash {c['status']}: {c['detail']}")
 
 bat = open("fix.bat").read().split("\n")
-ps1 = open("fix.ps1").read().split("\n")
+ps1 = open("fix.ps1", encoding="utf-8-sig").read().split("\n")  # it starts with a BOM
+check(open("fix.ps1", "rb").read(3) == b"\xef\xbb\xbf", "ps1 starts with a UTF-8 BOM (PowerShell 5.1)")
 dry = [l for l in open("dry-run.txt").read().split("\n") if l]
 check(bat[0] == "@echo off" and 'if /i "%~1"=="/dry-run" set TD_RUN=echo' in bat, "bat header")
 cmds = [l[len("%TD_RUN% "):] for l in bat if l.startswith("%TD_RUN% ")]
 check(len(cmds) >= 1 and all(l.startswith("rem ") or l.startswith("%TD_RUN% ") or
-      l.startswith("if ") or l.startswith("set ") or l in ("", "@echo off") for l in bat),
-      f"bat: only rem, commands, set/if ({len(cmds)} commands)")
+      l.startswith("if ") or l.startswith("set ") or l.startswith("exit /b ") or
+      l in ("", "@echo off", ":td_end") for l in bat),
+      f"bat: only rem, commands, set/if/exit ({len(cmds)} commands)")
 check(dry == cmds, f"fix.bat /dry-run prints its {len(cmds)} commands: {dry}")
 # In the order of their findings: the static model names the 193 of x86.dll
 # (a root of another machine) before the replay's 1114.

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# torchdoctor.exe writing to a console (Wine's, on a pseudo-terminal made
+# by script(1)): the text of deps on a DLL under a folder named 用户张三
+# reads right (the path, ✗, the tree's ├──; nothing double-encoded, as the
+# C runtime's byte-wise console writes give), in colour by default (virtual-
+# terminal processing enabled), and plain with NO_COLOR=1 or --color never,
+# as on Linux. One WINEPREFIX; four wine invocations.
+set -euo pipefail
+if ! command -v script >/dev/null; then
+    echo "skipped: script(1) (util-linux) is not installed"
+    exit 0
+fi
+exe=${TD_FIXTURES:?}/windows_exe/win64/torchdoctor.exe
+fx=$TD_FIXTURES/windows_unicode
+tmp=$(mktemp -d)
+export WINEPREFIX=$tmp/prefix WINEDEBUG=-all
+trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
+wine wineboot -i >/dev/null 2>&1
+winpath() { printf 'Z:%s' "$1" | tr / '\\'; }
+fail=0
+check() { # WHAT, then a command that must succeed
+    local what=$1
+    shift
+    if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
+}
+root=$tmp/root
+mkdir -p "$root/Windows" "$root/Users/用户张三"
+cp -r "$fx/System32" "$root/Windows/"
+cp -r "$fx/user/Python311" "$root/Users/用户张三/"
+dll=$(winpath "$root/Users/用户张三/Python311/Lib/site-packages/torch/lib/fbgemm.dll")
+args="deps --root '$(winpath "$root")' '$dll'"
+on_console() { # OUT ENV OPTIONS: the exe's console output
+    timeout 120 script -qec "env $2 wine '$exe' $args $3" /dev/null >"$1" || true
+}
+on_console "$tmp/auto.txt" "" ""
+on_console "$tmp/nocolor.txt" NO_COLOR=1 ""
+on_console "$tmp/never.txt" "" "--color never"
+/usr/bin/python3 - "$tmp" <<'P' || fail=1
+import re, sys
+tmp = sys.argv[1]
+bad = []
+def check(cond, what):
+    print(("ok: " if cond else "FAIL: ") + what)
+    if not cond:
+        bad.append(what)
+def text(name):
+    raw = open(f"{tmp}/{name}.txt", "rb").read().decode("utf-8", "replace")
+    sgr = re.findall(r"\x1b\[[0-9;]*m", raw)
+    # Wine's console wraps at 80 columns and moves its cursor: undo both.
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", raw).replace("\r", "").replace("\n", "")
+    return plain, sgr
+plain, sgr = text("auto")
+check("用户张三\\Python311" in plain, "the folder name reads right on the console")
+check("✗ error" in plain and "├──" in plain, "✗ and the tree's ├── read right")
+check("ç" not in plain and "â" not in plain, "nothing double-encoded (no 'ç', 'â')")
+check("vcruntime140_1.dll is not found" in plain, "the finding is there")
+check(len(sgr) > 0, "colour by default on a console with VT processing")
+for name in ("nocolor", "never"):
+    p, s = text(name)
+    check("用户张三" in p and not s, f"{name}: the same text, no colour")
+sys.exit(1 if bad else 0)
+P
+exit $fail
