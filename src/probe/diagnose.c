@@ -91,15 +91,6 @@ static struct td_graph *torch_closure(const struct td_diagnose_request *a, const
     return g;
 }
 
-static void copy_findings(struct td_findings *to, const struct td_findings *from)
-{
-    for (size_t i = 0; i < from->count; i++) {
-        const struct td_finding *x = &from->items[i];
-        td_findings_add(to, x->severity, x->kind, x->library, x->needed_by, x->symbol, x->fix, "%s",
-                        x->detail);
-    }
-}
-
 /* The variables of this environment the catalogue knows, as NAME=value. */
 static void known_env(const struct td_diagnose_request *a, struct td_check_report *r,
                       struct td_arena *arena)
@@ -141,7 +132,7 @@ static void probe_all(const struct td_diagnose_request *a, struct td_check_repor
         r->graphs[i] =
             torch_closure(a, t, t->python < r->n_py ? &r->pythons[t->python] : NULL, arena);
         if (r->graphs[i])
-            copy_findings(&r->findings, &r->graphs[i]->findings);
+            td_torch_absorb(t, &r->graphs[i]->findings, &r->findings);
     }
 }
 

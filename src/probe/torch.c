@@ -458,6 +458,7 @@ int td_probe_torch(const struct td_probe_ctx *ctx, const struct td_python *pytho
                 if (l) {
                     find_installer(ctx, t, l);
                     td_torch_companions(ctx, t, l, py->exe, py->prefix, f);
+                    td_torch_pins(ctx, t, l, py, f);
                 } else {
                     t->installer = "unknown";
                 }
