@@ -47,7 +47,7 @@ static void usage(FILE *out)
             "                    (fix.bat /dry-run prints its commands)\n"
             "  --redact          hide the user name, home directory and host name\n"
             "  --verify          hash every file against RECORD (default: sizes of all, hashes\n"
-            "                    of files up to 1 MiB)\n"
+            "                    of files changed after install)\n"
             "  --symbols         bind every symbol of the torch closure (default: version needs)\n"
             "  --no-gpu          do not load the NVIDIA driver, even in a child\n"
             "  --timeout MS      how long the driver probe may take (default 5000)\n"
