@@ -78,6 +78,8 @@ struct job {
     char host[TD_PYFS_PATH_MAX];
     uint8_t want[TD_DIGEST_MAX];
     enum algo algo;
+    uint64_t size;
+    size_t order; /* its place in the manifest, for the report */
     enum { JOB_SAME, JOB_DIFFERS, JOB_UNREADABLE } result;
 };
 
@@ -123,7 +125,7 @@ static void corrupted(struct check *c, const char *path, const char *fmt_what, .
 }
 
 static void add_job(struct check *c, const char *path, enum algo algo, const uint8_t *digest,
-                    size_t len)
+                    size_t len, uint64_t size)
 {
     if (c->n_jobs == c->cap_jobs) {
         size_t cap = c->cap_jobs ? c->cap_jobs * 2 : 64;
@@ -135,7 +137,7 @@ static void add_job(struct check *c, const char *path, enum algo algo, const uin
     struct job *j = &c->jobs[c->n_jobs];
     if (!td_pyfs_host(c->ctx, path, j->host, sizeof j->host))
         return;
-    j->path = path, j->algo = algo, j->result = JOB_SAME;
+    j->path = path, j->algo = algo, j->result = JOB_SAME, j->size = size, j->order = c->n_jobs;
     memcpy(j->want, digest, len);
     c->n_jobs++;
 }
@@ -177,10 +179,26 @@ static size_t cores(void)
 #endif
 }
 
-/* Hashes every job, on as many threads as there are cores (and jobs), then
- * reports them in manifest order. */
+static int larger_first(const void *x, const void *y)
+{
+    const struct job *a = x, *b = y;
+    return a->size != b->size ? (a->size < b->size ? 1 : -1)
+                              : (a->order > b->order) - (a->order < b->order);
+}
+
+static int manifest_order(const void *x, const void *y)
+{
+    const struct job *a = x, *b = y;
+    return (a->order > b->order) - (a->order < b->order);
+}
+
+/* Hashes every job, on as many threads as there are cores (and jobs), the
+ * largest files first so that no core is left with one big file at the
+ * end; then reports them in manifest order. */
 static void run_jobs(struct check *c)
 {
+    if (c->n_jobs > 1)
+        qsort(c->jobs, c->n_jobs, sizeof *c->jobs, larger_first);
     struct queue q = {.jobs = c->jobs, .n = c->n_jobs};
     atomic_init(&q.next, 0);
     size_t n = cores() < c->n_jobs ? cores() : c->n_jobs, started = 0;
@@ -190,6 +208,8 @@ static void run_jobs(struct check *c)
     hash_jobs(&q);
     for (size_t i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
+    if (c->n_jobs > 1)
+        qsort(c->jobs, c->n_jobs, sizeof *c->jobs, manifest_order);
     for (size_t i = 0; i < c->n_jobs; i++) {
         const struct job *j = &c->jobs[i];
         if (j->result == JOB_UNREADABLE)
@@ -225,7 +245,7 @@ static void check_file(struct check *c, const char *path, bool has_size, uint64_
         ((uint64_t)st.st_size > hash_limit && !changed))
         return;
     c->t->record_hashed++;
-    add_job(c, path, algo, digest, want);
+    add_job(c, path, algo, digest, want, (uint64_t)st.st_size);
 }
 
 /* RECORD rows are relative to the site dir (PEP 376 / packaging.python.org
