@@ -14,7 +14,7 @@ build_pkgs=(cmake ninja-build make gcc libc6-dev libstdc++-12-dev zlib1g-dev lib
 test_pkgs=(clang lld llvm libclang-rt-14-dev libcmocka-dev gcc-multilib
     gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 binutils-mingw-w64-x86-64 binutils-mingw-w64-i686
     g++-mingw-w64-x86-64-win32 g++-mingw-w64-i686-win32 libz-mingw-w64-dev
-    wine64 wine binutils file patchelf zip unzip python3 python3-jsonschema python3-torch
+    wine64 wine binutils file patchelf zip unzip python3 python3-jsonschema python3-packaging python3-torch
     python3-venv python3-pip dpkg-dev lintian man-db groff-base git chromium fonts-dejavu-core
     libpython3.11-dev man-db groff-base bsdutils zsh fish)
 bench_pkgs=(hyperfine libtree pax-utils time bc python3-numpy)

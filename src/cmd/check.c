@@ -71,8 +71,8 @@ static const struct td_option check_options[] = {
      .at = AT(redact, bool)},
     {.name = "--verify",
      .type = TD_ARG_FLAG,
-     .help = "hash every file against RECORD (without it: the sizes of all, the hashes of files "
-             "up to 1 MiB)",
+     .help = "hash every file against RECORD, on every core (without it: the sizes of all, "
+             "the hashes of files changed after install)",
      .at = AT(verify, bool)},
     {.name = "--no-symbols",
      .type = TD_ARG_FLAG,

@@ -104,6 +104,11 @@ size_t td_kb_builds(const struct td_kb_query *q, struct td_kb_build *out, size_t
 const char *td_kb_pip_command(const struct td_kb_build *b, const char *python, char *out,
                               size_t cap);
 
+/* The same with only the companions that are installed (VISION, AUDIO):
+ * a fix names no package the user does not have. */
+const char *td_kb_pip_command_with(const struct td_kb_build *b, const char *python, bool vision,
+                                   bool audio, char *out, size_t cap);
+
 /* ---- GPUs and architectures (gpu_compute_capability, torch_cuda_arch_list) ---- */
 
 /* Compute capability of a GPU by its marketing name as the driver reports

@@ -280,6 +280,12 @@ size_t td_kb_builds(const struct td_kb_query *q, struct td_kb_build *out, size_t
 const char *td_kb_pip_command(const struct td_kb_build *b, const char *python, char *out,
                               size_t cap)
 {
+    return td_kb_pip_command_with(b, python, true, true, out, cap);
+}
+
+const char *td_kb_pip_command_with(const struct td_kb_build *b, const char *python,
+                                   bool with_vision, bool with_audio, char *out, size_t cap)
+{
     char pip[300], vision[TD_KB_STR + 16] = "", audio[TD_KB_STR + 16] = "";
     if (!python || !*python)
         snprintf(pip, sizeof pip, "pip");
@@ -290,9 +296,9 @@ const char *td_kb_pip_command(const struct td_kb_build *b, const char *python, c
     else
         snprintf(pip, sizeof pip, "%s -m pip", python);
     char spec[TD_KB_STR];
-    if (td_kb_companion_spec(b->torch, "torchvision", spec, sizeof spec))
+    if (with_vision && td_kb_companion_spec(b->torch, "torchvision", spec, sizeof spec))
         snprintf(vision, sizeof vision, " \"torchvision%s\"", spec);
-    if (td_kb_companion_spec(b->torch, "torchaudio", spec, sizeof spec))
+    if (with_audio && td_kb_companion_spec(b->torch, "torchaudio", spec, sizeof spec))
         snprintf(audio, sizeof audio, " \"torchaudio%s\"", spec);
     /* Quoted: the ".*" and ">=" must reach pip unexpanded in any shell. */
     snprintf(out, cap, "%s install \"torch==%s.*\"%s%s --index-url %s", pip, b->torch, vision,

@@ -260,6 +260,14 @@ struct td_package {
     const char *dist_info; /* the metadata dir, or NULL */
 };
 
+/* A Requires-Dist pin the installed version violates (probe/pins.c). */
+struct td_pin {
+    const char *package; /* the pinned distribution: "nvidia-cudnn-cu12" */
+    const char **stems;  /* its installed files' library stems ("libcudnn") */
+    size_t n_stems;
+    size_t finding; /* index of its companion_mismatch in the findings */
+};
+
 struct td_torch {
     const char *dir;               /* .../site-packages/torch */
     const char *site_dir;          /* the site dir holding it */
@@ -293,6 +301,8 @@ struct td_torch {
     size_t sys_path_index;      /* its index in that interpreter's sys_path */
     const char *reason;         /* why that entry is on sys.path (its detail) */
     const char *editable;       /* direct_url.json's url of an editable install, or NULL */
+    struct td_pin *pins;     /* violated pins of the distributions beside it */
+    size_t n_pins;
 };
 
 /* Finds every torch under the interpreters' site dirs. Integrity against
@@ -302,5 +312,16 @@ struct td_torch {
  * companion pairing: each problem is a finding added to F. */
 int td_probe_torch(const struct td_probe_ctx *ctx, const struct td_python *pythons, size_t n_py,
                    uint64_t hash_limit, struct td_torch **out, size_t *n, struct td_findings *f);
+
+/* Copies the import closure's findings FROM into TO, folding each
+ * missing_library that a violated pin of T explains (the pinned package
+ * ships another version of that library) into the pin's finding. T may be
+ * NULL (a plain copy). */
+void td_torch_absorb(const struct td_torch *t, const struct td_findings *from,
+                     struct td_findings *to);
+
+/* "libcudnn" for "libcudnn.so.8" and "libcudnn.so", "cudnn64" for
+ * "cudnn64_9.dll"; false when NAME is not a library name. */
+bool td_library_stem(const char *name, char *out, size_t cap);
 
 #endif

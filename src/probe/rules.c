@@ -34,6 +34,15 @@ static const char *driver_cuda(const struct td_facts *x, char *out, size_t cap)
     return drv ? td_kb_driver_max_cuda(drv, x->os, out, cap) : NULL;
 }
 
+/* Whether NAME is installed beside TORCH (a fix names only those). */
+static bool has_companion(const struct td_torch *torch, const char *name)
+{
+    for (size_t i = 0; torch && i < torch->n_companions; i++)
+        if (torch->companions[i].name && !strcasecmp(torch->companions[i].name, name))
+            return true;
+    return false;
+}
+
 const char *td_rules_install_fix(const struct td_facts *x, const struct td_python *py,
                                  const struct td_torch *torch, struct td_kb_build *b, char *out,
                                  size_t cap)
@@ -60,7 +69,8 @@ const char *td_rules_install_fix(const struct td_facts *x, const struct td_pytho
         if (td_kb_builds(&q, b, 1) == 0)
             return NULL;
     }
-    return td_kb_pip_command(b, py ? py->exe : NULL, out, cap);
+    return td_kb_pip_command_with(b, py ? py->exe : NULL, has_companion(torch, "torchvision"),
+                                  has_companion(torch, "torchaudio"), out, cap);
 }
 
 /* The fix line for replacing a torch build: pip keeps an installed

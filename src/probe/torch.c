@@ -572,6 +572,7 @@ static size_t add_install(struct scan *s, const struct td_python *pythons, size_
         const struct td_site_listing *ls[64] = {l};
         size_t n_ls = imported ? path_listings(s, py, ls, 64) : 1;
         td_torch_companions(s->ctx, t, ls, n_ls, py, s->f);
+        td_torch_pins(s->ctx, t, l, py, s->f);
     } else {
         t->installer = "unknown";
     }

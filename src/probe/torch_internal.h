@@ -43,6 +43,13 @@ void td_torch_companions(const struct td_probe_ctx *ctx, struct td_torch *t,
 bool td_companion_check(const char *torch_version, const struct td_package *p,
                         const char *python_exe, const char *python_prefix, struct td_findings *f);
 
+/* Every pin of the distributions in L that matter to torch, held against
+ * what L has installed (pins.c): a companion_mismatch per violated pin,
+ * recorded in T->pins. */
+void td_torch_pins(const struct td_probe_ctx *ctx, struct td_torch *t,
+                   const struct td_site_listing *l, const struct td_python *py,
+                   struct td_findings *f);
+
 enum td_install_verb { TD_INSTALL, TD_REINSTALL, TD_REMOVE };
 
 /* The command that installs, reinstalls or removes SPEC (pip syntax:

@@ -98,6 +98,13 @@ static void builds_and_pip(void **state)
     assert_string_equal(td_kb_pip_command(&b[1], "3.11", pip, sizeof pip),
                         "python3.11 -m pip install \"torch==2.5.*\" \"torchvision==0.20.*\" "
                         "\"torchaudio==2.5.*\" --index-url https://download.pytorch.org/whl/cu121");
+    /* check's fixes name only the companions that are installed. */
+    assert_string_equal(td_kb_pip_command_with(&b[1], "3.11", true, false, pip, sizeof pip),
+                        "python3.11 -m pip install \"torch==2.5.*\" \"torchvision==0.20.*\" "
+                        "--index-url https://download.pytorch.org/whl/cu121");
+    assert_string_equal(td_kb_pip_command_with(&b[1], "3.11", false, false, pip, sizeof pip),
+                        "python3.11 -m pip install \"torch==2.5.*\" "
+                        "--index-url https://download.pytorch.org/whl/cu121");
 
     /* 535 runs cu121 fully, cu124 only above the 12.x floor. */
     q = (struct td_kb_query){.torch = "2.5", .driver = "535.104.05"};
