@@ -42,7 +42,10 @@ if [ -d "$clone/build/man" ]; then
     [ -n "$(ls "$dest"/usr/local/share/man/man1/torchdoctor*.1 2>/dev/null)" ] && ok || bad "man pages not installed"
 fi
 if [ -d "$clone/build/completions" ]; then
-    [ -f "$dest/usr/local/share/bash-completion/completions/torchdoctor" ] && ok || bad "bash completion not installed"
+    for f in bash-completion/completions/torchdoctor zsh/vendor-completions/_torchdoctor \
+        fish/vendor_completions.d/torchdoctor.fish; do
+        [ -f "$dest/usr/local/share/$f" ] && ok || bad "completion $f not installed"
+    done
 fi
 (cd "$clone" && make uninstall BUILD=build PREFIX=/usr/local DESTDIR="$dest") >"$tmp/uninstall.log" 2>&1 ||
     bad "make uninstall"
@@ -54,8 +57,10 @@ left=$(find "$dest" -type f 2>/dev/null)
 deb=$(ls "$clone"/dist/torchdoctor_9.8.7_*.deb 2>/dev/null | head -1)
 if [ -n "$deb" ]; then
     ok
-    lint=$(lintian --fail-on error,warning "$deb" 2>&1 | grep -v 'running with root privileges')
-    [ $? -eq 0 ] && [ -z "$(printf '%s' "$lint" | grep -E '^[EW]:')" ] && ok || bad "lintian: $lint"
+    lint=$(lintian --fail-on error,warning "$deb" 2>&1)
+    lint_rc=$?
+    lint=$(printf '%s\n' "$lint" | grep -v 'running with root privileges')
+    [ $lint_rc -eq 0 ] && [ -z "$(printf '%s' "$lint" | grep -E '^[EW]:')" ] && ok || bad "lintian ($lint_rc): $lint"
     root=$tmp/root
     mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates"
     : >"$root/var/lib/dpkg/status"
