@@ -18,12 +18,13 @@ struct diff_args {
     bool no_gpu;
 };
 
-static const char *const diff_formats[] = {"text", "json", "markdown", NULL};
+static const char *const diff_formats[] = {"text", "json", "markdown", "html", NULL};
 
 #define AT(field, ctype) TD_AT(struct diff_args, field, ctype)
 static const struct td_option diff_options[] = {
     TD_OPT_FORMAT(struct diff_args, format, diff_formats,
-                  "the report's form: text, json (docs/schema.md) or markdown"),
+                  "the report's form: text, json (docs/schema.md), markdown or html (one "
+                  "self-contained page)"),
     {.name = "--python",
      .type = TD_ARG_FILE,
      .value = "EXE",
@@ -107,6 +108,8 @@ static void render(const struct diff_args *a, const struct td_diff *d, const cha
         td_diff_json(d, old_taken, new_taken, stdout);
     } else if (strcmp(a->format, "markdown") == 0) {
         td_diff_markdown(d, stdout);
+    } else if (strcmp(a->format, "html") == 0) {
+        td_diff_html(d, stdout);
     } else {
         struct td_term t;
         td_term_init(&t, stdout, isatty(STDOUT_FILENO) ? "auto" : "never");

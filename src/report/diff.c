@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/envelope.h"
+#include "report/html.h"
 #include "report/jsonw.h"
 
 static const char *or_none(const char *s)
@@ -124,6 +125,59 @@ void td_diff_markdown(const struct td_diff *d, FILE *out)
                     x->detail, x->fix ? " Fix: `" : "", x->fix ? x->fix : "", x->fix ? "`" : "");
         }
     }
+}
+
+/* ---- html ---- */
+
+static void html_change(FILE *out, const struct td_change *c)
+{
+    fprintf(out, "<tr class=\"%s\"><td><b>%s</b></td><td><code>", td_impact_name(c->impact),
+            td_impact_name(c->impact));
+    td_html_text(out, c->area);
+    fputs(" ", out);
+    td_html_text(out, c->item);
+    fputs("</code>", out);
+    if (*c->environment) {
+        fputs("<br><span class=\"path\">", out);
+        td_html_text(out, c->environment);
+        fputs("</span>", out);
+    }
+    fputs("</td><td><code>", out);
+    td_html_text(out, or_none(c->before));
+    fputs("</code> → <code>", out);
+    td_html_text(out, or_none(c->after));
+    fputs("</code></td><td>", out);
+    td_html_text(out, c->detail);
+    for (size_t k = 0; k < c->n_kinds; k++) {
+        fputs(k ? ", " : " Causes ", out);
+        fputs("<code>", out);
+        td_html_text(out, c->finding_kinds[k]);
+        fputs("</code>", out);
+    }
+    fputs("</td></tr>\n", out);
+}
+
+void td_diff_html(const struct td_diff *d, FILE *out)
+{
+    td_html_begin(out, "torchdoctor diff");
+    char line[1024];
+    fputs("<p class=\"verdict\">", out);
+    td_html_text(out, td_diff_summary(d, line, sizeof line));
+    fputs("</p>\n", out);
+    td_html_findings(out, &d->findings);
+    fputs("<section id=\"changes\">\n<h2>Changes, most harmful first</h2>\n", out);
+    if (d->n_changes == 0)
+        fputs("<p class=\"ok\">No change.</p>\n", out);
+    else
+        fputs("<table>\n<tr><th>impact</th><th>what</th><th>before → after</th><th>why it "
+              "matters</th></tr>\n",
+              out);
+    for (size_t i = 0; i < d->n_changes; i++)
+        html_change(out, &d->changes[i]);
+    if (d->n_changes)
+        fputs("</table>\n", out);
+    fputs("</section>\n", out);
+    td_html_end(out);
 }
 
 void td_diff_json(const struct td_diff *d, const char *old_taken, const char *new_taken, FILE *out)

@@ -14,6 +14,9 @@ const char *td_diff_summary(const struct td_diff *d, char *out, size_t cap);
 
 void td_diff_text(const struct td_diff *d, const struct td_term *t);
 void td_diff_markdown(const struct td_diff *d, FILE *out);
+/* One self-contained page (report/html.h): the summary, the new findings,
+ * every change in a table, breaking ones first. */
+void td_diff_html(const struct td_diff *d, FILE *out);
 void td_diff_json(const struct td_diff *d, const char *old_taken, const char *new_taken, FILE *out);
 
 /* One line of a change log and what changed since the line before. */

@@ -28,6 +28,24 @@ rm "$lib/$evil" # the dependency goes missing
 "$bin" deps --format html "$lib/libmain.so" >"$tmp/deps.html"
 "$bin" check --no-gpu --format html >"$tmp/check.html"
 [ $? -le 1 ] || { echo "FAIL: check --format html"; exit 1; }
+# explain on a message naming the hostile file, and diff of two snapshots
+# whose packages carry HTML in their name and version.
+msg="OSError: [WinError 126] The specified module could not be found. Error loading \"C:\\venv\\torch\\lib\\$evil\" or one of its dependencies."
+"$bin" explain --format json "$msg" >"$tmp/explain.json"
+"$bin" explain --format html "$msg" >"$tmp/explain.html"
+[ $? -le 1 ] || { echo "FAIL: explain --format html"; exit 1; }
+"$bin" snapshot --no-gpu -o "$tmp/old.json" || { echo "FAIL: snapshot"; exit 1; }
+/usr/bin/python3 - "$tmp/old.json" "$tmp/new.json" "$evil" <<'P' || { echo "FAIL: making new.json"; exit 1; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+env = d["snapshot"]["environments"][0]
+env["packages"].append({"name": sys.argv[3], "version": "1.0\"<b>x</b>", "installer": "pip",
+                        "location": "/tmp"})
+json.dump(d, open(sys.argv[2], "w"))
+P
+"$bin" diff --format json "$tmp/old.json" "$tmp/new.json" >"$tmp/diff.json"
+"$bin" diff --format html "$tmp/old.json" "$tmp/new.json" >"$tmp/diff.html"
+[ $? -le 1 ] || { echo "FAIL: diff --format html"; exit 1; }
 
 browse() { # FILE WHAT -> FILE.dom, FILE.log
     timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking \
@@ -37,6 +55,9 @@ browse() { # FILE WHAT -> FILE.dom, FILE.log
 }
 browse "$tmp/deps.html" deps || { echo "FAIL: chromium on deps.html"; tail "$tmp/deps.html.log"; exit 1; }
 browse "$tmp/check.html" check || { echo "FAIL: chromium on check.html"; tail "$tmp/check.html.log"; exit 1; }
+for page in explain diff; do
+    browse "$tmp/$page.html" "$page" || { echo "FAIL: chromium on $page.html"; exit 1; }
+done
 shot=${TD_BUILD:-$tmp}/html-report.png
 timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking \
     --disable-component-update --disable-sync --no-first-run --disable-quic \
@@ -103,6 +124,18 @@ c, ctext = dom("check.html")
 check("Findings" in ctext and "System" in ctext, "check page lacks its sections")
 check("details" in c.tags, "check page has no collapsible tree")
 check(not console_errors("check.html"), "console errors: %s" % console_errors("check.html"))
+for page in ("explain", "diff"):
+    rep = json.load(open(os.path.join(tmp, page + ".json")))
+    p, ptext = dom(page + ".html")
+    check("img" not in p.tags and p.tags.count("script") <= 1, page + ": an element was made from the input")
+    check(evil in ptext, page + ": the hostile name is not shown as text")
+    check(not console_errors(page + ".html"), page + ": console errors")
+    for f in rep["findings"]:
+        check(f["detail"] in ptext, page + ": finding detail missing: " + f["detail"])
+    for c in rep.get("causes") or [x for f in rep["findings"] for x in (f.get("causes") or [])]:
+        check(c["detail"] in ptext, page + ": cause missing: " + c["detail"])
+    for c in rep.get("changes") or []:
+        check(c["item"] in ptext, page + ": change missing: " + c["item"])
 check(os.path.getsize(shot) > 10000 if os.path.exists(shot) else False, "no screenshot")
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
