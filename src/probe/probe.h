@@ -301,7 +301,7 @@ struct td_torch {
     size_t sys_path_index;      /* its index in that interpreter's sys_path */
     const char *reason;         /* why that entry is on sys.path (its detail) */
     const char *editable;       /* direct_url.json's url of an editable install, or NULL */
-    struct td_pin *pins;     /* violated pins of the distributions beside it */
+    struct td_pin *pins;        /* violated pins of the distributions beside it */
     size_t n_pins;
 };
 
