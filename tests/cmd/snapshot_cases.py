@@ -90,7 +90,7 @@ def make_venv(t, name, index):
     subprocess.run(["/usr/bin/python3", "-m", "venv", root], check=True)
     py = os.path.join(root, "bin", "python")
     pip(py, "install", "--no-deps", "torch==2.5.1+cu121", "torchvision==0.20.1+cu121",
-        "nvidia-cudnn-cu12==9.1.0.70", "tqdm==4.66.1", index=index)
+        "nvidia-cudnn-cu12==9.1.0.70", "nvidia-nvtx-cu12==2.20.5", "tqdm==4.66.1", index=index)
     return py
 
 
@@ -130,14 +130,32 @@ def torchvision_past_torch(t, py, base, index):
 
 
 def nvidia_wheel(t, py, base, index):
-    pip(py, "install", "--no-deps", "nvidia-cudnn-cu12==9.5.0.50", index=index)
+    pip(py, "install", "--no-deps", "nvidia-nvtx-cu12==2.21.5", index=index)
     new = os.path.join(t, "nv.json")
     snapshot(py, new, GPU)
     rc, doc = diff(base, new)
     c = first(doc)
-    check(rc == 0 and c.get("impact") == "risky" and c.get("item") == "nvidia-cudnn-cu12" and
-          c.get("before") == "9.1.0.70" and c.get("after") == "9.5.0.50" and not doc["findings"],
+    check(rc == 0 and c.get("impact") == "risky" and c.get("item") == "nvidia-nvtx-cu12" and
+          c.get("before") == "2.20.5" and c.get("after") == "2.21.5" and not doc["findings"],
           f"an nvidia-* wheel changed, no new finding: {doc['changes']}")
+    pip(py, "install", "--no-deps", "nvidia-nvtx-cu12==2.20.5", index=index)
+
+
+def pin_violated(t, py, base, index):
+    """torch 2.5.1+cu121 pins nvidia-cudnn-cu12==9.1.0.70: another version
+    is a violated pin (pip check agrees), so the change breaks."""
+    pip(py, "install", "--no-deps", "nvidia-cudnn-cu12==9.5.0.50", index=index)
+    pc = subprocess.run([py, "-m", "pip", "check"], capture_output=True, text=True)
+    check(pc.returncode != 0 and "nvidia-cudnn-cu12" in pc.stdout, f"pip check: {pc.stdout}")
+    new = os.path.join(t, "pin.json")
+    snapshot(py, new, GPU)
+    rc, doc = diff(base, new)
+    c = first(doc)
+    check(rc == 1 and c.get("impact") == "breaks" and c.get("item") == "nvidia-cudnn-cu12" and
+          "companion_mismatch" in c.get("finding_kinds", []),
+          f"a violated pin breaks: {doc['changes']}")
+    check(any(f["kind"] == "companion_mismatch" and "nvidia-cudnn-cu12==9.1.0.70" in (f.get("fix") or "")
+              for f in doc["findings"]), f"the pin's finding and fix: {doc['findings']}")
     pip(py, "install", "--no-deps", "nvidia-cudnn-cu12==9.1.0.70", index=index)
 
 
@@ -265,6 +283,7 @@ with tempfile.TemporaryDirectory() as t:
     cpu_over_cuda(t, py, base, index)
     torchvision_past_torch(t, py, base, index)
     nvidia_wheel(t, py, base, index)
+    pin_violated(t, py, base, index)
     older_driver(py, base)
     shadowing_entry(t)
     restore(t, py, base_doc, index)
