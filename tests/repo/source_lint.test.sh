@@ -2,19 +2,23 @@
 # The repository must be self-contained: nothing its build, tests, scripts
 # or benchmarks read may lie outside it (a user's clone has no sibling
 # folders). Fails on any path that climbs out of the source tree:
-# $TD_SRC/.., ${PROJECT_SOURCE_DIR}/.., os.path.join(SRC, "..", ...),
-# ../shared. System material (/usr/local/cuda, Debian's torch) is fine.
+# $TD_SRC/.., ${PROJECT_SOURCE_DIR}/.., os.path.join(SRC, "..", ...), or
+# the steering folder beside the clone. System material (/usr/local/cuda,
+# Debian's torch) is fine.
 set -u
 cd "${TD_SRC:?}" || exit 1
 files=$(git ls-files -- tests scripts bench cmake fuzz CMakeLists.txt Makefile .ci 2>/dev/null ||
     find tests scripts bench cmake fuzz CMakeLists.txt Makefile .ci -type f)
 [ -n "$files" ] || { echo "no files to lint"; exit 1; }
-# Patterns that leave the tree; this file names them, so it is not read.
+# Patterns that leave the tree. The sibling folder's name is assembled so
+# that this file does not itself contain the paths it looks for.
+sib=sha
+sib=${sib}red
 patterns=(
     '(TD_SRC|SRC|PROJECT_SOURCE_DIR|CMAKE_SOURCE_DIR|CMAKE_CURRENT_SOURCE_DIR)[}:?]*/\.\.(/|$|["'"'"' ])'
     '(TD_SRC|SRC)["'"'"' \])]*, *["'"'"']\.\.["'"'"']'
-    '\.\./shared'
-    '/shared/contract'
+    "\\.\\./$sib"
+    "/$sib/contract"
 )
 fail=0
 for p in "${patterns[@]}"; do
@@ -28,9 +32,9 @@ for p in "${patterns[@]}"; do
 done
 # The lint itself must catch what it is for: a planted line is found.
 probe=$(mktemp)
-printf 'schema=$TD_SRC/../shared/contract/report.schema.json\n' >"$probe"
+printf 'schema=$TD_SRC/../%s/contract/report.schema.json\n' "$sib" >"$probe"
 for p in "${patterns[@]}"; do grep -qE -- "$p" "$probe" && planted=1; done
 rm -f "$probe"
-[ "${planted:-0}" = 1 ] || { echo "FAIL: the lint does not catch a planted ../shared path"; fail=1; }
+[ "${planted:-0}" = 1 ] || { echo "FAIL: the lint does not catch a planted path out of the tree"; fail=1; }
 [ $fail = 0 ] && echo "1 passed, 0 failed" || echo "0 passed, 1 failed"
 exit $fail
