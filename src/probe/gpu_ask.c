@@ -45,11 +45,7 @@ typedef int(CUDAAPI *fn_error_name)(int, const char **);
 typedef int (*fn_void)(void);
 typedef int (*fn_driver_version)(char *, unsigned);
 
-/* One whole line per write, so the parent sees every answer given before
- * a crash. */
-static void say(const struct td_gpu_ask *ask, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void say(const struct td_gpu_ask *ask, const char *fmt, ...)
+void td_gpu_say(const struct td_gpu_ask *ask, const char *fmt, ...)
 {
     char line[1024];
     va_list ap;
@@ -85,15 +81,15 @@ static void nvml(const struct td_gpu_ask *ask)
         return;
     int rc = init();
     if (rc != 0) {
-        say(ask, "nvml_error nvmlInit_v2 %d", rc);
+        td_gpu_say(ask, "nvml_error nvmlInit_v2 %d", rc);
         return;
     }
     char v[96] = "";
     rc = version(v, 80); /* NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE */
     if (rc == 0 && v[0])
-        say(ask, "nvml_driver %s", v);
+        td_gpu_say(ask, "nvml_driver %s", v);
     else
-        say(ask, "nvml_error nvmlSystemGetDriverVersion %d", rc);
+        td_gpu_say(ask, "nvml_error nvmlSystemGetDriverVersion %d", rc);
     if (shutdown)
         shutdown();
 }
@@ -103,7 +99,7 @@ static void error(const struct td_gpu_ask *ask, fn_error_name error_name, const 
     const char *name = NULL;
     if (!error_name || error_name(rc, &name) != 0 || !name || !name[0] || strchr(name, ' '))
         name = "-";
-    say(ask, "error %s %d %s", call, rc, name);
+    td_gpu_say(ask, "error %s %d %s", call, rc, name);
 }
 
 static void gpu(const struct td_gpu_ask *ask, void *lib, fn_error_name error_name, int index)
@@ -141,7 +137,7 @@ static void gpu(const struct td_gpu_ask *ask, void *lib, fn_error_name error_nam
                                  u[11], u[12], u[13], u[14], u[15]);
     if (name_of && name_of(name, (int)sizeof name - 1, dev) == 0)
         snprintf(line + used, sizeof line - used, " name=%s", name);
-    say(ask, "%s", line);
+    td_gpu_say(ask, "%s", line);
 }
 
 static void cuda(const struct td_gpu_ask *ask)
@@ -149,7 +145,7 @@ static void cuda(const struct td_gpu_ask *ask)
     char why[512];
     void *lib = ask->open(ask->cuda_lib, why, sizeof why);
     if (!lib) {
-        say(ask, "nolib %s %s", ask->cuda_lib, why[0] ? why : "not found");
+        td_gpu_say(ask, "nolib %s %s", ask->cuda_lib, why[0] ? why : "not found");
         return;
     }
     fn_error_name error_name = (fn_error_name)sym(ask, lib, "cuGetErrorName");
@@ -159,9 +155,9 @@ static void cuda(const struct td_gpu_ask *ask)
     int v = 0, n = 0, rc;
     /* cuDriverGetVersion works before cuInit and even when it fails. */
     if (driver_version && driver_version(&v) == 0 && v > 0)
-        say(ask, "cuda_driver %d", v);
+        td_gpu_say(ask, "cuda_driver %d", v);
     if (!init) {
-        say(ask, "error cuInit -1 no-symbol");
+        td_gpu_say(ask, "error cuInit -1 no-symbol");
         return;
     }
     if ((rc = init(0)) != 0) {
@@ -172,7 +168,7 @@ static void cuda(const struct td_gpu_ask *ask)
         error(ask, error_name, "cuDeviceGetCount", count ? rc : -1);
         return;
     }
-    say(ask, "device_count %d", n);
+    td_gpu_say(ask, "device_count %d", n);
     for (int i = 0; i < n && i < 64; i++)
         gpu(ask, lib, error_name, i);
 }
@@ -181,5 +177,5 @@ void td_gpu_ask(const struct td_gpu_ask *ask)
 {
     nvml(ask);
     cuda(ask);
-    say(ask, "done");
+    td_gpu_say(ask, "done");
 }

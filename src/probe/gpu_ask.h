@@ -26,6 +26,11 @@ struct td_gpu_ask {
  * UUID; ends with "done". */
 void td_gpu_ask(const struct td_gpu_ask *ask);
 
+/* One whole answer line per write (newlines inside folded to spaces), so
+ * the parent sees every answer given before a crash. */
+void td_gpu_say(const struct td_gpu_ask *ask, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* For `bench` (gpu_bench_ask.c): measures every device through the driver
  * API (copies, the FMA kernel, ITERATIONS stability launches) and asks NVML
  * of its link, clocks and health; ends with "done". */

@@ -17,7 +17,6 @@
  *
  * Signatures: CUDA Driver API reference (cuda.h), NVML API reference
  * (nvml.h). Standalone: only the C library. */
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,26 +161,6 @@ struct nv {
     int (*retired)(handle, int, unsigned *, unsigned long long *);
 };
 
-static void say(const struct td_gpu_ask *ask, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void say(const struct td_gpu_ask *ask, const char *fmt, ...)
-{
-    char line[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n > sizeof line - 2)
-        n = (int)sizeof line - 2;
-    for (int i = 0; i < n; i++)
-        if (line[i] == '\n' || line[i] == '\r')
-            line[i] = ' ';
-    line[n++] = '\n';
-    ask->write(line, (size_t)n);
-}
-
 /* Stores LIB's NAME in the function pointer at SLOT (POSIX: function and
  * object pointers have one size); counts what is missing. */
 static void lookup(const struct td_gpu_ask *ask, void *lib, const char *name, void *slot,
@@ -265,19 +244,19 @@ static void nvml_report(const struct td_gpu_ask *ask, const struct nv *n, int in
     if (n->pcie_gen && n->pcie_width && n->pcie_max_gen && n->pcie_max_width &&
         n->pcie_gen(h, &a) == 0 && n->pcie_width(h, &b) == 0 && n->pcie_max_gen(h, &c) == 0 &&
         n->pcie_max_width(h, &d) == 0)
-        say(ask, "nvml %d pcie %u %u %u %u", index, a, b, c, d);
+        td_gpu_say(ask, "nvml %d pcie %u %u %u %u", index, a, b, c, d);
     /* nvmlClockType_t: NVML_CLOCK_SM 1, NVML_CLOCK_MEM 2. */
     if (n->clock && n->clock(h, 1, &a) == 0 && n->clock(h, 2, &b) == 0)
-        say(ask, "nvml %d clocks %u %u", index, a, b);
+        td_gpu_say(ask, "nvml %d clocks %u %u", index, a, b);
     if (n->power_limit && n->power_limit(h, &a) == 0)
-        say(ask, "nvml %d power_limit_mw %u", index, a);
+        td_gpu_say(ask, "nvml %d power_limit_mw %u", index, a);
     if (n->temperature && n->temperature(h, 0, &a) == 0) /* NVML_TEMPERATURE_GPU */
-        say(ask, "nvml %d temperature %u", index, a);
+        td_gpu_say(ask, "nvml %d temperature %u", index, a);
     if (n->throttle && n->throttle(h, &v) == 0)
-        say(ask, "nvml %d throttle %llu", index, v);
+        td_gpu_say(ask, "nvml %d throttle %llu", index, v);
     /* NVML_MEMORY_ERROR_TYPE_UNCORRECTED 1, NVML_AGGREGATE_ECC 1. */
     if (n->ecc && n->ecc(h, 1, 1, &v) == 0)
-        say(ask, "nvml %d ecc %llu", index, v);
+        td_gpu_say(ask, "nvml %d ecc %llu", index, v);
     unsigned single = 0, dbl = 0;
     /* Page retirement causes: multiple single-bit 0, double-bit 1; a zero
      * count asks for the number only (NVML_ERROR_INSUFFICIENT_SIZE, 7, is
@@ -285,7 +264,7 @@ static void nvml_report(const struct td_gpu_ask *ask, const struct nv *n, int in
     if (n->retired) {
         int r0 = n->retired(h, 0, &single, NULL), r1 = n->retired(h, 1, &dbl, NULL);
         if ((r0 == 0 || r0 == 7) && (r1 == 0 || r1 == 7))
-            say(ask, "nvml %d retired %u", index, single + dbl);
+            td_gpu_say(ask, "nvml %d retired %u", index, single + dbl);
     }
 }
 
@@ -327,16 +306,16 @@ static int copy_step(const struct run *r, const char *name, int kind, devptr dst
                      void *host, size_t bytes, int reps)
 {
     float ms = 0;
-    say(r->ask, "step %d %s", r->index, name);
+    td_gpu_say(r->ask, "step %d %s", r->index, name);
     int rc = time_copies(r->c, kind, dst, src, host, bytes, reps, &ms);
     if (rc != 0) {
-        say(r->ask, "bench_error %d %s %d", r->index, name, rc);
+        td_gpu_say(r->ask, "bench_error %d %s %d", r->index, name, rc);
         return rc;
     }
     /* A device-to-device copy reads and writes each byte (bandwidthTest counts it so). */
     double moved = (double)bytes * reps * (kind == 2 ? 2 : 1);
     if (ms > 0)
-        say(r->ask, "bench %d %s %.3f", r->index, name, moved / (ms * 1e-3) * 1e-9);
+        td_gpu_say(r->ask, "bench %d %s %.3f", r->index, name, moved / (ms * 1e-3) * 1e-9);
     return 0;
 }
 
@@ -349,11 +328,11 @@ static void copies(const struct run *r)
     devptr d0 = 0, d1 = 0;
     void *pinned = NULL, *pageable = malloc(bytes);
     if ((rc = c->mem_alloc(&d0, bytes)) != 0 || (rc = c->mem_alloc(&d1, bytes)) != 0) {
-        say(r->ask, "bench_error %d cuMemAlloc_v2 %d", r->index, rc);
+        td_gpu_say(r->ask, "bench_error %d cuMemAlloc_v2 %d", r->index, rc);
         goto out;
     }
     if ((rc = c->host_alloc(&pinned, bytes)) != 0) {
-        say(r->ask, "bench_error %d cuMemAllocHost_v2 %d", r->index, rc);
+        td_gpu_say(r->ask, "bench_error %d cuMemAllocHost_v2 %d", r->index, rc);
         pinned = NULL;
     }
     if (pinned) {
@@ -415,18 +394,18 @@ static void compute(const struct run *r, int sms, int iterations)
     devptr out = 0;
     unsigned blocks = (unsigned)(sms > 0 ? sms : 1) * BLOCKS_PER_SM;
     int rc;
-    say(r->ask, "step %d module", r->index);
+    td_gpu_say(r->ask, "step %d module", r->index);
     if ((rc = c->module_load(&mod, td_gpu_fma_ptx)) != 0) {
-        say(r->ask, "bench_error %d cuModuleLoadData %d", r->index, rc);
+        td_gpu_say(r->ask, "bench_error %d cuModuleLoadData %d", r->index, rc);
         return;
     }
     if ((rc = c->module_function(&fn, mod, "td_fma")) != 0 ||
         (rc = c->mem_alloc(&out, (size_t)blocks * BLOCK * 4)) != 0) {
-        say(r->ask, "bench_error %d %s %d", r->index, fn ? "cuMemAlloc_v2" : "cuModuleGetFunction",
-            rc);
+        td_gpu_say(r->ask, "bench_error %d %s %d", r->index,
+                   fn ? "cuMemAlloc_v2" : "cuModuleGetFunction", rc);
         goto out;
     }
-    say(r->ask, "step %d fp32_fma", r->index);
+    td_gpu_say(r->ask, "step %d fp32_fma", r->index);
     /* Calibrate: a short launch, then one sized to about 20 ms (quick 5 ms). */
     unsigned iters = 64;
     double rate = fma_launch(r, fn, out, blocks, iters, &rc);
@@ -438,11 +417,11 @@ static void compute(const struct run *r, int sms, int iterations)
         rate = fma_launch(r, fn, out, blocks, iters, &rc);
     }
     if (rate <= 0) {
-        say(r->ask, "bench_error %d cuLaunchKernel %d", r->index, rc);
+        td_gpu_say(r->ask, "bench_error %d cuLaunchKernel %d", r->index, rc);
         goto out;
     }
-    say(r->ask, "bench %d fp32_fma %.3f", r->index, rate);
-    say(r->ask, "step %d stability", r->index);
+    td_gpu_say(r->ask, "bench %d fp32_fma %.3f", r->index, rate);
+    td_gpu_say(r->ask, "step %d stability", r->index);
     double first = -1, last = -1;
     int errors = 0;
     for (int i = 0; i < iterations; i++) {
@@ -455,7 +434,7 @@ static void compute(const struct run *r, int sms, int iterations)
             first = x;
         last = x;
     }
-    say(r->ask, "stability %d %d %d %.3f %.3f", r->index, iterations, errors, first, last);
+    td_gpu_say(r->ask, "stability %d %d %d %.3f %.3f", r->index, iterations, errors, first, last);
 out:
     if (out)
         c->mem_free(out);
@@ -470,7 +449,7 @@ static void device(const struct td_gpu_ask *ask, const struct cu *c, const struc
     char name[256] = "", pci[32] = "";
     handle ctx = NULL;
     if ((rc = c->get(&dev, index)) != 0) {
-        say(ask, "bench_error %d cuDeviceGet %d", index, rc);
+        td_gpu_say(ask, "bench_error %d cuDeviceGet %d", index, rc);
         return;
     }
     c->attr(&sms, ATTR_SM_COUNT, dev);
@@ -479,9 +458,9 @@ static void device(const struct td_gpu_ask *ask, const struct cu *c, const struc
         snprintf(pci, sizeof pci, "%08X:%02X:%02X.0", (unsigned)domain, (unsigned)bus,
                  (unsigned)slot);
     c->name(name, (int)sizeof name - 1, dev);
-    say(ask, "bench_gpu %d sms=%d pci=%s name=%s", index, sms, pci[0] ? pci : "-", name);
+    td_gpu_say(ask, "bench_gpu %d sms=%d pci=%s name=%s", index, sms, pci[0] ? pci : "-", name);
     if ((rc = c->ctx_create(&ctx, 0, dev)) != 0) {
-        say(ask, "bench_error %d cuCtxCreate_v2 %d", index, rc);
+        td_gpu_say(ask, "bench_error %d cuCtxCreate_v2 %d", index, rc);
         return;
     }
     const struct run r = {ask, c, index, quick};
@@ -500,20 +479,20 @@ void td_gpu_bench(const struct td_gpu_ask *ask, int iterations, bool quick)
     int count = 0, rc;
     void *lib = ask->open(ask->cuda_lib, why, sizeof why);
     if (!lib) {
-        say(ask, "nolib %s %s", ask->cuda_lib, why[0] ? why : "not found");
+        td_gpu_say(ask, "nolib %s %s", ask->cuda_lib, why[0] ? why : "not found");
         goto done;
     }
     if (load_cuda(ask, lib, &c) != 0) {
-        say(ask, "bench_error -1 missing-entry-point -1");
+        td_gpu_say(ask, "bench_error -1 missing-entry-point -1");
         goto done;
     }
     if ((rc = c.init(0)) != 0 || (rc = c.count(&count)) != 0) {
-        say(ask, "bench_error -1 cuInit %d", rc);
+        td_gpu_say(ask, "bench_error -1 cuInit %d", rc);
         goto done;
     }
     load_nvml(ask, &n);
     for (int i = 0; i < count && i < 16; i++)
         device(ask, &c, &n, i, iterations, quick);
 done:
-    say(ask, "done");
+    td_gpu_say(ask, "done");
 }
