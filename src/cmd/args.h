@@ -116,6 +116,19 @@ extern const char *const td_color_choices[];
                 "is set",                                                                          \
         .at = TD_AT(T, F, const char *)                                                            \
     }
+/* The GPU probe's two options (check, snapshot): the driver is loaded only
+ * in a child, with a timeout. */
+#define TD_OPT_NO_GPU(T, F)                                                                        \
+    {                                                                                              \
+        .name = "--no-gpu", .type = TD_ARG_FLAG,                                                   \
+        .help = "do not load the NVIDIA driver, even in a child", .at = TD_AT(T, F, bool)          \
+    }
+#define TD_OPT_DRIVER_TIMEOUT(T, F)                                                                \
+    {                                                                                              \
+        .name = "--timeout", .type = TD_ARG_INT, .value = "MS", .min = 1, .max = 3600000,          \
+        .def = "5000", .help = "how long the driver probe may take, in milliseconds",              \
+        .at = TD_AT(T, F, int)                                                                     \
+    }
 #define TD_OPT_FORMAT(T, F, formats, text)                                                         \
     {                                                                                              \
         .name = "--format", .type = TD_ARG_CHOICE, .value = "F", .choices = formats,               \
