@@ -10,6 +10,7 @@
 
 #include "graph/target.h"
 #include "probe/apiset.h"
+#include "probe/closure_checks.h"
 #include "probe/pyfs.h"
 #include "probe/rules.h"
 
@@ -119,11 +120,13 @@ static void probe_all(const struct td_diagnose_request *a, struct td_check_repor
     td_probe_torch(&ctx, r->pythons, r->n_py, limit, &r->torch, &r->n_torch, &r->findings);
     r->graphs = td_arena_array(arena, r->n_torch + 1, sizeof *r->graphs);
     for (size_t i = 0; r->graphs && i < r->n_torch; i++) {
-        const struct td_torch *t = &r->torch[i];
-        r->graphs[i] =
-            torch_closure(a, &ctx, t, t->python < r->n_py ? &r->pythons[t->python] : NULL, arena);
+        struct td_torch *t = &r->torch[i];
+        const struct td_python *py = t->python < r->n_py ? &r->pythons[t->python] : NULL;
+        r->graphs[i] = torch_closure(a, &ctx, t, py, arena);
         if (r->graphs[i])
             td_torch_absorb(t, &r->graphs[i]->findings, &r->findings);
+        td_torch_leftovers(t, r->graphs[i], &r->findings);
+        td_conda_integrity(&ctx, t, py, r->graphs[i], limit, &r->findings);
     }
 }
 

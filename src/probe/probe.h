@@ -268,6 +268,15 @@ struct td_pin {
     size_t finding; /* index of its companion_mismatch in the findings */
 };
 
+/* A library file that no manifest lists, beside another version of the
+ * same library that one does (probe/torch_integrity.c). */
+struct td_leftover {
+    const char *path;      /* ".../nvidia/cudnn/lib/libcudnn.so.8" */
+    const char *listed;    /* ".../nvidia/cudnn/lib/libcudnn.so.9" */
+    const char *owner;     /* whose manifest lists that one: "nvidia-cudnn-cu12 9.1.0.70" */
+    const char *reinstall; /* that distribution's reinstall command */
+};
+
 struct td_torch {
     const char *dir;               /* .../site-packages/torch */
     const char *site_dir;          /* the site dir holding it */
@@ -303,6 +312,9 @@ struct td_torch {
     const char *editable;       /* direct_url.json's url of an editable install, or NULL */
     struct td_pin *pins;        /* violated pins of the distributions beside it */
     size_t n_pins;
+    struct td_leftover *leftovers; /* in torch/lib and nvidia/<x>/lib; reported with the
+                                      closure (td_torch_leftovers) */
+    size_t n_leftovers;
 };
 
 /* Finds every torch under the interpreters' site dirs. Integrity against

@@ -210,3 +210,32 @@ const char *td_pyfs_home(const struct td_probe_ctx *ctx)
     const char *h = ctx->home ? ctx->home : td_pyfs_env(ctx, "HOME");
     return h && h[0] == '/' ? h : NULL;
 }
+
+/* One pass over PATH's steps, written back over its copy. */
+char *td_pyfs_lexical(struct td_arena *a, const char *path)
+{
+    char *s = td_arena_strdup(a, path);
+    if (!s)
+        return NULL;
+    size_t n = 0;
+    for (const char *p = s; *p;) {
+        size_t len = strcspn(p, "/\\");
+        bool dot = len == 1 && p[0] == '.', dotdot = len == 2 && p[0] == '.' && p[1] == '.';
+        if (dotdot && n > 0) {
+            while (n > 0 && s[n - 1] != '/')
+                n--;
+            if (n > 0)
+                n--; /* the '/' before the step taken back */
+        } else if (!dot && (len || n == 0)) {
+            if (n || p != s)
+                s[n++] = '/';
+            memmove(s + n, p, len);
+            n += len;
+        }
+        p += len;
+        if (*p)
+            p++;
+    }
+    s[n] = '\0';
+    return s;
+}

@@ -41,6 +41,11 @@ char *td_pyfs_read(const struct td_probe_ctx *ctx, const char *path, size_t max,
 char *td_pyfs_from_host(struct td_arena *a, const char *path);
 /* The directory part of PATH ("/usr/bin/python3" -> "/usr/bin"; "/x" -> "/"). */
 char *td_pyfs_dirname(struct td_arena *a, const char *path);
+
+/* PATH with '/' for '\\' and its "." and "dir/.." steps taken lexically
+ * (the loader names a file found through $ORIGIN/../.. by that spelling);
+ * in A. */
+char *td_pyfs_lexical(struct td_arena *a, const char *path);
 const char *td_pyfs_basename(const char *path);
 
 /* Variable NAME of the probed environment (ctx->envp, else this

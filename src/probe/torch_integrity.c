@@ -17,6 +17,9 @@
 
 #include "base/compat.h"
 #include "format/record.h"
+#include "graph/graph.h"
+#include "probe/closure_checks.h"
+#include "probe/conda_meta.h"
 #include "probe/digest.h"
 #include "probe/pyfs.h"
 #include "probe/torch_internal.h"
@@ -28,10 +31,18 @@ enum {
     MAX_THREADS = 8,
 };
 
-/* A set of target paths (open addressing, FNV-1a): the manifest's files. */
+/* The files the manifests list (open addressing, FNV-1a), each with the
+ * distribution whose manifest lists it and that one's reinstall command;
+ * it grows as every manifest of the install is read. */
+struct listed {
+    const char *path;
+    const char *owner; /* "nvidia-cudnn-cu12 9.1.0.70" */
+    const char *fix;
+};
+
 struct pathset {
-    const char **slots;
-    size_t mask;
+    struct listed *slots;
+    size_t mask, count;
 };
 
 static uint64_t fnv1a(const char *s)
@@ -42,32 +53,52 @@ static uint64_t fnv1a(const char *s)
     return h;
 }
 
-static bool set_init(struct pathset *s, struct td_arena *a, size_t count)
+static struct listed *set_slot(const struct pathset *s, const char *path)
 {
-    size_t cap = 64;
-    while (cap < count * 2 && cap < ((size_t)1 << 30))
+    size_t i = fnv1a(path) & s->mask;
+    while (s->slots[i].path && strcmp(s->slots[i].path, path) != 0)
+        i = (i + 1) & s->mask;
+    return &s->slots[i];
+}
+
+/* Room for EXTRA more paths, at most half full (the old table is left in
+ * the arena, which is freed whole at the end). */
+static bool set_reserve(struct pathset *s, struct td_arena *a, size_t extra)
+{
+    size_t cap = s->slots ? s->mask + 1 : 64, need = s->count + extra;
+    if (s->slots && need * 2 <= cap)
+        return true;
+    while (cap < need * 2 && cap < ((size_t)1 << 30))
         cap <<= 1;
-    s->slots = td_arena_array(a, cap, sizeof *s->slots);
-    s->mask = cap - 1;
-    return s->slots != NULL;
+    struct pathset grown = {.slots = td_arena_array(a, cap, sizeof *grown.slots), .mask = cap - 1};
+    if (!grown.slots)
+        return false;
+    for (size_t i = 0; s->slots && i <= s->mask; i++)
+        if (s->slots[i].path)
+            *set_slot(&grown, s->slots[i].path) = s->slots[i];
+    grown.count = s->count;
+    *s = grown;
+    return true;
+}
+
+static const struct listed *set_find(const struct pathset *s, const char *path)
+{
+    const struct listed *l = s->slots ? set_slot(s, path) : NULL;
+    return l && l->path ? l : NULL;
 }
 
 static bool set_has(const struct pathset *s, const char *path)
 {
-    for (size_t i = fnv1a(path) & s->mask;; i = (i + 1) & s->mask) {
-        if (!s->slots[i])
-            return false;
-        if (strcmp(s->slots[i], path) == 0)
-            return true;
-    }
+    return set_find(s, path) != NULL;
 }
 
-static void set_add(struct pathset *s, const char *path)
+/* Adds PATH (reserved for beforehand) as listed by OWNER. */
+static void set_add(struct pathset *s, const char *path, const char *owner, const char *fix)
 {
-    size_t i = fnv1a(path) & s->mask;
-    while (s->slots[i] && strcmp(s->slots[i], path) != 0)
-        i = (i + 1) & s->mask;
-    s->slots[i] = path;
+    struct listed *l = set_slot(s, path);
+    if (!l->path)
+        s->count++;
+    *l = (struct listed){path, owner, fix};
 }
 
 enum algo { ALGO_SHA256, ALGO_MD5 };
@@ -265,15 +296,17 @@ static bool check_record(struct check *c, const char *dist_info, uint64_t hash_l
     struct td_err err = {0};
     int rc = td_record_parse(&r, text, len, &c->scratch, &err);
     free(text);
-    if (rc < 0 || !set_init(&c->listed, &c->scratch, r.count))
+    if (rc < 0 || !set_reserve(&c->listed, &c->scratch, r.count))
         return false;
     c->manifest = "RECORD";
+    const char *owner = td_arena_strdup(&c->scratch, c->what);
+    const char *fix = td_arena_strdup(&c->scratch, c->fix);
     for (size_t i = 0; i < r.count; i++) {
         const struct td_record_row *row = &r.rows[i];
         char *abs = td_pyfs_join(&c->scratch, c->t->site_dir, row->path);
         if (!abs)
             return false;
-        set_add(&c->listed, abs);
+        set_add(&c->listed, abs, owner, fix);
         bool sha = row->algorithm && strcmp(row->algorithm, "sha256") == 0;
         if (!row->has_size && !sha)
             continue;
@@ -303,11 +336,13 @@ static bool check_dpkg(struct check *c, uint64_t hash_limit)
     size_t lines = 0;
     for (char *p = text; *p; p++)
         lines += *p == '\n';
-    bool ok = set_init(&c->listed, &c->scratch, lines + 1);
+    bool ok = set_reserve(&c->listed, &c->scratch, lines + 1);
+    const char *owner = td_arena_strdup(&c->scratch, c->what);
+    const char *fix = td_arena_strdup(&c->scratch, c->fix);
     for (char *save = NULL, *p = ok ? strtok_r(text, "\n", &save) : NULL; p;
          p = strtok_r(NULL, "\n", &save))
         if (*p == '/')
-            set_add(&c->listed, td_arena_strdup(&c->scratch, p));
+            set_add(&c->listed, td_arena_strdup(&c->scratch, p), owner, fix);
     free(text);
     if (!ok)
         return false;
@@ -365,6 +400,14 @@ static void stray(struct check *c, const char *path)
                     path, c->t->version ? c->t->version : "(unknown version)", c->manifest);
 }
 
+static bool is_leftover(const struct td_torch *t, const char *path)
+{
+    for (size_t i = 0; i < t->n_leftovers; i++)
+        if (strcmp(t->leftovers[i].path, path) == 0)
+            return true;
+    return false;
+}
+
 /* One walk of torch/ (each directory read once; __pycache__ skipped). */
 static void walk(struct check *c, const char *dir, int depth)
 {
@@ -388,22 +431,123 @@ static void walk(struct check *c, const char *dir, int depth)
         }
         if (type == DT_DIR)
             walk(c, path, depth + 1);
-        else if (worth_listing(n) && !set_has(&c->listed, path))
+        else if (worth_listing(n) && !set_has(&c->listed, path) && !is_leftover(c->t, path))
             stray(c, path);
     }
     closedir(d);
 }
 
-static void summarize(struct check *c)
+static void summarize_corrupted(struct check *c)
 {
     if (c->corrupted > REPORT_LIMIT)
         td_findings_add(c->f, TD_SEV_ERROR, TD_KIND_CORRUPTED_FILE, NULL, c->t->dir, NULL, c->fix,
                         "%zu more files of %s in %s differ from its %s (not listed one by one)",
                         c->corrupted - REPORT_LIMIT, c->what, c->t->site_dir, c->manifest);
+}
+
+static void summarize_stray(struct check *c)
+{
     if (c->stray > REPORT_LIMIT)
         td_findings_add(c->f, TD_SEV_WARNING, TD_KIND_STRAY_FILE, NULL, c->t->dir, NULL, NULL,
                         "%zu more files inside %s are not in its %s (not listed one by one)",
                         c->stray - REPORT_LIMIT, c->t->dir, c->manifest);
+}
+
+/* A library file of a folder where wheels keep their libraries. */
+struct lib_file {
+    char *path;
+    char stem[128]; /* "libcudnn" for libcudnn.so.8, "cudnn64" for cudnn64_9.dll */
+    const struct listed *listed;
+};
+
+struct lib_files {
+    struct lib_file *v;
+    size_t n, cap;
+};
+
+static void gather_libs(struct check *c, const char *dir, struct lib_files *out)
+{
+    char host[TD_PYFS_PATH_MAX];
+    DIR *d = td_pyfs_host(c->ctx, dir, host, sizeof host) ? opendir(host) : NULL;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char stem[128];
+        if (!td_library_stem(e->d_name, stem, sizeof stem))
+            continue;
+        if (out->n == out->cap) {
+            size_t cap = out->cap ? out->cap * 2 : 64;
+            struct lib_file *grown = realloc(out->v, cap * sizeof *grown);
+            if (!grown)
+                break;
+            out->v = grown, out->cap = cap;
+        }
+        struct lib_file *l = &out->v[out->n];
+        l->path = td_pyfs_join(&c->scratch, dir, e->d_name);
+        if (!l->path)
+            break;
+        snprintf(l->stem, sizeof l->stem, "%s", stem);
+        l->listed = set_find(&c->listed, l->path);
+        out->n++;
+    }
+    if (d)
+        closedir(d);
+}
+
+/* The folders: torch/lib, and each nvidia/<x>/lib (Linux wheels) or
+ * nvidia/<x>/bin (Windows wheels) of the site dir. */
+static void gather_lib_dirs(struct check *c, struct lib_files *out)
+{
+    char dir[TD_PYFS_PATH_MAX], host[TD_PYFS_PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/lib", c->t->dir);
+    gather_libs(c, dir, out);
+    snprintf(dir, sizeof dir, "%s/nvidia", c->t->site_dir);
+    DIR *d = td_pyfs_host(c->ctx, dir, host, sizeof host) ? opendir(host) : NULL;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        static const char *const subs[] = {"lib", "bin"};
+        for (size_t i = 0; e->d_name[0] != '.' && i < 2; i++) {
+            char sub[TD_PYFS_PATH_MAX];
+            if (snprintf(sub, sizeof sub, "%s/%s/%s", dir, e->d_name, subs[i]) < (int)sizeof sub)
+                gather_libs(c, sub, out);
+        }
+    }
+    if (d)
+        closedir(d);
+}
+
+/* A library no manifest lists, beside (in these folders) another version
+ * of it that one does: what an upgrade or a hand copy leaves behind
+ * (issue #13: libcudnn.so.8 beside libcudnn.so.9). Recorded on T; which
+ * copy the loader takes is told once the closure is built
+ * (td_torch_leftovers). */
+static void find_leftovers(struct check *c)
+{
+    struct lib_files libs = {0};
+    gather_lib_dirs(c, &libs);
+    struct td_arena *a = c->ctx->arena;
+    for (size_t i = 0; i < libs.n; i++) {
+        const struct lib_file *l = &libs.v[i];
+        for (size_t k = 0; !l->listed && k < libs.n; k++) {
+            const struct lib_file *o = &libs.v[k];
+            if (!o->listed || strcmp(o->stem, l->stem) != 0 ||
+                strcmp(td_pyfs_basename(o->path), td_pyfs_basename(l->path)) == 0)
+                continue;
+            if (c->t->n_leftovers % 8 == 0) {
+                struct td_leftover *grown = td_arena_array(a, c->t->n_leftovers + 8, sizeof *grown);
+                if (!grown)
+                    break;
+                if (c->t->n_leftovers)
+                    memcpy(grown, c->t->leftovers, c->t->n_leftovers * sizeof *grown);
+                c->t->leftovers = grown;
+            }
+            c->t->leftovers[c->t->n_leftovers++] = (struct td_leftover){
+                .path = td_arena_strdup(a, l->path),
+                .listed = td_arena_strdup(a, o->path),
+                .owner = td_arena_strdup(a, o->listed->owner),
+                .reinstall = td_arena_strdup(a, o->listed->fix),
+            };
+            break;
+        }
+    }
+    free(libs.v);
 }
 
 /* A companion or nvidia-* wheel: its own RECORD, rows relative to the same
@@ -423,7 +567,7 @@ static void check_companion(struct check *c, const struct td_package *p, const c
                    c->fix, sizeof c->fix);
     if (check_record(c, p->dist_info, hash_limit)) {
         run_jobs(c);
-        summarize(c);
+        summarize_corrupted(c);
     }
     c->what = NULL;
 }
@@ -450,11 +594,202 @@ void td_torch_integrity(const struct td_probe_ctx *ctx, struct td_torch *t, cons
         if (!debian)
             t->manifest = "RECORD";
         run_jobs(&c);
-        walk(&c, t->dir, 0);
-        summarize(&c);
+        summarize_corrupted(&c);
     }
     for (size_t i = 0; i < t->n_companions; i++)
         check_companion(&c, &t->companions[i], python_exe, python_prefix, hash_limit);
+    if (have) { /* every manifest read: what none of them lists */
+        c.what = what;
+        c.manifest = t->manifest;
+        find_leftovers(&c);
+        walk(&c, t->dir, 0);
+        summarize_stray(&c);
+    }
+    free(c.jobs);
+    td_arena_free(&c.scratch);
+}
+
+/* ---- conda environments: paths_data of conda-meta/NAME.json ---- */
+
+static bool hex_sha256(const char *hex, uint8_t out[32])
+{
+    if (!hex || strlen(hex) != 64)
+        return false;
+    for (int i = 0; i < 32; i++) {
+        int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return false;
+        out[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return true;
+}
+
+/* One paths_data row. A file with a prefix_placeholder was rewritten when
+ * conda linked it (the build prefix replaced by this one), so its sha256 is
+ * the package's, not the file's: its bytes are held against
+ * sha256_in_prefix when conda recorded it, and its size only in binary mode,
+ * where conda pads the new prefix with NULs to keep the length (conda docs,
+ * "Package structure: info/has_prefix"; conda/core/portability.py). */
+static void check_conda_row(struct check *c, const char *prefix, const struct td_conda_path *p,
+                            const char *owner, uint64_t hash_limit)
+{
+    char *abs = td_pyfs_join(&c->scratch, prefix, p->path);
+    if (!abs || !set_reserve(&c->listed, &c->scratch, 1))
+        return;
+    set_add(&c->listed, abs, owner, NULL);
+    struct stat st;
+    if (p->type == TD_CONDA_DIRECTORY)
+        return;
+    if (p->type == TD_CONDA_SOFTLINK) {
+        c->t->record_files++;
+        if (!td_pyfs_lstat(c->ctx, abs, &st))
+            corrupted(c, abs, "missing (a link listed in %s)", c->manifest);
+        return;
+    }
+    uint8_t digest[32];
+    bool sha = hex_sha256(p->placeholder ? p->sha256_in_prefix : p->sha256, digest);
+    bool sized = p->has_size && (!p->placeholder || p->binary_mode);
+    check_file(c, abs, sized, p->size, ALGO_SHA256, sha ? digest : NULL, sizeof digest, hash_limit);
+}
+
+static bool add_file(struct pathset *s, const char *path, struct td_arena *a)
+{
+    char *p = path ? td_pyfs_lexical(a, path) : NULL;
+    if (p && set_reserve(s, a, 1))
+        set_add(s, p, NULL, NULL);
+    return p != NULL;
+}
+
+/* The files the import touches: every object G loaded, and every file a
+ * search found there but rejected (damaged past parsing, wrong machine). */
+static bool closure_files(struct pathset *s, const struct td_graph *g, struct td_arena *a)
+{
+    bool ok = set_reserve(s, a, g ? g->count : 0);
+    for (size_t i = 0; ok && g && i < g->count; i++)
+        if (g->objects[i]->path)
+            ok = add_file(s, g->objects[i]->path, a);
+    for (size_t i = 0; ok && g && i < g->n_edges; i++) {
+        const struct td_resolution *r = &g->edges[i].res;
+        for (size_t k = 0; ok && k < r->n_probes; k++)
+            if (r->probes[k].verdict != TD_VERDICT_ABSENT &&
+                r->probes[k].verdict != TD_VERDICT_SKIPPED)
+                ok = add_file(s, r->probes[k].path, a);
+    }
+    return ok;
+}
+
+/* Does record R list a file of the closure, or one inside torch's folder
+ * (TORCH_REL, relative to the prefix, with its trailing '/')? */
+static bool conda_touches(const struct td_conda_record *r, const char *prefix,
+                          const struct pathset *closure, const char *torch_rel, struct td_arena *a)
+{
+    size_t tl = torch_rel ? strlen(torch_rel) : 0;
+    for (size_t i = 0; i < r->n_paths; i++) {
+        const char *rel = r->paths[i].path;
+        if (tl && strncmp(rel, torch_rel, tl) == 0)
+            return true;
+        char *abs = td_pyfs_join(a, prefix, rel);
+        if (abs && set_has(closure, abs))
+            return true;
+    }
+    return false;
+}
+
+/* "conda install -p PREFIX --force-reinstall CHANNEL::NAME=VERSION=BUILD":
+ * the exact build, from the channel it came from (conda docs, "Package
+ * match specifications": channel::name=version=build). */
+static void conda_fix(struct check *c, const struct td_conda_record *r, const char *prefix,
+                      struct td_arena *a)
+{
+    const char *channel = td_conda_channel_name(r, a);
+    char spec[512];
+    snprintf(spec, sizeof spec, "%s%s%s==%s%s%s", channel ? channel : "", channel ? "::" : "",
+             r->name, r->version ? r->version : "", r->build ? "=" : "", r->build ? r->build : "");
+    td_install_cmd("conda", NULL, prefix, NULL, TD_REINSTALL, r->version ? spec : r->name, c->fix,
+                   sizeof c->fix);
+}
+
+/* Checks the record in conda-meta/NAME when it touches the import; true
+ * when it lists files of torch's folder (the pytorch package). */
+static bool check_conda_record(struct check *c, const char *prefix, const char *meta,
+                               const char *name, const struct pathset *closure,
+                               const char *torch_rel, uint64_t hash_limit)
+{
+    char path[TD_PYFS_PATH_MAX];
+    size_t len;
+    struct stat st;
+    if (snprintf(path, sizeof path, "%s/%s", meta, name) >= (int)sizeof path)
+        return false;
+    char *text = td_pyfs_read(c->ctx, path, 256 << 20, &len);
+    struct td_arena tmp = {0};
+    struct td_conda_record r;
+    struct td_err err = {0};
+    bool torch = false;
+    if (!text || td_conda_record_read(text, len, &r, &tmp, &err) != 0 ||
+        !conda_touches(&r, prefix, closure, torch_rel, &tmp))
+        goto out;
+    char what[512];
+    snprintf(what, sizeof what, "%s %s (build %s)", r.name, r.version ? r.version : "",
+             r.build ? r.build : "?");
+    c->what = what;
+    c->installer = "conda";
+    c->corrupted = 0;
+    c->installed_ns = td_pyfs_stat(c->ctx, path, &st) ? mtime_ns(&st) : 0;
+    snprintf(path, sizeof path, "conda-meta/%s", name);
+    c->manifest = td_arena_strdup(&c->scratch, path);
+    conda_fix(c, &r, prefix, &tmp);
+    const char *owner = td_arena_strdup(&c->scratch, what);
+    size_t tl = torch_rel ? strlen(torch_rel) : 0;
+    for (size_t i = 0; i < r.n_paths; i++) {
+        torch = torch || (tl && strncmp(r.paths[i].path, torch_rel, tl) == 0);
+        check_conda_row(c, prefix, &r.paths[i], owner, hash_limit);
+    }
+    run_jobs(c);
+    summarize_corrupted(c);
+    c->what = NULL;
+out:
+    free(text);
+    td_arena_free(&tmp);
+    return torch;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+void td_conda_integrity(const struct td_probe_ctx *ctx, struct td_torch *t,
+                        const struct td_python *py, const struct td_graph *g, uint64_t hash_limit,
+                        struct td_findings *f)
+{
+    if (!py || py->kind != TD_PY_CONDA || !py->prefix)
+        return;
+    struct check c = {.ctx = ctx, .t = t, .f = f, .installer = "conda"};
+    char meta[TD_PYFS_PATH_MAX], host[TD_PYFS_PATH_MAX];
+    snprintf(meta, sizeof meta, "%s/conda-meta", py->prefix);
+    DIR *d = td_pyfs_host(ctx, meta, host, sizeof host) ? opendir(host) : NULL;
+    struct pathset closure = {0};
+    if (!d || !closure_files(&closure, g, &c.scratch))
+        goto out;
+    size_t pl = strlen(py->prefix);
+    bool inside = strncmp(t->dir, py->prefix, pl) == 0 && t->dir[pl] == '/';
+    char torch_rel[TD_PYFS_PATH_MAX];
+    snprintf(torch_rel, sizeof torch_rel, "%s/", inside ? t->dir + pl + 1 : "");
+    bool listed_torch = false;
+    for (struct dirent *e; (e = readdir(d));)
+        if (e->d_name[0] != '.' && ends_with(e->d_name, ".json"))
+            listed_torch |= check_conda_record(&c, py->prefix, meta, e->d_name, &closure,
+                                               inside ? torch_rel : NULL, hash_limit);
+    if (listed_torch && strcmp(t->installer, "conda") == 0) {
+        t->manifest = "conda-meta";
+        c.manifest = "conda-meta records";
+        walk(&c, t->dir, 0);
+        summarize_stray(&c);
+    }
+out:
+    if (d)
+        closedir(d);
     free(c.jobs);
     td_arena_free(&c.scratch);
 }
