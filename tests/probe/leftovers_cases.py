@@ -1,0 +1,117 @@
+"""check names a library that no RECORD lists beside another version of
+it that one does: libcudnn.so.8 left in nvidia/cudnn/lib beside the
+nvidia-cudnn-cu12 wheel's libcudnn.so.9, and a copy of it in torch/lib,
+each named once, with the copy the loader maps. Ground truth: ld.so
+itself loading torch's _C with LD_BIND_NOW=1 (ctypes, RTLD_NOW), the
+libraries it mapped read from /proc/self/maps."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
+import cudalayout  # noqa: E402
+from pkgmeta import dist_info  # noqa: E402
+
+TD = os.environ["TD_BIN"]
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def gcc(out, soname, needs=(), rpath=None, libdirs=()):
+    args = ["gcc", "-shared", "-fPIC", "-o", out, "-x", "c", "-", f"-Wl,-soname,{soname}",
+            "-Wl,--no-as-needed"]
+    if rpath:
+        args += ["-Wl,--disable-new-dtags", f"-Wl,-rpath,{rpath}"]
+    args += [f"-L{d}" for d in libdirs] + [f"-l:{n}" for n in needs]
+    subprocess.run(args, input="int fn(void) { return 0; }\n", text=True, check=True)
+
+
+def ld_so_maps(lib):
+    """The files ld.so maps loading LIB (RTLD_NOW, every symbol bound)."""
+    code = ("import ctypes, sys\nctypes.CDLL(sys.argv[1], mode=ctypes.RTLD_GLOBAL | 2)\n"
+            "print('\\n'.join(sorted({l.split()[-1] for l in open('/proc/self/maps') if '/' in l})))\n")
+    out = subprocess.run([sys.executable, "-c", code, lib], capture_output=True, text=True, check=True,
+                         env=dict(os.environ, LD_BIND_NOW="1")).stdout
+    return set(out.split())
+
+
+def lay_out(t):
+    py, site = cudalayout.venv(os.path.join(t, "v"))
+    cudnn = os.path.join(site, "nvidia", "cudnn", "lib")
+    os.makedirs(cudnn)
+    open(os.path.join(site, "nvidia", "cudnn", "__init__.py"), "w").close()
+    gcc(os.path.join(cudnn, "libcudnn.so.9"), "libcudnn.so.9")
+    dist_info(site, "nvidia-cudnn-cu12", "9.1.0.70", [], ["nvidia/cudnn/__init__.py",
+                                                          "nvidia/cudnn/lib/libcudnn.so.9"])
+    lib = os.path.join(site, "torch", "lib")
+    os.makedirs(lib)
+    gcc(os.path.join(lib, "libtorch_cuda.so"), "libtorch_cuda.so", ["libcudnn.so.9"],
+        "$ORIGIN/../../nvidia/cudnn/lib", [cudnn])
+    ext = "_C.cpython-311-x86_64-linux-gnu.so"
+    gcc(os.path.join(site, "torch", ext), "_C.so", ["libtorch_cuda.so"], "$ORIGIN/lib", [lib])
+    with open(os.path.join(site, "torch", "__init__.py"), "w") as f:
+        f.write("from torch._C import *\n")
+    with open(os.path.join(site, "torch", "version.py"), "w") as f:
+        f.write("__version__ = '2.4.0+cu121'\ncuda = '12.1'\nhip = None\n")
+    dist_info(site, "torch", "2.4.0+cu121", [],
+              ["torch/__init__.py", "torch/version.py", "torch/lib/libtorch_cuda.so", f"torch/{ext}"])
+    # What an upgrade from cuDNN 8 left: files no RECORD lists.
+    old = os.path.join(cudnn, "libcudnn.so.8")
+    gcc(old, "libcudnn.so.8")
+    copy = os.path.join(lib, "libcudnn.so.8")
+    gcc(copy, "libcudnn.so.8")
+    return py, site, os.path.join(site, "torch", ext), old, copy, os.path.join(cudnn, "libcudnn.so.9")
+
+
+def main(t):
+    py, site, ext, old, copy, new = lay_out(t)
+    mapped = ld_so_maps(ext)
+    check(new in mapped and old not in mapped and copy not in mapped,
+          f"ld.so maps {sorted(m for m in mapped if 'cudnn' in m)}")
+    p = subprocess.run([TD, "check", "--format", "json", "--no-gpu", "--python", py],
+                       capture_output=True, text=True, env=dict(os.environ, HOME="/nonexistent"))
+    check(p.returncode in (0, 1), f"exit {p.returncode}: {p.stderr[-400:]}")
+    doc = json.loads(p.stdout)
+    strays = [f for f in doc["findings"] if f["kind"] == "stray_file"]
+    named = {f["library"]: f for f in strays}
+    check(sorted(named) == sorted([old, copy]) and len(strays) == 2, f"named {[f['library'] for f in strays]}")
+    for path in (old, copy):
+        f = named.get(path, {})
+        d = f.get("detail") or ""
+        print(f"{path}: {d}")
+        check(f"beside {new}" in d, f"{path}: the listed version named")
+        check(f"the import maps {new}" in d, f"{path}: the copy ld.so maps named")
+        check("nvidia-cudnn-cu12 9.1.0.70" in d, f"{path}: its owner named")
+        check("not loaded" in d, f"{path}: not loaded, as ld.so shows")
+        check(f.get("fix") == f"rm '{path}'", f"{path}: fix {f.get('fix')}")
+        check(f.get("severity") == "warning", f"{path}: severity {f.get('severity')}")
+
+    # A leftover that something needs by its own name: the loader maps it.
+    lib = os.path.dirname(copy)
+    os.unlink(old)
+    gcc(os.path.join(lib, "libcaffe2_old.so"), "libcaffe2_old.so", ["libcudnn.so.8"], "$ORIGIN", [lib])
+    gcc(os.path.join(lib, "libtorch_cuda.so"), "libtorch_cuda.so", ["libcudnn.so.9", "libcaffe2_old.so"],
+        "$ORIGIN/../../nvidia/cudnn/lib:$ORIGIN", [os.path.dirname(new), lib])
+    mapped = ld_so_maps(ext)
+    check(copy in mapped and new in mapped, f"ld.so maps both: {sorted(m for m in mapped if 'cudnn' in m)}")
+    doc = json.loads(subprocess.run([TD, "check", "--format", "json", "--no-gpu", "--python", py],
+                                    capture_output=True, text=True,
+                                    env=dict(os.environ, HOME="/nonexistent")).stdout)
+    f = {f["library"]: f for f in doc["findings"] if f["kind"] == "stray_file"}.get(copy, {})
+    d = f.get("detail") or ""
+    print(f"needed: {d}")
+    check("is loaded too" in d and "libcaffe2_old.so needs it" in d, "the leftover is loaded, and by whom")
+    check("--force-reinstall" in (f.get("fix") or ""), f"a needed leftover is not simply removed: {f.get('fix')}")
+
+
+with tempfile.TemporaryDirectory() as t:
+    main(t)
+print(f"leftover cases: {len(failures)} failures")
+sys.exit(1 if failures else 0)
