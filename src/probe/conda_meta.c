@@ -1,105 +1,147 @@
-/* conda-meta records (NAME.json) read with jansson (probe/conda_meta.h). Any bytes may
- * arrive: every field is checked for its type, and a row whose fields are
- * not what conda writes is left out rather than guessed at. */
+/* conda-meta records (NAME.json) read with base/json.h's pull reader
+ * (probe/conda_meta.h): only the fields check needs are taken, the rest
+ * skipped. Any bytes may arrive: a field of another type than conda writes
+ * is left unset, and a row without a path is left out. */
 #include "probe/conda_meta.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#ifdef TD_HAVE_JANSSON
-#include <jansson.h>
+#include "base/json.h"
 
-static const char *copy(struct td_arena *a, const json_t *obj, const char *key)
+/* A string member's value, unescaped into A; NULL when not a string. */
+static const char *string_value(struct td_json *j, struct td_arena *a)
 {
-    const char *s = json_string_value(json_object_get(obj, key));
-    return s ? td_arena_strdup(a, s) : NULL;
+    struct td_json_str v;
+    return td_json_string(j, &v) ? td_json_strdup(a, &v) : NULL;
 }
 
 /* PathEnum (conda/models/enums.py): hardlink, softlink, directory, and the
  * noarch-python kinds conda creates itself (pyc_file, …), files like any. */
-static enum td_conda_path_type path_type(const json_t *row)
+static enum td_conda_path_type path_type(const char *t)
 {
-    const char *t = json_string_value(json_object_get(row, "path_type"));
     return !t                            ? TD_CONDA_HARDLINK
            : strcmp(t, "softlink") == 0  ? TD_CONDA_SOFTLINK
            : strcmp(t, "directory") == 0 ? TD_CONDA_DIRECTORY
                                          : TD_CONDA_HARDLINK;
 }
 
-static bool read_row(const json_t *row, struct td_conda_path *p, struct td_arena *a)
+static void read_row(struct td_json *j, struct td_conda_path *p, struct td_arena *a)
 {
-    p->path = copy(a, row, "_path");
-    if (!p->path || !*p->path)
-        return false;
-    p->type = path_type(row);
-    p->sha256 = copy(a, row, "sha256");
-    p->sha256_in_prefix = copy(a, row, "sha256_in_prefix");
-    p->placeholder = copy(a, row, "prefix_placeholder");
-    const char *mode = json_string_value(json_object_get(row, "file_mode"));
+    memset(p, 0, sizeof *p);
+    const char *type = NULL, *mode = NULL;
+    struct td_json_str k;
+    for (bool first = true; td_json_next(j, &first) && td_json_key(j, &k);) {
+        const char **field = td_json_is(&k, "_path")                ? &p->path
+                             : td_json_is(&k, "sha256")             ? &p->sha256
+                             : td_json_is(&k, "sha256_in_prefix")   ? &p->sha256_in_prefix
+                             : td_json_is(&k, "prefix_placeholder") ? &p->placeholder
+                             : td_json_is(&k, "path_type")          ? &type
+                             : td_json_is(&k, "file_mode")          ? &mode
+                                                                    : NULL;
+        if (field)
+            *field = string_value(j, a);
+        else if (td_json_is(&k, "size_in_bytes"))
+            p->has_size = td_json_uint(j, &p->size);
+        else
+            td_json_skip(j);
+    }
+    p->type = path_type(type);
     p->binary_mode = mode && strcmp(mode, "binary") == 0;
-    const json_t *size = json_object_get(row, "size_in_bytes");
-    p->has_size = json_is_integer(size) && json_integer_value(size) >= 0;
-    p->size = p->has_size ? (uint64_t)json_integer_value(size) : 0;
+}
+
+struct rows {
+    struct td_conda_path *v;
+    size_t n, cap;
+};
+
+static bool grow(struct rows *r)
+{
+    if (r->n < r->cap)
+        return true;
+    size_t cap = r->cap ? r->cap * 2 : 256;
+    struct td_conda_path *bigger = realloc(r->v, cap * sizeof *bigger);
+    if (!bigger)
+        return false;
+    r->v = bigger, r->cap = cap;
     return true;
 }
 
-static int read_paths(const json_t *doc, struct td_conda_record *r, struct td_arena *a)
+/* "paths_data": {"paths_version": 1, "paths": [{...}, ...]} */
+static void read_paths_data(struct td_json *j, struct rows *rows, struct td_arena *a)
 {
-    const json_t *rows = json_object_get(json_object_get(doc, "paths_data"), "paths");
-    size_t n = json_array_size(rows);
-    if (n == 0)
-        return 0;
-    r->paths = td_arena_array(a, n, sizeof *r->paths);
-    if (!r->paths)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        const json_t *row = json_array_get(rows, i);
-        if (json_is_object(row) && read_row(row, &r->paths[r->n_paths], a))
-            r->n_paths++;
+    if (td_json_peek(j) != TD_JSON_OBJECT) {
+        td_json_skip(j);
+        return;
     }
-    return 0;
+    td_json_enter(j, TD_JSON_OBJECT);
+    struct td_json_str k;
+    for (bool first = true; td_json_next(j, &first) && td_json_key(j, &k);) {
+        if (!td_json_is(&k, "paths") || td_json_peek(j) != TD_JSON_ARRAY) {
+            td_json_skip(j);
+            continue;
+        }
+        td_json_enter(j, TD_JSON_ARRAY);
+        for (bool one = true; td_json_next(j, &one);) {
+            if (td_json_peek(j) != TD_JSON_OBJECT || !grow(rows)) {
+                td_json_skip(j);
+                continue;
+            }
+            td_json_enter(j, TD_JSON_OBJECT);
+            read_row(j, &rows->v[rows->n], a);
+            rows->n += rows->v[rows->n].path && rows->v[rows->n].path[0];
+        }
+    }
+}
+
+static void read_record(struct td_json *j, struct td_conda_record *r, struct rows *rows,
+                        struct td_arena *a)
+{
+    struct td_json_str k;
+    for (bool first = true; td_json_next(j, &first) && td_json_key(j, &k);) {
+        const char **field = td_json_is(&k, "name")      ? &r->name
+                             : td_json_is(&k, "version") ? &r->version
+                             : td_json_is(&k, "build")   ? &r->build
+                             : td_json_is(&k, "channel") ? &r->channel
+                             : td_json_is(&k, "url")     ? &r->url
+                                                         : NULL;
+        if (field)
+            *field = string_value(j, a);
+        else if (td_json_is(&k, "paths_data"))
+            read_paths_data(j, rows, a);
+        else
+            td_json_skip(j);
+    }
 }
 
 int td_conda_record_read(const char *text, size_t len, struct td_conda_record *r,
                          struct td_arena *arena, struct td_err *err)
 {
     memset(r, 0, sizeof *r);
-    json_error_t je;
-    json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-    if (!doc) {
-        td_err_set(err, "not JSON (line %d: %s)", je.line, je.text);
-        return -1;
-    }
+    struct td_json j;
+    struct rows rows = {0};
+    td_json_init(&j, text, len);
+    if (td_json_enter(&j, TD_JSON_OBJECT))
+        read_record(&j, r, &rows, arena);
+    if (!j.error && td_json_peek(&j) != TD_JSON_NONE)
+        j.error = "text after the record", j.error_at = (size_t)(j.p - j.start);
     int rc = -1;
-    r->name = json_is_object(doc) ? copy(arena, doc, "name") : NULL;
-    if (!r->name) {
+    if (j.error)
+        td_err_set(err, "not JSON: %s at byte %zu", j.error, j.error_at);
+    else if (!r->name)
         td_err_set(err, "not a conda-meta record (no \"name\")");
-        goto out;
-    }
-    r->version = copy(arena, doc, "version");
-    r->build = copy(arena, doc, "build");
-    r->channel = copy(arena, doc, "channel");
-    r->url = copy(arena, doc, "url");
-    rc = read_paths(doc, r, arena);
-    if (rc != 0)
+    else if (rows.n && !(r->paths = td_arena_array(arena, rows.n, sizeof *r->paths)))
         td_err_set(err, "out of memory reading paths_data");
-out:
-    json_decref(doc);
+    else
+        rc = 0;
+    if (rc == 0 && rows.n) {
+        memcpy(r->paths, rows.v, rows.n * sizeof *r->paths);
+        r->n_paths = rows.n;
+    }
+    free(rows.v);
     return rc;
 }
-
-#else
-
-int td_conda_record_read(const char *text, size_t len, struct td_conda_record *r,
-                         struct td_arena *arena, struct td_err *err)
-{
-    (void)text, (void)len, (void)arena;
-    memset(r, 0, sizeof *r);
-    td_err_set(err, "conda-meta records not parsed (this build has no JSON reader)");
-    return -1;
-}
-
-#endif
 
 /* Hosts whose URL path is the channel's name ("conda-forge", "pkgs/main"). */
 static const char *const NAMED_HOSTS[] = {"https://conda.anaconda.org/",

@@ -36,8 +36,8 @@ struct td_conda_record {
 
 /* Reads TEXT (LEN bytes, any bytes at all) as a conda-meta record into R,
  * strings in ARENA. A record without paths_data (old conda: only "files")
- * has no rows. Returns -1 with ERR when it is not a JSON object with a
- * name, or when this build reads no JSON (no jansson: the Windows build). */
+ * has no rows. Returns -1 with ERR (what and at which byte) when it is not
+ * a JSON object with a name. */
 int td_conda_record_read(const char *text, size_t len, struct td_conda_record *r,
                          struct td_arena *arena, struct td_err *err);
 
