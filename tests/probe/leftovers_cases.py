@@ -1,7 +1,8 @@
 """check names a library that no RECORD lists beside another version of
 it that one does: libcudnn.so.8 left in nvidia/cudnn/lib beside the
 nvidia-cudnn-cu12 wheel's libcudnn.so.9, and a copy of it in torch/lib,
-each named once, with the copy the loader maps. Ground truth: ld.so
+each named once, with the copy the loader maps (also when that is not the
+listed one: LD_LIBRARY_PATH ahead of a DT_RUNPATH). Ground truth: ld.so
 itself loading torch's _C with LD_BIND_NOW=1 (ctypes, RTLD_NOW), the
 libraries it mapped read from /proc/self/maps."""
 import json
@@ -33,12 +34,12 @@ def gcc(out, soname, needs=(), rpath=None, libdirs=()):
     subprocess.run(args, input="int fn(void) { return 0; }\n", text=True, check=True)
 
 
-def ld_so_maps(lib):
+def ld_so_maps(lib, **env):
     """The files ld.so maps loading LIB (RTLD_NOW, every symbol bound)."""
     code = ("import ctypes, sys\nctypes.CDLL(sys.argv[1], mode=ctypes.RTLD_GLOBAL | 2)\n"
             "print('\\n'.join(sorted({l.split()[-1] for l in open('/proc/self/maps') if '/' in l})))\n")
     out = subprocess.run([sys.executable, "-c", code, lib], capture_output=True, text=True, check=True,
-                         env=dict(os.environ, LD_BIND_NOW="1")).stdout
+                         env=dict(os.environ, LD_BIND_NOW="1", **env)).stdout
     return set(out.split())
 
 
@@ -109,6 +110,27 @@ def main(t):
     print(f"needed: {d}")
     check("is loaded too" in d and "libcaffe2_old.so needs it" in d, "the leftover is loaded, and by whom")
     check("--force-reinstall" in (f.get("fix") or ""), f"a needed leftover is not simply removed: {f.get('fix')}")
+
+    # The copy the loader maps is not always the listed one: with DT_RUNPATH,
+    # LD_LIBRARY_PATH comes first, and a libcudnn.so.9 there wins.
+    os.unlink(os.path.join(lib, "libcaffe2_old.so"))
+    subprocess.run(["gcc", "-shared", "-fPIC", "-o", os.path.join(lib, "libtorch_cuda.so"), "-x", "c", "-",
+                    "-Wl,-soname,libtorch_cuda.so", "-Wl,--no-as-needed", "-Wl,--enable-new-dtags",
+                    "-Wl,-rpath,$ORIGIN/../../nvidia/cudnn/lib", f"-L{os.path.dirname(new)}", "-l:libcudnn.so.9"],
+                   input="int fn(void) { return 0; }\n", text=True, check=True)
+    shadow = os.path.join(t, "shadow")
+    os.makedirs(shadow)
+    gcc(os.path.join(shadow, "libcudnn.so.9"), "libcudnn.so.9")
+    picked = os.path.join(shadow, "libcudnn.so.9")
+    mapped = ld_so_maps(ext, LD_LIBRARY_PATH=shadow)
+    check(picked in mapped and new not in mapped, f"ld.so maps {sorted(m for m in mapped if 'cudnn' in m)}")
+    doc = json.loads(subprocess.run([TD, "check", "--format", "json", "--no-gpu", "--python", py],
+                                    capture_output=True, text=True,
+                                    env=dict(os.environ, HOME="/nonexistent", LD_LIBRARY_PATH=shadow)).stdout)
+    f = {f["library"]: f for f in doc["findings"] if f["kind"] == "stray_file"}.get(copy, {})
+    d = f.get("detail") or ""
+    print(f"LD_LIBRARY_PATH: {d}")
+    check(f"the import maps {picked} (LD_LIBRARY_PATH)" in d, "names the copy ld.so maps, not the listed one")
 
 
 with tempfile.TemporaryDirectory() as t:
