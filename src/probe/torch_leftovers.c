@@ -69,7 +69,10 @@ static void report(const struct td_torch *t, const struct td_leftover *l, const 
     const struct td_object *by = self ? needer(g, self) : NULL;
     if (other)
         snprintf(picked, sizeof picked, "the import maps %s (%s) for %s",
-                 td_pyfs_lexical(tmp, other->path), td_rule_name(other->found_via), stem);
+                 td_pyfs_lexical(tmp, other->path),
+                 other->found_via == TD_RULE_ROOT ? "loaded by the import itself"
+                                                  : td_rule_name(other->found_via),
+                 stem);
     else
         snprintf(picked, sizeof picked, "the import maps no other copy of %s", stem);
     snprintf(fix, sizeof fix, "rm '%s'", l->path);
