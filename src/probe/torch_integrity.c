@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "base/compat.h"
@@ -465,13 +466,29 @@ struct lib_files {
     size_t n, cap;
 };
 
+/* A name the loader could be asked for: "libcudnn.so", "libcudnn.so.8.9.2",
+ * "cudnn64_8.dll"; not a backup such as "libtorch_cpu.so.bak". */
+static bool loadable_name(const char *name)
+{
+    const char *so = strstr(name, ".so");
+    size_t n = strlen(name);
+    if (n > 4 && strcasecmp(name + n - 4, ".dll") == 0)
+        return true;
+    if (!so || (so[3] != '\0' && so[3] != '.'))
+        return false;
+    for (const char *p = so + 3; *p; p++)
+        if (!(*p == '.' ? p[1] >= '0' && p[1] <= '9' : *p >= '0' && *p <= '9'))
+            return false;
+    return true;
+}
+
 static void gather_libs(struct check *c, const char *dir, struct lib_files *out)
 {
     char host[TD_PYFS_PATH_MAX];
     DIR *d = td_pyfs_host(c->ctx, dir, host, sizeof host) ? opendir(host) : NULL;
     for (struct dirent *e; d && (e = readdir(d));) {
         char stem[128];
-        if (!td_library_stem(e->d_name, stem, sizeof stem))
+        if (!loadable_name(e->d_name) || !td_library_stem(e->d_name, stem, sizeof stem))
             continue;
         if (out->n == out->cap) {
             size_t cap = out->cap ? out->cap * 2 : 64;
