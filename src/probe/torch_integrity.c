@@ -189,7 +189,7 @@ static void *hash_jobs(void *arg)
         struct job *j = &q->jobs[i];
         enum td_digest_algo a = j->algo == ALGO_SHA256 ? TD_DIGEST_SHA256 : TD_DIGEST_MD5;
         uint8_t got[TD_DIGEST_MAX];
-        int fd = open(j->host, O_RDONLY | O_CLOEXEC);
+        int fd = open(j->host, O_RDONLY | O_CLOEXEC | O_BINARY); /* no CRLF or ^Z translation */
         bool ok = fd >= 0 && td_digest_fd(fd, a, buf, READ_CHUNK, got);
         if (fd >= 0)
             close(fd);
