@@ -14,7 +14,7 @@ import sys
 import tempfile
 import time
 
-TD = os.environ["TD_BIN"]
+TD = os.environ.get("TD_BIN", "")
 PLACEHOLDER = "/opt/anaconda1anaconda2anaconda3"
 SITE_REL = "lib/python3.11/site-packages"
 failures = []
@@ -41,8 +41,11 @@ def sha(path):
 
 
 class Package:
-    def __init__(self, prefix, name, version, build, channel, url=None):
+    def __init__(self, prefix, name, version, build, channel, url=None, target_prefix=None):
+        """PREFIX on this machine; TARGET_PREFIX how the env names itself
+        (C:\\conda\\envs\\ml under Wine), written into placeholder files."""
         self.prefix, self.name, self.version, self.build = prefix, name, version, build
+        self.target_prefix = target_prefix or prefix
         self.channel, self.url, self.paths = channel, url, []
 
     def file(self, rel, data=None, placeholder_text=None, sha_in_prefix=True):
@@ -53,7 +56,7 @@ class Package:
         if placeholder_text is not None:
             shipped = placeholder_text.encode()
             with open(full, "wb") as f:
-                f.write(placeholder_text.replace(PLACEHOLDER, self.prefix).encode())
+                f.write(placeholder_text.replace(PLACEHOLDER, self.target_prefix).encode())
             row = {"_path": rel, "path_type": "hardlink", "sha256": hashlib.sha256(shipped).hexdigest(),
                    "size_in_bytes": len(shipped), "file_mode": "text",
                    "prefix_placeholder": PLACEHOLDER}
@@ -217,7 +220,8 @@ def main(t):
     check(set(kinds(doc, "stray_file")) == {stray}, f"strays: {list(kinds(doc, 'stray_file'))}")
 
 
-with tempfile.TemporaryDirectory() as t:
-    main(t)
-print(f"conda integrity cases: {len(failures)} failures")
-sys.exit(1 if failures else 0)
+if __name__ == "__main__":
+    with tempfile.TemporaryDirectory() as t:
+        main(t)
+    print(f"conda integrity cases: {len(failures)} failures")
+    sys.exit(1 if failures else 0)
