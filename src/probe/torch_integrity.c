@@ -794,6 +794,7 @@ void td_conda_integrity(const struct td_probe_ctx *ctx, struct td_torch *t,
     char torch_rel[TD_PYFS_PATH_MAX];
     snprintf(torch_rel, sizeof torch_rel, "%s/", inside ? t->dir + pl + 1 : "");
     bool listed_torch = false;
+    size_t rows_before = t->record_files;
     for (struct dirent *e; (e = readdir(d));)
         if (e->d_name[0] != '.' && ends_with(e->d_name, ".json"))
             listed_torch |= check_conda_record(&c, py->prefix, meta, e->d_name, &closure,
@@ -803,6 +804,10 @@ void td_conda_integrity(const struct td_probe_ctx *ctx, struct td_torch *t,
         c.manifest = "conda-meta records";
         walk(&c, t->dir, 0);
         summarize_stray(&c);
+    } else if (t->record_files > rows_before) { /* a pip torch in a conda env */
+        t->manifest = !t->manifest                         ? "conda-meta"
+                      : strcmp(t->manifest, "RECORD") == 0 ? "RECORD and conda-meta"
+                                                           : t->manifest;
     }
 out:
     if (d)
