@@ -95,16 +95,42 @@ static const char *replace_fix(const struct td_facts *x, const struct td_torch *
     return out;
 }
 
+/* A CPU torch on a GPU machine explains its torchvision / torchaudio of a
+ * GPU variant (torch was replaced, the companions kept): the variant
+ * finding of each is folded into torch's, whose fix reinstalls all three.
+ * Says in NOTE which companion showed the intended build. */
+static void fold_companion_variants(const struct td_torch *t, struct td_findings *f, char *note,
+                                    size_t cap)
+{
+    note[0] = '\0';
+    for (size_t i = 0; i < t->n_companions; i++) {
+        const struct td_package *p = &t->companions[i];
+        const char *plus = p->version ? strchr(p->version, '+') : NULL;
+        if (!plus || strcmp(plus + 1, "cpu") == 0 || !p->dist_info ||
+            (strcasecmp(p->name, "torchvision") != 0 && strcasecmp(p->name, "torchaudio") != 0))
+            continue;
+        for (size_t k = f->count; k-- > 0;)
+            if (strcmp(f->items[k].kind, TD_KIND_COMPANION_MISMATCH) == 0 &&
+                f->items[k].needed_by && strcmp(f->items[k].needed_by, p->dist_info) == 0)
+                td_findings_remove(f, k);
+        if (!note[0])
+            snprintf(note, cap,
+                     " (%s %s beside it is a %s build: torch was replaced, its companions kept)",
+                     p->name, p->version, plus + 1);
+    }
+}
+
 static void rule_variant(const struct td_facts *x, const struct td_torch *t, struct td_findings *f)
 {
     const struct td_gpu *gpu = first_gpu(x);
-    char fix[1024];
+    char fix[1024], note[256];
     if (gpu && t->variant && strcmp(t->variant, "cpu") == 0) {
+        fold_companion_variants(t, f, note, sizeof note);
         td_findings_add(f, TD_SEV_WARNING, TD_KIND_TORCH_VARIANT_MISMATCH, t->dir, NULL, NULL,
                         replace_fix(x, t, fix, sizeof fix),
                         "torch %s is a CPU-only build, but this machine has %s: "
-                        "torch.cuda.is_available() will be False",
-                        t->version, gpu->name ? gpu->name : "an NVIDIA GPU");
+                        "torch.cuda.is_available() will be False%s",
+                        t->version, gpu->name ? gpu->name : "an NVIDIA GPU", note);
         return;
     }
     if (!t->cuda || !x->gpu)
