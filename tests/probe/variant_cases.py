@@ -5,7 +5,8 @@ standing in for download.pytorch.org/whl/<variant>, installed by pip
 itself. Ground truth is pip's own behaviour: a bare `torchvision==0.20.1`
 keeps an installed 0.20.1+cpu (PEP 440 ignores the local tag), and each fix
 torchdoctor prints is run with its --index-url pointed at the local index,
-after which `pip list` and a second check must agree it is fixed."""
+after which the installed versions (importlib.metadata, what pip list
+reads) and a second check must agree it is fixed."""
 import json
 import os
 import shlex
@@ -74,19 +75,24 @@ def make_venv(t, name):
 
 
 def pip(py, *args, index, deps=False):
-    """pip of the host Python (the venv has none) installing into PY's venv."""
-    site = subprocess.run([py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          capture_output=True, text=True, check=True).stdout.strip()
-    extra = [] if deps else ["--no-deps"]
-    return subprocess.run(["/usr/bin/python3", "-m", "pip", "-q", "--python", py, *args, *extra,
-                           "--no-index", "--find-links", index], capture_output=True, text=True,
-                          env=env()), site
+    """The host's pip (the venv has none) installing into PY's venv from the
+    local INDEX folders (a str or a list)."""
+    links = []
+    for d in [index] if isinstance(index, str) else index:
+        links += ["--find-links", d]
+    p = subprocess.run(["/usr/bin/python3", "-m", "pip", "-q", "--python", py, *args,
+                        *([] if deps else ["--no-deps"]), "--no-index", *links],
+                       capture_output=True, text=True, env=env())
+    check(p.returncode == 0, f"pip {' '.join(args)}: {p.stderr[-300:]}")
+    return p
 
 
 def pip_list(py):
-    out = subprocess.run(["/usr/bin/python3", "-m", "pip", "--python", py, "list", "--format", "json"],
-                         capture_output=True, text=True, check=True, env=env()).stdout
-    return {p["name"].lower(): p["version"] for p in json.loads(out)}
+    """What is installed, read as pip list reads it (importlib.metadata), without pip's start-up."""
+    out = subprocess.run([py, "-c", "import importlib.metadata as m, json; print(json.dumps("
+                          "{d.metadata['Name'].lower(): d.version for d in m.distributions()}))"],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
 
 
 def run_check(py):
@@ -115,10 +121,9 @@ def of_kind(findings, kind, library=None):
 
 def cpu_vision_on_cuda_torch(t, idx):
     py = make_venv(t, "cu124")
-    pip(py, "install", "torch==2.5.1+cu124", index=idx["cu124"])
-    pip(py, "install", "torchvision==0.20.1+cpu", index=idx["cpu"])
+    pip(py, "install", "torch==2.5.1+cu124", "torchvision==0.20.1+cpu", index=[idx["cu124"], idx["cpu"]])
     # Ground truth: asked for the release alone, pip keeps the +cpu build.
-    p, _ = pip(py, "install", "torchvision==0.20.1", index=idx["cu124"], deps=True)
+    p = pip(py, "install", "torchvision==0.20.1", index=idx["cu124"], deps=True)
     check(p.returncode == 0 and pip_list(py)["torchvision"] == "0.20.1+cpu",
           f"pip install torchvision==0.20.1 keeps 0.20.1+cpu: {pip_list(py)} {p.stderr[-200:]}")
     f = of_kind(run_check(py), "companion_mismatch", "torchvision")
@@ -154,8 +159,7 @@ def cu13_wheel_beside_cu12_torch(t, idx):
 
 def rocm_torch_with_cuda_vision(t, idx):
     py = make_venv(t, "rocm")
-    pip(py, "install", "torch==2.5.1+rocm6.2", index=idx["rocm6.2"])
-    pip(py, "install", "torchvision==0.20.1+cu124", index=idx["cu124"])
+    pip(py, "install", "torch==2.5.1+rocm6.2", "torchvision==0.20.1+cu124", index=[idx["rocm6.2"], idx["cu124"]])
     f = of_kind(run_check(py), "companion_mismatch", "torchvision")
     check(len(f) == 1 and "torchvision==0.20.1+rocm6.2" in f[0]["fix"] and
           f[0]["fix"].endswith("--index-url " + URL + "rocm6.2"), f"+rocm6.2 torch, +cu124 torchvision: {f}")
@@ -166,8 +170,7 @@ def rocm_torch_with_cuda_vision(t, idx):
 
 def xpu_torch_with_cpu_audio(t, idx):
     py = make_venv(t, "xpu")
-    pip(py, "install", "torch==2.6.0+xpu", index=idx["xpu"])
-    pip(py, "install", "torchaudio==2.6.0+cpu", index=idx["cpu"])
+    pip(py, "install", "torch==2.6.0+xpu", "torchaudio==2.6.0+cpu", index=[idx["xpu"], idx["cpu"]])
     f = of_kind(run_check(py), "companion_mismatch", "torchaudio")
     check(len(f) == 1 and "torchaudio==2.6.0+xpu" in f[0]["fix"] and "torchvision" not in f[0]["fix"] and
           f[0]["fix"].endswith("--index-url " + URL + "xpu"), f"+xpu torch, +cpu torchaudio: {f}")
@@ -176,8 +179,9 @@ def xpu_torch_with_cpu_audio(t, idx):
         check(pip_list(py)["torchaudio"] == "2.6.0+xpu", f"after the fix: {pip_list(py)}")
 
 
-p = subprocess.run(["/usr/bin/python3", "-m", "pip", "--version"], capture_output=True, text=True)
-if p.returncode != 0 or not os.path.exists("/usr/bin/python3"):
+p = os.path.exists("/usr/bin/python3") and subprocess.run(["/usr/bin/python3", "-m", "pip", "--version"],
+                                                           capture_output=True, text=True)
+if not p or p.returncode != 0:
     print("skipped: Debian's python3-pip (the ground truth) is not installed")
     sys.exit(0)
 if tuple(int(x) for x in p.stdout.split()[1].split(".")[:2]) < (22, 3):
