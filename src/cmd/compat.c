@@ -180,20 +180,6 @@ static size_t count(const struct td_kb_query *q)
     return td_kb_builds(q, NULL, 0);
 }
 
-/* Among the newest torch's builds: one the driver fully supports, then a
- * stable one, then the newest CUDA. */
-static const struct td_kb_build *best_of(const struct td_kb_build *b, size_t n)
-{
-    const struct td_kb_build *best = NULL;
-    int best_score = -1;
-    for (size_t i = 0; i < n && strcmp(b[i].torch, b[0].torch) == 0; i++) {
-        int score = (!b[i].minor_compat) * 4 + b[i].stable * 2 + (b[i].arch != TD_KB_ARCH_PTX);
-        if (score > best_score)
-            best = &b[i], best_score = score;
-    }
-    return best;
-}
-
 /* The best build of the newest torch that fits Q, into OUT; false when none. */
 static bool newest(const struct td_kb_query *q, struct td_kb_build *out)
 {
@@ -201,7 +187,7 @@ static bool newest(const struct td_kb_query *q, struct td_kb_build *out)
     size_t n = td_kb_builds(q, all, MAX_BUILDS);
     if (n == 0)
         return false;
-    *out = *best_of(all, n < MAX_BUILDS ? n : MAX_BUILDS);
+    *out = *td_kb_pick(all, n < MAX_BUILDS ? n : MAX_BUILDS);
     return true;
 }
 
@@ -348,7 +334,7 @@ int td_cmd_compat(int argc, char **argv)
     struct td_findings findings = {0};
     r.findings = &findings;
     if (r.n_builds) {
-        r.best = best_of(builds, r.n_builds);
+        r.best = td_kb_pick(builds, r.n_builds);
         note_best(&r, &findings);
     } else {
         explain_nothing(&r, &findings);

@@ -27,10 +27,10 @@ bool td_kb_change(const char *area, const char *item, struct td_kb_change *out);
 /* True when the ";"-separated LIST holds KIND. */
 bool td_kb_kind_listed(const char *list, const char *kind);
 
-/* The pip index the torch wheels tagged LOCAL ("cu121", "cpu") are
- * published on, into OUT; NULL when the tables know none (ROCm, a local
- * build). From torch_cuda_builds.tsv for CUDA tags, torch_wheel_indexes.tsv
- * otherwise. */
+/* The pip index the torch wheels tagged LOCAL ("cu121", "cpu", "rocm6.2",
+ * "xpu") are published on, into OUT; NULL when the tables know none (a
+ * local build's own tag). From torch_cuda_builds.tsv for CUDA tags,
+ * torch_wheel_indexes.tsv otherwise. */
 const char *td_kb_variant_index(const char *local, char *out, size_t cap);
 
 #endif

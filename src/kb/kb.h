@@ -98,6 +98,23 @@ struct td_kb_query {
  * (may exceed CAP). */
 size_t td_kb_builds(const struct td_kb_query *q, struct td_kb_build *out, size_t cap);
 
+/* The build a fix installs, among B (N builds from td_kb_builds, newest
+ * torch then newest CUDA first): the newest CUDA line whose arch list has
+ * the query's GPU and whose driver minimum the query's driver meets, of the
+ * newest torch that has one. td_kb_builds has already dropped the builds
+ * the driver does not run or whose arch list lacks the GPU, so this is the
+ * first build whose arch list is known (any, with no GPU asked); the first
+ * of all when no arch list is known. NULL when N is 0. */
+const struct td_kb_build *td_kb_pick(const struct td_kb_build *b, size_t n);
+
+/* td_kb_builds then td_kb_pick, into OUT: the one rule every fix that
+ * picks a CUDA line uses. The query's driver counts at the CUDA major's
+ * minor-version floor where cubins serve the GPU (allow_minor_compat is
+ * set here): a T4 (7.5) on a 13.x driver gets the newest line listing 7.5,
+ * not an older line whose full-feature minimum it meets. false when no
+ * build fits. */
+bool td_kb_pick_build(const struct td_kb_query *q, struct td_kb_build *out);
+
 /* The pip command that installs build B (with its paired torchvision and
  * torchaudio when known) for PYTHON (NULL: the interpreter's own `pip`):
  * "python3.11 -m pip install torch==2.5.* torchvision==0.20.* --index-url ...". */

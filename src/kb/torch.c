@@ -277,6 +277,27 @@ size_t td_kb_builds(const struct td_kb_query *q, struct td_kb_build *out, size_t
     return n;
 }
 
+const struct td_kb_build *td_kb_pick(const struct td_kb_build *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (b[i].arch != TD_KB_ARCH_UNKNOWN)
+            return &b[i];
+    return n ? &b[0] : NULL;
+}
+
+bool td_kb_pick_build(const struct td_kb_query *q, struct td_kb_build *out)
+{
+    static _Thread_local struct td_kb_build all[MAX_BUILDS];
+    struct td_kb_query x = *q;
+    x.allow_minor_compat = true;
+    size_t n = td_kb_builds(&x, all, MAX_BUILDS);
+    const struct td_kb_build *b = td_kb_pick(all, n < MAX_BUILDS ? n : MAX_BUILDS);
+    if (!b)
+        return false;
+    *out = *b;
+    return true;
+}
+
 const char *td_kb_pip_command(const struct td_kb_build *b, const char *python, char *out,
                               size_t cap)
 {

@@ -43,9 +43,11 @@ static bool has_companion(const struct td_torch *torch, const char *name)
     return false;
 }
 
-const char *td_rules_install_fix(const struct td_facts *x, const struct td_python *py,
-                                 const struct td_torch *torch, struct td_kb_build *b, char *out,
-                                 size_t cap)
+/* The pip command of the build td_kb_pick_build picks for this machine:
+ * its GPU, and its driver when WITH_DRIVER. */
+static const char *install_fix(const struct td_facts *x, const struct td_python *py,
+                               const struct td_torch *torch, bool with_driver,
+                               struct td_kb_build *b, char *out, size_t cap)
 {
     const struct td_gpu *gpu = first_gpu(x);
     char pyver[TD_KB_STR] = "";
@@ -57,20 +59,46 @@ const char *td_rules_install_fix(const struct td_facts *x, const struct td_pytho
     struct td_kb_query q = {
         .torch = line[0] ? line : NULL,
         .python = pyver[0] ? pyver : NULL,
-        .driver = gpu ? driver_of(x) : NULL,
+        .driver = gpu && with_driver ? driver_of(x) : NULL,
         .cuda = gpu ? NULL : "cpu",
         .os = x->os,
         .cc_major = gpu ? gpu->cc_major : 0,
         .cc_minor = gpu ? gpu->cc_minor : 0,
     };
     /* The installed release line first (the smallest change), then any. */
-    if (td_kb_builds(&q, b, 1) == 0) {
+    if (!td_kb_pick_build(&q, b)) {
         q.torch = NULL;
-        if (td_kb_builds(&q, b, 1) == 0)
+        if (!td_kb_pick_build(&q, b))
             return NULL;
     }
     return td_kb_pip_command_with(b, py ? py->exe : NULL, has_companion(torch, "torchvision"),
                                   has_companion(torch, "torchaudio"), out, cap);
+}
+
+const char *td_rules_install_fix(const struct td_facts *x, const struct td_python *py,
+                                 const struct td_torch *torch, struct td_kb_build *b, char *out,
+                                 size_t cap)
+{
+    return install_fix(x, py, torch, true, b, out, cap);
+}
+
+/* No build that serves the GPU runs on this driver: the driver update the
+ * newest such build needs (the CUDA major's minor-version floor; its full
+ * minimum where only PTX serves the GPU), then its install command. */
+static const char *driver_then_install(const struct td_facts *x, const struct td_python *py,
+                                       char *out, size_t cap)
+{
+    struct td_kb_build b;
+    char cmd[700];
+    if (!install_fix(x, py, NULL, false, &b, cmd, sizeof cmd))
+        return NULL;
+    const char *need =
+        b.arch != TD_KB_ARCH_PTX && b.driver_floor[0] ? b.driver_floor : b.driver_min;
+    snprintf(out, cap,
+             "update the NVIDIA driver to %s or newer (no build with kernels for this GPU "
+             "runs on driver %s), then: %s",
+             need[0] ? need : "a newer one", driver_of(x) ? driver_of(x) : "?", cmd);
+    return out;
 }
 
 /* The fix line for replacing a torch build: pip keeps an installed
@@ -95,16 +123,42 @@ static const char *replace_fix(const struct td_facts *x, const struct td_torch *
     return out;
 }
 
+/* A CPU torch on a GPU machine explains its torchvision / torchaudio of a
+ * GPU variant (torch was replaced, the companions kept): the variant
+ * finding of each is folded into torch's, whose fix reinstalls all three.
+ * Says in NOTE which companion showed the intended build. */
+static void fold_companion_variants(const struct td_torch *t, struct td_findings *f, char *note,
+                                    size_t cap)
+{
+    note[0] = '\0';
+    for (size_t i = 0; i < t->n_companions; i++) {
+        const struct td_package *p = &t->companions[i];
+        const char *plus = p->version ? strchr(p->version, '+') : NULL;
+        if (!plus || strcmp(plus + 1, "cpu") == 0 || !p->dist_info ||
+            (strcasecmp(p->name, "torchvision") != 0 && strcasecmp(p->name, "torchaudio") != 0))
+            continue;
+        for (size_t k = f->count; k-- > 0;)
+            if (strcmp(f->items[k].kind, TD_KIND_COMPANION_MISMATCH) == 0 &&
+                f->items[k].needed_by && strcmp(f->items[k].needed_by, p->dist_info) == 0)
+                td_findings_remove(f, k);
+        if (!note[0])
+            snprintf(note, cap,
+                     " (%s %s beside it is a %s build: torch was replaced, its companions kept)",
+                     p->name, p->version, plus + 1);
+    }
+}
+
 static void rule_variant(const struct td_facts *x, const struct td_torch *t, struct td_findings *f)
 {
     const struct td_gpu *gpu = first_gpu(x);
-    char fix[1024];
+    char fix[1024], note[256];
     if (gpu && t->variant && strcmp(t->variant, "cpu") == 0) {
+        fold_companion_variants(t, f, note, sizeof note);
         td_findings_add(f, TD_SEV_WARNING, TD_KIND_TORCH_VARIANT_MISMATCH, t->dir, NULL, NULL,
                         replace_fix(x, t, fix, sizeof fix),
                         "torch %s is a CPU-only build, but this machine has %s: "
-                        "torch.cuda.is_available() will be False",
-                        t->version, gpu->name ? gpu->name : "an NVIDIA GPU");
+                        "torch.cuda.is_available() will be False%s",
+                        t->version, gpu->name ? gpu->name : "an NVIDIA GPU", note);
         return;
     }
     if (!t->cuda || !x->gpu)
@@ -201,6 +255,8 @@ static void rule_arch(const struct td_facts *x, const struct td_torch *t, struct
                      arch[k]);
         struct td_kb_build b;
         const char *cmd = td_rules_install_fix(x, owner(x, t), NULL, &b, fix, sizeof fix);
+        if (!cmd)
+            cmd = driver_then_install(x, owner(x, t), fix, sizeof fix);
         td_findings_add(f, TD_SEV_ERROR, TD_KIND_GPU_ARCH_UNSUPPORTED, t->dir, NULL, NULL,
                         cmd ? cmd : "no published torch build supports this GPU yet",
                         "%s (sm_%d%d) is not among the architectures torch %s was built for (%s): "

@@ -382,6 +382,11 @@ const char *td_install_cmd(const char *installer, const char *exe, const char *p
     return out;
 }
 
+void td_install_cmd_add(char *out, size_t cap, const char *word)
+{
+    append(out, cap, word, false);
+}
+
 /* The package name a removal command needs for T (Debian: from its list file). */
 static const char *debian_package(struct td_arena *a, const struct td_torch *t)
 {

@@ -43,6 +43,14 @@ void td_torch_companions(const struct td_probe_ctx *ctx, struct td_torch *t,
 bool td_companion_check(const char *torch_version, const struct td_package *p,
                         const char *python_exe, const char *python_prefix, struct td_findings *f);
 
+/* Torch's variant (local tag "cu124", "cpu", "rocm6.2", "xpu"; PyPI's
+ * untagged wheels by torch.version.cuda) against its companions': a
+ * companion_mismatch per companion of another variant, whose fix installs
+ * the set from torch's index; a cuda_runtime_mismatch per nvidia-*-cuNN
+ * wheel of another CUDA major. */
+void td_torch_variant_check(const struct td_torch *t, const char *python_exe,
+                            const char *python_prefix, struct td_findings *f);
+
 /* Every pin of the distributions in L that matter to torch, held against
  * what L has installed (pins.c): a companion_mismatch per violated pin,
  * recorded in T->pins. */
@@ -60,5 +68,9 @@ enum td_install_verb { TD_INSTALL, TD_REINSTALL, TD_REMOVE };
 const char *td_install_cmd(const char *installer, const char *exe, const char *prefix,
                            const char *debian_package, enum td_install_verb verb, const char *spec,
                            char *out, size_t cap);
+
+/* Appends one more word to a command from td_install_cmd, quoted when the
+ * shell would split or expand it. */
+void td_install_cmd_add(char *out, size_t cap, const char *word);
 
 #endif

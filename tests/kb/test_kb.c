@@ -129,6 +129,28 @@ static void builds_and_pip(void **state)
     assert_int_equal(td_kb_builds(&q, NULL, 0), 0);
 }
 
+/* The one CUDA-line pick: the newest line whose arch list has the GPU and
+ * whose driver minimum (the major's floor, cubins serving the GPU) the
+ * driver meets. */
+static void pick(void **state)
+{
+    struct td_kb_build b;
+    struct td_kb_query t4 = {.torch = "2.14", .driver = "580.65.06", .cc_major = 7, .cc_minor = 5};
+    assert_true(td_kb_pick_build(&t4, &b));
+    assert_string_equal(b.variant, "cu132"); /* not cu126, whose full minimum 580 also meets */
+    assert_true(b.minor_compat);
+    t4.driver = "570.86.10"; /* under the 13.x floor */
+    assert_true(td_kb_pick_build(&t4, &b));
+    assert_string_equal(b.variant, "cu126");
+    /* sm_120 on 570.86.10 (under 12.8.1's 570.124.06): 2.11's cu128 cubins. */
+    struct td_kb_query blackwell = {.driver = "570.86.10", .cc_major = 12, .cc_minor = 0};
+    assert_true(td_kb_pick_build(&blackwell, &b));
+    assert_string_equal(b.torch, "2.11");
+    assert_string_equal(b.variant, "cu128");
+    blackwell.torch = "2.5"; /* no 2.5 build lists 12.0 */
+    assert_false(td_kb_pick_build(&blackwell, &b));
+}
+
 static void gpus(void **state)
 {
     int ma = 0, mi = 0;
@@ -302,6 +324,7 @@ int main(void)
         cmocka_unit_test(python_ranges),
         cmocka_unit_test(companions),
         cmocka_unit_test(builds_and_pip),
+        cmocka_unit_test(pick),
         cmocka_unit_test(gpus),
         cmocka_unit_test(arches),
         cmocka_unit_test(manylinux),

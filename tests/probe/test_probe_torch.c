@@ -265,16 +265,28 @@ static void pairing_table(void **state)
     assert_true(td_companion_check("2.12.0", &audio10, "/py", NULL, &f));
     assert_int_equal(f.count, 2);
     assert_string_equal(f.items[1].fix, "uv pip install --python /py 'torchaudio>=2.11.0'");
-    /* Right release, another CUDA build. */
+    /* Right release, another CUDA build: not a pairing question. */
     struct td_package vision = {"torchvision", "0.16.0+cu118", "conda", NULL};
     assert_true(td_companion_check("2.1.0+cu121", &vision, "/py", "/env", &f));
+    assert_int_equal(f.count, 2);
+    struct td_torch t = {
+        .version = "2.1.0+cu121", .cuda = "12.1", .companions = &vision, .n_companions = 1};
+    td_torch_variant_check(&t, "/py", "/env", &f);
     assert_int_equal(f.count, 3);
-    assert_non_null(strstr(f.items[2].detail, "CUDA cu118"));
+    assert_non_null(strstr(f.items[2].detail, "the cu118 build"));
     assert_string_equal(f.items[2].fix,
                         "conda install -p /env --force-reinstall torchvision=0.16.0+cu121");
+    /* A pip install: torch and the companion from torch's index in one command. */
+    struct td_package cpu_vision = {"torchvision", "0.16.0+cpu", "pip", NULL};
+    t.companions = &cpu_vision;
+    td_torch_variant_check(&t, "/py", NULL, &f);
+    assert_int_equal(f.count, 4);
+    assert_string_equal(f.items[3].fix,
+                        "/py -m pip install torch==2.1.0+cu121 torchvision==0.16.0+cu121 "
+                        "--index-url https://download.pytorch.org/whl/cu121");
     /* No row for torch 1.9: nothing said. */
     assert_false(td_companion_check("1.9.0", &vision, "/py", NULL, &f));
-    assert_int_equal(f.count, 3);
+    assert_int_equal(f.count, 4);
     td_findings_free(&f);
 }
 
