@@ -81,12 +81,26 @@ static void load_causes(void)
     }
 }
 
+/* Appends S to OUT (capacity CAP) at *O, if it fits. */
+static void put(char *out, size_t cap, size_t *o, const char *s)
+{
+    size_t n = strlen(s);
+    if (*o + n + 1 < cap) {
+        memcpy(out + *o, s, n);
+        *o += n;
+    }
+}
+
 /* A table pattern with its \n and \t written as escapes made real (an
- * escaped backslash stays as it is, for regcomp). */
-static const char *decode_escapes(const char *cell)
+ * escaped backslash stays as it is, for regcomp), and each blank outside a
+ * bracket expression stretched to any run of blanks and line breaks ("a b"
+ * also matches "a \nb", "a  b"; " ?" becomes optional), since a dialog's
+ * text reaches us rewrapped by whatever it was pasted into. */
+static const char *decode_pattern(const char *cell)
 {
     char out[TEXT_CAP];
     size_t o = 0;
+    bool bracket = false;
     for (const char *p = cell; *p && o + 2 < sizeof out; p++) {
         if (p[0] == '\\' && (p[1] == 'n' || p[1] == 't')) {
             out[o++] = p[1] == 'n' ? '\n' : '\t';
@@ -94,6 +108,31 @@ static const char *decode_escapes(const char *cell)
         } else if (p[0] == '\\' && p[1]) {
             out[o++] = *p++;
             out[o++] = *p;
+        } else if (bracket) {
+            if (p[0] == '[' && p[1] == ':') {
+                const char *end = strstr(p + 2, ":]");
+                size_t n = end ? (size_t)(end + 2 - p) : 1;
+                if (o + n + 1 >= sizeof out)
+                    break;
+                memcpy(out + o, p, n);
+                o += n;
+                p += n - 1;
+                continue;
+            }
+            out[o++] = *p;
+            bracket = *p != ']';
+        } else if (*p == '[') {
+            out[o++] = *p;
+            bracket = true;
+            if (p[1] == '^')
+                out[o++] = *++p;
+            if (p[1] == ']')
+                out[o++] = *++p;
+        } else if (*p == ' ') {
+            bool optional = p[1] == '?' || p[1] == '*';
+            put(out, sizeof out, &o, optional ? "[[:space:]]*" : "[[:space:]]+");
+            if (optional || p[1] == '+')
+                p++;
         } else {
             out[o++] = *p;
         }
@@ -112,7 +151,7 @@ static void load_dialogs(void)
         struct dialog_row *d = &g_kb.dialogs[g_kb.n_dialogs++];
         d->form = keep(td_table_cell(&t, 0));
         d->kind = keep(td_table_cell(&t, 1));
-        d->pattern = decode_escapes(td_table_cell(&t, 2));
+        d->pattern = decode_pattern(td_table_cell(&t, 2));
         d->file = atoi(td_table_cell(&t, 3));
         d->symbol = atoi(td_table_cell(&t, 4));
         d->ok =
