@@ -417,6 +417,20 @@ static void from_posix(struct td_explain *x)
             l->kind = TD_KIND_MISSING_SYMBOL_VERSION;
             l->library = f->version;
         }
+    } else if (has(t, "Error relocating ") && has(t, ": symbol not found") && f->symbol) {
+        /* musl's loader names the file whose reference failed, not the library */
+        l->form = "musl ld.so";
+        l->kind = TD_KIND_MISSING_SYMBOL;
+        l->needed_by = f->file;
+        l->symbol = f->symbol;
+        l->file = f->file;
+    } else if (has(t, "Error loading shared library ")) {
+        /* musl: "Error loading shared library %s: %m (needed by %s)" -- a glibc
+         * build in a musl system asks for ld-linux*.so.2 this way */
+        l->form = "musl ld.so";
+        l->kind = has(t, ": Permission denied")   ? TD_KIND_UNREADABLE_FILE
+                  : has(t, ": Exec format error") ? TD_KIND_WRONG_ARCHITECTURE
+                                                  : TD_KIND_MISSING_LIBRARY;
     } else if (has(t, "incompatible architecture") || has(t, "wrong ELF class")) {
         l->form = has(t, "wrong ELF class") ? "ld.so" : "dyld";
         l->kind = TD_KIND_WRONG_ARCHITECTURE;
@@ -478,14 +492,41 @@ static void from_windows(struct td_explain *x)
             "below";
 }
 
+/* Whether MODULE is torch's own extension in TEXT's traceback ("from torch._C
+ * import *", "import torch._C"): then the import failed inside torch, not in
+ * a companion built for it. */
+static bool torch_module(const char *text, const char *module)
+{
+    char dotted[128];
+    snprintf(dotted, sizeof dotted, "torch.%s", module);
+    size_t n = strlen(dotted);
+    for (const char *p = strstr(text, dotted); p; p = strstr(p + 1, dotted)) {
+        char next = p[n];
+        bool word_before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        if (!word_before && !isalnum((unsigned char)next) && next != '_')
+            return true;
+    }
+    return false;
+}
+
 /* The library at fault and the role, once the form is known. */
 static void settle_role(struct td_explain *x)
 {
     struct td_explain_load *l = &x->load;
-    bool elf_or_dyld = strcmp(l->form, "ld.so") == 0 || strcmp(l->form, "dyld") == 0;
+    bool elf_or_dyld = strcmp(l->form, "ld.so") == 0 || strcmp(l->form, "dyld") == 0 ||
+                       strcmp(l->form, "musl ld.so") == 0;
     if (!l->library && !l->file && !elf_or_dyld)
         l->library = last_library_named(x->text, &x->arena);
     const char *requirer = l->needed_by ? l->needed_by : l->file;
+    if (is(l->kind, TD_KIND_MISSING_SYMBOL) && l->library && requirer && torch_symbol(l->symbol) &&
+        is(role_of(l->library), "torch") && !is(role_of(requirer), "torch")) {
+        /* dyld's "Expected in: .../torch/lib/libc10.dylib": torch's own library
+         * lacks a torch symbol, so the file that wants it was built for another torch */
+        l->role = "companion";
+        l->library = td_explain_base_name(requirer);
+        l->needed_by = NULL;
+        return;
+    }
     if (is(l->kind, TD_KIND_MISSING_SYMBOL) && !l->library && requirer) {
         /* ELF/dyld: the requirer is the file whose build does not fit */
         const char *r = role_of(requirer);
@@ -505,7 +546,7 @@ static void settle_role(struct td_explain *x)
         has(x->text, "ctypes"))
         l->role = "torch"; /* torch's own DLL preload, whatever file it was at */
     if (!l->role && l->library && has(x->text, "DLL load failed"))
-        l->role = "python_extension";
+        l->role = torch_module(x->text, l->library) ? "torch" : "python_extension";
 }
 
 /* TEMPLATE with {library}, {needed_by}, {file}, {symbol}, {version} filled. */

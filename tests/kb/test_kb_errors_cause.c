@@ -353,6 +353,18 @@ static void python_and_torch_wordings(void **state)
     };
     check_cases(cases, N(cases));
     struct td_explain x;
+    /* torch's own _C (the traceback imports torch._C): torch's role, not a companion's */
+    explain("    from torch._C import *\nImportError: DLL load failed: The specified procedure "
+            "could not be found.",
+            &x);
+    assert_string_equal(x.load.kind, "missing_symbol");
+    assert_string_equal(x.load.role, "torch");
+    td_explain_free(&x);
+    explain("    from detectron2 import _C\nImportError: DLL load failed while importing _C: The "
+            "specified procedure could not be found.",
+            &x);
+    assert_string_equal(x.load.role, "python_extension");
+    td_explain_free(&x);
     explain(cases[4].text, &x);
     assert_non_null(x.load.note);
     assert_non_null(strstr(x.load.note, "no PyTorch release prints"));
@@ -395,6 +407,20 @@ static void ld_so_and_dyld(void **state)
          "'/x/libtorch_global_deps.dylib' (mach-o file, but is an incompatible architecture "
          "(have 'x86_64', need 'arm64'))",
          "wrong_architecture", "libtorch_global_deps.dylib", NULL},
+        /* a torch symbol expected in torch's own libc10.dylib: the requirer was built for
+           another torch */
+        {"OSError: dlopen(/x/torch_sparse/_version_cpu.so, 6): Symbol not found: "
+         "__ZN3c106detail23torchInternalAssertFailEPKcS2_jS2_S2_\n  Referenced from: "
+         "/x/torch_sparse/_version_cpu.so\n  Expected in: /x/torch/lib/libc10.dylib",
+         "missing_symbol", "_version_cpu.so", NULL},
+        /* musl's loader (ldso/dynlink.c): a glibc wheel in an Alpine image */
+        {"ImportError: Error loading shared library ld-linux-x86-64.so.2: No such file or "
+         "directory (needed by /usr/local/lib/python3.6/site-packages/torch/_C.so)",
+         "missing_library", "ld-linux-x86-64.so.2",
+         "/usr/local/lib/python3.6/site-packages/torch/_C.so"},
+        {"ImportError: Error relocating /venv/lib/python3.11/site-packages/torch/lib/"
+         "libtorch_cpu.so: __memcpy_chk: symbol not found",
+         "missing_symbol", NULL, "/venv/lib/python3.11/site-packages/torch/lib/libtorch_cpu.so"},
     };
     check_cases(cases, N(cases));
 }
