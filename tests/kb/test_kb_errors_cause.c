@@ -161,6 +161,26 @@ static const struct dialog_case dialog_cases[] = {
     {"dll_not_found", "zh-CN",
      "由于找不到 cudnn64_8.dll，无法继续执行代码。重新安装程序可能会解决此问题。",
      "由于找不到 cudnn64_8.dll，无法继续执行代码", "missing_library", "cudnn64_8.dll", NULL},
+    {"dll_not_found", "en",
+     "The program can't start because cudnn64_8.dll is missing from your computer. Try "
+     "reinstalling the program to fix this problem.",
+     "The program can't start because cudnn64_8.dll is missing from your computer",
+     "missing_library", "cudnn64_8.dll", NULL},
+    {"dll_not_found", "ru",
+     "Не удается продолжить выполнение кода, поскольку система не обнаружила cudnn64_8.dll. Для "
+     "устранения этой проблемы попробуйте переустановить программу.",
+     "Не удается продолжить выполнение кода, поскольку система не обнаружила cudnn64_8.dll",
+     "missing_library", "cudnn64_8.dll", NULL},
+    {"dll_not_found", "ru",
+     "Запуск программы невозможен, так как на компьютере отсутствует cudnn64_8.dll. Попробуйте "
+     "переустановить программу.",
+     "Запуск программы невозможен, так как на компьютере отсутствует cudnn64_8.dll",
+     "missing_library", "cudnn64_8.dll", NULL},
+    {"dll_not_found", "pt-BR",
+     "A execução de código não pode continuar porque cudnn64_8.dll não foi encontrado. "
+     "Reinstalar o programa pode corrigir esse problema.",
+     "A execução de código não pode continuar porque cudnn64_8.dll não foi encontrado",
+     "missing_library", "cudnn64_8.dll", NULL},
     {"entry_point", "en",
      "The procedure entry point ?foo@@YAXXZ could not be located in the dynamic link library "
      "C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll.",
@@ -171,6 +191,18 @@ static const struct dialog_case dialog_cases[] = {
      "无法定位程序输入点 ?foo@@YAXXZ 于动态链接库 C:\\venv\\torch\\lib\\c10.dll 上。",
      "无法定位程序输入点 ?foo@@YAXXZ 于动态链接库 C:\\venv\\torch\\lib\\c10.dll", "missing_symbol",
      "c10.dll", "?foo@@YAXXZ"},
+    {"entry_point", "ru",
+     "Точка входа в процедуру ?foo@@YAXXZ не найдена в библиотеке DLL "
+     "C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll.",
+     "Точка входа в процедуру ?foo@@YAXXZ не найдена в библиотеке DLL "
+     "C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll",
+     "missing_symbol", "c10.dll", "?foo@@YAXXZ"},
+    {"entry_point", "pt-BR",
+     "Não foi possível localizar o ponto de entrada do procedimento ?foo@@YAXXZ na biblioteca de "
+     "vínculo dinâmico C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll.",
+     "Não foi possível localizar o ponto de entrada do procedimento ?foo@@YAXXZ na biblioteca de "
+     "vínculo dinâmico C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll",
+     "missing_symbol", "c10.dll", "?foo@@YAXXZ"},
     {"ordinal", "en",
      "The ordinal 242 could not be located in the dynamic link library "
      "C:\\venv\\Library\\bin\\mkl_intel_thread.dll.",
