@@ -81,12 +81,26 @@ static void load_causes(void)
     }
 }
 
+/* Appends S to OUT (capacity CAP) at *O, if it fits. */
+static void put(char *out, size_t cap, size_t *o, const char *s)
+{
+    size_t n = strlen(s);
+    if (*o + n + 1 < cap) {
+        memcpy(out + *o, s, n);
+        *o += n;
+    }
+}
+
 /* A table pattern with its \n and \t written as escapes made real (an
- * escaped backslash stays as it is, for regcomp). */
-static const char *decode_escapes(const char *cell)
+ * escaped backslash stays as it is, for regcomp), and each blank outside a
+ * bracket expression stretched to any run of blanks and line breaks ("a b"
+ * also matches "a \nb", "a  b"; " ?" becomes optional), since a dialog's
+ * text reaches us rewrapped by whatever it was pasted into. */
+static const char *decode_pattern(const char *cell)
 {
     char out[TEXT_CAP];
     size_t o = 0;
+    bool bracket = false;
     for (const char *p = cell; *p && o + 2 < sizeof out; p++) {
         if (p[0] == '\\' && (p[1] == 'n' || p[1] == 't')) {
             out[o++] = p[1] == 'n' ? '\n' : '\t';
@@ -94,6 +108,31 @@ static const char *decode_escapes(const char *cell)
         } else if (p[0] == '\\' && p[1]) {
             out[o++] = *p++;
             out[o++] = *p;
+        } else if (bracket) {
+            if (p[0] == '[' && p[1] == ':') {
+                const char *end = strstr(p + 2, ":]");
+                size_t n = end ? (size_t)(end + 2 - p) : 1;
+                if (o + n + 1 >= sizeof out)
+                    break;
+                memcpy(out + o, p, n);
+                o += n;
+                p += n - 1;
+                continue;
+            }
+            out[o++] = *p;
+            bracket = *p != ']';
+        } else if (*p == '[') {
+            out[o++] = *p;
+            bracket = true;
+            if (p[1] == '^')
+                out[o++] = *++p;
+            if (p[1] == ']')
+                out[o++] = *++p;
+        } else if (*p == ' ') {
+            bool optional = p[1] == '?' || p[1] == '*';
+            put(out, sizeof out, &o, optional ? "[[:space:]]*" : "[[:space:]]+");
+            if (optional || p[1] == '+')
+                p++;
         } else {
             out[o++] = *p;
         }
@@ -112,7 +151,7 @@ static void load_dialogs(void)
         struct dialog_row *d = &g_kb.dialogs[g_kb.n_dialogs++];
         d->form = keep(td_table_cell(&t, 0));
         d->kind = keep(td_table_cell(&t, 1));
-        d->pattern = decode_escapes(td_table_cell(&t, 2));
+        d->pattern = decode_pattern(td_table_cell(&t, 2));
         d->file = atoi(td_table_cell(&t, 3));
         d->symbol = atoi(td_table_cell(&t, 4));
         d->ok =
@@ -378,6 +417,20 @@ static void from_posix(struct td_explain *x)
             l->kind = TD_KIND_MISSING_SYMBOL_VERSION;
             l->library = f->version;
         }
+    } else if (has(t, "Error relocating ") && has(t, ": symbol not found") && f->symbol) {
+        /* musl's loader names the file whose reference failed, not the library */
+        l->form = "musl ld.so";
+        l->kind = TD_KIND_MISSING_SYMBOL;
+        l->needed_by = f->file;
+        l->symbol = f->symbol;
+        l->file = f->file;
+    } else if (has(t, "Error loading shared library ")) {
+        /* musl: "Error loading shared library %s: %m (needed by %s)" -- a glibc
+         * build in a musl system asks for ld-linux*.so.2 this way */
+        l->form = "musl ld.so";
+        l->kind = has(t, ": Permission denied")   ? TD_KIND_UNREADABLE_FILE
+                  : has(t, ": Exec format error") ? TD_KIND_WRONG_ARCHITECTURE
+                                                  : TD_KIND_MISSING_LIBRARY;
     } else if (has(t, "incompatible architecture") || has(t, "wrong ELF class")) {
         l->form = has(t, "wrong ELF class") ? "ld.so" : "dyld";
         l->kind = TD_KIND_WRONG_ARCHITECTURE;
@@ -439,14 +492,41 @@ static void from_windows(struct td_explain *x)
             "below";
 }
 
+/* Whether MODULE is torch's own extension in TEXT's traceback ("from torch._C
+ * import *", "import torch._C"): then the import failed inside torch, not in
+ * a companion built for it. */
+static bool torch_module(const char *text, const char *module)
+{
+    char dotted[128];
+    snprintf(dotted, sizeof dotted, "torch.%s", module);
+    size_t n = strlen(dotted);
+    for (const char *p = strstr(text, dotted); p; p = strstr(p + 1, dotted)) {
+        char next = p[n];
+        bool word_before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        if (!word_before && !isalnum((unsigned char)next) && next != '_')
+            return true;
+    }
+    return false;
+}
+
 /* The library at fault and the role, once the form is known. */
 static void settle_role(struct td_explain *x)
 {
     struct td_explain_load *l = &x->load;
-    bool elf_or_dyld = strcmp(l->form, "ld.so") == 0 || strcmp(l->form, "dyld") == 0;
+    bool elf_or_dyld = strcmp(l->form, "ld.so") == 0 || strcmp(l->form, "dyld") == 0 ||
+                       strcmp(l->form, "musl ld.so") == 0;
     if (!l->library && !l->file && !elf_or_dyld)
         l->library = last_library_named(x->text, &x->arena);
     const char *requirer = l->needed_by ? l->needed_by : l->file;
+    if (is(l->kind, TD_KIND_MISSING_SYMBOL) && l->library && requirer && torch_symbol(l->symbol) &&
+        is(role_of(l->library), "torch") && !is(role_of(requirer), "torch")) {
+        /* dyld's "Expected in: .../torch/lib/libc10.dylib": torch's own library
+         * lacks a torch symbol, so the file that wants it was built for another torch */
+        l->role = "companion";
+        l->library = td_explain_base_name(requirer);
+        l->needed_by = NULL;
+        return;
+    }
     if (is(l->kind, TD_KIND_MISSING_SYMBOL) && !l->library && requirer) {
         /* ELF/dyld: the requirer is the file whose build does not fit */
         const char *r = role_of(requirer);
@@ -466,7 +546,7 @@ static void settle_role(struct td_explain *x)
         has(x->text, "ctypes"))
         l->role = "torch"; /* torch's own DLL preload, whatever file it was at */
     if (!l->role && l->library && has(x->text, "DLL load failed"))
-        l->role = "python_extension";
+        l->role = torch_module(x->text, l->library) ? "torch" : "python_extension";
 }
 
 /* TEMPLATE with {library}, {needed_by}, {file}, {symbol}, {version} filled. */

@@ -104,15 +104,17 @@ static size_t columns(const char *s, size_t n)
 }
 
 /* The terminal width the text was wrapped at: the longest line length that
- * at least two lines fill exactly; 0 when none. */
+ * at least two lines fill exactly, the last line not counted (it is where
+ * the text ended, not where the terminal broke it: a two-line text whose
+ * halves happen to be as long is not wrapped); 0 when none. */
 static size_t wrap_width(const struct line *l, size_t n)
 {
     size_t best = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i + 1 < n; i++) {
         if (l[i].columns < WRAP_MIN_WIDTH || l[i].columns <= best)
             continue;
         size_t same = 0;
-        for (size_t k = 0; k < n; k++)
+        for (size_t k = 0; k + 1 < n; k++)
             same += l[k].columns == l[i].columns;
         if (same >= 2)
             best = l[i].columns;
@@ -170,8 +172,9 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
             /* The terminal broke the line where it was full: nothing was lost
              * and nothing is to be added. */
             quote_joins += in_quote;
-            if (terminal_wrap && l->raw > l->len)
-                out[o++] = ' '; /* it broke after a blank, which trimming removed */
+            if (s[m] == ' ' || s[m] == '\t')
+                out[o++] = ' '; /* it broke after a blank, which trimming removed
+                                   (a wrapped sentence in quotes, "... in \ndynamic") */
             continue;
         }
         quote_joins = 0;

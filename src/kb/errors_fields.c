@@ -210,6 +210,12 @@ static const struct extractor extractors[] = {
        LIB: ..." */
     {"error while loading shared libraries: ([^ \t\n:]+): ", 1, F_FILE},
     {"(^|[ \t])([^ \t\n:]+): error while loading shared libraries", 2, F_NEEDED_BY},
+    /* musl ldso/dynlink.c: "Error loading shared library %s: %m (needed by %s)" and
+       "Error relocating %s: %s: symbol not found" */
+    {"Error loading shared library ([^ \t\n:]+): ", 1, F_FILE},
+    {"Error loading shared library [^\n]*\\(needed by ([^)\n]+)\\)", 1, F_NEEDED_BY},
+    {"Error relocating ([^ \t\n:]+): ([^ \t\n:]+): symbol not found", 1, F_FILE},
+    {"Error relocating ([^ \t\n:]+): ([^ \t\n:]+): symbol not found", 2, F_SYMBOL},
     /* dyld */
     {"Library not loaded: ([^ \t\n]+)", 1, F_FILE},
     /* macOS 12+ puts the image's UUID first: "Referenced from: <UUID> /path" */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/data.h"
 #include "kb/errors.h"
 
 struct expect {
@@ -145,6 +146,224 @@ static void loader_dialogs(void **state)
     check_cases(cases, N(cases));
 }
 
+/* One Windows loader dialog in one display language, and where a user's
+ * paste of it stops early. */
+struct dialog_case {
+    const char *form, *language, *text, *cut, *kind, *library, *symbol;
+};
+
+static const struct dialog_case dialog_cases[] = {
+    {"dll_not_found", "en",
+     "The code execution cannot proceed because cudnn64_8.dll was not found. Reinstalling the "
+     "program may fix this problem.",
+     "The code execution cannot proceed because cudnn64_8.dll was not found", "missing_library",
+     "cudnn64_8.dll", NULL},
+    {"dll_not_found", "zh-CN",
+     "由于找不到 cudnn64_8.dll，无法继续执行代码。重新安装程序可能会解决此问题。",
+     "由于找不到 cudnn64_8.dll，无法继续执行代码", "missing_library", "cudnn64_8.dll", NULL},
+    {"dll_not_found", "en",
+     "The program can't start because cudnn64_8.dll is missing from your computer. Try "
+     "reinstalling the program to fix this problem.",
+     "The program can't start because cudnn64_8.dll is missing from your computer",
+     "missing_library", "cudnn64_8.dll", NULL},
+    {"dll_not_found", "ru",
+     "Не удается продолжить выполнение кода, поскольку система не обнаружила cudnn64_8.dll. Для "
+     "устранения этой проблемы попробуйте переустановить программу.",
+     "Не удается продолжить выполнение кода, поскольку система не обнаружила cudnn64_8.dll",
+     "missing_library", "cudnn64_8.dll", NULL},
+    {"dll_not_found", "ru",
+     "Запуск программы невозможен, так как на компьютере отсутствует cudnn64_8.dll. Попробуйте "
+     "переустановить программу.",
+     "Запуск программы невозможен, так как на компьютере отсутствует cudnn64_8.dll",
+     "missing_library", "cudnn64_8.dll", NULL},
+    {"dll_not_found", "pt-BR",
+     "A execução de código não pode continuar porque cudnn64_8.dll não foi encontrado. "
+     "Reinstalar o programa pode corrigir esse problema.",
+     "A execução de código não pode continuar porque cudnn64_8.dll não foi encontrado",
+     "missing_library", "cudnn64_8.dll", NULL},
+    {"entry_point", "en",
+     "The procedure entry point ?foo@@YAXXZ could not be located in the dynamic link library "
+     "C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll.",
+     "The procedure entry point ?foo@@YAXXZ could not be located in the dynamic link library "
+     "C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll",
+     "missing_symbol", "c10.dll", "?foo@@YAXXZ"},
+    {"entry_point", "zh-CN",
+     "无法定位程序输入点 ?foo@@YAXXZ 于动态链接库 C:\\venv\\torch\\lib\\c10.dll 上。",
+     "无法定位程序输入点 ?foo@@YAXXZ 于动态链接库 C:\\venv\\torch\\lib\\c10.dll", "missing_symbol",
+     "c10.dll", "?foo@@YAXXZ"},
+    {"entry_point", "ru",
+     "Точка входа в процедуру ?foo@@YAXXZ не найдена в библиотеке DLL "
+     "C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll.",
+     "Точка входа в процедуру ?foo@@YAXXZ не найдена в библиотеке DLL "
+     "C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll",
+     "missing_symbol", "c10.dll", "?foo@@YAXXZ"},
+    {"entry_point", "pt-BR",
+     "Não foi possível localizar o ponto de entrada do procedimento ?foo@@YAXXZ na biblioteca de "
+     "vínculo dinâmico C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll.",
+     "Não foi possível localizar o ponto de entrada do procedimento ?foo@@YAXXZ na biblioteca de "
+     "vínculo dinâmico C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll",
+     "missing_symbol", "c10.dll", "?foo@@YAXXZ"},
+    {"ordinal", "en",
+     "The ordinal 242 could not be located in the dynamic link library "
+     "C:\\venv\\Library\\bin\\mkl_intel_thread.dll.",
+     "The ordinal 242 could not be located in the dynamic link library "
+     "C:\\venv\\Library\\bin\\mkl_intel_thread.dll",
+     "missing_ordinal", "mkl_intel_thread.dll", "242"},
+    {"ordinal", "zh-CN",
+     "无法定位序数 242 于动态链接库 C:\\venv\\Library\\bin\\mkl_intel_thread.dll 上。",
+     "无法定位序数 242 于动态链接库 C:\\venv\\Library\\bin\\mkl_intel_thread.dll",
+     "missing_ordinal", "mkl_intel_thread.dll", "242"},
+    {"ordinal", "ru",
+     "Порядковый номер 242 не найден в библиотеке DLL "
+     "C:\\venv\\Library\\bin\\mkl_intel_thread.dll.",
+     "Порядковый номер 242 не найден в библиотеке DLL C:\\venv\\Library\\bin\\mkl_intel_thread.dll",
+     "missing_ordinal", "mkl_intel_thread.dll", "242"},
+    {"ordinal", "de",
+     "Die Ordnungszahl 242 wurde in der DLL \"C:\\venv\\Library\\bin\\mkl_intel_thread.dll\" "
+     "nicht gefunden.",
+     "Die Ordnungszahl 242 wurde in der DLL C:\\venv\\Library\\bin\\mkl_intel_thread.dll nicht "
+     "gefunden",
+     "missing_ordinal", "mkl_intel_thread.dll", "242"},
+    {"bad_image", "en",
+     "C:\\venv\\Lib\\site-packages\\torch\\lib\\cudnn64_8.dll is either not designed to run on "
+     "Windows or it contains an error. Try installing the program again using the original "
+     "installation media or contact your system administrator or the software vendor for "
+     "support. Error status 0xc000012f.",
+     "C:\\venv\\Lib\\site-packages\\torch\\lib\\cudnn64_8.dll is either not designed to run on "
+     "Windows or it contains an error",
+     "not_a_library", "cudnn64_8.dll", NULL},
+    {"bad_image", "zh-CN",
+     "C:\\venv\\Lib\\site-packages\\torch\\lib\\cudnn64_8.dll 没有被指定在 Windows "
+     "上运行，或者它包含错误。错误状态 0xc000012f。",
+     "C:\\venv\\Lib\\site-packages\\torch\\lib\\cudnn64_8.dll 没有被指定在 Windows 上运行",
+     "not_a_library", "cudnn64_8.dll", NULL},
+    {"bad_image", "ru",
+     "Программа \"C:\\venv\\Lib\\site-packages\\torch\\lib\\cudnn64_8.dll\" не предназначена для "
+     "выполнения в Windows или содержит ошибку. Состояние ошибки 0xc000012f.",
+     "Программа \"C:\\venv\\Lib\\site-packages\\torch\\lib\\cudnn64_8.dll\" не предназначена для "
+     "выполнения в Windows",
+     "not_a_library", "cudnn64_8.dll", NULL},
+    {"bad_image", "de",
+     "C:\\venv\\Lib\\site-packages\\torch\\lib\\cudnn64_8.dll ist entweder nicht für die "
+     "Ausführung unter Windows vorgesehen oder enthält einen Fehler. Fehlerstatus 0xc000012f",
+     "C:\\venv\\Lib\\site-packages\\torch\\lib\\cudnn64_8.dll ist entweder nicht für die "
+     "Ausführung unter Windows vorgesehen",
+     "not_a_library", "cudnn64_8.dll", NULL},
+};
+
+/* TEXT as Ctrl+C copies a message box: a title between rule lines, CRLF. */
+static void as_message_box(const char *text, char *out, size_t cap)
+{
+    snprintf(out, cap,
+             "---------------------------\r\npython.exe - System Error\r\n"
+             "---------------------------\r\n%s\r\n---------------------------\r\nOK   \r\n"
+             "---------------------------\r\n",
+             text);
+}
+
+/* TEXT with the blank nearest its middle turned into a line break, as a
+ * forum or a mail client rewraps it. */
+static void rewrapped(const char *text, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", text);
+    size_t n = strlen(out), best = 0;
+    for (size_t i = 1; i < n; i++)
+        if (out[i] == ' ' && (!best || (i > n / 2 ? i - n / 2 : n / 2 - i) <
+                                           (best > n / 2 ? best - n / 2 : n / 2 - best)))
+            best = i;
+    assert_true(best > 0);
+    out[best] = '\n';
+}
+
+static int dialog_case_fails(const struct dialog_case *c, const char *variant, const char *text)
+{
+    struct td_explain x;
+    explain(text, &x);
+    const struct td_explain_load *l = &x.load;
+    bool ok = l->form && strcmp(l->form, "dialog") == 0 && same(l->kind, c->kind) &&
+              same(l->library, c->library) && same(l->symbol, c->symbol) && l->n_causes > 0;
+    if (!ok)
+        printf("%s %s (%s): form %s kind %s library %s symbol %s\n  %s\n", c->form, c->language,
+               variant, l->form ? l->form : "-", l->kind ? l->kind : "-",
+               l->library ? l->library : "-", l->symbol ? l->symbol : "-", text);
+    td_explain_free(&x);
+    return !ok;
+}
+
+/* Every dialog form in every language of data/windows_loader_dialogs.tsv
+ * that these cases cover: as pasted, as a message box copy (CRLF), rewrapped
+ * and cut off -- the DLL named is the library, and the entry point or
+ * ordinal is the symbol. */
+static void dialogs_in_every_language(void **state)
+{
+    int bad = 0;
+    char buf[2048];
+    for (size_t i = 0; i < N(dialog_cases); i++) {
+        const struct dialog_case *c = &dialog_cases[i];
+        bad += dialog_case_fails(c, "as pasted", c->text);
+        as_message_box(c->text, buf, sizeof buf);
+        bad += dialog_case_fails(c, "message box, CRLF", buf);
+        rewrapped(c->text, buf, sizeof buf);
+        bad += dialog_case_fails(c, "rewrapped", buf);
+        bad += dialog_case_fails(c, "cut off", c->cut);
+    }
+    assert_int_equal(bad, 0);
+}
+
+/* How many languages TABLE has rows in whose KEY is VALUE. */
+static int languages_of(const char *table, const char *key, const char *value)
+{
+    const char *const want[] = {"language", key, NULL};
+    struct td_table t;
+    char seen[16][16];
+    int n = 0;
+    assert_true(td_table_open(&t, table, want));
+    while (td_table_next(&t)) {
+        if (strcmp(td_table_cell(&t, 1), value) != 0)
+            continue;
+        bool dup = false;
+        for (int k = 0; k < n; k++)
+            dup |= strcmp(seen[k], td_table_cell(&t, 0)) == 0;
+        if (!dup && n < 16)
+            snprintf(seen[n++], sizeof seen[0], "%s", td_table_cell(&t, 0));
+    }
+    return n;
+}
+
+/* The issue's rule: every message form in at least two languages where
+ * Windows localises it -- each dialog form, each Win32 code explain maps. And
+ * every (form, language) row of the dialog table has a case above. */
+static void every_form_in_two_languages(void **state)
+{
+    static const char *const forms[] = {"dll_not_found", "entry_point", "ordinal", "bad_image"};
+    int bad = 0;
+    for (size_t i = 0; i < N(forms); i++)
+        if (languages_of("windows_loader_dialogs", "form", forms[i]) < 2) {
+            printf("dialog %s: fewer than two languages\n", forms[i]);
+            bad++;
+        }
+    static const char *const codes[] = {"5", "126", "127", "182", "193", "206", "1114", "1455"};
+    for (size_t i = 0; i < N(codes); i++)
+        if (languages_of("windows_error_messages", "code", codes[i]) < 2) {
+            printf("WinError %s: fewer than two languages\n", codes[i]);
+            bad++;
+        }
+    static const char *const cols[] = {"form", "language", NULL};
+    struct td_table t;
+    assert_true(td_table_open(&t, "windows_loader_dialogs", cols));
+    while (td_table_next(&t)) {
+        bool covered = false;
+        for (size_t k = 0; k < N(dialog_cases); k++)
+            covered |= strcmp(dialog_cases[k].form, td_table_cell(&t, 0)) == 0 &&
+                       strcmp(dialog_cases[k].language, td_table_cell(&t, 1)) == 0;
+        if (!covered) {
+            printf("dialog %s %s: no test case\n", td_table_cell(&t, 0), td_table_cell(&t, 1));
+            bad++;
+        }
+    }
+    assert_int_equal(bad, 0);
+}
+
 static void python_and_torch_wordings(void **state)
 {
     static const struct expect cases[] = {
@@ -166,6 +385,18 @@ static void python_and_torch_wordings(void **state)
     };
     check_cases(cases, N(cases));
     struct td_explain x;
+    /* torch's own _C (the traceback imports torch._C): torch's role, not a companion's */
+    explain("    from torch._C import *\nImportError: DLL load failed: The specified procedure "
+            "could not be found.",
+            &x);
+    assert_string_equal(x.load.kind, "missing_symbol");
+    assert_string_equal(x.load.role, "torch");
+    td_explain_free(&x);
+    explain("    from detectron2 import _C\nImportError: DLL load failed while importing _C: The "
+            "specified procedure could not be found.",
+            &x);
+    assert_string_equal(x.load.role, "python_extension");
+    td_explain_free(&x);
     explain(cases[4].text, &x);
     assert_non_null(x.load.note);
     assert_non_null(strstr(x.load.note, "no PyTorch release prints"));
@@ -208,6 +439,20 @@ static void ld_so_and_dyld(void **state)
          "'/x/libtorch_global_deps.dylib' (mach-o file, but is an incompatible architecture "
          "(have 'x86_64', need 'arm64'))",
          "wrong_architecture", "libtorch_global_deps.dylib", NULL},
+        /* a torch symbol expected in torch's own libc10.dylib: the requirer was built for
+           another torch */
+        {"OSError: dlopen(/x/torch_sparse/_version_cpu.so, 6): Symbol not found: "
+         "__ZN3c106detail23torchInternalAssertFailEPKcS2_jS2_S2_\n  Referenced from: "
+         "/x/torch_sparse/_version_cpu.so\n  Expected in: /x/torch/lib/libc10.dylib",
+         "missing_symbol", "_version_cpu.so", NULL},
+        /* musl's loader (ldso/dynlink.c): a glibc wheel in an Alpine image */
+        {"ImportError: Error loading shared library ld-linux-x86-64.so.2: No such file or "
+         "directory (needed by /usr/local/lib/python3.6/site-packages/torch/_C.so)",
+         "missing_library", "ld-linux-x86-64.so.2",
+         "/usr/local/lib/python3.6/site-packages/torch/_C.so"},
+        {"ImportError: Error relocating /venv/lib/python3.11/site-packages/torch/lib/"
+         "libtorch_cpu.so: __memcpy_chk: symbol not found",
+         "missing_symbol", NULL, "/venv/lib/python3.11/site-packages/torch/lib/libtorch_cpu.so"},
     };
     check_cases(cases, N(cases));
 }
@@ -321,6 +566,22 @@ static void localised_message_without_code(void **state)
          "ja", 127},
         {"System.ComponentModel.Win32Exception: '動態連結程式庫 (DLL) 初始化例行程序失敗。'",
          "zh-TW", 1114},
+        {"ImportError: DLL load failed while importing _C: 지정된 프로시저를 찾을 수 없습니다.",
+         "ko", 127},
+        {"ImportError: DLL load failed while importing _C: Impossibile trovare il modulo "
+         "specificato.",
+         "it", 126},
+        {"ImportError: DLL load failed: Операционная система не может запустить %1.", "ru", 182},
+        {"ImportError: DLL load failed while importing _rust: このオペレーティング システムでは "
+         "%1 は実行されません。",
+         "ja", 182},
+        {"OSError: 拒绝访问。 Error loading \"C:\\venv\\torch\\lib\\c10.dll\"", "zh-CN", 5},
+        {"OSError: Accès refusé. Error loading \"C:\\venv\\torch\\lib\\c10.dll\"", "fr", 5},
+        {"OSError: 文件名或扩展名太长。 Error loading \"C:\\venv\\torch\\lib\\c10.dll\"", "zh-CN",
+         206},
+        {"OSError: El nombre del archivo o la extensión es demasiado largo. Error loading "
+         "\"C:\\venv\\torch\\lib\\c10.dll\"",
+         "es", 206},
     };
     for (size_t i = 0; i < N(cases); i++) {
         struct td_explain x;
@@ -348,6 +609,8 @@ int main(void)
         cmocka_unit_test(windows_codes_in_two_languages),
         cmocka_unit_test(ntstatus_and_loadlibrary),
         cmocka_unit_test(loader_dialogs),
+        cmocka_unit_test(dialogs_in_every_language),
+        cmocka_unit_test(every_form_in_two_languages),
         cmocka_unit_test(python_and_torch_wordings),
         cmocka_unit_test(ld_so_and_dyld),
         cmocka_unit_test(colour_crlf_wrapping_and_links),
