@@ -126,7 +126,9 @@ size_t td_kb_torch_arches(const char *torch, const char *cuda, const char *os, c
  * a minor not above the GPU's, or PTX of an arch not above it (JIT). */
 bool td_kb_arch_runs(const char *const *arches, size_t n, int major, int minor);
 /* The same question, saying how: SASS, PTX only, or NONE (never ANY or
- * UNKNOWN). "sm_90a"-style arch-specific cubins run only on that exact CC. */
+ * UNKNOWN). Arch-specific code ("sm_90a", "compute_90a") runs only on that
+ * exact CC; family-specific code ("sm_100f", "compute_100f") only on the
+ * same major with a minor not below its own. */
 enum td_kb_arch_fit td_kb_arch_fit(const char *const *arches, size_t n, int major, int minor);
 
 /* Parses a GPU given as "sm_89", "compute_90", "8.9" or "89" into its
