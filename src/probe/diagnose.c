@@ -10,6 +10,7 @@
 
 #include "graph/target.h"
 #include "probe/apiset.h"
+#include "probe/gpu_code.h"
 #include "probe/pyfs.h"
 #include "probe/rules.h"
 
@@ -81,6 +82,15 @@ static struct td_graph *torch_closure(const struct td_diagnose_request *a,
     return g;
 }
 
+/* The fat binaries of T's closure, for the rules to hold against the GPU;
+ * their packages named only when there is one to check. */
+static void read_gpu_code(const struct td_probe_ctx *ctx, struct td_torch *t,
+                          const struct td_graph *g, struct td_arena *arena)
+{
+    t->n_gpu_code = td_gpu_code_of_closure(g, arena, &t->gpu_code);
+    td_gpu_code_packages(ctx, t, t->gpu_code, t->n_gpu_code);
+}
+
 /* The variables of this environment the catalogue knows, as NAME=value. */
 static void known_env(const struct td_diagnose_request *a, struct td_check_report *r,
                       struct td_arena *arena)
@@ -124,6 +134,8 @@ static void probe_all(const struct td_diagnose_request *a, struct td_check_repor
             torch_closure(a, &ctx, t, t->python < r->n_py ? &r->pythons[t->python] : NULL, arena);
         if (r->graphs[i])
             td_torch_absorb(t, &r->graphs[i]->findings, &r->findings);
+        if (r->graphs[i] && t->cuda && r->gpu_probed && r->gpu.status == TD_GPU_OK)
+            read_gpu_code(&ctx, &r->torch[i], r->graphs[i], arena);
     }
 }
 

@@ -1,0 +1,230 @@
+/* The fat binaries of a torch's import closure (probe/gpu_code.h). Each
+ * file is mapped and only its headers and fat binary entry headers are
+ * touched: the 16,000 entries of the CUDA 13 libraries in a few ms. */
+#include "probe/gpu_code.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/data.h"
+#include "base/map.h"
+#include "format/detect.h"
+#include "format/detect_fatbin.h"
+#include "format/fatbin.h"
+#include "probe/pyfs.h"
+
+enum { MAX_ARCHS = 64 };
+
+/* The distinct architectures seen so far (a library has about fifteen). */
+struct arch_set {
+    char names[MAX_ARCHS][24];
+    size_t n, entries;
+};
+
+static bool add_arch(const struct td_fatbin_entry *e, void *ctx)
+{
+    struct arch_set *s = ctx;
+    char name[24];
+    s->entries++;
+    if (!td_fatbin_arch_name(e, name, sizeof name))
+        return true;
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->names[i], name) == 0)
+            return true;
+    if (s->n < MAX_ARCHS)
+        memcpy(s->names[s->n++], name, sizeof name);
+    return true;
+}
+
+/* The fat binary section of the file in M, if any; -1 when unparsable. */
+static int find_section(const struct td_map *m, struct td_arena *scratch,
+                        struct td_fatbin_section *s, struct td_err *err)
+{
+    enum td_file_kind kind = td_detect(m->data, m->size);
+    if (kind == TD_FILE_ELF) {
+        struct td_elf elf;
+        if (td_elf_parse_headers(&elf, m->data, m->size, scratch, err) != 0)
+            return -1;
+        return td_fatbin_section_elf(&elf, s, err) ? 1 : err->set ? -1 : 0;
+    }
+    if (kind == TD_FILE_PE) {
+        struct td_pe pe;
+        if (td_pe_parse(&pe, m->data, m->size, scratch, err) != 0)
+            return -1;
+        return td_fatbin_section_pe(&pe, s, err) ? 1 : err->set ? -1 : 0;
+    }
+    return 0;
+}
+
+int td_gpu_code_read(const char *host, struct td_arena *arena, struct td_gpu_code *out)
+{
+    struct td_map m;
+    struct td_err err = {0};
+    memset(out, 0, sizeof *out);
+    if (td_map_open(host, &m, &err) != 0)
+        return -1;
+    struct td_arena scratch = {0};
+    struct td_fatbin_section s;
+    int found = find_section(&m, &scratch, &s, &err);
+    if (found == 1) {
+        struct arch_set set = {.n = 0};
+        struct td_err bad = {0};
+        td_fatbin_walk(s.data, s.size, add_arch, &set, &bad);
+        out->archs = td_arena_array(arena, set.n ? set.n : 1, sizeof *out->archs);
+        for (size_t i = 0; out->archs && i < set.n; i++)
+            out->archs[out->n_archs++] = td_arena_strdup(arena, set.names[i]);
+        out->entries = set.entries;
+        if (bad.set)
+            out->error = td_arena_strdup(arena, bad.msg);
+    }
+    td_arena_free(&scratch);
+    td_map_close(&m);
+    return found;
+}
+
+static bool listed(const struct td_gpu_code *c, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(td_pyfs_basename(c[i].path), name) == 0)
+            return true;
+    return false;
+}
+
+/* PATH's directory joined with NAME ('/' or '\\' as PATH has it). */
+static char *sibling(struct td_arena *a, const char *path, const char *name)
+{
+    const char *base = td_pyfs_basename(path);
+    size_t dir = (size_t)(base - path);
+    size_t len = dir + strlen(name) + 1;
+    char *out = td_arena_alloc(a, len);
+    if (out)
+        snprintf(out, len, "%.*s%s", (int)dir, path, name);
+    return out;
+}
+
+static bool is_sep(char c)
+{
+    return c == '/' || c == '\\';
+}
+
+/* PATH with "x/../" and "./" taken out, as the loader's $ORIGIN/../../
+ * paths are written (lexically: torch's lib/ is no symlink). Arena copy. */
+static char *tidy_path(struct td_arena *a, const char *path)
+{
+    char *out = td_arena_strdup(a, path);
+    size_t n = 0;
+    for (const char *p = path; out && *p;) {
+        size_t len = 0;
+        while (p[len] && !is_sep(p[len]))
+            len++;
+        bool dot = len == 1 && p[0] == '.', dotdot = len == 2 && p[0] == '.' && p[1] == '.';
+        if (dotdot && n > 1) { /* drop the last segment written (after its separator) */
+            size_t at = n - 1;
+            while (at > 0 && !is_sep(out[at - 1]))
+                at--;
+            n = at;
+        } else if (!dot) {
+            memcpy(out + n, p, len);
+            n += len;
+            if (p[len])
+                out[n++] = p[len];
+        }
+        p += len + (p[len] ? 1 : 0);
+    }
+    if (out)
+        out[n] = '\0';
+    return out;
+}
+
+/* Reads HOST into C[*N] when it has a fat binary. */
+static void add_file(struct td_gpu_code *c, size_t *n, size_t cap, const char *host,
+                     const char *path, const char *via, struct td_arena *arena)
+{
+    if (*n >= cap || td_gpu_code_read(host, arena, &c[*n]) != 1)
+        return;
+    c[*n].path = tidy_path(arena, path);
+    c[*n].via = via ? tidy_path(arena, via) : NULL;
+    (*n)++;
+}
+
+/* The sub-libraries the closure's object O loads from its own directory. */
+static void add_sublibraries(const struct td_object *o, struct td_gpu_code *c, size_t *n,
+                             size_t cap, struct td_arena *arena)
+{
+    static const char *const cols[] = {"library", "loads", NULL};
+    struct td_table t;
+    const char *name = td_pyfs_basename(o->path);
+    if (!td_table_open(&t, "cuda_sublibraries", cols))
+        return;
+    while (td_table_next(&t)) {
+        const char *loads = td_table_cell(&t, 1);
+        if (strcmp(td_table_cell(&t, 0), name) != 0 || listed(c, *n, loads))
+            continue;
+        char *host = sibling(arena, o->host_path, loads), *path = sibling(arena, o->path, loads);
+        if (host && path)
+            add_file(c, n, cap, host, path, o->path, arena);
+    }
+}
+
+size_t td_gpu_code_of_closure(const struct td_graph *g, struct td_arena *arena,
+                              struct td_gpu_code **out)
+{
+    size_t cap = g->count + 16, n = 0;
+    struct td_gpu_code *c = td_arena_array(arena, cap, sizeof *c);
+    *out = c;
+    for (size_t i = 0; c && i < g->count; i++) {
+        const struct td_object *o = g->objects[i];
+        if (o->refused || (o->kind != TD_FILE_ELF && o->kind != TD_FILE_PE))
+            continue;
+        add_file(c, &n, cap, o->host_path, o->path, NULL, arena);
+        add_sublibraries(o, c, &n, cap, arena);
+    }
+    return n;
+}
+
+/* RECORD's path of the target file PATH, relative to SITE, '/'-separated. */
+static bool record_path(const char *site, const char *path, char *out, size_t cap)
+{
+    size_t n = strlen(site);
+    if (strncmp(path, site, n) != 0 || (path[n] != '/' && path[n] != '\\'))
+        return false;
+    snprintf(out, cap, "%s", path + n + 1);
+    for (char *p = out; *p; p++)
+        if (*p == '\\')
+            *p = '/';
+    return true;
+}
+
+/* Whether RECORD (text) has a row for REL: "REL," at a line's start. */
+static bool record_lists(const char *record, const char *rel)
+{
+    size_t n = strlen(rel);
+    for (const char *p = record; (p = strstr(p, rel)); p += n)
+        if ((p == record || p[-1] == '\n') && p[n] == ',')
+            return true;
+    return false;
+}
+
+void td_gpu_code_packages(const struct td_probe_ctx *ctx, const struct td_torch *t,
+                          struct td_gpu_code *c, size_t n)
+{
+    for (size_t k = 0; n && k < t->n_companions; k++) {
+        const struct td_package *p = &t->companions[k];
+        if (!p->dist_info || !t->site_dir)
+            continue;
+        char record_file[TD_PYFS_PATH_MAX], rel[TD_PYFS_PATH_MAX];
+        snprintf(record_file, sizeof record_file, "%s/RECORD", p->dist_info);
+        size_t len;
+        char *record = td_pyfs_read(ctx, record_file, 64 << 20, &len);
+        for (size_t i = 0; record && i < n; i++)
+            if (!c[i].package && record_path(t->site_dir, c[i].path, rel, sizeof rel) &&
+                record_lists(record, rel)) {
+                char name[256];
+                snprintf(name, sizeof name, "%s%s%s", p->name, p->version ? " " : "",
+                         p->version ? p->version : "");
+                c[i].package = td_arena_strdup(ctx->arena, name);
+            }
+        free(record);
+    }
+}
