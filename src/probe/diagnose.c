@@ -82,12 +82,15 @@ static struct td_graph *torch_closure(const struct td_diagnose_request *a,
     return g;
 }
 
-/* The fat binaries of T's closure, for the rules to hold against the GPU;
- * their packages named only when there is one to check. */
+/* The fat binaries of T's closure, for the rules to hold against the GPUs;
+ * each read only until every GPU has SASS, the packages named only of the
+ * libraries read whole (a finding may name them). */
 static void read_gpu_code(const struct td_probe_ctx *ctx, struct td_torch *t,
-                          const struct td_graph *g, struct td_arena *arena)
+                          const struct td_graph *g, const struct td_gpu_info *gpu,
+                          struct td_arena *arena)
 {
-    t->n_gpu_code = td_gpu_code_of_closure(g, arena, &t->gpu_code);
+    struct td_gpu_code_for q = {.gpus = gpu->gpus, .n = gpu->n_gpus};
+    t->n_gpu_code = td_gpu_code_of_closure(g, &q, arena, &t->gpu_code);
     td_gpu_code_packages(ctx, t, t->gpu_code, t->n_gpu_code);
 }
 
@@ -135,7 +138,7 @@ static void probe_all(const struct td_diagnose_request *a, struct td_check_repor
         if (r->graphs[i])
             td_torch_absorb(t, &r->graphs[i]->findings, &r->findings);
         if (r->graphs[i] && t->cuda && r->gpu_probed && r->gpu.status == TD_GPU_OK)
-            read_gpu_code(&ctx, &r->torch[i], r->graphs[i], arena);
+            read_gpu_code(&ctx, &r->torch[i], r->graphs[i], &r->gpu, arena);
     }
 }
 

@@ -6,12 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/data.h"
 #include "base/map.h"
 #include "format/detect.h"
 #include "format/detect_fatbin.h"
 #include "format/fatbin.h"
+#include "kb/kb.h"
 #include "probe/pyfs.h"
 
 enum { MAX_ARCHS = 64 };
@@ -19,8 +21,22 @@ enum { MAX_ARCHS = 64 };
 /* The distinct architectures seen so far (a library has about fifteen). */
 struct arch_set {
     char names[MAX_ARCHS][24];
+    const char *list[MAX_ARCHS];
     size_t n, entries;
+    const struct td_gpu_code_for *q;
+    bool stopped;
 };
+
+/* Whether every GPU asked about has SASS among the arches seen. */
+static bool every_gpu_served(const struct arch_set *s)
+{
+    for (size_t i = 0; i < s->q->n; i++) {
+        const struct td_gpu *g = &s->q->gpus[i];
+        if (td_kb_arch_fit(s->list, s->n, g->cc_major, g->cc_minor) != TD_KB_ARCH_SASS)
+            return false;
+    }
+    return s->q->n > 0;
+}
 
 static bool add_arch(const struct td_fatbin_entry *e, void *ctx)
 {
@@ -32,9 +48,13 @@ static bool add_arch(const struct td_fatbin_entry *e, void *ctx)
     for (size_t i = 0; i < s->n; i++)
         if (strcmp(s->names[i], name) == 0)
             return true;
-    if (s->n < MAX_ARCHS)
-        memcpy(s->names[s->n++], name, sizeof name);
-    return true;
+    if (s->n == MAX_ARCHS)
+        return true;
+    memcpy(s->names[s->n], name, sizeof name);
+    s->list[s->n] = s->names[s->n];
+    s->n++;
+    s->stopped = e->kind == TD_FATBIN_ELF && every_gpu_served(s);
+    return !s->stopped;
 }
 
 /* The fat binary section of the file in M, if any; -1 when unparsable. */
@@ -57,7 +77,8 @@ static int find_section(const struct td_map *m, struct td_arena *scratch,
     return 0;
 }
 
-int td_gpu_code_read(const char *host, struct td_arena *arena, struct td_gpu_code *out)
+int td_gpu_code_read(const char *host, const struct td_gpu_code_for *q, struct td_arena *arena,
+                     struct td_gpu_code *out)
 {
     struct td_map m;
     struct td_err err = {0};
@@ -68,13 +89,15 @@ int td_gpu_code_read(const char *host, struct td_arena *arena, struct td_gpu_cod
     struct td_fatbin_section s;
     int found = find_section(&m, &scratch, &s, &err);
     if (found == 1) {
-        struct arch_set set = {.n = 0};
+        static const struct td_gpu_code_for every = {0};
+        struct arch_set set = {.q = q ? q : &every};
         struct td_err bad = {0};
         td_fatbin_walk(s.data, s.size, add_arch, &set, &bad);
         out->archs = td_arena_array(arena, set.n ? set.n : 1, sizeof *out->archs);
         for (size_t i = 0; out->archs && i < set.n; i++)
             out->archs[out->n_archs++] = td_arena_strdup(arena, set.names[i]);
         out->entries = set.entries;
+        out->whole = !set.stopped;
         if (bad.set)
             out->error = td_arena_strdup(arena, bad.msg);
     }
@@ -139,9 +162,10 @@ static char *tidy_path(struct td_arena *a, const char *path)
 
 /* Reads HOST into C[*N] when it has a fat binary. */
 static void add_file(struct td_gpu_code *c, size_t *n, size_t cap, const char *host,
-                     const char *path, const char *via, struct td_arena *arena)
+                     const char *path, const char *via, const struct td_gpu_code_for *q,
+                     struct td_arena *arena)
 {
-    if (*n >= cap || td_gpu_code_read(host, arena, &c[*n]) != 1)
+    if (*n >= cap || td_gpu_code_read(host, q, arena, &c[*n]) != 1)
         return;
     c[*n].path = tidy_path(arena, path);
     c[*n].via = via ? tidy_path(arena, via) : NULL;
@@ -150,7 +174,7 @@ static void add_file(struct td_gpu_code *c, size_t *n, size_t cap, const char *h
 
 /* The sub-libraries the closure's object O loads from its own directory. */
 static void add_sublibraries(const struct td_object *o, struct td_gpu_code *c, size_t *n,
-                             size_t cap, struct td_arena *arena)
+                             size_t cap, const struct td_gpu_code_for *q, struct td_arena *arena)
 {
     static const char *const cols[] = {"library", "loads", NULL};
     struct td_table t;
@@ -163,12 +187,12 @@ static void add_sublibraries(const struct td_object *o, struct td_gpu_code *c, s
             continue;
         char *host = sibling(arena, o->host_path, loads), *path = sibling(arena, o->path, loads);
         if (host && path)
-            add_file(c, n, cap, host, path, o->path, arena);
+            add_file(c, n, cap, host, path, o->path, q, arena);
     }
 }
 
-size_t td_gpu_code_of_closure(const struct td_graph *g, struct td_arena *arena,
-                              struct td_gpu_code **out)
+size_t td_gpu_code_of_closure(const struct td_graph *g, const struct td_gpu_code_for *q,
+                              struct td_arena *arena, struct td_gpu_code **out)
 {
     size_t cap = g->count + 16, n = 0;
     struct td_gpu_code *c = td_arena_array(arena, cap, sizeof *c);
@@ -177,8 +201,8 @@ size_t td_gpu_code_of_closure(const struct td_graph *g, struct td_arena *arena,
         const struct td_object *o = g->objects[i];
         if (o->refused || (o->kind != TD_FILE_ELF && o->kind != TD_FILE_PE))
             continue;
-        add_file(c, &n, cap, o->host_path, o->path, NULL, arena);
-        add_sublibraries(o, c, &n, cap, arena);
+        add_file(c, &n, cap, o->host_path, o->path, NULL, q, arena);
+        add_sublibraries(o, c, &n, cap, q, arena);
     }
     return n;
 }
@@ -206,20 +230,36 @@ static bool record_lists(const char *record, const char *rel)
     return false;
 }
 
+static bool any_to_name(const struct td_gpu_code *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (c[i].whole && !c[i].package)
+            return true;
+    return false;
+}
+
+/* RECORD of the wheel P, whole (its own size: a RECORD is a few hundred KB). */
+static char *read_record(const struct td_probe_ctx *ctx, const struct td_package *p)
+{
+    char file[TD_PYFS_PATH_MAX];
+    struct stat st;
+    size_t len;
+    snprintf(file, sizeof file, "%s/RECORD", p->dist_info);
+    if (!td_pyfs_stat(ctx, file, &st) || st.st_size <= 0 || st.st_size > (64 << 20))
+        return NULL;
+    return td_pyfs_read(ctx, file, (size_t)st.st_size, &len);
+}
+
 void td_gpu_code_packages(const struct td_probe_ctx *ctx, const struct td_torch *t,
                           struct td_gpu_code *c, size_t n)
 {
-    for (size_t k = 0; n && k < t->n_companions; k++) {
+    for (size_t k = 0; t->site_dir && any_to_name(c, n) && k < t->n_companions; k++) {
         const struct td_package *p = &t->companions[k];
-        if (!p->dist_info || !t->site_dir)
-            continue;
-        char record_file[TD_PYFS_PATH_MAX], rel[TD_PYFS_PATH_MAX];
-        snprintf(record_file, sizeof record_file, "%s/RECORD", p->dist_info);
-        size_t len;
-        char *record = td_pyfs_read(ctx, record_file, 64 << 20, &len);
+        char *record = p->dist_info ? read_record(ctx, p) : NULL;
+        char rel[TD_PYFS_PATH_MAX];
         for (size_t i = 0; record && i < n; i++)
-            if (!c[i].package && record_path(t->site_dir, c[i].path, rel, sizeof rel) &&
-                record_lists(record, rel)) {
+            if (c[i].whole && !c[i].package &&
+                record_path(t->site_dir, c[i].path, rel, sizeof rel) && record_lists(record, rel)) {
                 char name[256];
                 snprintf(name, sizeof name, "%s%s%s", p->name, p->version ? " " : "",
                          p->version ? p->version : "");

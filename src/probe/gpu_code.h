@@ -19,23 +19,34 @@ struct td_gpu_code {
     const char **archs; /* "sm_80", "sm_90a", "compute_120": distinct, first seen */
     size_t n_archs;
     size_t entries;      /* fat binary entries read */
+    bool whole;          /* every entry was read; false: reading stopped once every GPU asked
+                            about had SASS that runs on it (ARCHS is then a part) */
     const char *error;   /* a malformed header: ARCHS is what came before it */
     const char *package; /* the wheel whose RECORD lists it ("nvidia-cublas 13.1.0.3"), or NULL */
+};
+
+/* Which GPUs the reading is for: it stops at the first point where each
+ * of them has SASS that runs on it (the common case: a few entries into
+ * the file), and reads every entry otherwise (N 0: always). */
+struct td_gpu_code_for {
+    const struct td_gpu *gpus;
+    size_t n;
 };
 
 /* The architectures of the fat binary of HOST (an ELF or PE file) into
  * OUT (strings in ARENA; path and via left to the caller). 1 when it has
  * one, 0 when it has none, -1 when the file cannot be read or parsed. */
-int td_gpu_code_read(const char *host, struct td_arena *arena, struct td_gpu_code *out);
+int td_gpu_code_read(const char *host, const struct td_gpu_code_for *q, struct td_arena *arena,
+                     struct td_gpu_code *out);
 
 /* Every library of G with a fat binary, in load order, each loaded
  * library's sub-libraries after it. Returns the count; *OUT in ARENA. */
-size_t td_gpu_code_of_closure(const struct td_graph *g, struct td_arena *arena,
-                              struct td_gpu_code **out);
+size_t td_gpu_code_of_closure(const struct td_graph *g, const struct td_gpu_code_for *q,
+                              struct td_arena *arena, struct td_gpu_code **out);
 
-/* Names the package of each of the N libraries in C: the wheel beside
- * torch T whose RECORD lists it (read once per wheel, and only when some
- * library has a fat binary). */
+/* Names the package of each of the N libraries in C read whole (the
+ * others run on every GPU): the wheel beside torch T whose RECORD lists
+ * it, each RECORD read once and only when there is a library to name. */
 void td_gpu_code_packages(const struct td_probe_ctx *ctx, const struct td_torch *t,
                           struct td_gpu_code *c, size_t n);
 
