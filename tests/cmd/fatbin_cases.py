@@ -32,9 +32,19 @@ def check(cond, what):
         print("FAIL:", what)
 
 
+def validate(doc):
+    import jsonschema
+    schema = json.load(open(os.path.join(os.environ["TD_SRC"], "schema", "report.schema.json")))
+    schema.pop("$id", None)
+    jsonschema.Draft202012Validator(schema).validate(doc)
+
+
 def inspect(*files, fmt="json"):
     p = subprocess.run([TD, "inspect", "--format", fmt, *files], capture_output=True, text=True)
-    return p.returncode, (json.loads(p.stdout) if fmt == "json" else p.stdout), p.stderr
+    doc = json.loads(p.stdout) if fmt == "json" else p.stdout
+    if fmt == "json":
+        validate(doc)
+    return p.returncode, doc, p.stderr
 
 
 def entries(doc, i=0):
@@ -201,6 +211,7 @@ def check_real_layout(t):
                            env=dict(env, **gpu_env(gpus)))
         check(p.returncode in (0, 1), f"check: exit {p.returncode}: {p.stderr[-300:]}")
         doc = json.loads(p.stdout)
+        validate(doc)
         return [f for f in doc["findings"] if f["kind"] == "gpu_arch_unsupported"]
 
     pascal = run("NVIDIA GeForce GTX 1080:6.1:8589934592")
