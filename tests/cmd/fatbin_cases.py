@@ -227,6 +227,11 @@ def check_real_layout(t):
           "loaded by libcudnn.so.9" in cudnn[0]["detail"], f"one finding for cuDNN's sub-libraries: {cudnn}")
     check(all(f["severity"] == "error" and f["fix"] for f in pascal), f"severity and fix: {pascal}")
     check(len(pascal) == len({f["detail"].split("'s ")[0] for f in pascal}), "one finding per wheel")
+    # A GPU torch's own code lacks too: one finding, torch's, naming the libraries.
+    maxwell = run("NVIDIA GeForce GTX 980:5.2:4294967296")
+    check(len(maxwell) == 1 and maxwell[0]["library"].endswith("/torch") and
+          "lack it too: " in maxwell[0]["detail"] and "libcublasLt.so.13" in maxwell[0]["detail"] and
+          "libcudnn_ops.so.9" in maxwell[0]["detail"], f"sm_52: {[(f['library'], f['detail']) for f in maxwell]}")
     ampere = run("NVIDIA GeForce RTX 3090:8.6:25447170048")
     check(ampere == [], f"sm_86: {[(f['library'], f['detail']) for f in ampere]}")
 
