@@ -83,8 +83,10 @@ int td_gpu_code_read(const char *host, const struct td_gpu_code_for *q, struct t
     struct td_map m;
     struct td_err err = {0};
     memset(out, 0, sizeof *out);
-    if (td_map_open(host, &m, &err) != 0)
+    if (td_map_open(host, &m, &err) != 0) {
+        out->error = td_arena_strdup(arena, err.msg);
         return -1;
+    }
     struct td_arena scratch = {0};
     struct td_fatbin_section s;
     int found = find_section(&m, &scratch, &s, &err);
@@ -100,6 +102,8 @@ int td_gpu_code_read(const char *host, const struct td_gpu_code_for *q, struct t
         out->whole = !set.stopped;
         if (bad.set)
             out->error = td_arena_strdup(arena, bad.msg);
+    } else if (found < 0) {
+        out->error = td_arena_strdup(arena, err.msg);
     }
     td_arena_free(&scratch);
     td_map_close(&m);

@@ -21,7 +21,8 @@ struct td_gpu_code {
     size_t entries;      /* fat binary entries read */
     bool whole;          /* every entry was read; false: reading stopped once every GPU asked
                             about had SASS that runs on it (ARCHS is then a part) */
-    const char *error;   /* a malformed header: ARCHS is what came before it */
+    const char *error;   /* a malformed header: ARCHS is what came before it; or why the
+                            file could not be read (td_gpu_code_read's -1) */
     const char *package; /* the wheel whose RECORD lists it ("nvidia-cublas 13.1.0.3"), or NULL */
 };
 
