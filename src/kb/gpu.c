@@ -216,3 +216,17 @@ bool td_kb_arch_runs(const char *const *arches, size_t n, int major, int minor)
 {
     return td_kb_arch_fit(arches, n, major, minor) != TD_KB_ARCH_NONE;
 }
+
+const char *td_kb_ptx_isa_cuda(int major, int minor, char *out, size_t cap)
+{
+    static const char *const cols[] = {"ptx_isa", "cuda", NULL};
+    struct td_table k;
+    char isa[16];
+    snprintf(isa, sizeof isa, "%d.%d", major, minor);
+    if (!td_table_open(&k, "ptx_isa_cuda", cols))
+        return NULL;
+    while (td_table_next(&k))
+        if (strcmp(td_table_cell(&k, 0), isa) == 0)
+            return kb_copy(out, cap, td_table_cell(&k, 1));
+    return NULL;
+}

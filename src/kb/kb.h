@@ -36,6 +36,10 @@ const char *td_kb_driver_max_cuda(const char *driver, const char *os, char *out,
 /* A cuDriverGetVersion number as a version string: 12040 -> "12.4". */
 const char *td_kb_cuda_from_int(int v, char *out, size_t cap);
 
+/* The first CUDA whose driver loads PTX of ISA MAJOR.MINOR ("13.1" for
+ * 9.1, data/ptx_isa_cuda.tsv), into OUT; NULL when the table has no row. */
+const char *td_kb_ptx_isa_cuda(int major, int minor, char *out, size_t cap);
+
 /* ---- torch releases (torch_releases, torch_cuda_builds, torch_companions) ---- */
 
 /* Python range torch X.Y supports ("3.9", "3.12"). false when unknown. */

@@ -22,6 +22,7 @@ enum { MAX_ARCHS = 64 };
 struct arch_set {
     char names[MAX_ARCHS][24];
     const char *list[MAX_ARCHS];
+    uint16_t isa[MAX_ARCHS]; /* PTX: the lowest ISA version of the arch's entries */
     size_t n, entries;
     const struct td_gpu_code_for *q;
     bool stopped;
@@ -45,13 +46,19 @@ static bool add_arch(const struct td_fatbin_entry *e, void *ctx)
     s->entries++;
     if (!td_fatbin_arch_name(e, name, sizeof name))
         return true;
+    uint16_t isa =
+        e->kind == TD_FATBIN_PTX ? (uint16_t)(e->version_major << 8 | e->version_minor) : 0;
     for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->names[i], name) == 0)
+        if (strcmp(s->names[i], name) == 0) {
+            if (isa && isa < s->isa[i])
+                s->isa[i] = isa;
             return true;
+        }
     if (s->n == MAX_ARCHS)
         return true;
     memcpy(s->names[s->n], name, sizeof name);
     s->list[s->n] = s->names[s->n];
+    s->isa[s->n] = isa;
     s->n++;
     s->stopped = e->kind == TD_FATBIN_ELF && every_gpu_served(s);
     return !s->stopped;
@@ -96,8 +103,12 @@ int td_gpu_code_read(const char *host, const struct td_gpu_code_for *q, struct t
         struct td_err bad = {0};
         td_fatbin_walk(s.data, s.size, add_arch, &set, &bad);
         out->archs = td_arena_array(arena, set.n ? set.n : 1, sizeof *out->archs);
-        for (size_t i = 0; out->archs && i < set.n; i++)
+        uint16_t *isa = td_arena_array(arena, set.n ? set.n : 1, sizeof *isa);
+        for (size_t i = 0; out->archs && isa && i < set.n; i++) {
+            isa[i] = set.isa[i];
             out->archs[out->n_archs++] = td_arena_strdup(arena, set.names[i]);
+        }
+        out->ptx_isa = isa;
         out->entries = set.entries;
         out->whole = !set.stopped;
         if (bad.set)

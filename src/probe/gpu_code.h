@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/arena.h"
 #include "graph/graph.h"
@@ -18,11 +19,13 @@ struct td_gpu_code {
     const char *via;    /* NULL: in the closure; else the library that loads it (libcudnn.so.9) */
     const char **archs; /* "sm_80", "sm_90a", "compute_120": distinct, first seen */
     size_t n_archs;
-    size_t entries;      /* fat binary entries read */
-    bool whole;          /* every entry was read; false: reading stopped once every GPU asked
-                            about had SASS that runs on it (ARCHS is then a part) */
-    const char *error;   /* a malformed header: ARCHS is what came before it; or why the
-                            file could not be read (td_gpu_code_read's -1) */
+    const uint16_t *ptx_isa; /* beside each of ARCHS: a PTX arch's lowest PTX ISA version
+                                (major << 8 | minor, 0x901 for 9.1); 0 for SASS */
+    size_t entries;          /* fat binary entries read */
+    bool whole;              /* every entry was read; false: reading stopped once every GPU asked
+                                about had SASS that runs on it (ARCHS is then a part) */
+    const char *error;       /* a malformed header: ARCHS is what came before it; or why the
+                                file could not be read (td_gpu_code_read's -1) */
     const char *package; /* the wheel whose RECORD lists it ("nvidia-cublas 13.1.0.3"), or NULL */
 };
 

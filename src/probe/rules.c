@@ -193,16 +193,20 @@ static void rule_arch(const struct td_facts *x, const struct td_torch *t, struct
         const struct td_gpu *g = &x->gpu->gpus[i];
         if (g->cc_major == 0)
             continue;
-        char fix[1024], list[512] = "", libs[1024];
+        char fix[1024], list[512] = "", libs[1024], have[TD_KB_STR];
+        const char *drv = driver_cuda(x, have, sizeof have);
         bool torch_runs = n == 0 || td_kb_arch_runs(arch, n, g->cc_major, g->cc_minor);
-        size_t lacking = td_rules_gpu_code_lacking(t, g, libs, sizeof libs);
+        size_t lacking = td_rules_gpu_code_lacking(t, g, drv, libs, sizeof libs);
         if (torch_runs && lacking == 0)
             continue;
         struct td_kb_build b;
         const char *cmd = td_rules_install_fix(x, owner(x, t), NULL, &b, fix, sizeof fix);
         if (torch_runs) {
-            td_rules_gpu_code(t, g, cmd ? cmd : "no published torch build supports this GPU yet",
-                              f);
+            struct td_gpu_code_rule r = {
+                .driver_cuda = drv,
+                .os = x->os,
+                .fix = cmd ? cmd : "no published torch build supports this GPU yet"};
+            td_rules_gpu_code(t, g, &r, f);
             continue;
         }
         for (size_t k = 0; k < n; k++)

@@ -186,11 +186,12 @@ def gpu_env(gpus):
 
 
 def torch_fatbin(path):
-    """libtorch_cuda.so with a fatbin built for sm_61 and sm_86 (hand-made
-    headers, src/format/fatbin.c's layout): torch itself runs on both GPUs."""
+    """libtorch_cuda.so with a fatbin built for sm_61 and sm_86, and
+    compute_86 PTX of ISA 9.0 (hand-made headers, src/format/fatbin.c's
+    layout): torch itself runs on every GPU of these cases."""
     entries = b""
-    for arch in (61, 86):
-        entries += struct.pack("<HHIQ8xII8xQ16x", 2, 0x0101, 64, 0, 0x10008, arch, 0x11)
+    for kind, arch, version in ((2, 61, 0x10008), (2, 86, 0x10008), (1, 86, 0x90000)):
+        entries += struct.pack("<HHIQ8xII8xQ16x", kind, 0x0101, 64, 0, version, arch, 0x11)
     blob = struct.pack("<IHHQ", 0xBA55ED50, 1, 16, len(entries)) + entries
     fb = path + ".fatbin"
     open(fb, "wb").write(blob)
@@ -206,9 +207,9 @@ def check_real_layout(t):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TD_FAKE", "LD_LIBRARY_PATH"))}
     env["HOME"] = "/nonexistent"
 
-    def run(gpus):
+    def run(gpus, cuda="13000"):
         p = subprocess.run([TD, "check", "--format", "json", "--python", py], capture_output=True, text=True,
-                           env=dict(env, **gpu_env(gpus)))
+                           env=dict(env, **dict(gpu_env(gpus), TD_FAKE_CUDA_VERSION=cuda)))
         check(p.returncode in (0, 1), f"check: exit {p.returncode}: {p.stderr[-300:]}")
         doc = json.loads(p.stdout)
         validate(doc)
@@ -232,6 +233,14 @@ def check_real_layout(t):
     check(len(maxwell) == 1 and maxwell[0]["library"].endswith("/torch") and
           "lack it too: " in maxwell[0]["detail"] and "libcublasLt.so.13" in maxwell[0]["detail"] and
           "libcudnn_ops.so.9" in maxwell[0]["detail"], f"sm_52: {[(f['library'], f['detail']) for f in maxwell]}")
+    # A GPU newer than every cubin: PTX must JIT, and cuDNN 9.19's (PTX ISA
+    # 9.1) needs a CUDA 13.1 driver, cuBLAS's (ISA 9.0) does not.
+    future = "NVIDIA Future GPU:13.0:8589934592"
+    old_driver = run(future, "13000")
+    check(len(old_driver) == 1 and "libcudnn_ops.so.9" in old_driver[0]["detail"] and
+          "CUDA 13.1" in old_driver[0]["detail"] and "driver" in old_driver[0]["fix"],
+          f"sm_130, CUDA 13.0 driver: {[(f['library'], f['detail'], f['fix']) for f in old_driver]}")
+    check(run(future, "13010") == [], "sm_130 under a CUDA 13.1 driver: every PTX loads")
     ampere = run("NVIDIA GeForce RTX 3090:8.6:25447170048")
     check(ampere == [], f"sm_86: {[(f['library'], f['detail']) for f in ampere]}")
 

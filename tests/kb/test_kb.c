@@ -173,6 +173,10 @@ static void arches(void **state)
     assert_int_equal(td_kb_arch_fit(ptx100f, 1, 12, 0), TD_KB_ARCH_NONE);
     assert_int_equal(td_kb_arch_fit(ptx100a, 1, 10, 0), TD_KB_ARCH_PTX);
     assert_int_equal(td_kb_arch_fit(ptx100a, 1, 10, 3), TD_KB_ARCH_NONE);
+    char cuda[16];
+    assert_string_equal(td_kb_ptx_isa_cuda(9, 1, cuda, sizeof cuda), "13.1");
+    assert_string_equal(td_kb_ptx_isa_cuda(8, 6, cuda, sizeof cuda), "12.7");
+    assert_null(td_kb_ptx_isa_cuda(99, 0, cuda, sizeof cuda));
 
     char list[32][8], ptx[8];
     size_t n = td_kb_torch_arches("2.14", "12.6", "windows", list, 32, ptx);
