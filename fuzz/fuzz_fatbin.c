@@ -1,20 +1,34 @@
 /* libFuzzer target for the fat binary reader: the input is a .nv_fatbin
- * section; every entry is named and the distinct architectures listed. */
+ * section; every entry is named and the distinct architectures listed,
+ * and the allocation-free walker must agree with the parser. */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "format/fatbin.h"
+
+static bool count(const struct td_fatbin_entry *e, void *ctx)
+{
+    (void)td_fatbin_compression_name(e->compression);
+    (*(size_t *)ctx)++;
+    return true;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct td_arena arena = {.cap = 16 << 20};
-    struct td_err err = {0};
+    struct td_err err = {0}, walk_err = {0};
     struct td_fatbin fb;
-    td_fatbin_parse(&fb, data, size, &arena, &err);
+    int rc = td_fatbin_parse(&fb, data, size, &arena, &err);
     char name[32];
     for (size_t i = 0; i < fb.count; i++)
         td_fatbin_arch_name(&fb.entries[i], name, sizeof name);
     const char **archs;
     td_fatbin_archs(&fb, &arena, &archs);
+    size_t walked = 0;
+    int walk_rc = td_fatbin_walk(data, size, count, &walked, &walk_err);
+    bool out_of_memory = rc != 0 && !fb.entries && walked > 0;
+    if (!out_of_memory && (walk_rc != rc || walked != fb.count))
+        abort(); /* the walker and the parser read the same entries */
     td_arena_free(&arena);
     return 0;
 }

@@ -7,9 +7,16 @@
  *   0x00 u16 kind (1 PTX, 2 ELF cubin)     0x02 u16 attributes
  *   0x04 u32 entry header size (64/80/112) 0x08 u64 payload size (8-aligned)
  *   0x1c u32 architecture (80 = sm_80)     0x28 u64 flags
- * and the next entry starts at entry + header size + payload size. Flags
- * 0x2000 and 0x8000 mark a compressed payload (ZLUDA's zluda_dump names
- * them LZ4 and ZSTD; the specification above names bit 15). */
+ * and the next entry starts at entry + header size + payload size. Also
+ * read, from the same sources, the version at 0x18 (u16 minor, u16 major:
+ * the PTX ISA version of a PTX entry, the code version of a cubin) and the
+ * uncompressed size at 0x38. Flags 0x2000 and 0x8000 mark a compressed
+ * payload (ZLUDA's zluda_dump names them LZ4 and ZSTD; the specification
+ * above names bit 15); 0x100000 and 0x200000 mark the arch-specific
+ * (sm_90a) and family-specific (sm_100f) variants. The last three were
+ * confirmed by construction with CUDA 13.0's nvcc and fatbinary (-gencode
+ * ...,code=sm_90a / sm_100f / compute_100a, --compress-mode=speed):
+ * tests/cmd/fatbin_cases.py builds those fixtures and checks them. */
 #include "format/fatbin.h"
 
 #include <stdio.h>
@@ -21,32 +28,59 @@ enum {
     ENTRY_KIND = 0x00,
     ENTRY_HEADER_SIZE = 0x04,
     ENTRY_PAYLOAD_SIZE = 0x08,
+    ENTRY_VERSION_MINOR = 0x18,
+    ENTRY_VERSION_MAJOR = 0x1a,
     ENTRY_ARCH = 0x1c,
     ENTRY_FLAGS = 0x28,
+    ENTRY_UNCOMPRESSED_SIZE = 0x38,
 };
 
-static const uint64_t FLAGS_COMPRESSED = 0x2000 | 0x8000;
+static const uint64_t FLAG_LZ4 = 0x2000, FLAG_ZSTD = 0x8000;
+static const uint64_t FLAG_ARCH_SPECIFIC = 0x100000, FLAG_FAMILY_SPECIFIC = 0x200000;
 
-/* Reads the entries of the container whose entries span [at, end); stores
- * them into OUT when not NULL, and counts them into *COUNT either way. */
-static int walk_container(const struct td_buf *b, uint64_t at, uint64_t end,
-                          struct td_fatbin_entry *out, size_t *count, struct td_err *err)
+typedef bool (*visit_fn)(const struct td_fatbin_entry *e, void *ctx);
+
+/* The fields of the entry header at AT (C holds at least TD_FATBIN_ENTRY_MIN
+ * bytes there), into E. */
+static void read_entry(const struct td_buf *c, uint64_t at, uint32_t hsize,
+                       struct td_fatbin_entry *e)
 {
+    memset(e, 0, sizeof *e);
+    td_buf_u16(c, at + ENTRY_KIND, &e->kind);
+    td_buf_u64(c, at + ENTRY_PAYLOAD_SIZE, &e->payload_size);
+    td_buf_u16(c, at + ENTRY_VERSION_MINOR, &e->version_minor);
+    td_buf_u16(c, at + ENTRY_VERSION_MAJOR, &e->version_major);
+    td_buf_u32(c, at + ENTRY_ARCH, &e->arch);
+    td_buf_u64(c, at + ENTRY_FLAGS, &e->flags);
+    e->compression = (e->flags & FLAG_ZSTD)  ? TD_FATBIN_ZSTD
+                     : (e->flags & FLAG_LZ4) ? TD_FATBIN_LZ4
+                                             : TD_FATBIN_PLAIN;
+    e->compressed = e->compression != TD_FATBIN_PLAIN;
+    e->variant = (e->flags & FLAG_ARCH_SPECIFIC)     ? 'a'
+                 : (e->flags & FLAG_FAMILY_SPECIFIC) ? 'f'
+                                                     : 0;
+    if (e->compressed && hsize >= ENTRY_UNCOMPRESSED_SIZE + 8)
+        td_buf_u64(c, at + ENTRY_UNCOMPRESSED_SIZE, &e->uncompressed_size);
+    e->offset = at;
+    e->payload_offset = at + hsize;
+}
+
+/* Visits the entries of the container whose entries span [at, end). Returns
+ * 1 when VISIT stopped the walk, 0 at the container's end, -1 on a bad header. */
+static int walk_container(const struct td_buf *b, uint64_t at, uint64_t end, visit_fn visit,
+                          void *ctx, struct td_err *err)
+{
+    struct td_buf c = td_buf_make(b->data, (size_t)end, false);
     while (at < end) {
-        struct td_buf c = td_buf_make(b->data, (size_t)end, false);
-        uint16_t kind;
-        uint32_t hsize, arch;
-        uint64_t payload, flags, next;
+        uint32_t hsize;
+        uint64_t payload, next;
         if (!td_buf_has(&c, at, TD_FATBIN_ENTRY_MIN)) {
             td_err_set(err, "fatbin entry at offset 0x%llx: header truncated (%llu bytes left)",
                        (unsigned long long)at, (unsigned long long)(end - at));
             return -1;
         }
-        td_buf_u16(&c, at + ENTRY_KIND, &kind);
         td_buf_u32(&c, at + ENTRY_HEADER_SIZE, &hsize);
         td_buf_u64(&c, at + ENTRY_PAYLOAD_SIZE, &payload);
-        td_buf_u32(&c, at + ENTRY_ARCH, &arch);
-        td_buf_u64(&c, at + ENTRY_FLAGS, &flags);
         if (hsize < TD_FATBIN_ENTRY_MIN) {
             td_err_set(err, "fatbin entry at offset 0x%llx: header size %u is below %d",
                        (unsigned long long)at, hsize, TD_FATBIN_ENTRY_MIN);
@@ -60,69 +94,99 @@ static int walk_container(const struct td_buf *b, uint64_t at, uint64_t end,
                        (unsigned long long)end);
             return -1;
         }
-        if (out) {
-            struct td_fatbin_entry *e = &out[*count];
-            e->kind = kind;
-            e->arch = arch;
-            e->flags = flags;
-            e->compressed = (flags & FLAGS_COMPRESSED) != 0;
-            e->offset = at;
-            e->payload_offset = at + hsize;
-            e->payload_size = payload;
-        }
-        (*count)++;
+        struct td_fatbin_entry e;
+        read_entry(&c, at, hsize, &e);
+        if (!visit(&e, ctx))
+            return 1;
         at = next;
     }
     return 0;
 }
 
-/* One pass over every container: counts (OUT NULL) or fills. */
-static int walk(const struct td_buf *b, struct td_fatbin_entry *out, size_t *count,
-                size_t *containers, struct td_err *err)
+/* The container header at OFF: where its entries start and end. */
+static int read_container(const struct td_buf *b, uint64_t off, uint64_t *start, uint64_t *end,
+                          struct td_err *err)
+{
+    uint32_t magic;
+    uint16_t version, hsize;
+    uint64_t fat_size;
+    if (!td_buf_has(b, off, TD_FATBIN_HEADER_SIZE)) {
+        td_err_set(err, "fatbin header at offset 0x%llx: truncated (%llu bytes left)",
+                   (unsigned long long)off, (unsigned long long)(b->size - off));
+        return -1;
+    }
+    td_buf_u32(b, off, &magic);
+    td_buf_u16(b, off + 4, &version);
+    td_buf_u16(b, off + 6, &hsize);
+    td_buf_u64(b, off + 8, &fat_size);
+    if (magic != TD_FATBIN_MAGIC) {
+        td_err_set(err, "fatbin header at offset 0x%llx: magic 0x%08x, expected 0x%08x",
+                   (unsigned long long)off, magic, TD_FATBIN_MAGIC);
+        return -1;
+    }
+    if (hsize < TD_FATBIN_HEADER_SIZE) {
+        td_err_set(err, "fatbin header at offset 0x%llx: header size %u is below %d",
+                   (unsigned long long)off, hsize, TD_FATBIN_HEADER_SIZE);
+        return -1;
+    }
+    if (!td_add_u64(off, hsize, start) || !td_add_u64(*start, fat_size, end) || *end > b->size) {
+        td_err_set(err,
+                   "fatbin header at offset 0x%llx: fat size %llu runs past the end of the "
+                   "section (%zu bytes)",
+                   (unsigned long long)off, (unsigned long long)fat_size, b->size);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every container in turn; *CONTAINERS counts the headers accepted. */
+static int walk(const struct td_buf *b, visit_fn visit, void *ctx, size_t *containers,
+                struct td_err *err)
 {
     uint64_t off = 0;
-    *count = 0;
     *containers = 0;
     for (;;) {
         while (off < b->size && b->data[off] == 0) /* padding between containers */
             off++;
         if (off >= b->size)
             return 0;
-        uint32_t magic;
-        uint16_t version, hsize;
-        uint64_t fat_size, start, end;
-        if (!td_buf_has(b, off, TD_FATBIN_HEADER_SIZE)) {
-            td_err_set(err, "fatbin header at offset 0x%llx: truncated (%llu bytes left)",
-                       (unsigned long long)off, (unsigned long long)(b->size - off));
+        uint64_t start, end;
+        if (read_container(b, off, &start, &end, err) != 0)
             return -1;
-        }
-        td_buf_u32(b, off, &magic);
-        td_buf_u16(b, off + 4, &version);
-        td_buf_u16(b, off + 6, &hsize);
-        td_buf_u64(b, off + 8, &fat_size);
-        if (magic != TD_FATBIN_MAGIC) {
-            td_err_set(err, "fatbin header at offset 0x%llx: magic 0x%08x, expected 0x%08x",
-                       (unsigned long long)off, magic, TD_FATBIN_MAGIC);
-            return -1;
-        }
-        if (hsize < TD_FATBIN_HEADER_SIZE) {
-            td_err_set(err, "fatbin header at offset 0x%llx: header size %u is below %d",
-                       (unsigned long long)off, hsize, TD_FATBIN_HEADER_SIZE);
-            return -1;
-        }
-        if (!td_add_u64(off, hsize, &start) || !td_add_u64(start, fat_size, &end) ||
-            end > b->size) {
-            td_err_set(err,
-                       "fatbin header at offset 0x%llx: fat size %llu runs past the end of the "
-                       "section (%zu bytes)",
-                       (unsigned long long)off, (unsigned long long)fat_size, b->size);
-            return -1;
-        }
         (*containers)++;
-        if (walk_container(b, start, end, out, count, err) != 0)
-            return -1;
+        int rc = walk_container(b, start, end, visit, ctx, err);
+        if (rc != 0)
+            return rc < 0 ? -1 : 0;
         off = end;
     }
+}
+
+int td_fatbin_walk(const uint8_t *data, size_t size, visit_fn visit, void *ctx, struct td_err *err)
+{
+    struct td_buf b = td_buf_make(data, size, false);
+    size_t containers;
+    return walk(&b, visit, ctx, &containers, err);
+}
+
+static bool count_entry(const struct td_fatbin_entry *e, void *ctx)
+{
+    (void)e;
+    (*(size_t *)ctx)++;
+    return true;
+}
+
+struct fill {
+    struct td_fatbin *fb;
+    size_t cap; /* the count of the first pass */
+};
+
+static bool store_entry(const struct td_fatbin_entry *e, void *ctx)
+{
+    struct fill *f = ctx;
+    if (f->fb->count == f->cap)
+        return false;
+    f->fb->entries[f->fb->count++] = *e;
+    return true;
 }
 
 int td_fatbin_parse(struct td_fatbin *fb, const uint8_t *data, size_t size, struct td_arena *arena,
@@ -130,9 +194,9 @@ int td_fatbin_parse(struct td_fatbin *fb, const uint8_t *data, size_t size, stru
 {
     memset(fb, 0, sizeof *fb);
     struct td_buf b = td_buf_make(data, size, false);
-    size_t count, containers;
+    size_t count = 0, containers;
     struct td_err first = {0};
-    int rc = walk(&b, NULL, &count, &containers, &first);
+    int rc = walk(&b, count_entry, &count, &containers, &first);
     if (count) {
         fb->entries = td_arena_array(arena, count, sizeof *fb->entries);
         if (!fb->entries) {
@@ -140,7 +204,9 @@ int td_fatbin_parse(struct td_fatbin *fb, const uint8_t *data, size_t size, stru
             return -1;
         }
         struct td_err again = {0};
-        walk(&b, fb->entries, &fb->count, &fb->containers, &again);
+        size_t ignored;
+        struct fill f = {fb, count};
+        walk(&b, store_entry, &f, &ignored, &again);
     }
     fb->containers = containers;
     if (rc != 0)
@@ -155,8 +221,16 @@ const char *td_fatbin_arch_name(const struct td_fatbin_entry *e, char *out, size
                                                     : NULL;
     if (!prefix || cap == 0)
         return NULL;
-    snprintf(out, cap, "%s_%u", prefix, e->arch);
+    if (e->variant)
+        snprintf(out, cap, "%s_%u%c", prefix, e->arch, e->variant);
+    else
+        snprintf(out, cap, "%s_%u", prefix, e->arch);
     return out;
+}
+
+const char *td_fatbin_compression_name(enum td_fatbin_compression c)
+{
+    return c == TD_FATBIN_ZSTD ? "zstd" : c == TD_FATBIN_LZ4 ? "lz4" : "none";
 }
 
 size_t td_fatbin_archs(const struct td_fatbin *fb, struct td_arena *arena, const char ***out)

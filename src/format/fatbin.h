@@ -21,14 +21,26 @@ enum {
     TD_FATBIN_ENTRY_MIN = 0x30, /* an entry header up to and including its flags */
 };
 
+/* How an entry's payload is stored (its flags; the payload is never read). */
+enum td_fatbin_compression {
+    TD_FATBIN_PLAIN,
+    TD_FATBIN_LZ4,  /* fatbinary --compress-mode=speed */
+    TD_FATBIN_ZSTD, /* fatbinary's default mode (CUDA 12.8 and later) */
+};
+
 struct td_fatbin_entry {
     uint16_t kind; /* TD_FATBIN_PTX, TD_FATBIN_ELF, or another value (kept, not named) */
     uint32_t arch; /* 80 for sm_80 / compute_80 */
+    char variant;  /* 'a' arch-specific (sm_90a), 'f' family-specific (sm_100f), or 0 */
+    uint16_t version_major, version_minor; /* PTX: the PTX ISA version (9.0); cubin: its
+                                              code version (1.8) */
     uint64_t flags;
-    bool compressed;         /* a compression flag is set (the payload was not read) */
-    uint64_t offset;         /* of the entry header, from the start of the buffer */
-    uint64_t payload_offset; /* entry offset + entry header size */
-    uint64_t payload_size;
+    bool compressed; /* a compression flag is set (the payload was not read) */
+    enum td_fatbin_compression compression;
+    uint64_t offset;            /* of the entry header, from the start of the buffer */
+    uint64_t payload_offset;    /* entry offset + entry header size */
+    uint64_t payload_size;      /* as stored (compressed size when compressed) */
+    uint64_t uncompressed_size; /* compressed entries: the size once inflated; else 0 */
 };
 
 struct td_fatbin {
@@ -44,11 +56,22 @@ struct td_fatbin {
 int td_fatbin_parse(struct td_fatbin *fb, const uint8_t *data, size_t size, struct td_arena *arena,
                     struct td_err *err);
 
-/* "sm_80" for a cubin, "compute_90" for PTX, into OUT; NULL for other kinds. */
+/* Calls VISIT for each entry of DATA in buffer order, as td_fatbin_parse
+ * reads them, until VISIT returns false; no memory is allocated. Returns
+ * as td_fatbin_parse (0 also when VISIT stopped the walk). */
+int td_fatbin_walk(const uint8_t *data, size_t size,
+                   bool (*visit)(const struct td_fatbin_entry *e, void *ctx), void *ctx,
+                   struct td_err *err);
+
+/* "sm_80" for a cubin, "compute_90" for PTX, "sm_90a" / "compute_100f" for
+ * the arch- and family-specific variants, into OUT; NULL for other kinds. */
 const char *td_fatbin_arch_name(const struct td_fatbin_entry *e, char *out, size_t cap);
 
 /* The distinct architecture names of FB in first-seen order, as arena
  * strings in an arena array. Returns the count (0 when none or no memory). */
 size_t td_fatbin_archs(const struct td_fatbin *fb, struct td_arena *arena, const char ***out);
+
+/* "zstd", "lz4" or "none". */
+const char *td_fatbin_compression_name(enum td_fatbin_compression c);
 
 #endif

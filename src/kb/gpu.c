@@ -174,12 +174,25 @@ size_t td_kb_torch_arches(const char *torch, const char *cuda, const char *os, c
     return snapshots ? n : 0;
 }
 
+/* Whether code for MA.MI runs on MAJOR.MINOR. NVIDIA CUDA C++ Programming
+ * Guide, "Binary Compatibility": a cubin for X.y runs on X.z with z >= y
+ * (same major only); "PTX Compatibility": PTX for X.Y can be JIT-compiled
+ * for any CC >= X.Y. Arch-specific targets ('a': sm_90a, compute_90a) run
+ * only on that exact CC; family-specific ones ('f': sm_100f, compute_100f)
+ * on the same major with a minor not below theirs (NVIDIA Technical Blog,
+ * "NVIDIA Blackwell and NVIDIA CUDA 12.9 Introduce Family-Specific
+ * Architecture Features", 2025: sm_100f runs on 10.0 and 10.3, not 12.x). */
+static bool code_runs(bool ptx, char variant, int ma, int mi, int major, int minor)
+{
+    if (variant == 'a')
+        return ma == major && mi == minor;
+    if (!ptx || variant == 'f')
+        return ma == major && mi <= minor;
+    return ma < major || (ma == major && mi <= minor);
+}
+
 enum td_kb_arch_fit td_kb_arch_fit(const char *const *arches, size_t n, int major, int minor)
 {
-    /* NVIDIA CUDA C++ Programming Guide, "Binary Compatibility": a cubin for
-     * X.y runs on X.z with z >= y (same major only); "PTX Compatibility":
-     * PTX for X.Y can be JIT-compiled for any CC >= X.Y. Arch-specific
-     * targets (sm_90a) run only on that exact CC. */
     bool ptx = false;
     for (size_t i = 0; i < n; i++) {
         const char *a = arches[i];
@@ -187,14 +200,13 @@ enum td_kb_arch_fit td_kb_arch_fit(const char *const *arches, size_t n, int majo
         if (!td_kb_parse_cc(a, &ma, &mi))
             continue;
         bool is_ptx = strncmp(a, "compute_", 8) == 0;
-        bool plus_ptx = strstr(a, "+PTX") != NULL;
+        bool plus_ptx = strstr(a, "+PTX") != NULL; /* "8.6+PTX": plain PTX beside the cubin */
         size_t len = strcspn(a, "+");
-        bool specific = len && a[len - 1] == 'a' && !is_ptx;
-        if (!is_ptx) {
-            if (specific ? (ma == major && mi == minor) : (ma == major && mi <= minor))
-                return TD_KB_ARCH_SASS;
-        }
-        if ((is_ptx || plus_ptx) && (ma < major || (ma == major && mi <= minor)))
+        char variant = len && (a[len - 1] == 'a' || a[len - 1] == 'f') ? a[len - 1] : 0;
+        if (!is_ptx && code_runs(false, variant, ma, mi, major, minor))
+            return TD_KB_ARCH_SASS;
+        if ((is_ptx && code_runs(true, variant, ma, mi, major, minor)) ||
+            (plus_ptx && code_runs(true, 0, ma, mi, major, minor)))
             ptx = true;
     }
     return ptx ? TD_KB_ARCH_PTX : TD_KB_ARCH_NONE;
@@ -203,4 +215,18 @@ enum td_kb_arch_fit td_kb_arch_fit(const char *const *arches, size_t n, int majo
 bool td_kb_arch_runs(const char *const *arches, size_t n, int major, int minor)
 {
     return td_kb_arch_fit(arches, n, major, minor) != TD_KB_ARCH_NONE;
+}
+
+const char *td_kb_ptx_isa_cuda(int major, int minor, char *out, size_t cap)
+{
+    static const char *const cols[] = {"ptx_isa", "cuda", NULL};
+    struct td_table k;
+    char isa[16];
+    snprintf(isa, sizeof isa, "%d.%d", major, minor);
+    if (!td_table_open(&k, "ptx_isa_cuda", cols))
+        return NULL;
+    while (td_table_next(&k))
+        if (strcmp(td_table_cell(&k, 0), isa) == 0)
+            return kb_copy(out, cap, td_table_cell(&k, 1));
+    return NULL;
 }

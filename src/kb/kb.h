@@ -36,6 +36,10 @@ const char *td_kb_driver_max_cuda(const char *driver, const char *os, char *out,
 /* A cuDriverGetVersion number as a version string: 12040 -> "12.4". */
 const char *td_kb_cuda_from_int(int v, char *out, size_t cap);
 
+/* The first CUDA whose driver loads PTX of ISA MAJOR.MINOR ("13.1" for
+ * 9.1, data/ptx_isa_cuda.tsv), into OUT; NULL when the table has no row. */
+const char *td_kb_ptx_isa_cuda(int major, int minor, char *out, size_t cap);
+
 /* ---- torch releases (torch_releases, torch_cuda_builds, torch_companions) ---- */
 
 /* Python range torch X.Y supports ("3.9", "3.12"). false when unknown. */
@@ -143,7 +147,9 @@ size_t td_kb_torch_arches(const char *torch, const char *cuda, const char *os, c
  * a minor not above the GPU's, or PTX of an arch not above it (JIT). */
 bool td_kb_arch_runs(const char *const *arches, size_t n, int major, int minor);
 /* The same question, saying how: SASS, PTX only, or NONE (never ANY or
- * UNKNOWN). "sm_90a"-style arch-specific cubins run only on that exact CC. */
+ * UNKNOWN). Arch-specific code ("sm_90a", "compute_90a") runs only on that
+ * exact CC; family-specific code ("sm_100f", "compute_100f") only on the
+ * same major with a minor not below its own. */
 enum td_kb_arch_fit td_kb_arch_fit(const char *const *arches, size_t n, int major, int minor);
 
 /* Parses a GPU given as "sm_89", "compute_90", "8.9" or "89" into its

@@ -11,6 +11,7 @@
 #include "graph/target.h"
 #include "probe/apiset.h"
 #include "probe/closure_checks.h"
+#include "probe/gpu_code.h"
 #include "probe/pyfs.h"
 #include "probe/rules.h"
 
@@ -82,6 +83,18 @@ static struct td_graph *torch_closure(const struct td_diagnose_request *a,
     return g;
 }
 
+/* The fat binaries of T's closure, for the rules to hold against the GPUs;
+ * each read only until every GPU has SASS, the packages named only of the
+ * libraries read whole (a finding may name them). */
+static void read_gpu_code(const struct td_probe_ctx *ctx, struct td_torch *t,
+                          const struct td_graph *g, const struct td_gpu_info *gpu,
+                          struct td_arena *arena)
+{
+    struct td_gpu_code_for q = {.gpus = gpu->gpus, .n = gpu->n_gpus};
+    t->n_gpu_code = td_gpu_code_of_closure(g, &q, arena, &t->gpu_code);
+    td_gpu_code_packages(ctx, t, t->gpu_code, t->n_gpu_code);
+}
+
 /* The variables of this environment the catalogue knows, as NAME=value. */
 static void known_env(const struct td_diagnose_request *a, struct td_check_report *r,
                       struct td_arena *arena)
@@ -127,6 +140,8 @@ static void probe_all(const struct td_diagnose_request *a, struct td_check_repor
             td_torch_absorb(t, &r->graphs[i]->findings, &r->findings);
         td_torch_leftovers(t, r->graphs[i], &r->findings);
         td_conda_integrity(&ctx, t, py, r->graphs[i], limit, &r->findings);
+        if (r->graphs[i] && t->cuda && r->gpu_probed && r->gpu.status == TD_GPU_OK)
+            read_gpu_code(&ctx, t, r->graphs[i], &r->gpu, arena);
     }
 }
 

@@ -277,6 +277,8 @@ struct td_leftover {
     const char *reinstall; /* that distribution's reinstall command */
 };
 
+struct td_gpu_code;
+
 struct td_torch {
     const char *dir;               /* .../site-packages/torch */
     const char *site_dir;          /* the site dir holding it */
@@ -295,12 +297,15 @@ struct td_torch {
     const char **cuda_archs; /* "sm_80", "compute_90": read from the fatbinaries of
                                 libtorch_cuda.so / torch_cuda.dll; NULL when not read */
     size_t n_cuda_archs;
-    const char *archs_from;  /* the file they were read from */
-    const char *archs_error; /* why the list is missing or partial (a bad fatbin header, no
-                                .nv_fatbin section); NULL when read whole */
-    size_t record_files;     /* RECORD entries checked */
-    size_t record_hashed;    /* of which the digest was compared */
-    const char *manifest;    /* what they were checked against: "RECORD", "md5sums" */
+    const char *archs_from;       /* the file they were read from */
+    const char *archs_error;      /* why the list is missing or partial (a bad fatbin header, no
+                                     .nv_fatbin section); NULL when read whole */
+    struct td_gpu_code *gpu_code; /* the fat binaries of its import closure (probe/gpu_code.h),
+                                     read by check when a GPU answers; NULL otherwise */
+    size_t n_gpu_code;
+    size_t record_files;  /* RECORD entries checked */
+    size_t record_hashed; /* of which the digest was compared */
+    const char *manifest; /* what they were checked against: "RECORD", "md5sums" */
     /* Which copy `import torch` takes with interpreter `python` (the first
      * sys.path entry holding a torch package, importlib's PathFinder). */
     bool imported;

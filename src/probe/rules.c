@@ -243,25 +243,39 @@ static void rule_arch(const struct td_facts *x, const struct td_torch *t, struct
             arch[n++] = ptxname;
         }
     }
-    if (n == 0)
-        return;
     for (size_t i = 0; i < x->gpu->n_gpus; i++) {
         const struct td_gpu *g = &x->gpu->gpus[i];
-        if (g->cc_major == 0 || td_kb_arch_runs(arch, n, g->cc_major, g->cc_minor))
+        if (g->cc_major == 0)
             continue;
-        char fix[1024], list[512] = "";
-        for (size_t k = 0; k < n; k++)
-            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? " " : "",
-                     arch[k]);
+        char fix[1024], list[512] = "", libs[1024], have[TD_KB_STR];
+        const char *drv = driver_cuda(x, have, sizeof have);
+        bool torch_runs = n == 0 || td_kb_arch_runs(arch, n, g->cc_major, g->cc_minor);
+        size_t lacking = td_rules_gpu_code_lacking(t, g, drv, libs, sizeof libs);
+        if (torch_runs && lacking == 0)
+            continue;
         struct td_kb_build b;
         const char *cmd = td_rules_install_fix(x, owner(x, t), NULL, &b, fix, sizeof fix);
         if (!cmd)
             cmd = driver_then_install(x, owner(x, t), fix, sizeof fix);
+        if (torch_runs) {
+            struct td_gpu_code_rule r = {
+                .driver_cuda = drv,
+                .os = x->os,
+                .fix = cmd ? cmd : "no published torch build supports this GPU yet"};
+            td_rules_gpu_code(t, g, &r, f);
+            continue;
+        }
+        for (size_t k = 0; k < n; k++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? " " : "",
+                     arch[k]);
+        /* One cause, one finding: the CUDA libraries lacking it too are named here. */
         td_findings_add(f, TD_SEV_ERROR, TD_KIND_GPU_ARCH_UNSUPPORTED, t->dir, NULL, NULL,
                         cmd ? cmd : "no published torch build supports this GPU yet",
                         "%s (sm_%d%d) is not among the architectures torch %s was built for (%s): "
-                        "CUDA kernels will fail with \"no kernel image is available\"",
-                        g->name ? g->name : "the GPU", g->cc_major, g->cc_minor, t->version, list);
+                        "CUDA kernels will fail with \"no kernel image is available\"%s%s",
+                        g->name ? g->name : "the GPU", g->cc_major, g->cc_minor, t->version, list,
+                        lacking ? "; the CUDA libraries it loads lack it too: " : "",
+                        lacking ? libs : "");
     }
 }
 

@@ -37,6 +37,25 @@ const char *td_rules_install_fix(const struct td_facts *x, const struct td_pytho
                                  const struct td_torch *torch, struct td_kb_build *b, char *out,
                                  size_t cap);
 
+/* What the GPU-code rule needs besides torch and the GPU: the newest CUDA
+ * the driver runs ("13.0"; NULL: unknown, PTX is then assumed to JIT),
+ * the OS for driver minimums, the fix for code the GPU lacks. */
+struct td_gpu_code_rule {
+    const char *driver_cuda;
+    const char *os;
+    const char *fix;
+};
+
+/* The CUDA libraries of T's closure (t->gpu_code, rules_gpu_code.c) with no
+ * code for GPU G that runs under a driver for DRIVER_CUDA: their names,
+ * comma-separated, into LIST; returns how many. td_rules_gpu_code makes
+ * them findings, one per wheel (or directory) and reason, for a GPU
+ * torch's own code runs on. */
+size_t td_rules_gpu_code_lacking(const struct td_torch *t, const struct td_gpu *g,
+                                 const char *driver_cuda, char *list, size_t cap);
+void td_rules_gpu_code(const struct td_torch *t, const struct td_gpu *g,
+                       const struct td_gpu_code_rule *r, struct td_findings *f);
+
 /* Windows (winrules.c): each System32 VC++ runtime DLL older than the
  * floor data/windows_vc_runtime_min.tsv gives for a torch release is a
  * vc_runtime_too_old error, with the redistributable's winget command. */

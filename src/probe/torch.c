@@ -8,10 +8,7 @@
 #include <string.h>
 
 #include "base/data.h"
-#include "base/map.h"
-#include "format/elf.h"
-#include "format/fatbin.h"
-#include "format/pe.h"
+#include "probe/gpu_code.h"
 #include "probe/pyfs.h"
 #include "probe/torch_internal.h"
 
@@ -247,58 +244,24 @@ static void find_installer(const struct td_probe_ctx *ctx, struct td_torch *t,
     }
 }
 
-/* The fat binaries of torch's CUDA library: lib/libtorch_cuda.so (ELF
- * section .nv_fatbin) or lib/torch_cuda.dll (PE section ".nv_fatb", the
- * name cut to 8 bytes as PE section names are). */
+/* The fat binaries of torch's CUDA library: lib/libtorch_cuda.so or
+ * lib/torch_cuda.dll (probe/gpu_code.h reads either), every entry. */
 static void read_archs(const struct td_probe_ctx *ctx, struct td_torch *t)
 {
     static const char *const libs[] = {"lib/libtorch_cuda.so", "lib/torch_cuda.dll"};
     for (size_t i = 0; i < 2; i++) {
         char path[TD_PYFS_PATH_MAX], host[TD_PYFS_PATH_MAX];
         snprintf(path, sizeof path, "%s/%s", t->dir, libs[i]);
-        struct td_map m;
-        struct td_err err = {0};
-        if (!td_pyfs_host(ctx, path, host, sizeof host) || td_map_open(host, &m, &err) != 0)
+        if (!td_pyfs_is_file(ctx, path) || !td_pyfs_host(ctx, path, host, sizeof host))
             continue;
-        struct td_arena scratch = {0};
-        uint64_t off = 0, size = 0;
-        bool have = false;
-        struct td_elf elf;
-        struct td_pe pe;
-        if (td_elf_is_elf(m.data, m.size)) {
-            struct td_elf_section s;
-            have = td_elf_parse(&elf, m.data, m.size, &scratch, &err) == 0 &&
-                   td_elf_section_by_name(&elf, ".nv_fatbin", &s);
-            off = s.offset;
-            size = s.size;
-        } else if (td_pe_parse(&pe, m.data, m.size, &scratch, &err) == 0) {
-            for (uint16_t k = 0; k < pe.nsections && !have; k++) {
-                const struct td_pe_section *s = &pe.sections[k];
-                if (s->name && strcmp(s->name, ".nv_fatb") == 0 &&
-                    (uint64_t)s->raw_offset + s->raw_size <= m.size) {
-                    have = true;
-                    off = s->raw_offset;
-                    size = s->raw_size;
-                }
-            }
-        }
+        struct td_gpu_code c;
+        int rc = td_gpu_code_read(host, NULL, ctx->arena, &c);
         t->archs_from = td_arena_strdup(ctx->arena, path);
-        if (have) {
-            struct td_fatbin fb;
-            struct td_err ferr = {0};
-            if (td_fatbin_parse(&fb, m.data + off, (size_t)size, &scratch, &ferr) != 0)
-                t->archs_error = td_arena_strdup(ctx->arena, ferr.msg);
-            const char **names;
-            size_t n = td_fatbin_archs(&fb, &scratch, &names);
-            t->cuda_archs = td_arena_array(ctx->arena, n ? n : 1, sizeof *t->cuda_archs);
-            for (size_t k = 0; t->cuda_archs && k < n; k++)
-                t->cuda_archs[t->n_cuda_archs++] = td_arena_strdup(ctx->arena, names[k]);
-        } else {
-            t->archs_error =
-                td_arena_strdup(ctx->arena, err.set ? err.msg : "no fat binary section");
+        t->archs_error = rc == 0 ? "no fat binary section" : c.error;
+        if (rc == 1) {
+            t->cuda_archs = c.archs;
+            t->n_cuda_archs = c.n_archs;
         }
-        td_arena_free(&scratch);
-        td_map_close(&m);
         return;
     }
 }

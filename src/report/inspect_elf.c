@@ -269,15 +269,17 @@ int td_inspect_elf(struct td_view *v, const struct td_elf *e, const struct td_in
     td_view_bool(v, "nodeflib", NULL, (e->dyn.flags_1 & TD_DF_1_NODEFLIB) != 0);
     describe_versions(v, e);
     td_view_end(v);
+    struct td_err fat = {0};
+    td_inspect_elf_fatbin(v, e, arena, &fat);
 
     if (o->symbols && !listed) {
         uint32_t d2, u2;
         rc = describe_symbols(v, e, &d2, &u2, err);
     }
-    if (walk.set && rc == 0) {
-        td_err_set(err, "%s", walk.msg);
+    const struct td_err *first = walk.set ? &walk : &fat;
+    if (first->set && rc == 0) {
+        td_err_set(err, "%s", first->msg);
         rc = -1;
     }
-    (void)arena;
     return rc;
 }

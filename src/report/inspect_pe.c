@@ -229,6 +229,8 @@ int td_inspect_pe(struct td_view *v, const struct td_pe *pe, const struct td_ins
         td_view_item(v, pe->sections[i].name);
     td_view_list_end(v);
     td_view_end(v);
+    struct td_err e_fat = {0};
+    td_inspect_pe_fatbin(v, pe, arena, &e_fat);
 
     if (o->symbols) {
         td_view_list_begin(v, "symbol_list", "symbol table");
@@ -240,12 +242,11 @@ int td_inspect_pe(struct td_view *v, const struct td_pe *pe, const struct td_ins
     }
 
     /* Report the first table that was malformed (after describing the rest). */
-    const struct td_err *errs[] = {&e_imp, &e_del, &e_exp, &e_ver, &e_man, &e_cv, &e_bnd};
+    const struct td_err *errs[] = {&e_imp, &e_del, &e_exp, &e_ver, &e_man, &e_cv, &e_bnd, &e_fat};
     for (size_t i = 0; i < sizeof errs / sizeof errs[0] && rc == 0; i++)
         if (errs[i]->set) {
             td_err_set(err, "%s", errs[i]->msg);
             rc = -1;
         }
-    (void)arena;
     return rc;
 }

@@ -176,6 +176,70 @@ static void fatbin_lying_sizes(void **state)
     td_arena_free(&a);
 }
 
+/* The fields read besides kind and arch, with the flag values CUDA 13.0's
+ * fatbinary writes (tests/cmd/fatbin_cases.py checks them on its output). */
+static void fatbin_variants_versions_compression(void **state)
+{
+    struct blob x;
+    memset(&x, 0, sizeof x);
+    size_t c = begin_container(&x);
+    add_entry(&x, TD_FATBIN_ELF, 90, 64, 8, 0x108011);    /* sm_90a, zstd */
+    add_entry(&x, TD_FATBIN_ELF, 120, 112, 8, 0x1200011); /* sm_120f, plain */
+    add_entry(&x, TD_FATBIN_PTX, 80, 80, 8, 0x2011);      /* compute_80, lz4 */
+    end_container(&x, c);
+    put(&x, 16 + 0x18, 8, 2); /* cubin code version 1.8 */
+    put(&x, 16 + 0x1a, 1, 2);
+    put(&x, 16 + 0x38, 3696, 8);
+    size_t ptx = 16 + 64 + 8 + 112 + 8;
+    put(&x, ptx + 0x1a, 9, 2); /* PTX ISA 9.0 */
+    put(&x, ptx + 0x38, 393, 8);
+    struct td_arena a = {0};
+    struct td_err err = {0};
+    struct td_fatbin fb;
+    assert_int_equal(td_fatbin_parse(&fb, x.b, x.n, &a, &err), 0);
+    assert_int_equal(fb.count, 3);
+    char name[32];
+    assert_string_equal(td_fatbin_arch_name(&fb.entries[0], name, sizeof name), "sm_90a");
+    assert_string_equal(td_fatbin_arch_name(&fb.entries[1], name, sizeof name), "sm_120f");
+    assert_string_equal(td_fatbin_arch_name(&fb.entries[2], name, sizeof name), "compute_80");
+    assert_int_equal(fb.entries[0].compression, TD_FATBIN_ZSTD);
+    assert_int_equal(fb.entries[0].uncompressed_size, 3696);
+    assert_int_equal(fb.entries[0].version_major, 1);
+    assert_int_equal(fb.entries[0].version_minor, 8);
+    assert_false(fb.entries[1].compressed);
+    assert_int_equal(fb.entries[1].uncompressed_size, 0);
+    assert_int_equal(fb.entries[2].compression, TD_FATBIN_LZ4);
+    assert_int_equal(fb.entries[2].version_major, 9);
+    assert_int_equal(fb.entries[2].uncompressed_size, 393);
+    assert_string_equal(td_fatbin_compression_name(fb.entries[2].compression), "lz4");
+    td_arena_free(&a);
+}
+
+static bool stop_at_second(const struct td_fatbin_entry *e, void *ctx)
+{
+    size_t *seen = ctx;
+    (void)e;
+    return ++*seen < 2;
+}
+
+/* The walker stops when told, without an error, and reports bad headers
+ * as the parser does. */
+static void fatbin_walk_stops(void **state)
+{
+    struct blob x;
+    two_containers(&x);
+    struct td_err err = {0};
+    size_t seen = 0;
+    assert_int_equal(td_fatbin_walk(x.b, x.n, stop_at_second, &seen, &err), 0);
+    assert_int_equal(seen, 2);
+    assert_false(err.set);
+    put(&x, 0, 0x12345678, 4);
+    seen = 0;
+    assert_int_equal(td_fatbin_walk(x.b, x.n, stop_at_second, &seen, &err), -1);
+    assert_int_equal(seen, 0);
+    assert_non_null(strstr(err.msg, "magic"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +247,8 @@ int main(void)
         cmocka_unit_test(fatbin_empty_and_padding_only),
         cmocka_unit_test(fatbin_truncations),
         cmocka_unit_test(fatbin_lying_sizes),
+        cmocka_unit_test(fatbin_variants_versions_compression),
+        cmocka_unit_test(fatbin_walk_stops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -186,6 +186,19 @@ static void arches(void **state)
     assert_int_equal(td_kb_arch_fit(plus, 1, 9, 0), TD_KB_ARCH_PTX);
     assert_true(td_kb_arch_runs(plus, 1, 8, 6));
     assert_false(td_kb_arch_runs(sm80, 1, 7, 5));
+    /* Family-specific: the same major, a minor not below (10.0 and 10.3). */
+    const char *sm100f[] = {"sm_100f"}, *ptx100a[] = {"compute_100a"},
+               *ptx100f[] = {"compute_100f"};
+    assert_int_equal(td_kb_arch_fit(sm100f, 1, 10, 3), TD_KB_ARCH_SASS);
+    assert_int_equal(td_kb_arch_fit(sm100f, 1, 12, 0), TD_KB_ARCH_NONE);
+    assert_int_equal(td_kb_arch_fit(ptx100f, 1, 10, 3), TD_KB_ARCH_PTX);
+    assert_int_equal(td_kb_arch_fit(ptx100f, 1, 12, 0), TD_KB_ARCH_NONE);
+    assert_int_equal(td_kb_arch_fit(ptx100a, 1, 10, 0), TD_KB_ARCH_PTX);
+    assert_int_equal(td_kb_arch_fit(ptx100a, 1, 10, 3), TD_KB_ARCH_NONE);
+    char cuda[16];
+    assert_string_equal(td_kb_ptx_isa_cuda(9, 1, cuda, sizeof cuda), "13.1");
+    assert_string_equal(td_kb_ptx_isa_cuda(8, 6, cuda, sizeof cuda), "12.7");
+    assert_null(td_kb_ptx_isa_cuda(99, 0, cuda, sizeof cuda));
 
     char list[32][8], ptx[8];
     size_t n = td_kb_torch_arches("2.14", "12.6", "windows", list, 32, ptx);
