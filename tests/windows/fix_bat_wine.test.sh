@@ -19,18 +19,9 @@ set -euo pipefail
 exe=${TD_FIXTURES:?}/windows_exe/win64/torchdoctor.exe
 fx=$TD_FIXTURES/windows_unicode
 stand_in=$TD_FIXTURES/windows_argv/python.exe
-tmp=$(mktemp -d)
-export WINEPREFIX=$tmp/prefix WINEDEBUG=-all
-trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
-fail=0
-check() { # WHAT, then a command that must succeed
-    local what=$1
-    shift
-    if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
-}
+. "$(dirname "$0")/wine_prefix.sh"
 locales=$(locale -a 2>/dev/null || true) # not piped into grep -q, which would cut it off (pipefail)
 have_locale() { grep -qix "${1/UTF-8/utf8}" <<<"$locales"; }
-wine wineboot -i >/dev/null 2>&1
 
 # A user NAME's Python311 with the stand-in and a torch whose RECORD is wrong.
 install() { # NAME
