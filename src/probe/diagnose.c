@@ -289,6 +289,8 @@ static void judge(const struct td_diagnose_request *a, struct td_check_report *r
         td_rules_path(env_get(a, "PATH"), dir_exists, NULL, r->win.cuda_path_versions,
                       r->win.n_cuda_path_versions, r->n_torch ? r->torch[0].cuda : NULL,
                       &r->findings);
+    }
+    if (r->win.probed || r->win.tree) { /* a tree's LongPathsEnabled is unknown (-1) */
         struct td_probe_ctx ctx = {.root = a->root};
         td_rules_long_paths(&ctx, r->torch, r->n_torch, r->win.long_paths_enabled, &r->findings);
     }

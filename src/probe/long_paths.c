@@ -46,8 +46,16 @@ static void longest_under(const struct td_probe_ctx *ctx, const char *dir, int d
         closedir(d);
 }
 
-static void to_backslashes(char *p)
+/* P as Windows writes it: backslashes, and a target path of a --root tree
+ * ("/Users/...", whose C:\ is the root) with its drive, which MAX_PATH
+ * counts too. */
+static void to_windows(char *p, size_t cap)
 {
+    size_t n = strlen(p);
+    if (p[0] == '/' && n + 3 <= cap) {
+        memmove(p + 2, p, n + 1);
+        p[0] = 'C', p[1] = ':';
+    }
     for (; *p; p++)
         if (*p == '/')
             *p = '\\';
@@ -82,12 +90,12 @@ void td_rules_long_paths(const struct td_probe_ctx *ctx, const struct td_torch *
     for (size_t i = 0; i < n; i++) {
         char longest[PATH_MAX] = "";
         longest_under(ctx, torch[i].dir, 0, longest, sizeof longest);
-        if (utf16_length(longest) < MAX_PATH_CHARS)
-            continue;
         char dir[PATH_MAX];
         snprintf(dir, sizeof dir, "%s", torch[i].dir);
-        to_backslashes(longest);
-        to_backslashes(dir);
+        to_windows(longest, sizeof longest);
+        to_windows(dir, sizeof dir);
+        if (utf16_length(longest) < MAX_PATH_CHARS)
+            continue;
         add_finding(dir, longest, long_paths_enabled, out);
     }
 }

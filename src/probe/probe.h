@@ -68,6 +68,8 @@ struct td_windows_dll {
 
 struct td_windows {
     bool probed;
+    bool tree;                   /* not probed, but --root is a Windows tree (Windows\System32): the
+                                    rules that need only its files run (probe/windows_posix.c) */
     const char *product;         /* HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion ProductName */
     const char *display_version; /* DisplayVersion ("22H2"), else ReleaseId; NULL when neither */
     unsigned major, minor, build; /* RtlGetVersion: the real version, whatever the manifest */

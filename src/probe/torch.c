@@ -275,23 +275,49 @@ static bool is_shell_plain(const char *s)
 }
 
 /* Appends S to OUT after a space: RAW words as they are (the command's own
- * fixed words), values single-quoted when the shell would split or expand them. */
-static void append(char *out, size_t cap, const char *s, bool raw)
+ * fixed words), values quoted when the shell would split or expand them:
+ * single quotes for sh, double quotes for cmd and PowerShell (QUOTE). */
+static void append(char *out, size_t cap, const char *s, bool raw, char quote)
 {
     size_t at = strlen(out);
     if (at && at + 1 < cap)
         out[at++] = ' ', out[at] = '\0';
-    snprintf(out + at, cap - at, raw || is_shell_plain(s) ? "%s" : "'%s'", s);
+    if (raw || is_shell_plain(s))
+        snprintf(out + at, cap - at, "%s", s);
+    else
+        snprintf(out + at, cap - at, "%c%s%c", quote, s, quote);
 }
 
 static void add_word(char *out, size_t cap, const char *s)
 {
-    append(out, cap, s, false);
+    append(out, cap, s, false, '\'');
 }
 
 static void add_words(char *out, size_t cap, const char *s)
 {
-    append(out, cap, s, true);
+    append(out, cap, s, true, '\'');
+}
+
+/* A Windows path, as the probes hold it ("C:/Users/...")? */
+static bool windows_path(const char *p)
+{
+    return p[0] && p[1] == ':' && (p[2] == '/' || p[2] == '\\');
+}
+
+/* The interpreter EXE as a word of the command: a Windows path in cmd's and
+ * PowerShell's form, backslashes, double quotes when it has a blank or a
+ * character sh would quote; any other path as add_word quotes it for sh. */
+static void add_exe(char *out, size_t cap, const char *exe)
+{
+    if (!windows_path(exe)) {
+        add_word(out, cap, exe);
+        return;
+    }
+    size_t at = strlen(out);
+    append(out, cap, exe, false, '"');
+    for (char *p = out + at; *p; p++)
+        if (*p == '/')
+            *p = '\\';
 }
 
 const char *td_install_cmd(const char *installer, const char *exe, const char *prefix,
@@ -331,7 +357,7 @@ const char *td_install_cmd(const char *installer, const char *exe, const char *p
     if (uv) {
         add_words(out, cap, "uv pip");
     } else {
-        add_word(out, cap, exe);
+        add_exe(out, cap, exe);
         add_words(out, cap, "-m pip");
     }
     add_word(out, cap, verb == TD_REMOVE ? "uninstall" : "install");
@@ -339,7 +365,7 @@ const char *td_install_cmd(const char *installer, const char *exe, const char *p
         add_words(out, cap, uv ? "--reinstall --no-deps" : "--force-reinstall --no-deps");
     if (uv) {
         add_word(out, cap, "--python");
-        add_word(out, cap, exe);
+        add_exe(out, cap, exe);
     }
     add_word(out, cap, spec);
     return out;

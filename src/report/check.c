@@ -592,6 +592,13 @@ static const char *gpu_status_name(enum td_gpu_status s)
 
 static void json_windows(struct td_jsonw *w, const struct td_windows *x)
 {
+    if (!x->probed && x->tree) { /* --root on a Windows tree from elsewhere: no registry */
+        td_jw_key(w, "windows");
+        td_jw_begin_object(w);
+        td_jw_key(w, "long_paths_enabled");
+        td_jw_null(w);
+        td_jw_end_object(w);
+    }
     if (!x->probed)
         return;
     td_jw_key(w, "windows");

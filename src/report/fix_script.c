@@ -10,8 +10,8 @@
  * Encodings: cmd reads a batch file in the console's code page (OEM), so a
  * non-ASCII script is written in the OEM code page where every character
  * has a form there (the exe, on the machine that will run it), else in
- * UTF-8 without a BOM (cmd would run the BOM) behind a "chcp 65001", the
- * previous code page saved and put back at every exit; PowerShell 5.1
+ * UTF-8 without a BOM (cmd would run the BOM), behind a "chcp" to the code
+ * page it is in, the previous one saved and put back at every exit; PowerShell 5.1
  * reads a script without a BOM as ANSI, so fix.ps1 starts with one. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,17 +51,30 @@ static bool starts_with_any(const char *s, const char *const *starts, size_t n)
 }
 
 /* The length of the first word of S[0..N) when it is a path ("C:\\...",
- * "C:/...", "\\\\server\\..."), to be quoted; 0 otherwise. A path with
- * blanks cannot be told from its arguments, so only up to the first blank. */
-static size_t leading_path(const char *s, size_t n)
+ * "C:/...", "\\\\server\\..."), 0 otherwise; *QUOTED when it is in double
+ * quotes already (a path with blanks, as probe/torch.c writes it). Unquoted,
+ * a path with blanks cannot be told from its arguments: up to the first one. */
+static size_t leading_path(const char *s, size_t n, bool *quoted)
 {
-    bool drive = n > 2 && s[1] == ':' && (s[2] == '\\' || s[2] == '/');
-    if (!drive && !(n > 1 && s[0] == '\\' && s[1] == '\\'))
+    *quoted = n > 1 && s[0] == '"';
+    const char *p = s + *quoted;
+    size_t m = n - *quoted;
+    bool drive = m > 2 && p[1] == ':' && (p[2] == '\\' || p[2] == '/');
+    if (!drive && !(m > 1 && p[0] == '\\' && p[1] == '\\'))
         return 0;
-    size_t k = 0;
-    while (k < n && s[k] != ' ')
-        k++;
-    return k;
+    const char *end = *quoted ? memchr(p, '"', m) : memchr(p, ' ', m);
+    if (*quoted)
+        return end ? (size_t)(end - s) + 1 : 0;
+    return end ? (size_t)(end - s) : n;
+}
+
+/* Whether the leading path of S[0..N) names a program (ends in .exe). */
+static bool leading_exe(const char *s, size_t n)
+{
+    bool quoted;
+    size_t path = leading_path(s, n, &quoted);
+    size_t end = path - quoted; /* before a closing quote */
+    return path && end > 4 && strncasecmp(s + end - 4, ".exe", 4) == 0;
 }
 
 static bool looks_like_command(const char *fix, enum td_shell shell)
@@ -71,9 +84,8 @@ static bool looks_like_command(const char *fix, enum td_shell shell)
     static const char *const windows[] = {"python", "pip", "py ", "conda ", "winget ", "rundll32 "};
     if (shell == TD_SHELL_SH)
         return starts_with_any(fix, posix, sizeof posix / sizeof posix[0]);
-    size_t path = leading_path(fix, strlen(fix)); /* "C:\...\python.exe -m pip ..." */
     return starts_with_any(fix, windows, sizeof windows / sizeof windows[0]) ||
-           (path > 4 && strncasecmp(fix + path - 4, ".exe", 4) == 0);
+           leading_exe(fix, strlen(fix)); /* "C:\...\python.exe" -m pip ... */
 }
 
 /* One line of comment text: no line breaks (a detail may quote a
@@ -95,8 +107,10 @@ static void comment(FILE *out, const char *lead, const char *text, size_t n, enu
  * puts the code page back). */
 static void cmd_command(FILE *out, const char *s, size_t n)
 {
-    bool quoted = false;
-    size_t path = leading_path(s, n);
+    bool quoted = false, has_quotes;
+    size_t path = leading_path(s, n, &has_quotes);
+    if (has_quotes)
+        path = 0; /* quoted as it is */
     fputs("%TD_RUN% ", out);
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
@@ -117,8 +131,11 @@ static void cmd_command(FILE *out, const char *s, size_t n)
 
 static void ps_command(FILE *out, const char *s, size_t n)
 {
-    size_t path = leading_path(s, n);
-    if (path)
+    bool quoted;
+    size_t path = leading_path(s, n, &quoted);
+    if (path && quoted)
+        fprintf(out, "& %.*s\n", (int)n, s);
+    else if (path)
         fprintf(out, "& \"%.*s\"%.*s\n", (int)path, s, (int)(n - path), s + path);
     else
         fprintf(out, "%.*s\n", (int)n, s);
@@ -152,13 +169,6 @@ static void header(FILE *out, enum td_shell shell)
     }
 }
 
-/* cmd reads each line as it runs it: after chcp 65001 the rest is UTF-8. */
-static const char chcp_begin[] =
-    "rem Non-ASCII text below is UTF-8: the console's code page is set to 65001\n"
-    "rem for the script and put back at its end.\n"
-    "for /f \"tokens=2 delims=:.\" %%c in ('chcp') do set TD_CP=%%c\n"
-    "chcp 65001 >nul\n";
-
 static bool all_ascii(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -167,23 +177,38 @@ static bool all_ascii(const char *s, size_t n)
     return true;
 }
 
-/* The batch file BODY[0..N) (UTF-8) as OUT will hold it: as is when ASCII,
- * in the OEM code page when it converts exactly, else behind chcp 65001. */
+/* The batch file BODY[0..N) (UTF-8) as OUT will hold it: as is when ASCII;
+ * else in the OEM code page where every character converts exactly (the
+ * exe, on the machine that will run it), in UTF-8 (65001) otherwise, behind
+ * an ASCII "chcp" to that code page. Windows' cmd decodes each line in the
+ * code page in force when it reads it, so the chcp line makes the bytes
+ * below right whatever code page the console was left in; Wine's cmd (8.0)
+ * decodes every line in GetOEMCP() and ignores chcp, so only the OEM form
+ * runs there (docs/windows-check.md, "Non-ASCII paths"). */
 static void write_batch(FILE *out, const char *body, size_t n)
 {
-    size_t len = 0;
-    char *oem = all_ascii(body, n) ? NULL : td_text_to_cp(td_text_oem_cp(), body, &len);
-    if (all_ascii(body, n) || oem) {
-        fwrite(oem ? oem : body, 1, oem ? len : n, out);
+    if (all_ascii(body, n)) {
+        fwrite(body, 1, n, out);
         fputs(":td_end\nexit /b %TD_RC%\n", out);
-    } else {
-        const char *rest = strstr(body, "set TD_RUN=\n"); /* the header is ASCII */
-        size_t head = rest ? (size_t)(rest - body) : 0;
-        fwrite(body, 1, head, out);
-        fputs(chcp_begin, out);
-        fwrite(body + head, 1, n - head, out);
-        fputs(":td_end\nif defined TD_CP chcp %TD_CP% >nul\nexit /b %TD_RC%\n", out);
+        return;
     }
+    size_t len = 0;
+    int cp = td_text_oem_cp();
+    char *oem = cp > 0 && cp != 65001 ? td_text_to_cp(cp, body, &len) : NULL;
+    const char *text = oem ? oem : body;
+    if (!oem)
+        cp = 65001, len = n;
+    const char *rest = strstr(text, "set TD_RUN=\n"); /* the header is ASCII */
+    size_t head = rest ? (size_t)(rest - text) : 0;
+    fwrite(text, 1, head, out);
+    fprintf(out,
+            "rem Non-ASCII text below is in code page %d (%s): the console is set to it\n"
+            "rem for the script and put back at its end.\n"
+            "for /f \"tokens=2 delims=:.\" %%%%c in ('chcp') do set TD_CP=%%%%c\n"
+            "chcp %d >nul\n",
+            cp, cp == 65001 ? "UTF-8" : "OEM", cp);
+    fwrite(text + head, 1, len - head, out);
+    fputs(":td_end\nif defined TD_CP chcp %TD_CP% >nul\nexit /b %TD_RC%\n", out);
     free(oem);
 }
 

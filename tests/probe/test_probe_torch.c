@@ -107,6 +107,24 @@ static void pip_flipped_byte(void **state)
     done(&x);
 }
 
+/* A Windows interpreter (held as "C:/...") in cmd's form: backslashes,
+ * double quotes only when a blank or non-ASCII byte needs them. */
+static void windows_install_command(void **state)
+{
+    char out[512];
+    td_install_cmd("pip", "C:/Py311/python.exe", NULL, NULL, TD_REINSTALL, "torch==2.4.0", out,
+                   sizeof out);
+    assert_string_equal(out, "C:\\Py311\\python.exe -m pip install --force-reinstall --no-deps "
+                             "torch==2.4.0");
+    td_install_cmd("pip", "C:/Program Files/Python311/python.exe", NULL, NULL, TD_INSTALL, "torch",
+                   out, sizeof out);
+    assert_string_equal(out, "\"C:\\Program Files\\Python311\\python.exe\" -m pip install torch");
+    td_install_cmd("uv", "C:/Users/用户张三/venv/Scripts/python.exe", NULL, NULL, TD_INSTALL,
+                   "torch", out, sizeof out);
+    assert_string_equal(
+        out, "uv pip install --python \"C:\\Users\\用户张三\\venv\\Scripts\\python.exe\" torch");
+}
+
 static void pip_truncated(void **state)
 {
     struct fx x;
@@ -295,6 +313,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pip_clean),
         cmocka_unit_test(pip_flipped_byte),
+        cmocka_unit_test(windows_install_command),
         cmocka_unit_test(pip_truncated),
         cmocka_unit_test(pip_missing_file),
         cmocka_unit_test(pip_stray_files),

@@ -9,20 +9,12 @@
 # (\\?\ form; Wine does not enforce MAX_PATH, so this shows the registry is
 # read and long paths work, not Windows' limit); with 1, no path_too_long.
 # deps on the deep fbgemm.dll names the missing DLL too. (An unknown value,
-# under --root, is tests/probe/test_probe_long_paths.c's.) One WINEPREFIX.
+# under --root, is long_paths_root.test.sh's and tests/probe/
+# test_probe_long_paths.c's.) One WINEPREFIX (wine_prefix.sh).
 set -euo pipefail
 exe=${TD_FIXTURES:?}/windows_exe/win64/torchdoctor.exe
 fx=$TD_FIXTURES/windows_unicode
-tmp=$(mktemp -d)
-export WINEPREFIX=$tmp/prefix WINEDEBUG=-all
-trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
-wine wineboot -i >/dev/null 2>&1
-fail=0
-check() { # WHAT, then a command that must succeed
-    local what=$1
-    shift
-    if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
-}
+. "$(dirname "$0")/wine_prefix.sh"
 deep=deep
 for i in 1 2 3 4 5 6 7 8; do deep="$deep/a_rather_long_folder_name_number_$i"; done
 mkdir -p "$WINEPREFIX/drive_c/users/$deep"

@@ -10,17 +10,7 @@
 set -euo pipefail
 exe=${TD_FIXTURES:?}/windows_exe/win64/torchdoctor.exe
 fx=$TD_FIXTURES/windows_unicode
-tmp=$(mktemp -d)
-export WINEPREFIX=$tmp/prefix WINEDEBUG=-all
-trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
-wine wineboot -i >/dev/null 2>&1
-winpath() { printf 'Z:%s' "$1" | tr / '\\'; }
-fail=0
-check() { # WHAT, then a command that must succeed
-    local what=$1
-    shift
-    if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
-}
+. "$(dirname "$0")/wine_prefix.sh"
 # FILE is valid UTF-8 JSON, names vcruntime140_1.dll missing for fbgemm.dll
 # under a folder called NAME, and (given OTHER) equals OTHER but for the
 # platform and the spelling of paths.
