@@ -373,7 +373,7 @@ const char *td_install_cmd(const char *installer, const char *exe, const char *p
 
 void td_install_cmd_add(char *out, size_t cap, const char *word)
 {
-    append(out, cap, word, false);
+    append(out, cap, word, false, '\'');
 }
 
 /* The package name a removal command needs for T (Debian: from its list file). */
