@@ -71,7 +71,7 @@ static void report_shadowed(const struct td_probe_ctx *ctx, const struct td_pack
     char *dir = td_pyfs_dirname(ctx->arena, p->dist_info);
     bool same = win_dir && dir && strcmp(win_dir, dir) == 0;
     char fix[TD_PYFS_PATH_MAX + 16];
-    snprintf(fix, sizeof fix, "rm -r '%s'", p->dist_info);
+    td_remove_cmd(p->dist_info, true, fix, sizeof fix);
     td_findings_add(f, TD_SEV_WARNING, TD_KIND_MULTIPLE_INSTALLS, p->name, py->exe, NULL,
                     same ? fix : NULL,
                     "%s imports %s %s from %s (%s); %s %s in %s (%s) is shadowed%s", py->exe,

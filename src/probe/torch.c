@@ -304,10 +304,11 @@ static bool windows_path(const char *p)
     return p[0] && p[1] == ':' && (p[2] == '/' || p[2] == '\\');
 }
 
-/* The interpreter EXE as a word of the command: a Windows path in cmd's and
- * PowerShell's form, backslashes, double quotes when it has a blank or a
- * character sh would quote; any other path as add_word quotes it for sh. */
-static void add_exe(char *out, size_t cap, const char *exe)
+/* A path (the interpreter, a file to delete) as a word of the command: a
+ * Windows path in cmd's and PowerShell's form, backslashes, double quotes
+ * when it has a blank or a character sh would quote; any other path as
+ * add_word quotes it for sh. */
+static void add_path(char *out, size_t cap, const char *exe)
 {
     if (!windows_path(exe)) {
         add_word(out, cap, exe);
@@ -357,7 +358,7 @@ const char *td_install_cmd(const char *installer, const char *exe, const char *p
     if (uv) {
         add_words(out, cap, "uv pip");
     } else {
-        add_exe(out, cap, exe);
+        add_path(out, cap, exe);
         add_words(out, cap, "-m pip");
     }
     add_word(out, cap, verb == TD_REMOVE ? "uninstall" : "install");
@@ -365,7 +366,7 @@ const char *td_install_cmd(const char *installer, const char *exe, const char *p
         add_words(out, cap, uv ? "--reinstall --no-deps" : "--force-reinstall --no-deps");
     if (uv) {
         add_word(out, cap, "--python");
-        add_exe(out, cap, exe);
+        add_path(out, cap, exe);
     }
     add_word(out, cap, spec);
     return out;
@@ -374,6 +375,17 @@ const char *td_install_cmd(const char *installer, const char *exe, const char *p
 void td_install_cmd_add(char *out, size_t cap, const char *word)
 {
     append(out, cap, word, false, '\'');
+}
+
+const char *td_remove_cmd(const char *path, bool recursive, char *out, size_t cap)
+{
+    out[0] = '\0';
+    if (windows_path(path))
+        add_words(out, cap, recursive ? "rmdir /s /q" : "del");
+    else
+        add_words(out, cap, recursive ? "rm -r" : "rm");
+    add_path(out, cap, path);
+    return out;
 }
 
 /* The package name a removal command needs for T (Debian: from its list file). */
@@ -406,18 +418,16 @@ static void shadow_fix(const struct td_probe_ctx *ctx, const struct td_python *p
         add_word(fix, cap, e->path);
         add_words(fix, cap, "from it");
     } else if (e && e->why == TD_SP_DOT_PTH) {
-        add_words(fix, cap, "rm");
-        add_word(fix, cap, e->from);
+        td_remove_cmd(e->from, false, fix, cap);
         add_words(fix, cap, " # the .pth file that adds");
         add_word(fix, cap, e->path);
     } else if (!strcmp(lose->installer, "debian") || !strcmp(lose->installer, "conda")) {
         td_install_cmd(lose->installer, py->exe, py->prefix, debian_package(ctx->arena, lose),
                        TD_REMOVE, "torch", fix, cap);
     } else {
-        add_words(fix, cap, "rm -r");
-        add_word(fix, cap, lose->dir);
+        td_remove_cmd(lose->dir, true, fix, cap);
         if (lose->dist_info)
-            add_word(fix, cap, lose->dist_info);
+            add_path(fix, cap, lose->dist_info);
     }
 }
 
@@ -603,11 +613,9 @@ static void report_namespace_only(const struct td_python *py, const struct td_to
         return;
     char init[TD_PYFS_PATH_MAX + 16], fix[2 * TD_PYFS_PATH_MAX + 64];
     snprintf(init, sizeof init, "%s/__init__.py", t->dir);
-    fix[0] = '\0';
-    add_words(fix, sizeof fix, "rm -r");
-    add_word(fix, sizeof fix, t->dir);
+    td_remove_cmd(t->dir, true, fix, sizeof fix);
     add_words(fix, sizeof fix, "&&");
-    add_word(fix, sizeof fix, py->exe);
+    add_path(fix, sizeof fix, py->exe);
     add_words(fix, sizeof fix, "-m pip install torch");
     td_findings_add(f, TD_SEV_WARNING, TD_KIND_CORRUPTED_FILE, init, py->exe, NULL, fix,
                     "%s imports torch as an empty namespace package: %s has no __init__.py and "

@@ -394,7 +394,7 @@ static void stray(struct check *c, const char *path)
     if (++c->stray > REPORT_LIMIT)
         return;
     char fix[TD_PYFS_PATH_MAX + 16];
-    snprintf(fix, sizeof fix, "rm '%s'", path);
+    td_remove_cmd(path, false, fix, sizeof fix);
     td_findings_add(c->f, TD_SEV_WARNING, TD_KIND_STRAY_FILE, path, c->t->dir, NULL, fix,
                     "%s is inside torch %s but its %s does not list it: a leftover of another "
                     "install that Python or the loader may pick up",

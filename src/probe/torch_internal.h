@@ -73,4 +73,10 @@ const char *td_install_cmd(const char *installer, const char *exe, const char *p
  * shell would split or expand it. */
 void td_install_cmd_add(char *out, size_t cap, const char *word);
 
+/* The command that deletes PATH (a folder with RECURSIVE) into OUT, in the
+ * form of the system the path belongs to: rm for a POSIX path, del/rmdir
+ * with backslashes in double quotes for a Windows one ("C:/..."), which
+ * both cmd.exe and PowerShell accept for del. */
+const char *td_remove_cmd(const char *path, bool recursive, char *out, size_t cap);
+
 #endif

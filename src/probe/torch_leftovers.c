@@ -8,6 +8,7 @@
 
 #include "probe/closure_checks.h"
 #include "probe/pyfs.h"
+#include "probe/torch_internal.h"
 
 /* Same target path once normalised (td_pyfs_lexical); Windows paths
  * without regard to case. */
@@ -75,7 +76,7 @@ static void report(const struct td_torch *t, const struct td_leftover *l, const 
                  stem);
     else
         snprintf(picked, sizeof picked, "the import maps no other copy of %s", stem);
-    snprintf(fix, sizeof fix, "rm '%s'", l->path);
+    td_remove_cmd(l->path, false, fix, sizeof fix);
     const char *loaded = !self ? "; the leftover itself is not loaded"
                          : by  ? "; the leftover is loaded too, because "
                                : "; the leftover is loaded too, as torch loads every library "

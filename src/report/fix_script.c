@@ -81,7 +81,8 @@ static bool looks_like_command(const char *fix, enum td_shell shell)
 {
     static const char *const posix[] = {"python",  "pip",    "sudo ", "apt ", "apt-get ", "conda ",
                                         "export ", "unset ", "~/",    "/",    "ln ",      "mv "};
-    static const char *const windows[] = {"python", "pip", "py ", "conda ", "winget ", "rundll32 "};
+    static const char *const windows[] = {"python",  "pip",       "py ", "conda ",
+                                          "winget ", "rundll32 ", "del "};
     if (shell == TD_SHELL_SH)
         return starts_with_any(fix, posix, sizeof posix / sizeof posix[0]);
     return starts_with_any(fix, windows, sizeof windows / sizeof windows[0]) ||

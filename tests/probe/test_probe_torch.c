@@ -125,6 +125,21 @@ static void windows_install_command(void **state)
         out, "uv pip install --python \"C:\\Users\\用户张三\\venv\\Scripts\\python.exe\" torch");
 }
 
+/* A removal is written for the system the path is on: a Windows leftover's
+ * fix is del with backslashes (cmd and PowerShell), never sh's rm 'C:/...'. */
+static void remove_command(void **state)
+{
+    char out[512];
+    td_remove_cmd("C:/Users/用户张三/torch/lib/cudnn64_8.dll", false, out, sizeof out);
+    assert_string_equal(out, "del \"C:\\Users\\用户张三\\torch\\lib\\cudnn64_8.dll\"");
+    td_remove_cmd("C:/Py311/Lib/site-packages/torch", true, out, sizeof out);
+    assert_string_equal(out, "rmdir /s /q C:\\Py311\\Lib\\site-packages\\torch");
+    td_remove_cmd("/venv/lib/torch/lib/libcudnn.so.8", false, out, sizeof out);
+    assert_string_equal(out, "rm /venv/lib/torch/lib/libcudnn.so.8");
+    td_remove_cmd("/home/a b/torch", true, out, sizeof out);
+    assert_string_equal(out, "rm -r '/home/a b/torch'");
+}
+
 static void pip_truncated(void **state)
 {
     struct fx x;
@@ -162,7 +177,7 @@ static void pip_stray_files(void **state)
                                   "libtorch_cpu.so.bak") == 0;
         py |= strcmp(g->library,
                      "/usr/local/lib/python3.11/dist-packages/torch/utils/leftover.py") == 0;
-        assert_non_null(strstr(g->fix, "rm '"));
+        assert_non_null(strstr(g->fix, "rm /usr/local/lib/python3.11/dist-packages/torch/"));
     }
     assert_true(bak);
     assert_true(py);
@@ -314,6 +329,7 @@ int main(void)
         cmocka_unit_test(pip_clean),
         cmocka_unit_test(pip_flipped_byte),
         cmocka_unit_test(windows_install_command),
+        cmocka_unit_test(remove_command),
         cmocka_unit_test(pip_truncated),
         cmocka_unit_test(pip_missing_file),
         cmocka_unit_test(pip_stray_files),

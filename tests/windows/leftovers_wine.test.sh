@@ -99,6 +99,8 @@ check("cudnn64_9.dll" in d and "torch 2.4.0+cu121" in d, "names the listed copy 
 check("the import maps" in d and d.lower().replace("/", "\\").count(r"torch\lib\cudnn64_9.dll") >= 2,
       "names the copy the closure maps")
 check("loaded too" in d and "every library in its folder" in d, "the leftover is loaded by torch's glob")
-check((f.get("fix") or "").startswith("rm "), f"fix: {f.get('fix')}")
+fix = f.get("fix") or ""
+check(fix.startswith("del ") and fix.lower().endswith(r"torch\lib\cudnn64_8.dll") and "/" not in fix,
+      f"fix in cmd/PowerShell form: {fix}")
 sys.exit(1 if fails else 0)
 PY
