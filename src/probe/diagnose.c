@@ -10,6 +10,7 @@
 
 #include "graph/target.h"
 #include "probe/apiset.h"
+#include "probe/provider.h"
 #include "probe/pyfs.h"
 #include "probe/rules.h"
 
@@ -78,6 +79,7 @@ static struct td_graph *torch_closure(const struct td_diagnose_request *a,
         td_graph_free(g);
         return NULL;
     }
+    td_name_providers(g, py ? py->exe : NULL);
     return g;
 }
 

@@ -374,9 +374,9 @@ static void failure_finding_pe(struct td_trace *t, const struct td_trace_failure
     const char *by = f->needed_by ? f->needed_by : lib;
     if (strcmp(f->kind, TD_KIND_MISSING_LIBRARY) == 0) {
         snprintf(fix, sizeof fix,
-                 "torchdoctor deps \"%s\"  # every directory the loader searches for %s; install "
-                 "the package that ships it (the VC++ redistributable for msvcp140/vcruntime140), "
-                 "or os.add_dll_directory() the folder that holds it",
+                 "torchdoctor deps \"%s\"  # every directory the loader searches for %s, and the "
+                 "wheel or Windows runtime (the VC++ Redistributable for msvcp140/vcruntime140) "
+                 "that provides it",
                  by, base_name(lib));
         td_findings_add(&t->findings, sev, f->kind, lib, f->needed_by, NULL, fix,
                         "%s was not found%s%s: %s (%s)", lib, f->needed_by ? ", needed by " : "",
@@ -396,7 +396,7 @@ static void failure_finding_pe(struct td_trace *t, const struct td_trace_failure
     } else if (strcmp(f->kind, TD_KIND_INIT_FAILURE) == 0) {
         snprintf(fix, sizeof fix,
                  "torchdoctor deps \"%s\"  # its imports resolve, its own start does not: "
-                 "reinstall the package that ships it (for torch's DLLs, also the current VC++ "
+                 "reinstall the package it belongs to (for torch's DLLs, also the current VC++ "
                  "redistributable)",
                  lib);
         td_findings_add(&t->findings, sev, f->kind, lib, f->needed_by, NULL, fix,
@@ -441,9 +441,9 @@ static void failure_finding(struct td_trace *t)
     char tried[2048], fix[1024];
     if (strcmp(f->kind, TD_KIND_MISSING_LIBRARY) == 0) {
         snprintf(fix, sizeof fix,
-                 "install the package that ships %s (apt-file search %s, or the pip/conda "
-                 "package that provides it); LD_LIBRARY_PATH only helps one shell",
-                 lib, lib);
+                 "torchdoctor deps \"%s\"  # names the wheel, package or driver that provides "
+                 "%s for this installer; LD_LIBRARY_PATH only helps one shell",
+                 f->needed_by ? f->needed_by : lib, base_name(lib));
         td_findings_add(&t->findings, sev, f->kind, lib, f->needed_by, NULL, fix,
                         "%s was not found: ld.so tried %s", lib,
                         f->lib ? tried_summary(f->lib, tried, sizeof tried) : "(not traced)");
