@@ -247,7 +247,18 @@ static bool fix_from_record(struct ctx *c, const struct site *s, const char *lib
 {
     struct dist *d = malloc(sizeof *d);
     bool found = d && owner_of(c, s, lib, d);
-    if (found) {
+    char *there = found ? td_pyfs_join(c->probe.arena, s->dir, d->file) : NULL;
+    if (there && access(there, F_OK) == 0) {
+        /* Not gone: installed where the needing file's loader does not look. */
+        char *dir = td_pyfs_dirname(c->probe.arena, there);
+        snprintf(fix, FIX_CAP,
+                 c->windows ? "os.add_dll_directory(r\"%s\") before the import  # %s of %s %s is "
+                              "there, in a folder the loader does not search"
+                            : "LD_LIBRARY_PATH=%s (one shell), or reinstall the package of the "
+                              "file that needs it so that its RUNPATH reaches it  # %s of %s %s is "
+                              "there, in a folder the loader does not search",
+                 target_path(c, dir), d->file, d->name, d->version);
+    } else if (found) {
         char spec[300], cmd[1024];
         const char *inst = td_dist_info_installer(&c->probe, d->dist_info);
         snprintf(spec, sizeof spec, "%s==%s", d->name, d->version);
@@ -343,9 +354,12 @@ static void fix_linux_system(struct ctx *c, const struct site *s, const char *li
     if (known)
         snprintf(apt, sizeof apt, "sudo apt-get install %s", p.provider);
     else
-        snprintf(apt, sizeof apt, "apt-file search %s", lib);
+        snprintf(apt, sizeof apt,
+                 "apt-file search %s, then sudo apt-get install the package it names", lib);
     /* rpm's automatic Provides name a 64-bit soname "libX.so.N()(64bit)". */
-    snprintf(dnf, sizeof dnf, known ? "sudo dnf install '%s()(64bit)'" : "dnf provides '*/%s'",
+    snprintf(dnf, sizeof dnf,
+             known ? "sudo dnf install '%s()(64bit)'"
+                   : "dnf provides '*/%s', then sudo dnf install the package it names",
              lib);
     char why[512];
     snprintf(why, sizeof why,
