@@ -10,7 +10,8 @@ put the package there (probe/provider.c), never "the package that ships":
   ld.so (LD_BIND_NOW=1, through ctypes) loads the library again;
 - a CUDA 12 soname no installed wheel lists: the nvidia-*-cu12 wheel of
   data/cuda_wheel_libraries.tsv at the version torch's Requires-Dist pins
-  (importlib.metadata reads the same pin);
+  (importlib.metadata reads the same pin), and check says the same for
+  torch's import closure;
 - libgomp.so.1 under a Debian root: apt-get install libgomp1 (dpkg -S on
   this machine says the same), under a Fedora root dnf by soname;
   libcuda.so.1: the NVIDIA driver with the minimum for torch's CUDA;
@@ -203,6 +204,26 @@ def cu12_table(t):
     check(fix.startswith(want), f"cu12 table fix: {fix!r}, want {want!r}")
 
 
+def check_cu12(t):
+    """check names the same wheel for torch's import closure."""
+    py, site = cudalayout.venv(os.path.join(t, "chk"))
+    stub = os.path.join(site, "nvidia", "cu13", "lib")  # a link-time stub where torch_install links
+    os.makedirs(stub)
+    cc(os.path.join(stub, "libcublas.so.12"), "libcublas.so.12")
+    cudalayout.torch_install(site, "2.1.2+cu121", "12.1", needs=("libcublas.so.12",))
+    shutil.rmtree(os.path.join(site, "nvidia"))
+    dist_info(site, "torch", "2.1.2+cu121", TORCH_212_REQUIRES,
+              ["torch/version.py", "torch/lib/libtorch_cuda.so", "torch/_C.cpython-311-x86_64-linux-gnu.so"])
+    p = subprocess.run([TD, "check", "--format", "json", "--no-gpu", "--python", py], capture_output=True,
+                       text=True, env=dict(os.environ, HOME="/nonexistent"))
+    check(p.returncode == 1, f"check exit {p.returncode}: {p.stderr[-300:]}")
+    got = [f for f in json.loads(p.stdout)["findings"] if f["kind"] == "missing_library"] if p.stdout else []
+    fixes.extend(f.get("fix") or "" for f in got)
+    want = f"{py} -m pip install nvidia-cublas-cu12==12.1.3.1"
+    check(any(f["library"].endswith("libcublas.so.12") and f["fix"].startswith(want) for f in got),
+          f"check's libcublas.so.12 fix: {[f['fix'] for f in got]}, want {want!r}")
+
+
 def system_libs(t):
     """libgomp.so.1 and libcuda.so.1 from the system, under --root."""
     truth = subprocess.run(["dpkg", "-S", "/usr/lib/x86_64-linux-gnu/libgomp.so.1"],
@@ -259,7 +280,7 @@ def windows_vcruntime(t):
 
 
 with tempfile.TemporaryDirectory() as t:
-    for case in (cu13_record, pip_round_trip, cu12_table, system_libs, windows_vcruntime):
+    for case in (cu13_record, pip_round_trip, cu12_table, check_cu12, system_libs, windows_vcruntime):
         case(t)
 for fix in fixes:
     check("package that ships" not in fix, f"a generic fix: {fix!r}")
