@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "kb/change.h"
 #include "kb/kb.h"
 #include "kb/pep508.h"
 #include "probe/pyfs.h"
@@ -241,6 +242,19 @@ static bool torch_pin(struct ctx *c, const struct site *s, const char *wheel, ch
     return found;
 }
 
+/* " --index-url URL" for a version with a local tag ("2.1.2+cu121"): PyPI
+ * has no such build, pip and uv need the index it is published on. */
+static const char *variant_index(const char *installer, const char *version, char *out, size_t cap)
+{
+    const char *plus = strchr(version, '+');
+    char url[400];
+    out[0] = '\0';
+    if (plus && (!installer || !strcmp(installer, "pip") || !strcmp(installer, "uv")) &&
+        td_kb_variant_index(plus + 1, url, sizeof url))
+        snprintf(out, cap, " --index-url %s", url);
+    return out;
+}
+
 /* A file an installed distribution lists in its RECORD: it is that
  * distribution's, and reinstalling it at its version brings it back. */
 static bool fix_from_record(struct ctx *c, const struct site *s, const char *lib, char *fix)
@@ -259,11 +273,12 @@ static bool fix_from_record(struct ctx *c, const struct site *s, const char *lib
                               "there, in a folder the loader does not search",
                  target_path(c, dir), d->file, d->name, d->version);
     } else if (found) {
-        char spec[300], cmd[1024];
+        char spec[300], cmd[1024], index[512] = "";
         const char *inst = td_dist_info_installer(&c->probe, d->dist_info);
         snprintf(spec, sizeof spec, "%s==%s", d->name, d->version);
-        snprintf(fix, FIX_CAP, "%s  # %s %s lists %s in its RECORD; the file is gone",
-                 install(c, s, inst, TD_REINSTALL, spec, cmd, sizeof cmd), d->name, d->version,
+        install(c, s, inst, TD_REINSTALL, spec, cmd, sizeof cmd);
+        snprintf(fix, FIX_CAP, "%s%s  # %s %s lists %.600s in its RECORD; the file is gone", cmd,
+                 variant_index(inst, d->version, index, sizeof index), d->name, d->version,
                  d->file);
     }
     free(d);

@@ -202,6 +202,14 @@ def cu12_table(t):
                   os.path.join(lib, "libtorch_cuda.so")).get("libcublas.so.12", "")
     want = f"{py} -m pip install nvidia-cublas-cu12=={version}"
     check(fix.startswith(want), f"cu12 table fix: {fix!r}, want {want!r}")
+    # A file of torch itself: a +cu121 build is on its CUDA index, not on PyPI.
+    cc(os.path.join(lib, "libtorch_python.so"), "libtorch_python.so", ["libtorch_cuda.so"], "$ORIGIN", lib)
+    os.unlink(os.path.join(lib, "libtorch_cuda.so"))
+    fix = missing("--root", root, "--profile", "dlopen",
+                  os.path.join(lib, "libtorch_python.so")).get("libtorch_cuda.so", "")
+    want = (f"{py} -m pip install --force-reinstall --no-deps torch==2.1.2+cu121 "
+            "--index-url https://download.pytorch.org/whl/cu121")
+    check(fix.startswith(want), f"torch's own file: {fix!r}, want {want!r}")
 
 
 def check_cu12(t):
