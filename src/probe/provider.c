@@ -31,10 +31,11 @@ struct site {
 };
 
 struct ctx {
-    struct td_graph *g;
+    const char *root;          /* the target's "/" (--root), or NULL */
     struct td_probe_ctx probe; /* host paths: the graph's files are host paths */
     const char *python_exe;
     bool windows;
+    uint16_t machine; /* of the process (PE IMAGE_FILE_MACHINE_*), 0 when unknown */
 };
 
 /* ".../site-packages" (or dist-packages) of PATH, host path, or NULL. */
@@ -170,7 +171,7 @@ static const char *prefix_of(struct ctx *c, const struct site *s)
  * Windows as C:\...). */
 static const char *target_path(struct ctx *c, const char *path)
 {
-    const char *root = c->g->cfg.root;
+    const char *root = c->root;
     size_t n = root ? strlen(root) : 0;
     while (n > 1 && root[n - 1] == '/')
         n--;
@@ -333,7 +334,7 @@ static void driver_fix(const struct site *s, const char *lib, bool windows, char
 static const char *distro_family(struct ctx *c)
 {
     static const char *const files[] = {"/etc/os-release", "/usr/lib/os-release"};
-    struct td_probe_ctx p = {.root = c->g->cfg.root, .arena = c->probe.arena};
+    struct td_probe_ctx p = {.root = c->root, .arena = c->probe.arena};
     for (size_t i = 0; i < 2; i++) {
         size_t len;
         char *text = td_pyfs_read(&p, files[i], 64 << 10, &len);
@@ -389,14 +390,10 @@ static void fix_linux_system(struct ctx *c, const struct site *s, const char *li
         snprintf(fix, FIX_CAP, "%s  (Debian/Ubuntu), or %s  (Fedora/RHEL)  # %s", apt, dnf, why);
 }
 
-/* The machine of the process that loads NEEDER, as the VC++ Redistributable
- * names it. */
-static const char *process_arch(const struct td_graph *g, const char *needer)
+/* The machine of the process, as the VC++ Redistributable names it. */
+static const char *process_arch(const struct ctx *c)
 {
-    uint16_t m = g->cfg.process_machine;
-    for (size_t i = 0; !m && needer && i < g->count; i++)
-        if (g->objects[i]->kind == TD_FILE_PE && !strcmp(g->objects[i]->path, needer))
-            m = g->objects[i]->u.pe.machine;
+    uint16_t m = c->machine;
     return m == 0x14c ? "x86" : m == 0xaa64 ? "arm64" : "x64"; /* IMAGE_FILE_MACHINE_* */
 }
 
@@ -406,7 +403,7 @@ static void fix_windows_system(struct ctx *c, const struct site *s, const char *
                                const char *needer, char *fix)
 {
     struct td_kb_provider p;
-    if (td_kb_windows_runtime(lib, process_arch(c->g, needer), &p)) {
+    if (td_kb_windows_runtime(lib, process_arch(c), &p)) {
         if (p.driver)
             driver_fix(s, lib, true, fix);
         else
@@ -436,23 +433,33 @@ static void fix_windows_system(struct ctx *c, const struct site *s, const char *
     free(d);
 }
 
-static void name_one(struct ctx *c, struct site *s, struct td_finding *x, char *fix)
+/* The fix for LIB, needed by NEEDER, in site S (S->dir NULL: in none). */
+static void name_one(struct ctx *c, struct site *s, const char *lib, const char *needer, char *fix)
 {
-    const char *lib = td_pyfs_basename(x->library);
     if (s->dir && fix_from_record(c, s, lib, fix))
         return;
     if (s->dir && fix_from_cuda_wheel(c, s, lib, fix))
         return;
     if (c->windows)
-        fix_windows_system(c, s, lib, x->needed_by, fix);
+        fix_windows_system(c, s, lib, needer, fix);
     else
         fix_linux_system(c, s, lib, fix);
+}
+
+/* The machine of the process that loads NEEDER: the graph's, else NEEDER's own. */
+static uint16_t machine_of(const struct td_graph *g, const char *needer)
+{
+    uint16_t m = g->cfg.process_machine;
+    for (size_t i = 0; !m && needer && i < g->count; i++)
+        if (g->objects[i]->kind == TD_FILE_PE && !strcmp(g->objects[i]->path, needer))
+            m = g->objects[i]->u.pe.machine;
+    return m;
 }
 
 void td_name_providers(struct td_graph *g, const char *python_exe)
 {
     struct td_arena arena = {0};
-    struct ctx c = {.g = g,
+    struct ctx c = {.root = g->cfg.root,
                     .probe = {.arena = &arena},
                     .python_exe = python_exe,
                     .windows = g->cfg.platform == TD_PLATFORM_WINDOWS};
@@ -465,9 +472,28 @@ void td_name_providers(struct td_graph *g, const char *python_exe)
         const char *dir = site_dir_of(&arena, x->needed_by);
         if (!s.dir || !dir || strcmp(s.dir, dir) != 0)
             open_site(&c, dir, &s);
-        name_one(&c, &s, x, fix);
+        c.machine = machine_of(g, x->needed_by);
+        name_one(&c, &s, td_pyfs_basename(x->library), x->needed_by, fix);
         x->fix = td_arena_strdup(&g->findings.arena, fix);
     }
     free(fix);
     td_arena_free(&arena);
+}
+
+const char *td_provider_fix(const char *library, const char *needed_by, bool windows, char *out,
+                            size_t cap)
+{
+    struct td_arena arena = {0};
+    struct ctx c = {.probe = {.arena = &arena}, .windows = windows};
+    struct site s;
+    char *fix = malloc(FIX_CAP);
+    out[0] = '\0';
+    if (fix) {
+        open_site(&c, needed_by ? site_dir_of(&arena, needed_by) : NULL, &s);
+        name_one(&c, &s, td_pyfs_basename(library), needed_by, fix);
+        snprintf(out, cap, "%s", fix);
+    }
+    free(fix);
+    td_arena_free(&arena);
+    return out;
 }

@@ -15,4 +15,9 @@
  * site directory the needing file lies in, from its layout. */
 void td_name_providers(struct td_graph *g, const char *python_exe);
 
+/* The same fix for one LIBRARY that NEEDED_BY (a host path on this
+ * machine, or NULL) could not load, into OUT: what a live trace saw. */
+const char *td_provider_fix(const char *library, const char *needed_by, bool windows, char *out,
+                            size_t cap);
+
 #endif
