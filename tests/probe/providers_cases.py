@@ -17,7 +17,8 @@ put the package there (probe/provider.c), never "the package that ships":
   libcuda.so.1: the NVIDIA driver with the minimum for torch's CUDA;
 - a Windows torch\\lib DLL without vcruntime140_1.dll: the VC++
   Redistributable of the DLL's machine (x64, x86) with its winget id and
-  Microsoft's link."""
+  Microsoft's link; an api-ms-win-crt-* import without ucrtbase.dll: the
+  Universal C Runtime."""
 import json
 import os
 import re
@@ -285,6 +286,22 @@ def windows_vcruntime(t):
         for part in (f"winget install Microsoft.VCRedist.2015+.{arch}",
                      f"https://aka.ms/vc14/vc_redist.{arch}.exe", "Visual C++ Redistributable"):
             check(part in got, f"{arch} vcruntime140_1.dll fix lacks {part!r}: {got!r}")
+    # An API-set name of the UCRT with no ucrtbase.dll in System32: the UCRT update.
+    lib = os.path.join(t, "win-x64", "venv", "Lib", "site-packages", "torch", "lib")
+    src = os.path.join(t, "win-src-x64")
+    with open(os.path.join(src, "crt.c"), "w") as f:
+        f.write("__declspec(dllexport) int td_crt_probe(void) { return 0; }\n")
+    with open(os.path.join(src, "crt_user.c"), "w") as f:
+        f.write("int td_crt_probe(void);\n__declspec(dllexport) int user(void) { return td_crt_probe(); }\n")
+    crt = "api-ms-win-crt-runtime-l1-1-0.dll"
+    subprocess.run(["x86_64-w64-mingw32-gcc", "-shared", "-o", os.path.join(src, crt),
+                    os.path.join(src, "crt.c")], check=True)
+    subprocess.run(["x86_64-w64-mingw32-gcc", "-shared", "-o", os.path.join(lib, "crt_user.dll"),
+                    os.path.join(src, "crt_user.c"), f"-L{src}", f"-l:{crt}"], check=True)
+    os.unlink(os.path.join(t, "win-x64", "Windows", "System32", "ucrtbase.dll"))
+    got = missing("--root", os.path.join(t, "win-x64"), "--profile", "dlopen",
+                  os.path.join(lib, "crt_user.dll")).get(crt, "")
+    check("Universal C Runtime" in got and "KB2999226" in got, f"UCRT fix: {got!r}")
 
 
 with tempfile.TemporaryDirectory() as t:
