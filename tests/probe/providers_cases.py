@@ -18,7 +18,8 @@ put the package there (probe/provider.c), never "the package that ships":
 - a Windows torch\\lib DLL without vcruntime140_1.dll: the VC++
   Redistributable of the DLL's machine (x64, x86) with its winget id and
   Microsoft's link; an api-ms-win-crt-* import without ucrtbase.dll: the
-  Universal C Runtime."""
+  Universal C Runtime; nvcuda.dll: the driver, with the Windows minimum
+  for torch's CUDA."""
 import json
 import os
 import re
@@ -302,6 +303,20 @@ def windows_vcruntime(t):
     got = missing("--root", os.path.join(t, "win-x64"), "--profile", "dlopen",
                   os.path.join(lib, "crt_user.dll")).get(crt, "")
     check("Universal C Runtime" in got and "KB2999226" in got, f"UCRT fix: {got!r}")
+    # nvcuda.dll is the driver's, with the Windows minimum of torch's CUDA.
+    with open(os.path.join(lib, "..", "version.py"), "w") as f:
+        f.write("__version__ = '2.5.1+cu121'\ncuda = '12.1'\n")
+    with open(os.path.join(src, "cu.c"), "w") as f:
+        f.write("__declspec(dllexport) int cuInit(int f) { return f; }\n")
+    with open(os.path.join(src, "cu_user.c"), "w") as f:
+        f.write("int cuInit(int);\n__declspec(dllexport) int user(void) { return cuInit(0); }\n")
+    subprocess.run(["x86_64-w64-mingw32-gcc", "-shared", "-o", os.path.join(src, "nvcuda.dll"),
+                    os.path.join(src, "cu.c")], check=True)
+    subprocess.run(["x86_64-w64-mingw32-gcc", "-shared", "-o", os.path.join(lib, "c10_cuda.dll"),
+                    os.path.join(src, "cu_user.c"), f"-L{src}", "-l:nvcuda.dll"], check=True)
+    got = missing("--root", os.path.join(t, "win-x64"), "--profile", "dlopen",
+                  os.path.join(lib, "c10_cuda.dll")).get("nvcuda.dll", "")
+    check("NVIDIA driver (531.14 or newer for torch 2.5.1+cu121)" in got, f"nvcuda.dll fix: {got!r}")
 
 
 with tempfile.TemporaryDirectory() as t:
