@@ -26,7 +26,8 @@ struct site {
     size_t n;
     const char *torch_di;      /* torch's .dist-info, or NULL */
     const char *torch_version; /* from torch/version.py */
-    int cuda_major;            /* of torch/version.py's cuda; 0: none */
+    const char *cuda;          /* torch/version.py's cuda ("12.1"), or NULL */
+    int cuda_major;            /* of CUDA; 0: none */
     const char *installer;     /* torch's INSTALLER ("pip", "uv", "conda"), or NULL */
 };
 
@@ -67,8 +68,8 @@ static void read_torch(struct ctx *c, struct site *s)
         td_pyfs_read(&c->probe, td_pyfs_join(a, s->dir, "torch/version.py"), 64 << 10, &len);
     if (text) {
         s->torch_version = td_version_py_value(a, text, "__version__");
-        const char *cuda = td_version_py_value(a, text, "cuda");
-        s->cuda_major = cuda ? atoi(cuda) : 0;
+        s->cuda = td_version_py_value(a, text, "cuda");
+        s->cuda_major = s->cuda ? atoi(s->cuda) : 0;
         free(text);
     }
     for (size_t i = 0; i < s->n && !s->torch_di; i++)
@@ -310,8 +311,8 @@ static void driver_fix(const struct site *s, const char *lib, bool windows, char
 {
     char cuda[16], min[64] = "";
     const char *src = NULL;
-    const char *cuda_text = NULL;
-    if (s->torch_version && strstr(s->torch_version, "+cu")) {
+    const char *cuda_text = s->cuda;
+    if (!cuda_text && s->torch_version && strstr(s->torch_version, "+cu")) {
         const char *v = strstr(s->torch_version, "+cu") + 3; /* "+cu121" -> "12.1" */
         size_t n = strspn(v, "0123456789");
         if (n >= 3) {
@@ -341,13 +342,17 @@ static const char *distro_family(struct ctx *c)
         if (!text)
             continue;
         const char *family = NULL;
-        for (char *line = strtok(text, "\n"); line && !family; line = strtok(NULL, "\n"))
+        for (char *line = text, *next; *line && !family; line = next) {
+            next = line + strcspn(line, "\n");
+            if (*next)
+                *next++ = '\0';
             if (!strncmp(line, "ID=", 3) || !strncmp(line, "ID_LIKE=", 8)) {
                 if (strstr(line, "debian") || strstr(line, "ubuntu"))
                     family = "debian";
                 else if (strstr(line, "fedora") || strstr(line, "rhel") || strstr(line, "centos"))
                     family = "fedora";
             }
+        }
         free(text);
         if (family)
             return family;
