@@ -287,6 +287,83 @@ static bool fix_from_record(struct ctx *c, const struct site *s, const char *lib
     return found;
 }
 
+/* conda's record of an installed package, conda-meta/{name}-{version}-{build}.json,
+ * lists its files (relative to the prefix) in "files" and says where it
+ * came from in "channel" ("https://conda.anaconda.org/conda-forge/linux-64"):
+ * conda.github.io/rattler/py-rattler/prefix_record (files),
+ * .../repo_data_record (channel, file_name). */
+struct conda_pkg {
+    char name[128], version[128], channel[128];
+};
+
+/* The channel's name from a record's "channel" value, into OUT ("" when none). */
+static void channel_name(const char *json, char *out, size_t cap)
+{
+    const char *k = strstr(json, "\"channel\":");
+    const char *v = k ? strchr(k + 10, '"') : NULL;
+    out[0] = '\0';
+    if (!v)
+        return;
+    v++;
+    const char *host = strstr(v, "conda.anaconda.org/");
+    size_t n = strcspn(v, "\"");
+    if (host && host < v + n) {
+        v = host + 19;
+        n = strcspn(v, "/\"");
+    } else if (memchr(v, '/', n))
+        return; /* a custom URL: the command cannot name it as a channel */
+    snprintf(out, cap, "%.*s", (int)n, v);
+}
+
+/* The package of PREFIX's conda-meta whose record lists a file named LIB. */
+static bool conda_owner(struct ctx *c, const char *prefix, const char *lib, struct conda_pkg *p)
+{
+    char *meta = td_pyfs_join(c->probe.arena, prefix, "conda-meta");
+    char needle[300];
+    snprintf(needle, sizeof needle, "/%s\"", lib);
+    DIR *d = meta ? opendir(meta) : NULL;
+    const struct dirent *e;
+    bool found = false;
+    while (d && !found && (e = readdir(d)) != NULL) {
+        const char *n = e->d_name, *build = strrchr(n, '-');
+        if (!ends_with(n, ".json") || !build)
+            continue;
+        const char *ver = build;
+        while (ver > n && ver[-1] != '-')
+            ver--;
+        size_t len;
+        char *text = ver > n + 1 ? td_pyfs_read(&c->probe, td_pyfs_join(c->probe.arena, meta, n),
+                                                RECORD_MAX, &len)
+                                 : NULL;
+        if (text && strstr(text, needle)) {
+            snprintf(p->name, sizeof p->name, "%.*s", (int)(ver - 1 - n), n);
+            snprintf(p->version, sizeof p->version, "%.*s", (int)(build - ver), ver);
+            channel_name(text, p->channel, sizeof p->channel);
+            found = true;
+        }
+        free(text);
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* A file a conda package of the environment lists: reinstall it from its channel. */
+static bool fix_from_conda(struct ctx *c, const struct site *s, const char *lib, char *fix)
+{
+    const char *prefix = prefix_of(c, s);
+    struct conda_pkg p;
+    if (!prefix || !conda_owner(c, prefix, lib, &p))
+        return false;
+    char spec[300], cmd[1024];
+    snprintf(spec, sizeof spec, "%s==%s", p.name, p.version);
+    td_install_cmd("conda", "python", target_path(c, prefix), NULL, TD_REINSTALL, spec, cmd,
+                   sizeof cmd);
+    snprintf(fix, FIX_CAP, "%s%s%s  # %s %s (conda-meta) lists %s; the file is gone", cmd,
+             p.channel[0] ? " -c " : "", p.channel, p.name, p.version, lib);
+    return true;
+}
+
 /* A CUDA library of torch's CUDA major that no installed wheel lists: the
  * nvidia-* wheel that ships it, at the version torch pins. */
 static bool fix_from_cuda_wheel(struct ctx *c, const struct site *s, const char *lib, char *fix)
@@ -442,6 +519,8 @@ static void fix_windows_system(struct ctx *c, const struct site *s, const char *
 static void name_one(struct ctx *c, struct site *s, const char *lib, const char *needer, char *fix)
 {
     if (s->dir && fix_from_record(c, s, lib, fix))
+        return;
+    if (s->dir && fix_from_conda(c, s, lib, fix))
         return;
     if (s->dir && fix_from_cuda_wheel(c, s, lib, fix))
         return;

@@ -8,6 +8,8 @@ put the package there (probe/provider.c), never "the package that ships":
 - the same with a wheel pip installs here from a local index: running the
   printed command (plus --no-index --find-links) brings the file back and
   ld.so (LD_BIND_NOW=1, through ctypes) loads the library again;
+- a file a conda package's conda-meta record lists: conda install -p
+  PREFIX --force-reinstall NAME=VERSION -c CHANNEL;
 - a CUDA 12 soname no installed wheel lists: the nvidia-*-cu12 wheel of
   data/cuda_wheel_libraries.tsv at the version torch's Requires-Dist pins
   (importlib.metadata reads the same pin), and check says the same for
@@ -214,6 +216,31 @@ def cu12_table(t):
     check(fix.startswith(want), f"torch's own file: {fix!r}, want {want!r}")
 
 
+def conda_meta(t):
+    """A conda environment: the package whose conda-meta record lists the
+    file, from its channel (the record's format: conda's PrefixRecord)."""
+    root = sysroot(t, "conda", "debian")
+    prefix = os.path.join(root, "opt", "env")
+    site = os.path.join(prefix, "lib", "python3.11", "site-packages")
+    lib = os.path.join(site, "torch", "lib")
+    os.makedirs(lib), os.makedirs(os.path.join(prefix, "conda-meta"))
+    stubs = os.path.join(t, "conda-stubs")
+    os.makedirs(stubs)
+    cc(os.path.join(stubs, "libcudnn.so.9"), "libcudnn.so.9")
+    cc(os.path.join(lib, "libtorch_cuda.so"), "libtorch_cuda.so", ["libcudnn.so.9"],
+       "$ORIGIN/../../../..", stubs)  # conda's torch finds $PREFIX/lib
+    record = {"name": "cudnn", "version": "9.1.1.17", "build": "cuda12_0",
+              "channel": "https://conda.anaconda.org/conda-forge/linux-64",
+              "files": ["include/cudnn.h", "lib/libcudnn.so.9"]}
+    with open(os.path.join(prefix, "conda-meta", "cudnn-9.1.1.17-cuda12_0.json"), "w") as f:
+        json.dump(record, f, indent=2)
+    dist_info(site, "torch", "2.5.1", [], ["torch/lib/libtorch_cuda.so"], installer="conda")
+    fix = missing("--root", root, "--profile", "dlopen",
+                  os.path.join(lib, "libtorch_cuda.so")).get("libcudnn.so.9", "")
+    want = "conda install -p /opt/env --force-reinstall cudnn=9.1.1.17 -c conda-forge"
+    check(fix.startswith(want), f"conda fix: {fix!r}, want {want!r}")
+
+
 def check_cu12(t):
     """check names the same wheel for torch's import closure."""
     py, site = cudalayout.venv(os.path.join(t, "chk"))
@@ -320,7 +347,7 @@ def windows_vcruntime(t):
 
 
 with tempfile.TemporaryDirectory() as t:
-    for case in (cu13_record, pip_round_trip, cu12_table, check_cu12, system_libs, windows_vcruntime):
+    for case in (cu13_record, pip_round_trip, cu12_table, conda_meta, check_cu12, system_libs, windows_vcruntime):
         case(t)
 for fix in fixes:
     check("package that ships" not in fix, f"a generic fix: {fix!r}")
