@@ -10,6 +10,7 @@
 #include "cmd/cmd.h"
 #include "graph/target.h"
 #include "probe/apiset.h"
+#include "probe/provider.h"
 #include "report/deps.h"
 
 extern char **environ;
@@ -201,6 +202,7 @@ int td_cmd_deps(int argc, char **argv)
         td_arena_free(&plan_arena);
         return TD_EXIT_USAGE;
     }
+    td_name_providers(&g, NULL);
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     if (strcmp(fmt, "json") == 0) {

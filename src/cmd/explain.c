@@ -16,6 +16,7 @@
 #include "graph/explain_local.h"
 #include "graph/target.h"
 #include "probe/apiset.h"
+#include "probe/provider.h"
 #include "kb/errors.h"
 #include "report/envelope.h"
 #include "report/explain.h"
@@ -167,6 +168,7 @@ static bool build_graph(struct local *l, const char *root)
         td_local_not_analysed(l->host, err.msg, &l->notes);
         return false;
     }
+    td_name_providers(&l->g, NULL);
     return true;
 }
 

@@ -178,8 +178,8 @@ static void edge_findings(struct td_graph *g, const struct td_edge *e)
         bool win = g->cfg.platform == TD_PLATFORM_WINDOWS;
         td_findings_add(&g->findings, e->delay ? TD_SEV_WARNING : TD_SEV_ERROR,
                         TD_KIND_NOT_A_LIBRARY, e->name, e->from->path, NULL,
-                        win ? "replace the file with the real DLL (reinstall the package that "
-                              "ships it)"
+                        win ? "replace the file with the real DLL (reinstall the package it "
+                              "belongs to)"
                             : "remove or rename that file (a linker script or a broken copy): "
                               "the loader takes it and stops",
                         "%s is not a %s (%s): %s", last->path, win ? "PE image" : "shared library",

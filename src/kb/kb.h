@@ -180,6 +180,29 @@ bool td_kb_workload(const char *slug, struct td_kb_workload *out);
 /* All workloads in table order; returns the count (may exceed CAP). */
 size_t td_kb_workloads(struct td_kb_workload *out, size_t cap);
 
+/* ---- who provides a library (cuda_wheel_libraries, windows_runtime_dlls,
+ * linux_system_libraries) ---- */
+
+/* The nvidia-* wheel that ships LIBRARY ("libcublas.so.12") for CUDA
+ * major CUDA_MAJOR into WHEEL ("nvidia-cublas-cu12"); false when none. */
+bool td_kb_cuda_wheel(const char *library, int cuda_major, char *wheel, size_t cap);
+
+struct td_kb_provider {
+    char provider[256]; /* "Microsoft Visual C++ Redistributable ..., x64"; Linux: the Debian
+                           package */
+    char fix[512];      /* the row's command or link ("winget install ..."); "" when none */
+    char source[1024];
+    bool driver; /* the NVIDIA driver provides it */
+};
+
+/* The Windows component that provides DLL (a case-insensitive glob row),
+ * for a process of machine ARCH ("x64", "x86", "arm64"; NULL: x64). */
+bool td_kb_windows_runtime(const char *dll, const char *arch, struct td_kb_provider *out);
+
+/* The Linux system package (Debian name) or the driver that provides
+ * soname LIBRARY; false when the table does not know it. */
+bool td_kb_linux_system_library(const char *library, struct td_kb_provider *out);
+
 /* ---- environment variables (env_vars) ---- */
 
 /* True when the catalogue has rules for NAME (check lists such variables). */

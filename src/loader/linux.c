@@ -1258,13 +1258,15 @@ int td_linux_preload_names(const struct td_loader_config *cfg, struct td_arena *
     return (int)count;
 }
 
-/* A library no search location holds. */
+/* A library no search location holds. The loader cannot see packages:
+ * probe/provider.c replaces this with the package, wheel or driver that
+ * provides it whenever it knows one. */
 static void fix_missing(const char *name, char *out, size_t cap)
 {
     snprintf(out, cap,
-             "install the package that ships %s (apt-file search %s, or the pip/conda "
-             "package that provides it); LD_LIBRARY_PATH only helps one shell",
-             name, name);
+             "find what provides %s (apt-file search %s; dnf provides '*/%s') and install "
+             "that; LD_LIBRARY_PATH only helps one shell",
+             name, name, name);
 }
 
 const struct td_loader_ops td_loader_linux = {.name = "linux",

@@ -703,11 +703,13 @@ static bool refuses_root(const struct td_loader *L, const struct td_object *o, c
     return true;
 }
 
+/* The loader cannot see packages: probe/provider.c replaces this with the
+ * wheel or Windows runtime that provides NAME whenever it knows one. */
 static void fix_missing(const char *name, char *out, size_t cap)
 {
     snprintf(out, cap,
-             "install the package that ships %s, or put it in the folder of the DLL that "
-             "needs it, or add its folder with os.add_dll_directory()",
+             "install what provides %s from its vendor (never a DLL-download site), then put "
+             "it next to the DLL that needs it or add its folder with os.add_dll_directory()",
              name);
 }
 

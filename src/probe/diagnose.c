@@ -12,6 +12,7 @@
 #include "probe/apiset.h"
 #include "probe/closure_checks.h"
 #include "probe/gpu_code.h"
+#include "probe/provider.h"
 #include "probe/pyfs.h"
 #include "probe/rules.h"
 
@@ -80,6 +81,7 @@ static struct td_graph *torch_closure(const struct td_diagnose_request *a,
         td_graph_free(g);
         return NULL;
     }
+    td_name_providers(g, py ? py->exe : NULL);
     return g;
 }
 

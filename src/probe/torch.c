@@ -104,7 +104,7 @@ const char *td_dist_info_installer(const struct td_probe_ctx *ctx, const char *d
 /* One assignment of torch/version.py, as setup.py / tools/generate_torch_version.py
  * writes it: "__version__ = '2.1.0+cu121'", "cuda: Optional[str] = '12.1'",
  * "hip = None". NULL for None or when absent. */
-static const char *version_py_value(struct td_arena *a, const char *text, const char *key)
+const char *td_version_py_value(struct td_arena *a, const char *text, const char *key)
 {
     size_t kl = strlen(key);
     for (const char *line = text; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
@@ -136,9 +136,9 @@ static void read_version(const struct td_probe_ctx *ctx, struct td_torch *t)
     snprintf(path, sizeof path, "%s/version.py", t->dir);
     char *text = td_pyfs_read(ctx, path, 64 << 10, &len);
     if (text) {
-        t->version = version_py_value(a, text, "__version__");
-        t->cuda = version_py_value(a, text, "cuda");
-        t->hip = version_py_value(a, text, "hip");
+        t->version = td_version_py_value(a, text, "__version__");
+        t->cuda = td_version_py_value(a, text, "cuda");
+        t->hip = td_version_py_value(a, text, "hip");
         free(text);
     }
     if (t->version) {

@@ -58,6 +58,10 @@ void td_torch_pins(const struct td_probe_ctx *ctx, struct td_torch *t,
                    const struct td_site_listing *l, const struct td_python *py,
                    struct td_findings *f);
 
+/* One assignment of torch/version.py TEXT ("cuda: Optional[str] = '12.1'"):
+ * the quoted value of KEY (ARENA), NULL for None or when absent. */
+const char *td_version_py_value(struct td_arena *a, const char *text, const char *key);
+
 enum td_install_verb { TD_INSTALL, TD_REINSTALL, TD_REMOVE };
 
 /* The command that installs, reinstalls or removes SPEC (pip syntax:

@@ -14,6 +14,7 @@
 #include "base/compat.h"
 #include "base/data.h"
 #include "base/map.h"
+#include "probe/provider.h"
 #include "probe/trace.h"
 
 /* rtld-audit(7) la_activity: objects are being added / removed. */
@@ -373,11 +374,7 @@ static void failure_finding_pe(struct td_trace *t, const struct td_trace_failure
     char tried[2048], fix[1024];
     const char *by = f->needed_by ? f->needed_by : lib;
     if (strcmp(f->kind, TD_KIND_MISSING_LIBRARY) == 0) {
-        snprintf(fix, sizeof fix,
-                 "torchdoctor deps \"%s\"  # every directory the loader searches for %s; install "
-                 "the package that ships it (the VC++ redistributable for msvcp140/vcruntime140), "
-                 "or os.add_dll_directory() the folder that holds it",
-                 by, base_name(lib));
+        td_provider_fix(lib, f->needed_by, true, fix, sizeof fix);
         td_findings_add(&t->findings, sev, f->kind, lib, f->needed_by, NULL, fix,
                         "%s was not found%s%s: %s (%s)", lib, f->needed_by ? ", needed by " : "",
                         f->needed_by ? f->needed_by : "",
@@ -396,7 +393,7 @@ static void failure_finding_pe(struct td_trace *t, const struct td_trace_failure
     } else if (strcmp(f->kind, TD_KIND_INIT_FAILURE) == 0) {
         snprintf(fix, sizeof fix,
                  "torchdoctor deps \"%s\"  # its imports resolve, its own start does not: "
-                 "reinstall the package that ships it (for torch's DLLs, also the current VC++ "
+                 "reinstall the package it belongs to (for torch's DLLs, also the current VC++ "
                  "redistributable)",
                  lib);
         td_findings_add(&t->findings, sev, f->kind, lib, f->needed_by, NULL, fix,
@@ -440,10 +437,7 @@ static void failure_finding(struct td_trace *t)
     }
     char tried[2048], fix[1024];
     if (strcmp(f->kind, TD_KIND_MISSING_LIBRARY) == 0) {
-        snprintf(fix, sizeof fix,
-                 "install the package that ships %s (apt-file search %s, or the pip/conda "
-                 "package that provides it); LD_LIBRARY_PATH only helps one shell",
-                 lib, lib);
+        td_provider_fix(lib, f->needed_by, false, fix, sizeof fix);
         td_findings_add(&t->findings, sev, f->kind, lib, f->needed_by, NULL, fix,
                         "%s was not found: ld.so tried %s", lib,
                         f->lib ? tried_summary(f->lib, tried, sizeof tried) : "(not traced)");

@@ -6,6 +6,7 @@
  * the target), as it does for `deps`. */
 #include "graph/target.h"
 #include "probe/apiset.h"
+#include "probe/provider.h"
 #include "probe/trace.h"
 
 enum { MAX_ROOTS = 256 };
@@ -29,5 +30,8 @@ int td_trace_build_model(const struct td_trace *tr, const char *const *envp, str
                                   .envp = envp,
                                   .symbols = TD_SYMBOLS_NONE,
                                   .live_apisets = td_probe_live_apisets()};
-    return td_target_build(&r, g, arena, err);
+    if (td_target_build(&r, g, arena, err) != 0)
+        return -1;
+    td_name_providers(g, NULL);
+    return 0;
 }

@@ -10,24 +10,19 @@
 
 #include "base/data.h"
 #include "base/version.h"
+#include "kb/kb.h"
 #include "probe/rules.h"
 
-/* The install hint of data/windows_runtime_dlls.tsv for DLL, into OUT. */
+/* The install hint of data/windows_runtime_dlls.tsv for DLL, into OUT:
+ * the command, without its "  (or URL)" aside. */
 static const char *runtime_fix(const char *dll, char *out, size_t cap)
 {
-    static const char *const cols[] = {"dll", "install_hint", NULL};
-    struct td_table t;
+    struct td_kb_provider p;
     snprintf(out, cap, "winget install Microsoft.VCRedist.2015+.x64");
-    if (!td_table_open(&t, "windows_runtime_dlls", cols))
-        return out;
-    while (td_table_next(&t))
-        if (strcasecmp(td_table_cell(&t, 0), dll) == 0) {
-            /* "winget install X  (or URL)": the command, without the aside */
-            const char *hint = td_table_cell(&t, 1);
-            const char *aside = strstr(hint, "  (");
-            snprintf(out, cap, "%.*s", (int)(aside ? (size_t)(aside - hint) : strlen(hint)), hint);
-            break;
-        }
+    if (td_kb_windows_runtime(dll, "x64", &p)) {
+        const char *aside = strstr(p.fix, "  (");
+        snprintf(out, cap, "%.*s", (int)(aside ? (size_t)(aside - p.fix) : strlen(p.fix)), p.fix);
+    }
     return out;
 }
 

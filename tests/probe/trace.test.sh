@@ -73,6 +73,9 @@ assert rc == 1 and t["exit_status"] == 1, (rc, t["exit_status"])
 assert kinds(doc) == [("error", "missing_library")], kinds(doc)
 f = doc["findings"][0]
 assert f["library"] == "libtd_nothere.so" and f["needed_by"] == f"{fx}/dl", f
+# No package lists it: the distribution's file search, never "the package that ships".
+assert ("apt-file search libtd_nothere.so" in f["fix"] or "dnf provides '*/libtd_nothere.so'" in f["fix"]) \
+    and "package that ships" not in f["fix"], f["fix"]
 assert t["failed"]["kind"] == "missing_library" and t["failed"]["library"] == "libtd_nothere.so"
 miss = lib(t, "libtd_nothere.so")
 assert miss["status"] == "missing" and miss["path"] is None, miss
