@@ -145,9 +145,14 @@ FILE *td_fopen(const char *path, const char *mode)
 }
 
 /* open itself, defined here so that the C runtime's (in its import
- * library) is not linked: a macro would also rename members called open. */
+ * library) is not linked: a macro would also rename members called open.
+ * Binary unless text is asked for: the C runtime's default is text mode,
+ * which turns CRLF into LF and stops at ^Z, so a hash or a header read
+ * through a plain open() would see other bytes than the file holds. */
 int open(const char *path, int flags, ...)
 {
+    if (!(flags & O_TEXT))
+        flags |= O_BINARY;
     int mode = 0;
     if (flags & O_CREAT) {
         va_list ap;
