@@ -2,6 +2,7 @@
  * import closure, the rules, and --live's confirmation, in that order. */
 #include "probe/diagnose.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,26 @@ static void known_env(const struct td_diagnose_request *a, struct td_check_repor
     }
 }
 
+/* The installs' integrity checks (td_probe_torch_integrity), on a thread
+ * of their own while the import closures are built: they are stat and
+ * readdir calls, the closure mostly reads tables and binds, and the two
+ * together kept check on one core. Findings go to a list of their own,
+ * appended where td_probe_torch would have put them. */
+struct integrity_job {
+    const struct td_probe_ctx *ctx;
+    const struct td_check_report *r;
+    uint64_t hash_limit;
+    struct td_findings found;
+};
+
+static void *integrity_thread(void *arg)
+{
+    struct integrity_job *j = arg;
+    td_probe_torch_integrity(j->ctx, j->r->pythons, j->r->torch, j->r->n_torch, j->hash_limit,
+                             &j->found);
+    return NULL;
+}
+
 static void probe_all(const struct td_diagnose_request *a, struct td_check_report *r,
                       struct td_arena *arena)
 {
@@ -115,16 +136,26 @@ static void probe_all(const struct td_diagnose_request *a, struct td_check_repor
         r->gpu_probed = true;
     }
     td_probe_pythons(&ctx, a->python, &r->pythons, &r->n_py);
-    uint64_t limit = a->verify ? UINT64_MAX : CHECK_HASH_LIMIT;
-    td_probe_torch(&ctx, r->pythons, r->n_py, limit, &r->torch, &r->n_torch, &r->findings);
+    td_probe_torch_installs(&ctx, r->pythons, r->n_py, &r->torch, &r->n_torch, &r->findings);
+    struct integrity_job job = {
+        .ctx = &ctx, .r = r, .hash_limit = a->verify ? UINT64_MAX : CHECK_HASH_LIMIT};
+    pthread_t thread;
+    bool threaded = pthread_create(&thread, NULL, integrity_thread, &job) == 0;
+    if (!threaded)
+        integrity_thread(&job);
     r->graphs = td_arena_array(arena, r->n_torch + 1, sizeof *r->graphs);
     for (size_t i = 0; r->graphs && i < r->n_torch; i++) {
         const struct td_torch *t = &r->torch[i];
         r->graphs[i] =
             torch_closure(a, &ctx, t, t->python < r->n_py ? &r->pythons[t->python] : NULL, arena);
-        if (r->graphs[i])
-            td_torch_absorb(t, &r->graphs[i]->findings, &r->findings);
     }
+    if (threaded)
+        pthread_join(thread, NULL);
+    td_torch_absorb(NULL, &job.found, &r->findings);
+    td_findings_free(&job.found);
+    for (size_t i = 0; r->graphs && i < r->n_torch; i++)
+        if (r->graphs[i])
+            td_torch_absorb(&r->torch[i], &r->graphs[i]->findings, &r->findings);
 }
 
 /* What --live runs: the import, timed, then (GPU machines) CUDA. Results go
