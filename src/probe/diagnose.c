@@ -122,19 +122,38 @@ static void *integrity_thread(void *arg)
     return NULL;
 }
 
+/* The GPU probe (a child that loads the driver, with a timeout: tens to
+ * hundreds of ms where there is a GPU) needs nothing the others find, and
+ * they nothing of it: it runs beside them, its strings in an arena of its
+ * own. */
+struct gpu_job {
+    struct td_probe_ctx ctx;
+    struct td_check_report *r;
+};
+
+static void *gpu_thread(void *arg)
+{
+    struct gpu_job *j = arg;
+    td_probe_gpu(&j->ctx, &j->r->gpu);
+    return NULL;
+}
+
 static void probe_all(const struct td_diagnose_request *a, struct td_check_report *r,
                       struct td_arena *arena)
 {
     struct td_probe_ctx ctx = {
         .root = a->root, .arena = arena, .timeout_ms = a->timeout_ms, .envp = a->envp};
     r->os = this_os();
+    struct gpu_job gpu = {.ctx = ctx, .r = r};
+    gpu.ctx.arena = &r->gpu_arena;
+    pthread_t gpu_probe;
+    bool gpu_threaded = !a->no_gpu && pthread_create(&gpu_probe, NULL, gpu_thread, &gpu) == 0;
+    if (!a->no_gpu && !gpu_threaded)
+        gpu_thread(&gpu);
+    r->gpu_probed = !a->no_gpu;
     td_probe_system(&ctx, &r->sys);
     td_probe_windows(&ctx, &r->win);
     td_probe_cpu(&ctx, &r->cpu);
-    if (!a->no_gpu) {
-        td_probe_gpu(&ctx, &r->gpu);
-        r->gpu_probed = true;
-    }
     td_probe_pythons(&ctx, a->python, &r->pythons, &r->n_py);
     td_probe_torch_installs(&ctx, r->pythons, r->n_py, &r->torch, &r->n_torch, &r->findings);
     struct integrity_job job = {
@@ -156,6 +175,8 @@ static void probe_all(const struct td_diagnose_request *a, struct td_check_repor
     for (size_t i = 0; r->graphs && i < r->n_torch; i++)
         if (r->graphs[i])
             td_torch_absorb(&r->torch[i], &r->graphs[i]->findings, &r->findings);
+    if (gpu_threaded)
+        pthread_join(gpu_probe, NULL);
 }
 
 /* What --live runs: the import, timed, then (GPU machines) CUDA. Results go
@@ -335,4 +356,5 @@ void td_diagnosis_free(struct td_check_report *r, bool at_exit)
     td_findings_free(&r->findings);
     if (r->live)
         td_trace_free(r->live);
+    td_arena_free(&r->gpu_arena);
 }
