@@ -15,7 +15,9 @@
 # says the same: with --python C:\py311\python.exe, ok.pyd has no error and
 # python311.dll is "already loaded"; without it, python311.dll is missing;
 # old.pyd with --python is one python_abi_mismatch error naming
-# python310.dll (not a bare missing_library).
+# python310.dll (not a bare missing_library). A torch in a venv of it
+# (pyvenv.cfg home = C:\py311) gets the same interpreter from its layout,
+# without --python: its _C.pyd's python311.dll is already loaded.
 set -euo pipefail
 command -v x86_64-w64-mingw32-gcc >/dev/null || { echo "skipped: mingw-w64 is not installed"; exit 0; }
 tmp=$(mktemp -d)
@@ -50,6 +52,11 @@ $cc -municode -DWITH_PYTHON -o "$root/py311/python.exe" loader.c -L"$root/py311"
 $cc -municode -o "$root/bare/loadlib.exe" loader.c
 $cc -shared -o "$root/ext/ok.pyd" ext.c -L"$root/py311" -l:python311.dll
 $cc -shared -o "$root/ext/old.pyd" ext.c -L"$tmp/lib310" -l:python310.dll
+torch=$root/venv/Lib/site-packages/torch
+mkdir -p "$torch/lib"
+: >"$torch/__init__.py"
+printf 'home = C:\\py311\r\nversion = 3.11.4\r\n' >"$root/venv/pyvenv.cfg"
+cp "$root/ext/ok.pyd" "$torch/_C.cp311-win_amd64.pyd"
 
 fail=0
 ok() { echo "ok: $1"; }
@@ -73,10 +80,11 @@ fi
 
 deps() { "$TD_BIN" deps --root "$root" --profile python-extension --format json "$@" || true; }
 py=$root/py311/python.exe
+layout=$("$TD_BIN" deps --root "$root" --format json "$torch/_C.cp311-win_amd64.pyd" || true)
 /usr/bin/python3 - "$(deps "$root/ext/ok.pyd" --python "$py")" "$(deps "$root/ext/ok.pyd")" \
-    "$(deps "$root/ext/old.pyd" --python "$py")" <<'P' || fail=1
+    "$(deps "$root/ext/old.pyd" --python "$py")" "$layout" <<'P' || fail=1
 import json, sys
-with_py, without, old = (json.loads(a) for a in sys.argv[1:4])
+with_py, without, old, layout = (json.loads(a) for a in sys.argv[1:5])
 bad = []
 def check(cond, what):
     print(("ok: " if cond else "FAIL: ") + what)
@@ -97,6 +105,10 @@ e = errors(old)
 check(e == [("python_abi_mismatch", "python310.dll")], f"old.pyd: one python_abi_mismatch {e}")
 f = [x for x in old["findings"] if x["kind"] == "python_abi_mismatch"]
 check(f and "python311.dll" in f[0]["detail"] and "126" in f[0]["detail"], f"detail {f[:1]}")
+lib = [l for l in layout["libraries"] if l["name"].lower() == "python311.dll"]
+check(layout["profile"] == "torch-import" and not errors(layout) and lib and
+      lib[0]["found_via"].startswith("already loaded"),
+      f"torch in a venv: python.exe from pyvenv.cfg home: {errors(layout)} {lib[:1]}")
 sys.exit(1 if bad else 0)
 P
 exit $fail
