@@ -14,7 +14,7 @@ static int load_forward_target(void *ctx, struct td_object *requester, const cha
                                struct td_err *err)
 {
     struct td_graph *g = ctx;
-    struct td_loaded set = {g->objects, g->count};
+    struct td_loaded set = td_graph_loaded(g);
     memset(res, 0, sizeof *res);
     if (g->loader.ops->resolve(&g->loader, requester, dll, false, &set, res, err) != 0)
         return -1;

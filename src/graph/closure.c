@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
+#include "base/compat.h"
 #include "graph/graph.h"
 
 int td_graph_add_object(struct td_graph *g, struct td_object *o)
@@ -291,6 +293,88 @@ static int open_roots(struct td_graph *g, const char *const *roots, size_t n, st
     return 0;
 }
 
+/* Windows: python.exe's own modules (the scope tail, loaded when Python
+ * started) are in the loaded-module list ahead of the load order. */
+static bool pe_interpreter(const struct td_graph *g)
+{
+    return g->interpreter && g->interpreter->kind == TD_FILE_PE;
+}
+
+struct td_loaded td_graph_loaded(struct td_graph *g)
+{
+    size_t n = g->n_scope_tail + g->count;
+    if (!pe_interpreter(g) || !g->n_scope_tail)
+        return (struct td_loaded){g->objects, g->count};
+    if (n > g->loaded_cap) {
+        struct td_object **grown = realloc(g->loaded_buf, (n + 64) * sizeof *grown);
+        if (!grown)
+            return (struct td_loaded){g->objects, g->count};
+        g->loaded_buf = grown, g->loaded_cap = n + 64;
+    }
+    memcpy(g->loaded_buf, g->scope_tail, g->n_scope_tail * sizeof *g->loaded_buf);
+    memcpy(g->loaded_buf + g->n_scope_tail, g->objects, g->count * sizeof *g->loaded_buf);
+    return (struct td_loaded){g->loaded_buf, n};
+}
+
+/* E was answered by one of python.exe's modules: it joins the graph (the
+ * report lists it, found among the modules python.exe loaded) and leaves
+ * the tail. */
+static void adopt_tail_object(struct td_graph *g, struct td_edge *e)
+{
+    for (size_t i = 1; i < g->n_scope_tail; i++) /* [0], python.exe, is never a dependency */
+        if (g->scope_tail[i] == e->to) {
+            memmove(&g->scope_tail[i], &g->scope_tail[i + 1],
+                    (g->n_scope_tail - i - 1) * sizeof *g->scope_tail);
+            g->n_scope_tail--;
+            e->to->depth = e->from->depth + 1;
+            e->to->found_via = TD_RULE_ALREADY_LOADED;
+            e->to->found_origin = g->interpreter->path;
+            if (td_graph_add_object(g, e->to) != 0)
+                e->to = NULL; /* still freed with the tail */
+            return;
+        }
+}
+
+/* "python310.dll" of an extension in a 3.11 process: the DLL of another
+ * CPython (not python3.dll, the stable ABI's). */
+static bool other_python_dll(const struct td_graph *g, const char *name, char *mine, size_t cap)
+{
+    unsigned minor;
+    char tail[8];
+    if (!pe_interpreter(g) ||
+        sscanf(name, "%*1[pP]%*1[yY]%*1[tT]%*1[hH]%*1[oO]%*1[nN]3%u%7s", &minor, tail) != 2 ||
+        strcasecmp(tail, ".dll") != 0)
+        return false;
+    for (size_t i = 0; i < g->n_scope_tail + g->count; i++) {
+        const struct td_object *o =
+            i < g->n_scope_tail ? g->scope_tail[i] : g->objects[i - g->n_scope_tail];
+        unsigned m;
+        char t[8];
+        if ((o->loader == g->interpreter || o->found_origin == g->interpreter->path) &&
+            sscanf(o->name, "%*1[pP]%*1[yY]%*1[tT]%*1[hH]%*1[oO]%*1[nN]3%u%7s", &m, t) == 2 &&
+            strcasecmp(t, ".dll") == 0) {
+            snprintf(mine, cap, "%s", o->name);
+            return m != minor;
+        }
+    }
+    return false;
+}
+
+static void python_mismatch(struct td_graph *g, const struct td_edge *e, const char *mine)
+{
+    char fix[512];
+    snprintf(fix, sizeof fix,
+             "install the build of this extension made for the Python of %s (its cpXY wheel "
+             "tag must match %s), or run it with the Python it was built for",
+             g->interpreter->path, mine);
+    td_findings_add(&g->findings, TD_SEV_ERROR, TD_KIND_PYTHON_ABI_MISMATCH, e->name, e->from->path,
+                    NULL, fix,
+                    "%s imports %s, but %s runs on %s: the extension was built for another "
+                    "Python (%s)",
+                    e->from->name, e->name, g->interpreter->path, mine,
+                    e->to ? "two Pythons in one process" : "LoadLibraryExW fails with error 126");
+}
+
 void td_graph_resolve_from(struct td_graph *g, size_t start)
 {
     for (size_t i = start; i < g->count; i++) {
@@ -305,7 +389,7 @@ void td_graph_resolve_from(struct td_graph *g, size_t start)
             e->name = deps[k].name;
             e->delay = deps[k].delay;
             e->weak = deps[k].weak;
-            struct td_loaded loaded = {g->objects, g->count};
+            struct td_loaded loaded = td_graph_loaded(g);
             struct td_err err = {0};
             if (g->loader.ops->resolve(&g->loader, o, e->name, e->delay, &loaded, &e->res, &err)) {
                 td_findings_add(&g->findings, TD_SEV_ERROR, TD_KIND_UNREADABLE_FILE, e->name,
@@ -322,8 +406,14 @@ void td_graph_resolve_from(struct td_graph *g, size_t start)
                     td_object_free(e->to);
                     e->to = NULL;
                 }
+            } else if (e->to && pe_interpreter(g)) {
+                adopt_tail_object(g, e);
             }
-            edge_findings(g, e);
+            char mine[64];
+            if (other_python_dll(g, e->name, mine, sizeof mine))
+                python_mismatch(g, e, mine);
+            else
+                edge_findings(g, e);
         }
     }
 }
@@ -406,6 +496,45 @@ static void resolve_tail_needs(struct td_graph *g, struct td_object *o, size_t *
     td_findings_free(&ignored);
 }
 
+/* Windows: python.exe and its own import closure (python3X.dll,
+ * vcruntime140.dll beside it), loaded when Python started and so in the
+ * loaded-module list of every extension's LoadLibraryExW ([SO] "the
+ * system resolves to the already-loaded DLL no matter which directory
+ * it's in"), resolved as a started program's imports are: the standard
+ * order from python.exe's directory (a loader of their own). */
+static void load_pe_interpreter(struct td_graph *g, size_t *cap)
+{
+    struct td_loader_config cfg = g->cfg;
+    cfg.profile = TD_PROFILE_EXE;
+    cfg.load_flags = 0;
+    cfg.app_dir = NULL;
+    cfg.n_dll_dirs = 0; /* os.add_dll_directory comes later */
+    struct td_loader exe;
+    struct td_err err = {0};
+    if (td_loader_init(&exe, &cfg, &err) != 0)
+        return;
+    exe.main = g->interpreter;
+    for (size_t i = 0; i < g->n_scope_tail && i < 256; i++) {
+        struct td_findings ignored = {0};
+        struct dep *deps;
+        size_t n = list_deps(g->scope_tail[i], &deps, &ignored);
+        for (size_t k = 0; k < n; k++) {
+            struct td_loaded loaded = {g->scope_tail, g->n_scope_tail};
+            struct td_resolution res = {0};
+            if (deps[k].delay ||
+                exe.ops->resolve(&exe, g->scope_tail[i], deps[k].name, false, &loaded, &res,
+                                 &err) ||
+                !res.object || !res.newly_opened)
+                continue;
+            res.object->loader = g->scope_tail[i];
+            if (!tail_push(g, res.object, cap))
+                td_object_free(res.object);
+        }
+        td_findings_free(&ignored);
+    }
+    td_loader_fini(&exe);
+}
+
 /* The interpreter whose symbols an extension may use, with its own
  * DT_NEEDED closure (DESIGN.md "Python's import"): a shared-libpython
  * build defines the Py* API in libpython3.X.so.1.0, not in the program.
@@ -415,6 +544,18 @@ static void load_interpreter(struct td_graph *g)
     struct td_err ierr = {0};
     size_t cap = 0;
     g->interpreter = open_file(g, g->opts.interpreter, &ierr);
+    if (g->interpreter && g->interpreter->kind == TD_FILE_PE &&
+        g->cfg.platform == TD_PLATFORM_WINDOWS) {
+        /* python.exe's directory is the application directory of every
+         * load (python3.dll of an abi3 extension is found there). */
+        const char *sep = td_host_last_sep(g->opts.interpreter);
+        if (!g->cfg.app_dir && sep)
+            g->cfg.app_dir = td_arena_strndup(&g->arena, g->opts.interpreter,
+                                              (size_t)(sep - g->opts.interpreter));
+        if (tail_push(g, g->interpreter, &cap))
+            load_pe_interpreter(g, &cap);
+        return;
+    }
     if (g->interpreter && g->interpreter->kind != TD_FILE_ELF) {
         td_object_free(g->interpreter);
         g->interpreter = NULL;
@@ -452,9 +593,12 @@ int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
             td_graph_bind_elf_offer(g, g->objects[i]);
     }
     load_preloads(g);
+    bool windows = g->objects[0]->kind == TD_FILE_PE;
+    if (g->opts.interpreter && windows)
+        load_interpreter(g); /* loaded before any extension */
     td_graph_resolve_from(g, 0);
     td_graph_analyze(g);
-    if (g->opts.interpreter)
+    if (g->opts.interpreter && !windows)
         load_interpreter(g);
     if (g->opts.bind_symbols && g->objects[0]->kind == TD_FILE_ELF)
         td_graph_bind_elf(g);
@@ -474,6 +618,7 @@ static void graph_free(struct td_graph *g, void (*free_object)(struct td_object 
     if (g->interpreter && !g->n_scope_tail)
         free_object(g->interpreter);
     free(g->scope_tail);
+    free(g->loaded_buf);
     free(g->objects);
     free(g->edges);
     free(g->unbound);

@@ -107,19 +107,32 @@ static void report(struct td_graph *g, const struct td_edge *e, const char *var,
     entry_of(var, e->to, entry, sizeof entry);
     const struct td_object *worst = fold_failures(g, e->to, summary, sizeof summary);
     const struct td_object *by = worst && worst != e->to ? worst : e->from;
-    snprintf(fix, sizeof fix,
-             "remove %s from %s for this program (or put the directory of %s first), so that "
-             "%s is loaded",
-             entry, var, hidden, hidden);
+    bool preload = strcmp(var, "LD_PRELOAD") == 0; /* no directory order to change there */
+    snprintf(fix, sizeof fix, "remove %s from %s for this program%s%s%s, so that %s is loaded",
+             entry, var, preload ? "" : " (or put the directory of ", preload ? "" : hidden,
+             preload ? "" : " first)", hidden);
+    char file[4096 + 4] = ""; /* an LD_PRELOAD entry is the file itself */
+    if (strcmp(entry, e->to->path))
+        snprintf(file, sizeof file, " (%s)", e->to->path);
     td_findings_add(&g->findings, worst ? TD_SEV_ERROR : TD_SEV_WARNING, TD_KIND_SHADOWED_LIBRARY,
                     e->to->path, by->path, NULL, fix,
-                    "%s comes from %s entry %s (%s) and hides %s, the copy the install ships%s%s",
-                    e->name, var, entry, e->to->path, hidden,
+                    "%s comes from %s entry %s%s and hides %s, the copy the install ships%s%s",
+                    e->name, var, entry, file, hidden,
                     worst ? ": binding then fails"
                     : g->opts.bind_symbols && !g->opts.versions_only
                         ? "; everything still binds"
                         : "; its symbols were not bound",
                     summary);
+}
+
+/* Whether an edge before I was already answered by the same library: a
+ * preloaded one answers every need of its name, and is one finding. */
+static bool answered_before(const struct td_graph *g, size_t i)
+{
+    for (size_t k = 0; k < i; k++)
+        if (g->edges[k].to == g->edges[i].to && answering_variable(&g->edges[k]))
+            return true;
+    return false;
 }
 
 void td_graph_env_shadows(struct td_graph *g)
@@ -132,8 +145,10 @@ void td_graph_env_shadows(struct td_graph *g)
     for (size_t i = 0; i < g->n_edges; i++) {
         const struct td_edge *e = &g->edges[i];
         const char *var = answering_variable(e);
-        if (!var || (e->from == g->objects[0] && e->to->found_via == TD_RULE_PRELOAD &&
-                     e->res.newly_opened))
+        if (!var ||
+            (e->from == g->objects[0] && e->to->found_via == TD_RULE_PRELOAD &&
+             e->res.newly_opened) ||
+            answered_before(g, i))
             continue;
         if (!started && td_loader_init(&bare, &bare_cfg, &err) != 0)
             return;

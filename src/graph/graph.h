@@ -61,11 +61,18 @@ struct td_graph {
      * scope after the load order; scope_tail[0] is the interpreter. */
     struct td_object **scope_tail;
     size_t n_scope_tail;
+    struct td_object **loaded_buf; /* td_graph_loaded's (Windows: the tail, then the load order) */
+    size_t loaded_cap;
     struct td_findings findings;
     struct td_arena arena;
     struct td_arena bind_arena;   /* symbol binding's findings */
     struct td_bind_session *bind; /* ELF binding under way (bind_elf.c), or NULL */
 };
+
+/* The modules loaded when G's objects resolve their needs: the load order;
+ * on Windows with a python.exe, its own modules first (valid until the
+ * next call). */
+struct td_loaded td_graph_loaded(struct td_graph *g);
 
 /* Loads ROOTS (host paths) and everything they need under CFG, then binds
  * symbols. Findings land in G->findings. Returns -1 with ERR only when a

@@ -280,8 +280,12 @@ static int build_torch(const struct td_target_request *r, struct td_loader_confi
         struct td_loader_config scratch = *cfg;
         n = td_torch_import_roots(&scratch, probe, roots, MAX_ROOTS, arena);
     }
-    struct td_graph_options opts =
-        options_of(r, interpreter_of(r, cfg, (const char *const *)roots, n, arena));
+    const char *python = interpreter_of(r, cfg, (const char *const *)roots, n, arena);
+    char exe[4096]; /* Windows: the install's python.exe, whose own DLLs load before torch's */
+    if (!python && cfg->platform == TD_PLATFORM_WINDOWS &&
+        python_of_layout(cfg, torch, exe, sizeof exe))
+        python = td_arena_strdup(arena, exe);
+    struct td_graph_options opts = options_of(r, python);
     char *site = td_arena_strdup(arena, torch);
     const char *one[1] = {site};
     const char *const *sys_path = r->sys_path;

@@ -70,7 +70,7 @@ static void find_python(const struct td_bench_options *o, struct td_bench_import
     size_t n_py = 0, n_torch = 0;
     struct td_findings ignored = {0};
     td_probe_pythons(&ctx, o->python, &py, &n_py);
-    td_probe_torch(&ctx, py, n_py, 0, &torch, &n_torch, &ignored);
+    td_probe_torch_installs(&ctx, py, n_py, &torch, &n_torch, &ignored); /* no integrity */
     td_findings_free(&ignored);
     if (n_torch && torch[0].python < n_py) {
         imp->python = py[torch[0].python].exe;

@@ -2,6 +2,7 @@
  * import closure, the rules, and --live's confirmation, in that order. */
 #include "probe/diagnose.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,34 +118,92 @@ static void known_env(const struct td_diagnose_request *a, struct td_check_repor
     }
 }
 
+/* The installs' integrity checks (td_probe_torch_integrity), on a thread
+ * of their own while the import closures are built: they are stat and
+ * readdir calls, the closure mostly reads tables and binds, and the two
+ * together kept check on one core. Findings go to a list of their own,
+ * appended where td_probe_torch would have put them; what they keep (the
+ * leftovers' strings) lives in the report's integrity_arena, as the
+ * arena is not shared between threads. */
+struct integrity_job {
+    struct td_probe_ctx ctx; /* the closure's, with an arena of its own (leftovers' strings) */
+    const struct td_check_report *r;
+    uint64_t hash_limit;
+    struct td_findings found;
+};
+
+static void *integrity_thread(void *arg)
+{
+    struct integrity_job *j = arg;
+    td_probe_torch_integrity(&j->ctx, j->r->pythons, j->r->torch, j->r->n_torch, j->hash_limit,
+                             &j->found);
+    return NULL;
+}
+
+/* The GPU probe (a child that loads the driver, with a timeout: tens to
+ * hundreds of ms where there is a GPU) needs nothing the others find, and
+ * they nothing of it: it runs beside them, its strings in an arena of its
+ * own. */
+struct gpu_job {
+    struct td_probe_ctx ctx;
+    struct td_check_report *r;
+};
+
+static void *gpu_thread(void *arg)
+{
+    struct gpu_job *j = arg;
+    td_probe_gpu(&j->ctx, &j->r->gpu);
+    return NULL;
+}
+
 static void probe_all(const struct td_diagnose_request *a, struct td_check_report *r,
                       struct td_arena *arena)
 {
     struct td_probe_ctx ctx = {
         .root = a->root, .arena = arena, .timeout_ms = a->timeout_ms, .envp = a->envp};
     r->os = this_os();
+    struct gpu_job gpu = {.ctx = ctx, .r = r};
+    gpu.ctx.arena = &r->gpu_arena;
+    pthread_t gpu_probe;
+    bool gpu_threaded = !a->no_gpu && pthread_create(&gpu_probe, NULL, gpu_thread, &gpu) == 0;
+    if (!a->no_gpu && !gpu_threaded)
+        gpu_thread(&gpu);
+    r->gpu_probed = !a->no_gpu;
     td_probe_system(&ctx, &r->sys);
     td_probe_windows(&ctx, &r->win);
     td_probe_cpu(&ctx, &r->cpu);
-    if (!a->no_gpu) {
-        td_probe_gpu(&ctx, &r->gpu);
-        r->gpu_probed = true;
-    }
     td_probe_pythons(&ctx, a->python, &r->pythons, &r->n_py);
-    uint64_t limit = a->verify ? UINT64_MAX : CHECK_HASH_LIMIT;
-    td_probe_torch(&ctx, r->pythons, r->n_py, limit, &r->torch, &r->n_torch, &r->findings);
+    td_probe_torch_installs(&ctx, r->pythons, r->n_py, &r->torch, &r->n_torch, &r->findings);
+    struct integrity_job job = {
+        .ctx = ctx, .r = r, .hash_limit = a->verify ? UINT64_MAX : CHECK_HASH_LIMIT};
+    job.ctx.arena = &r->integrity_arena;
+    pthread_t thread;
+    bool threaded = pthread_create(&thread, NULL, integrity_thread, &job) == 0;
+    if (!threaded)
+        integrity_thread(&job);
     r->graphs = td_arena_array(arena, r->n_torch + 1, sizeof *r->graphs);
+    for (size_t i = 0; r->graphs && i < r->n_torch; i++) {
+        const struct td_torch *t = &r->torch[i];
+        r->graphs[i] =
+            torch_closure(a, &ctx, t, t->python < r->n_py ? &r->pythons[t->python] : NULL, arena);
+    }
+    if (threaded)
+        pthread_join(thread, NULL);
+    td_torch_absorb(NULL, &job.found, &r->findings);
+    td_findings_free(&job.found);
     for (size_t i = 0; r->graphs && i < r->n_torch; i++) {
         struct td_torch *t = &r->torch[i];
         const struct td_python *py = t->python < r->n_py ? &r->pythons[t->python] : NULL;
-        r->graphs[i] = torch_closure(a, &ctx, t, py, arena);
         if (r->graphs[i])
             td_torch_absorb(t, &r->graphs[i]->findings, &r->findings);
         td_torch_leftovers(t, r->graphs[i], &r->findings);
-        td_conda_integrity(&ctx, t, py, r->graphs[i], limit, &r->findings);
-        if (r->graphs[i] && t->cuda && r->gpu_probed && r->gpu.status == TD_GPU_OK)
-            read_gpu_code(&ctx, t, r->graphs[i], &r->gpu, arena);
+        td_conda_integrity(&ctx, t, py, r->graphs[i], job.hash_limit, &r->findings);
     }
+    if (gpu_threaded)
+        pthread_join(gpu_probe, NULL);
+    for (size_t i = 0; r->graphs && i < r->n_torch; i++)
+        if (r->graphs[i] && r->torch[i].cuda && r->gpu_probed && r->gpu.status == TD_GPU_OK)
+            read_gpu_code(&ctx, &r->torch[i], r->graphs[i], &r->gpu, arena);
 }
 
 /* What --live runs: the import, timed, then (GPU machines) CUDA. Results go
@@ -326,4 +385,6 @@ void td_diagnosis_free(struct td_check_report *r, bool at_exit)
     td_findings_free(&r->findings);
     if (r->live)
         td_trace_free(r->live);
+    td_arena_free(&r->gpu_arena);
+    td_arena_free(&r->integrity_arena);
 }

@@ -322,6 +322,7 @@ struct td_torch {
     struct td_leftover *leftovers; /* in torch/lib and nvidia/<x>/lib; reported with the
                                       closure (td_torch_leftovers) */
     size_t n_leftovers;
+    size_t found_by; /* the interpreter whose scan found it first: its fix commands */
 };
 
 /* Finds every torch under the interpreters' site dirs. Integrity against
@@ -331,6 +332,18 @@ struct td_torch {
  * companion pairing: each problem is a finding added to F. */
 int td_probe_torch(const struct td_probe_ctx *ctx, const struct td_python *pythons, size_t n_py,
                    uint64_t hash_limit, struct td_torch **out, size_t *n, struct td_findings *f);
+
+/* td_probe_torch in two halves, for a caller that overlaps the integrity
+ * checks with other work (check: with the import closure): the installs
+ * without their integrity, then the integrity of each install (TS, N) in
+ * order, its findings to F. The second half touches only TS's record
+ * counters, F and the files, never CTX's arena: it may run on a thread of
+ * its own. */
+int td_probe_torch_installs(const struct td_probe_ctx *ctx, const struct td_python *pythons,
+                            size_t n_py, struct td_torch **out, size_t *n, struct td_findings *f);
+void td_probe_torch_integrity(const struct td_probe_ctx *ctx, const struct td_python *pythons,
+                              struct td_torch *ts, size_t n, uint64_t hash_limit,
+                              struct td_findings *f);
 
 /* Copies the import closure's findings FROM into TO, folding each
  * missing_library that a violated pin of T explains (the pinned package

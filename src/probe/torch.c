@@ -507,6 +507,7 @@ struct scan {
     struct td_site_listing *cache;
     size_t n_cache, cache_cap;
     uint64_t hash_limit;
+    bool integrity; /* checked as each install is found (else td_probe_torch_integrity) */
     struct td_findings *f;
 };
 
@@ -580,7 +581,9 @@ static size_t add_install(struct scan *s, const struct td_python *pythons, size_
     } else {
         t->installer = "unknown";
     }
-    td_torch_integrity(s->ctx, t, py->exe, py->prefix, s->hash_limit, s->f);
+    t->found_by = p;
+    if (s->integrity)
+        td_torch_integrity(s->ctx, t, py->exe, py->prefix, s->hash_limit, s->f);
     read_archs(s->ctx, t);
     return k;
 }
@@ -667,13 +670,15 @@ static void scan_python(struct scan *s, const struct td_python *pythons, size_t 
         report_namespace_only(py, &s->ts[idx[0]], s->f);
 }
 
-int td_probe_torch(const struct td_probe_ctx *ctx, const struct td_python *pythons, size_t n_py,
-                   uint64_t hash_limit, struct td_torch **out, size_t *n, struct td_findings *f)
+static int probe_installs(const struct td_probe_ctx *ctx, const struct td_python *pythons,
+                          size_t n_py, bool integrity, uint64_t hash_limit, struct td_torch **out,
+                          size_t *n, struct td_findings *f)
 {
     struct td_arena *a = ctx->arena;
     *out = NULL;
     *n = 0;
-    struct scan s = {.ctx = ctx, .cache_cap = 256, .hash_limit = hash_limit, .f = f};
+    struct scan s = {
+        .ctx = ctx, .cache_cap = 256, .hash_limit = hash_limit, .integrity = integrity, .f = f};
     s.ts = td_arena_array(a, MAX_TORCHES, sizeof *s.ts);
     s.cache = td_arena_array(a, s.cache_cap, sizeof *s.cache);
     if (!s.ts || !s.cache)
@@ -683,4 +688,26 @@ int td_probe_torch(const struct td_probe_ctx *ctx, const struct td_python *pytho
     *out = s.ts;
     *n = s.count;
     return 0;
+}
+
+int td_probe_torch(const struct td_probe_ctx *ctx, const struct td_python *pythons, size_t n_py,
+                   uint64_t hash_limit, struct td_torch **out, size_t *n, struct td_findings *f)
+{
+    return probe_installs(ctx, pythons, n_py, true, hash_limit, out, n, f);
+}
+
+int td_probe_torch_installs(const struct td_probe_ctx *ctx, const struct td_python *pythons,
+                            size_t n_py, struct td_torch **out, size_t *n, struct td_findings *f)
+{
+    return probe_installs(ctx, pythons, n_py, false, 0, out, n, f);
+}
+
+void td_probe_torch_integrity(const struct td_probe_ctx *ctx, const struct td_python *pythons,
+                              struct td_torch *ts, size_t n, uint64_t hash_limit,
+                              struct td_findings *f)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct td_python *py = &pythons[ts[i].found_by];
+        td_torch_integrity(ctx, &ts[i], py->exe, py->prefix, hash_limit, f);
+    }
 }
