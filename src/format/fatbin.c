@@ -40,18 +40,39 @@ static const uint64_t FLAG_ARCH_SPECIFIC = 0x100000, FLAG_FAMILY_SPECIFIC = 0x20
 
 typedef bool (*visit_fn)(const struct td_fatbin_entry *e, void *ctx);
 
-/* The fields of the entry header at AT (C holds at least TD_FATBIN_ENTRY_MIN
- * bytes there), into E. */
-static void read_entry(const struct td_buf *c, uint64_t at, uint32_t hsize,
+/* Where the walk reads: a buffer in memory, or READ (the caller's pread)
+ * so that only the headers are copied and no payload page is touched. */
+struct source {
+    const uint8_t *data;
+    td_fatbin_read_fn read;
+    void *src;
+    uint64_t size;
+};
+
+/* N bytes at OFF into OUT; false past the end or when READ fails. */
+static bool source_read(const struct source *s, uint64_t off, void *out, size_t n)
+{
+    if (off > s->size || n > s->size - off)
+        return false;
+    if (s->data) {
+        memcpy(out, s->data + off, n);
+        return true;
+    }
+    return s->read(s->src, off, out, n);
+}
+
+/* The fields of the entry header H (at least TD_FATBIN_ENTRY_MIN bytes,
+ * found at offset AT), into E. */
+static void read_entry(const struct td_buf *h, uint64_t at, uint32_t hsize,
                        struct td_fatbin_entry *e)
 {
     memset(e, 0, sizeof *e);
-    td_buf_u16(c, at + ENTRY_KIND, &e->kind);
-    td_buf_u64(c, at + ENTRY_PAYLOAD_SIZE, &e->payload_size);
-    td_buf_u16(c, at + ENTRY_VERSION_MINOR, &e->version_minor);
-    td_buf_u16(c, at + ENTRY_VERSION_MAJOR, &e->version_major);
-    td_buf_u32(c, at + ENTRY_ARCH, &e->arch);
-    td_buf_u64(c, at + ENTRY_FLAGS, &e->flags);
+    td_buf_u16(h, ENTRY_KIND, &e->kind);
+    td_buf_u64(h, ENTRY_PAYLOAD_SIZE, &e->payload_size);
+    td_buf_u16(h, ENTRY_VERSION_MINOR, &e->version_minor);
+    td_buf_u16(h, ENTRY_VERSION_MAJOR, &e->version_major);
+    td_buf_u32(h, ENTRY_ARCH, &e->arch);
+    td_buf_u64(h, ENTRY_FLAGS, &e->flags);
     e->compression = (e->flags & FLAG_ZSTD)  ? TD_FATBIN_ZSTD
                      : (e->flags & FLAG_LZ4) ? TD_FATBIN_LZ4
                                              : TD_FATBIN_PLAIN;
@@ -60,27 +81,35 @@ static void read_entry(const struct td_buf *c, uint64_t at, uint32_t hsize,
                  : (e->flags & FLAG_FAMILY_SPECIFIC) ? 'f'
                                                      : 0;
     if (e->compressed && hsize >= ENTRY_UNCOMPRESSED_SIZE + 8)
-        td_buf_u64(c, at + ENTRY_UNCOMPRESSED_SIZE, &e->uncompressed_size);
+        td_buf_u64(h, ENTRY_UNCOMPRESSED_SIZE, &e->uncompressed_size);
     e->offset = at;
     e->payload_offset = at + hsize;
 }
 
 /* Visits the entries of the container whose entries span [at, end). Returns
  * 1 when VISIT stopped the walk, 0 at the container's end, -1 on a bad header. */
-static int walk_container(const struct td_buf *b, uint64_t at, uint64_t end, visit_fn visit,
+static int walk_container(const struct source *s, uint64_t at, uint64_t end, visit_fn visit,
                           void *ctx, struct td_err *err)
 {
-    struct td_buf c = td_buf_make(b->data, (size_t)end, false);
+    enum { READ = ENTRY_UNCOMPRESSED_SIZE + 8 }; /* every field read, in one read */
     while (at < end) {
+        uint8_t bytes[READ];
         uint32_t hsize;
         uint64_t payload, next;
-        if (!td_buf_has(&c, at, TD_FATBIN_ENTRY_MIN)) {
+        if (end - at < TD_FATBIN_ENTRY_MIN) {
             td_err_set(err, "fatbin entry at offset 0x%llx: header truncated (%llu bytes left)",
                        (unsigned long long)at, (unsigned long long)(end - at));
             return -1;
         }
-        td_buf_u32(&c, at + ENTRY_HEADER_SIZE, &hsize);
-        td_buf_u64(&c, at + ENTRY_PAYLOAD_SIZE, &payload);
+        size_t n = end - at < READ ? TD_FATBIN_ENTRY_MIN : READ;
+        if (!source_read(s, at, bytes, n)) {
+            td_err_set(err, "fatbin entry at offset 0x%llx: header unreadable",
+                       (unsigned long long)at);
+            return -1;
+        }
+        struct td_buf h = td_buf_make(bytes, n, false);
+        td_buf_u32(&h, ENTRY_HEADER_SIZE, &hsize);
+        td_buf_u64(&h, ENTRY_PAYLOAD_SIZE, &payload);
         if (hsize < TD_FATBIN_ENTRY_MIN) {
             td_err_set(err, "fatbin entry at offset 0x%llx: header size %u is below %d",
                        (unsigned long long)at, hsize, TD_FATBIN_ENTRY_MIN);
@@ -94,8 +123,10 @@ static int walk_container(const struct td_buf *b, uint64_t at, uint64_t end, vis
                        (unsigned long long)end);
             return -1;
         }
+        if (hsize < n) /* fields past the header are not its own */
+            h = td_buf_make(bytes, hsize, false);
         struct td_fatbin_entry e;
-        read_entry(&c, at, hsize, &e);
+        read_entry(&h, at, hsize, &e);
         if (!visit(&e, ctx))
             return 1;
         at = next;
@@ -104,21 +135,27 @@ static int walk_container(const struct td_buf *b, uint64_t at, uint64_t end, vis
 }
 
 /* The container header at OFF: where its entries start and end. */
-static int read_container(const struct td_buf *b, uint64_t off, uint64_t *start, uint64_t *end,
+static int read_container(const struct source *s, uint64_t off, uint64_t *start, uint64_t *end,
                           struct td_err *err)
 {
+    uint8_t bytes[TD_FATBIN_HEADER_SIZE];
     uint32_t magic;
     uint16_t version, hsize;
     uint64_t fat_size;
-    if (!td_buf_has(b, off, TD_FATBIN_HEADER_SIZE)) {
+    if (s->size - off < TD_FATBIN_HEADER_SIZE) {
         td_err_set(err, "fatbin header at offset 0x%llx: truncated (%llu bytes left)",
-                   (unsigned long long)off, (unsigned long long)(b->size - off));
+                   (unsigned long long)off, (unsigned long long)(s->size - off));
         return -1;
     }
-    td_buf_u32(b, off, &magic);
-    td_buf_u16(b, off + 4, &version);
-    td_buf_u16(b, off + 6, &hsize);
-    td_buf_u64(b, off + 8, &fat_size);
+    if (!source_read(s, off, bytes, sizeof bytes)) {
+        td_err_set(err, "fatbin header at offset 0x%llx: unreadable", (unsigned long long)off);
+        return -1;
+    }
+    struct td_buf b = td_buf_make(bytes, sizeof bytes, false);
+    td_buf_u32(&b, 0, &magic);
+    td_buf_u16(&b, 4, &version);
+    td_buf_u16(&b, 6, &hsize);
+    td_buf_u64(&b, 8, &fat_size);
     if (magic != TD_FATBIN_MAGIC) {
         td_err_set(err, "fatbin header at offset 0x%llx: magic 0x%08x, expected 0x%08x",
                    (unsigned long long)off, magic, TD_FATBIN_MAGIC);
@@ -129,32 +166,51 @@ static int read_container(const struct td_buf *b, uint64_t off, uint64_t *start,
                    (unsigned long long)off, hsize, TD_FATBIN_HEADER_SIZE);
         return -1;
     }
-    if (!td_add_u64(off, hsize, start) || !td_add_u64(*start, fat_size, end) || *end > b->size) {
+    if (!td_add_u64(off, hsize, start) || !td_add_u64(*start, fat_size, end) || *end > s->size) {
         td_err_set(err,
                    "fatbin header at offset 0x%llx: fat size %llu runs past the end of the "
-                   "section (%zu bytes)",
-                   (unsigned long long)off, (unsigned long long)fat_size, b->size);
+                   "section (%llu bytes)",
+                   (unsigned long long)off, (unsigned long long)fat_size,
+                   (unsigned long long)s->size);
         return -1;
     }
     return 0;
 }
 
+/* The first nonzero byte at or after OFF (the zero padding between
+ * containers), or the size; read in pieces. */
+static uint64_t skip_padding(const struct source *s, uint64_t off)
+{
+    uint8_t piece[16]; /* padding is a few bytes: alignment */
+    while (off < s->size) {
+        size_t n = s->size - off < sizeof piece ? (size_t)(s->size - off) : sizeof piece;
+        if (!source_read(s, off, piece, n))
+            return off; /* read_container says so */
+        size_t i = 0;
+        while (i < n && piece[i] == 0)
+            i++;
+        off += i;
+        if (i < n)
+            break;
+    }
+    return off;
+}
+
 /* Every container in turn; *CONTAINERS counts the headers accepted. */
-static int walk(const struct td_buf *b, visit_fn visit, void *ctx, size_t *containers,
+static int walk(const struct source *s, visit_fn visit, void *ctx, size_t *containers,
                 struct td_err *err)
 {
     uint64_t off = 0;
     *containers = 0;
     for (;;) {
-        while (off < b->size && b->data[off] == 0) /* padding between containers */
-            off++;
-        if (off >= b->size)
+        off = skip_padding(s, off);
+        if (off >= s->size)
             return 0;
         uint64_t start, end;
-        if (read_container(b, off, &start, &end, err) != 0)
+        if (read_container(s, off, &start, &end, err) != 0)
             return -1;
         (*containers)++;
-        int rc = walk_container(b, start, end, visit, ctx, err);
+        int rc = walk_container(s, start, end, visit, ctx, err);
         if (rc != 0)
             return rc < 0 ? -1 : 0;
         off = end;
@@ -163,9 +219,17 @@ static int walk(const struct td_buf *b, visit_fn visit, void *ctx, size_t *conta
 
 int td_fatbin_walk(const uint8_t *data, size_t size, visit_fn visit, void *ctx, struct td_err *err)
 {
-    struct td_buf b = td_buf_make(data, size, false);
+    struct source s = {.data = data, .size = size};
     size_t containers;
-    return walk(&b, visit, ctx, &containers, err);
+    return walk(&s, visit, ctx, &containers, err);
+}
+
+int td_fatbin_walk_read(td_fatbin_read_fn read, void *src, uint64_t size, visit_fn visit, void *ctx,
+                        struct td_err *err)
+{
+    struct source s = {.read = read, .src = src, .size = size};
+    size_t containers;
+    return walk(&s, visit, ctx, &containers, err);
 }
 
 static bool count_entry(const struct td_fatbin_entry *e, void *ctx)
@@ -193,7 +257,7 @@ int td_fatbin_parse(struct td_fatbin *fb, const uint8_t *data, size_t size, stru
                     struct td_err *err)
 {
     memset(fb, 0, sizeof *fb);
-    struct td_buf b = td_buf_make(data, size, false);
+    struct source b = {.data = data, .size = size};
     size_t count = 0, containers;
     struct td_err first = {0};
     int rc = walk(&b, count_entry, &count, &containers, &first);

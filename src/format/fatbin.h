@@ -63,6 +63,18 @@ int td_fatbin_walk(const uint8_t *data, size_t size,
                    bool (*visit)(const struct td_fatbin_entry *e, void *ctx), void *ctx,
                    struct td_err *err);
 
+/* Reads N bytes at offset OFF of the section into OUT (the caller's
+ * pread); false when it cannot. */
+typedef bool (*td_fatbin_read_fn)(void *src, uint64_t off, void *out, size_t n);
+
+/* As td_fatbin_walk over a section of SIZE bytes that READ reads: only
+ * the container and entry headers are read (a few dozen bytes each), so
+ * the payloads' pages of a mapped file are never touched. The same
+ * entries and errors as td_fatbin_walk, plus "unreadable" when READ fails. */
+int td_fatbin_walk_read(td_fatbin_read_fn read, void *src, uint64_t size,
+                        bool (*visit)(const struct td_fatbin_entry *e, void *ctx), void *ctx,
+                        struct td_err *err);
+
 /* "sm_80" for a cubin, "compute_90" for PTX, "sm_90a" / "compute_100f" for
  * the arch- and family-specific variants, into OUT; NULL for other kinds. */
 const char *td_fatbin_arch_name(const struct td_fatbin_entry *e, char *out, size_t cap);

@@ -120,6 +120,58 @@ static bool variant_differs(const struct td_package *p, const char *tv)
     return tv && variant_of(p->version, pv, sizeof pv) && strcmp(pv, tv) != 0;
 }
 
+/* The CUDA major an nvidia-* wheel names by its suffix ("nvidia-cudnn-cu13"
+ * -> 13, NVIDIA's naming of the per-major wheels torch pins), 0 when none;
+ * BASE gets the name without it (the whole name when there is none). */
+static int suffix_major(const char *name, char *base, size_t cap)
+{
+    snprintf(base, cap, "%s", name ? name : "");
+    if (!name || strncasecmp(name, "nvidia", 6) != 0)
+        return 0;
+    const char *cu = strrchr(name, '-');
+    const char *us = strrchr(name, '_');
+    if (!cu || (us && us > cu))
+        cu = us;
+    if (!cu || strncasecmp(cu + 1, "cu", 2) != 0 || !cu[3] ||
+        strspn(cu + 3, "0123456789") != strlen(cu + 3))
+        return 0;
+    snprintf(base, cap, "%.*s", (int)(cu - name), name);
+    return atoi(cu + 3);
+}
+
+/* The major of the first "nvidia/cuNN/" folder RECORD (text) installs
+ * into, 0 when none. CUDA 13's wheels carry no -cuNN suffix and their
+ * versions are the library's own (nvidia-cufft 12.0.0.61 is CUDA 13's);
+ * they install into nvidia/cu13/ (their RECORD: nvidia/cu13/lib/
+ * libcufft.so.12), where the CUDA 12 ones use nvidia/<library>/. */
+static int record_major(const char *record)
+{
+    for (const char *line = record; line && *line; line = strchr(line, '\n')) {
+        line += *line == '\n';
+        if (strncmp(line, "nvidia/cu", 9) != 0)
+            continue;
+        size_t digits = strspn(line + 9, "0123456789");
+        if (digits && digits < 4 && line[9 + digits] == '/')
+            return atoi(line + 9);
+    }
+    return 0;
+}
+
+/* P's CUDA major when P is an nvidia-* wheel (td_package.cuda_major). */
+static int nvidia_cuda_major(const struct td_probe_ctx *ctx, const struct td_package *p)
+{
+    char base[128], path[TD_PYFS_PATH_MAX];
+    size_t len;
+    int major = suffix_major(p->name, base, sizeof base);
+    if (major || !p->dist_info || strncasecmp(base, "nvidia", 6) != 0)
+        return major;
+    snprintf(path, sizeof path, "%s/RECORD", p->dist_info);
+    char *record = td_pyfs_read(ctx, path, 64 << 20, &len);
+    major = record_major(record);
+    free(record);
+    return major;
+}
+
 /* An earlier copy of distribution NAME among T's companions, or NULL. */
 static const struct td_package *seen(const struct td_torch *t, const char *name)
 {
@@ -159,6 +211,7 @@ void td_torch_companions(const struct td_probe_ctx *ctx, struct td_torch *t,
                 const char *inst = td_dist_info_installer(ctx, di);
                 p->installer = inst ? inst : "unknown";
                 read_metadata(ctx, di, p);
+                p->cuda_major = nvidia_cuda_major(ctx, p);
                 const struct td_package *first = seen(t, p->name);
                 if (first) {
                     report_shadowed(ctx, first, p, py, f);
@@ -311,31 +364,19 @@ static const char *set_fix(const struct td_torch *t, const struct td_package *p,
     return out;
 }
 
-/* The CUDA major an nvidia-* wheel names by its suffix ("nvidia-cudnn-cu13"
- * -> 13, NVIDIA's naming of the per-major wheels torch pins), 0 when none;
- * BASE gets the name without it. Unsuffixed CUDA 13 wheels
- * (nvidia-cuda-runtime 13.0.x) are not classified. */
-static int nvidia_major(const char *name, char *base, size_t cap)
+/* P's CUDA major, its suffix's or else the one read at collection. */
+static int package_major(const struct td_package *p, char *base, size_t cap)
 {
-    if (!name || strncasecmp(name, "nvidia", 6) != 0)
-        return 0;
-    const char *cu = strrchr(name, '-');
-    const char *us = strrchr(name, '_');
-    if (!cu || (us && us > cu))
-        cu = us;
-    if (!cu || strncasecmp(cu + 1, "cu", 2) != 0 || !cu[3] ||
-        strspn(cu + 3, "0123456789") != strlen(cu + 3))
-        return 0;
-    snprintf(base, cap, "%.*s", (int)(cu - name), name);
-    return atoi(cu + 3);
+    int major = suffix_major(p->name, base, cap);
+    return major ? major : p->cuda_major;
 }
 
-/* Whether T has the wheel BASE-cuMAJOR installed. */
+/* Whether T has the wheel BASE built for CUDA MAJOR installed. */
 static bool has_nvidia(const struct td_torch *t, const char *base, int major)
 {
     char b[128];
     for (size_t i = 0; i < t->n_companions; i++)
-        if (nvidia_major(t->companions[i].name, b, sizeof b) == major && strcasecmp(b, base) == 0)
+        if (package_major(&t->companions[i], b, sizeof b) == major && strcasecmp(b, base) == 0)
             return true;
     return false;
 }
@@ -348,7 +389,7 @@ static void nvidia_check(const struct td_torch *t, const struct td_package *p, c
                          const char *prefix, struct td_findings *f)
 {
     char base[128], fix[1024], tv[TD_KB_STR], index[200];
-    int major = nvidia_major(p->name, base, sizeof base);
+    int major = package_major(p, base, sizeof base);
     int want = t->cuda ? atoi(t->cuda) : 0;
     if (!major || !want || major == want)
         return;

@@ -1,6 +1,7 @@
 /* The fat binaries of a torch's import closure (probe/gpu_code.h). Each
- * file is mapped and only its headers and fat binary entry headers are
- * touched: the 16,000 entries of the CUDA 13 libraries in a few ms. */
+ * file is mapped for its ELF/PE headers; the fat binary's container and
+ * entry headers are read with pread, so that none of the ~540 MB of
+ * payload pages of the CUDA 13 libraries is faulted in (and unmapped). */
 #include "probe/gpu_code.h"
 
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/compat.h"
 #include "base/data.h"
 #include "base/map.h"
 #include "format/detect.h"
@@ -64,6 +66,46 @@ static bool add_arch(const struct td_fatbin_entry *e, void *ctx)
     return !s->stopped;
 }
 
+/* pread of a section that starts at file offset BASE (a header window
+ * serves the next headers when they lie close together: PTX entries of a
+ * few hundred bytes). */
+struct section_reader {
+    int fd;
+    uint64_t base;
+    uint8_t window[512];
+    uint64_t lo, hi; /* the section offsets the window holds */
+};
+
+static bool section_read(void *src, uint64_t off, void *out, size_t n)
+{
+    struct section_reader *r = src;
+    if (off < r->lo || off + n > r->hi) {
+        if (n > sizeof r->window)
+            return pread(r->fd, out, n, (off_t)(r->base + off)) == (ssize_t)n;
+        ssize_t got = pread(r->fd, r->window, sizeof r->window, (off_t)(r->base + off));
+        if (got < (ssize_t)n)
+            return false;
+        r->lo = off;
+        r->hi = off + (uint64_t)got;
+    }
+    memcpy(out, r->window + (off - r->lo), n);
+    return true;
+}
+
+/* Walks section S of the file mapped in M at HOST by its headers alone
+ * (pread), falling back to the mapping when the file cannot be opened again. */
+static int walk_section(const char *host, const struct td_map *m, const struct td_fatbin_section *s,
+                        struct arch_set *set, struct td_err *bad)
+{
+    struct section_reader r = {.fd = open(host, O_RDONLY | O_CLOEXEC)};
+    if (r.fd < 0)
+        return td_fatbin_walk(s->data, s->size, add_arch, set, bad);
+    r.base = (uint64_t)(s->data - m->data);
+    int rc = td_fatbin_walk_read(section_read, &r, s->size, add_arch, set, bad);
+    close(r.fd);
+    return rc;
+}
+
 /* The fat binary section of the file in M, if any; -1 when unparsable. */
 static int find_section(const struct td_map *m, struct td_arena *scratch,
                         struct td_fatbin_section *s, struct td_err *err)
@@ -101,7 +143,7 @@ int td_gpu_code_read(const char *host, const struct td_gpu_code_for *q, struct t
         static const struct td_gpu_code_for every = {0};
         struct arch_set set = {.q = q ? q : &every};
         struct td_err bad = {0};
-        td_fatbin_walk(s.data, s.size, add_arch, &set, &bad);
+        walk_section(host, &m, &s, &set, &bad);
         out->archs = td_arena_array(arena, set.n ? set.n : 1, sizeof *out->archs);
         uint16_t *isa = td_arena_array(arena, set.n ? set.n : 1, sizeof *isa);
         for (size_t i = 0; out->archs && isa && i < set.n; i++) {

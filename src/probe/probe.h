@@ -260,6 +260,8 @@ struct td_package {
     const char *version;   /* "0.16.0+cu121" */
     const char *installer; /* "pip", "uv", "conda", "debian", "unknown" */
     const char *dist_info; /* the metadata dir, or NULL */
+    int cuda_major;        /* an nvidia-* wheel's CUDA major: its -cuNN suffix, else the
+                              nvidia/cuNN/ folder its RECORD installs into; 0 when neither */
 };
 
 /* A Requires-Dist pin the installed version violates (probe/pins.c). */

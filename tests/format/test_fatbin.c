@@ -240,6 +240,83 @@ static void fatbin_walk_stops(void **state)
     assert_non_null(strstr(err.msg, "magic"));
 }
 
+/* Entries as a walk visits them. */
+struct seen {
+    struct td_fatbin_entry e[16];
+    size_t n;
+};
+
+static bool keep(const struct td_fatbin_entry *e, void *ctx)
+{
+    struct seen *s = ctx;
+    if (s->n < 16)
+        s->e[s->n++] = *e;
+    return true;
+}
+
+/* The caller's pread, over a blob: counts the bytes it hands out. */
+struct reader {
+    const uint8_t *b;
+    size_t copied;
+    bool fail;
+};
+
+static bool read_blob(void *src, uint64_t off, void *out, size_t n)
+{
+    struct reader *r = src;
+    memcpy(out, r->b + off, n);
+    r->copied += n;
+    return !r->fail;
+}
+
+/* Walking by reads gives what walking the buffer gives: the same entries,
+ * return and message, for every cut of a valid section and each lie. */
+static void same_walk(const uint8_t *b, size_t n)
+{
+    struct seen mem = {0}, rd = {0};
+    struct td_err e1 = {0}, e2 = {0};
+    struct reader r = {b, 0, false};
+    int rc1 = td_fatbin_walk(b, n, keep, &mem, &e1);
+    int rc2 = td_fatbin_walk_read(read_blob, &r, n, keep, &rd, &e2);
+    assert_int_equal(rc1, rc2);
+    assert_int_equal(mem.n, rd.n);
+    assert_memory_equal(mem.e, rd.e, mem.n * sizeof mem.e[0]);
+    assert_int_equal(e1.set, e2.set);
+    assert_string_equal(e1.msg, e2.msg);
+    assert_true(r.copied <= n + 16);
+}
+
+static void fatbin_walk_read_same(void **state)
+{
+    struct blob x;
+    two_containers(&x);
+    for (size_t n = 0; n <= x.n; n++)
+        same_walk(x.b, n);
+    static const struct {
+        size_t at;
+        uint64_t v;
+        unsigned width;
+    } lies[] = {{8, UINT64_MAX - 4, 8},
+                {16 + 8, UINT64_MAX, 8},
+                {16 + 64 + 24 + 4, 8, 4},
+                {0, 0x466243B1, 4},
+                {6, 4, 2},
+                {16 + 0x28, 0x8000, 8}};
+    for (size_t i = 0; i < sizeof lies / sizeof lies[0]; i++) {
+        two_containers(&x);
+        put(&x, lies[i].at, lies[i].v, lies[i].width);
+        same_walk(x.b, x.n);
+    }
+    /* A read that fails is a bad header, with the entries before it. */
+    two_containers(&x);
+    struct reader r = {x.b, 0, true};
+    struct seen rd = {0};
+    struct td_err err = {0};
+    assert_int_equal(td_fatbin_walk_read(read_blob, &r, x.n, keep, &rd, &err), -1);
+    assert_non_null(strstr(err.msg, "unreadable"));
+    assert_int_equal(rd.n, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +326,7 @@ int main(void)
         cmocka_unit_test(fatbin_lying_sizes),
         cmocka_unit_test(fatbin_variants_versions_compression),
         cmocka_unit_test(fatbin_walk_stops),
+        cmocka_unit_test(fatbin_walk_read_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -283,7 +283,7 @@ static void debian_python3_torch(void **state)
 static void pairing_table(void **state)
 {
     struct td_findings f = {0};
-    struct td_package audio = {"torchaudio", "2.0.2", "pip", NULL};
+    struct td_package audio = {"torchaudio", "2.0.2", "pip", NULL, 0};
     /* torch 2.0.1 pairs with torchaudio 2.0.2 (the off-by-one rows). */
     assert_true(td_companion_check("2.0.1", &audio, "/py", NULL, &f));
     assert_int_equal(f.count, 0);
@@ -291,15 +291,15 @@ static void pairing_table(void **state)
     assert_int_equal(f.count, 1);
     assert_string_equal(f.items[0].fix, "/py -m pip install torchaudio==2.1.0");
     /* "min" row: torchaudio 2.11 supports torch 2.11 and later. */
-    struct td_package audio11 = {"torchaudio", "2.11.0", "uv", NULL};
+    struct td_package audio11 = {"torchaudio", "2.11.0", "uv", NULL, 0};
     assert_true(td_companion_check("2.12.0", &audio11, "/py", NULL, &f));
     assert_int_equal(f.count, 1);
-    struct td_package audio10 = {"torchaudio", "2.10.0", "uv", NULL};
+    struct td_package audio10 = {"torchaudio", "2.10.0", "uv", NULL, 0};
     assert_true(td_companion_check("2.12.0", &audio10, "/py", NULL, &f));
     assert_int_equal(f.count, 2);
     assert_string_equal(f.items[1].fix, "uv pip install --python /py 'torchaudio>=2.11.0'");
     /* Right release, another CUDA build: not a pairing question. */
-    struct td_package vision = {"torchvision", "0.16.0+cu118", "conda", NULL};
+    struct td_package vision = {"torchvision", "0.16.0+cu118", "conda", NULL, 0};
     assert_true(td_companion_check("2.1.0+cu121", &vision, "/py", "/env", &f));
     assert_int_equal(f.count, 2);
     struct td_torch t = {
@@ -310,16 +310,29 @@ static void pairing_table(void **state)
     assert_string_equal(f.items[2].fix,
                         "conda install -p /env --force-reinstall torchvision=0.16.0+cu121");
     /* A pip install: torch and the companion from torch's index in one command. */
-    struct td_package cpu_vision = {"torchvision", "0.16.0+cpu", "pip", NULL};
+    struct td_package cpu_vision = {"torchvision", "0.16.0+cpu", "pip", NULL, 0};
     t.companions = &cpu_vision;
     td_torch_variant_check(&t, "/py", NULL, &f);
     assert_int_equal(f.count, 4);
     assert_string_equal(f.items[3].fix,
                         "/py -m pip install torch==2.1.0+cu121 torchvision==0.16.0+cu121 "
                         "--index-url https://download.pytorch.org/whl/cu121");
+    /* CUDA 13's unsuffixed wheels: the major read from their RECORD
+     * (nvidia/cu13/), not from the version (cufft 12.0 is CUDA 13's). */
+    struct td_package cufft = {"nvidia-cufft", "12.0.0.61", "pip", NULL, 13};
+    struct td_torch t128 = {
+        .version = "2.9.0+cu128", .cuda = "12.8", .companions = &cufft, .n_companions = 1};
+    td_torch_variant_check(&t128, "/py", NULL, &f);
+    assert_int_equal(f.count, 5);
+    assert_int_equal(f.items[4].kind, TD_KIND_CUDA_RUNTIME_MISMATCH);
+    assert_non_null(strstr(f.items[4].detail, "built for CUDA 13"));
+    struct td_torch t130 = {
+        .version = "2.9.0+cu130", .cuda = "13.0", .companions = &cufft, .n_companions = 1};
+    td_torch_variant_check(&t130, "/py", NULL, &f);
+    assert_int_equal(f.count, 5);
     /* No row for torch 1.9: nothing said. */
     assert_false(td_companion_check("1.9.0", &vision, "/py", NULL, &f));
-    assert_int_equal(f.count, 4);
+    assert_int_equal(f.count, 5);
     td_findings_free(&f);
 }
 

@@ -49,9 +49,22 @@ def pkg(index, name, version, requires=()):
     fw.wheel(index, name, version, {f"{top}/__init__.py": ""}, requires=requires)
 
 
+# CUDA 13's wheels: no -cuNN suffix, a version of the library's own (cufft
+# 12.0 is CUDA 13's), installed into nvidia/cu13/ (their RECORDs, checked
+# against the real ones below where /usr/local/cuda/dist-info has them).
+CU13_WHEELS = [("nvidia-cuda-runtime", "13.0.96", "nvidia/cu13/lib/libcudart.so.13"),
+               ("nvidia-cufft", "12.0.0.61", "nvidia/cu13/lib/libcufft.so.12"),
+               ("nvidia-curand", "10.4.0.35", "nvidia/cu13/lib/libcurand.so.10")]
+REAL_DIST_INFO = "/usr/local/cuda/dist-info"
+
+
+def nvidia(index, name, version, lib):
+    fw.wheel(index, name, version, {lib: ""})
+
+
 def indexes(t):
     """Local stand-ins for download.pytorch.org/whl/<variant>."""
-    idx = {v: os.path.join(t, "idx", v) for v in ("cu124", "cpu", "cu128", "rocm6.2", "xpu")}
+    idx = {v: os.path.join(t, "idx", v) for v in ("cu124", "cpu", "cu128", "cu130", "rocm6.2", "xpu")}
     for d in idx.values():
         os.makedirs(d)
     torch_wheel(idx["cu124"], "2.5.1+cu124", cuda="12.4")
@@ -61,6 +74,13 @@ def indexes(t):
     torch_wheel(idx["cu128"], "2.7.1+cu128", cuda="12.8", requires=["nvidia-cudnn-cu12==9.7.1.26"])
     pkg(idx["cu128"], "nvidia-cudnn-cu12", "9.7.1.26")
     pkg(idx["cu128"], "nvidia-cudnn-cu13", "9.13.0.50")
+    # As the real wheels: 2.9.0+cu128 pins nvidia-cuda-runtime-cu12==12.8.90,
+    # 2.9.0+cu130 the unsuffixed nvidia-cuda-runtime==13.0.96.
+    torch_wheel(idx["cu128"], "2.9.0+cu128", cuda="12.8", requires=["nvidia-cuda-runtime-cu12==12.8.90"])
+    nvidia(idx["cu128"], "nvidia-cuda-runtime-cu12", "12.8.90", "nvidia/cuda_runtime/lib/libcudart.so.12")
+    torch_wheel(idx["cu130"], "2.9.0+cu130", cuda="13.0", requires=["nvidia-cuda-runtime==13.0.96"])
+    for name, version, lib in CU13_WHEELS:
+        nvidia(idx["cu130"], name, version, lib)
     torch_wheel(idx["rocm6.2"], "2.5.1+rocm6.2", hip="6.2.41133")
     pkg(idx["rocm6.2"], "torchvision", "0.20.1+rocm6.2", ["torch==2.5.1"])
     torch_wheel(idx["xpu"], "2.6.0+xpu")
@@ -157,6 +177,49 @@ def cu13_wheel_beside_cu12_torch(t, idx):
           f[0]["fix"].endswith("nvidia-cudnn-cu13"), f"the cu13 copy is now a leftover: {f}")
 
 
+def real_cu13_records():
+    """Ground truth for CU13_WHEELS: the real wheels' RECORDs list the same files."""
+    if not os.path.isdir(REAL_DIST_INFO):
+        print("skipped: no real CUDA 13 wheel metadata in", REAL_DIST_INFO)
+        return
+    for name, version, lib in CU13_WHEELS:
+        record = os.path.join(REAL_DIST_INFO, f"{name.replace('-', '_')}-{version}.dist-info", "RECORD")
+        rows = open(record).read().split("\n") if os.path.exists(record) else []
+        check(any(r.startswith(lib + ",") for r in rows), f"{record} lists {lib}")
+
+
+def pip_check(py):
+    return subprocess.run(["/usr/bin/python3", "-m", "pip", "--python", py, "check"],
+                          capture_output=True, text=True, env=env()).stdout
+
+
+def unsuffixed_cu13_beside_cu12_torch(t, idx):
+    py = make_venv(t, "cu128-cu13")
+    pip(py, "install", "torch==2.9.0+cu128", index=idx["cu128"])
+    pip(py, "install", *[f"{n}=={v}" for n, v, _ in CU13_WHEELS], index=idx["cu130"])
+    # Ground truth: pip too says torch's own (cu12) runtime is missing.
+    check("nvidia-cuda-runtime-cu12, which is not installed" in pip_check(py), f"pip check: {pip_check(py)}")
+    found = run_check(py)
+    for name, version, _ in CU13_WHEELS:
+        f = of_kind(found, "cuda_runtime_mismatch", name)
+        check(len(f) == 1 and f[0]["severity"] == "error" and f"{version} is built for CUDA 13" in f[0]["detail"]
+              and f[0]["fix"].endswith("torch==2.9.0+cu128 --index-url " + URL + "cu128"),
+              f"unsuffixed {name} {version} beside torch +cu128: {f}")
+    # With torch's own copy installed, the CUDA 13 one is an unused leftover.
+    pip(py, "install", "nvidia-cuda-runtime-cu12==12.8.90", index=idx["cu128"])
+    f = of_kind(run_check(py), "cuda_runtime_mismatch", "nvidia-cuda-runtime")
+    check(len(f) == 1 and f[0]["severity"] == "warning" and f[0]["fix"].endswith("uninstall nvidia-cuda-runtime"),
+          f"nvidia-cuda-runtime beside nvidia-cuda-runtime-cu12: {f}")
+
+
+def unsuffixed_cu13_beside_cu13_torch(t, idx):
+    py = make_venv(t, "cu130")
+    pip(py, "install", "torch==2.9.0+cu130", *[f"{n}=={v}" for n, v, _ in CU13_WHEELS], index=idx["cu130"])
+    check("No broken requirements" in pip_check(py), f"pip check: {pip_check(py)}")
+    f = of_kind(run_check(py), "cuda_runtime_mismatch")
+    check(not f, f"CUDA 13 wheels beside torch +cu130: {f}")
+
+
 def rocm_torch_with_cuda_vision(t, idx):
     py = make_venv(t, "rocm")
     pip(py, "install", "torch==2.5.1+rocm6.2", "torchvision==0.20.1+cu124", index=[idx["rocm6.2"], idx["cu124"]])
@@ -191,6 +254,9 @@ with tempfile.TemporaryDirectory() as t:
     idx = indexes(t)
     cpu_vision_on_cuda_torch(t, idx)
     cu13_wheel_beside_cu12_torch(t, idx)
+    real_cu13_records()
+    unsuffixed_cu13_beside_cu12_torch(t, idx)
+    unsuffixed_cu13_beside_cu13_torch(t, idx)
     rocm_torch_with_cuda_vision(t, idx)
     xpu_torch_with_cpu_audio(t, idx)
 print(f"variant cases: {len(failures)} failures")
