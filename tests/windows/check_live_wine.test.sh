@@ -18,20 +18,11 @@
 set -euo pipefail
 exe=${TD_FIXTURES:?}/windows_exe/win64/torchdoctor.exe
 fx=$TD_FIXTURES/windows_replay
-tmp=$(mktemp -d)
-export WINEPREFIX=$tmp/prefix WINEDEBUG=-all
-trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
-wine wineboot -i >/dev/null 2>&1
+. "$(dirname "$0")/wine_prefix.sh"
 cp -r "$fx/drive/rvenv" "$fx/drive/tools" "$fx/gpu" "$WINEPREFIX/drive_c/"
 cd "$tmp"
 py='C:\rvenv\Scripts\python.exe'
 path='C:\tools;C:\nope;C:\tools'
-fail=0
-check() { # WHAT, then a command that must succeed
-    local what=$1
-    shift
-    if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
-}
 
 rc=0
 WINEPATH=$path wine "$exe" check --python "$py" --no-gpu --live --format json | tr -d '\r' \

@@ -13,10 +13,7 @@ exe=${TD_FIXTURES:?}/windows_exe/win64/torchdoctor.exe
 [ -f "$exe" ] || { echo "skipped: no windows_exe fixture"; exit 0; }
 command -v wine >/dev/null && command -v x86_64-w64-mingw32-gcc >/dev/null ||
     { echo "skipped: no wine or mingw-w64"; exit 0; }
-tmp=$(mktemp -d)
-export WINEPREFIX=$tmp/prefix WINEDEBUG=-all
-trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
-wine wineboot -i >/dev/null 2>&1
+. "$(dirname "$0")/wine_prefix.sh"
 venv=$WINEPREFIX/drive_c/venv
 site=$venv/Lib/site-packages
 lib=$site/torch/lib

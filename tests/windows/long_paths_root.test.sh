@@ -14,12 +14,7 @@ set -euo pipefail
 fx=${TD_FIXTURES:?}/windows_unicode
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { # WHAT, then a command that must succeed
-    local what=$1
-    shift
-    if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
-}
+. "$(dirname "$0")/../check.sh"
 deep=Users/deep
 for i in 1 2 3 4 5 6 7 8; do deep="$deep/a_rather_long_folder_name_number_$i"; done
 tree() { # ROOT FOLDER [system32]
