@@ -110,3 +110,16 @@ def table(name):
     rows = [l.rstrip("\n").split("\t") for l in open(os.path.join(SRC, "data", name + ".tsv"), encoding="utf-8")
             if l.strip() and not l.startswith("#")]
     return [dict(zip(rows[0], r)) for r in rows[1:]]
+
+
+def check_schema(doc, what="schema"):
+    """A check that DOC validates against report.schema.json (its message
+    the first error), for scripts that go on with the other checks."""
+    import jsonschema
+    schema = json.load(open(SCHEMA))
+    schema.pop("$id", None)
+    try:
+        jsonschema.validate(doc, schema)
+        check(True, what)
+    except jsonschema.ValidationError as e:
+        check(False, f"{what}: {e.message}")

@@ -7,3 +7,6 @@ check() { # WHAT, then a command that must succeed
     shift
     if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
 }
+# casekit_py ARGS...: /usr/bin/python3 with tests/casekit.py importable
+# (for a test's here-document checks; PYTHONPATH for that process only).
+casekit_py() { PYTHONPATH=${TD_SRC:?}/tests /usr/bin/python3 "$@"; }

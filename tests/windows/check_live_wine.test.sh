@@ -47,24 +47,15 @@ TD_FAKE_CUDA_MODE=crash WINEPATH='C:\gpu' wine "$exe" check --python "$py" --tim
     --format json 2>/dev/null | tr -d '\r' >crash.json || rc=$?
 check "check with a crashing driver finishes (exit $rc)" [ $rc != 2 ] && [ -s crash.json ]
 
-/usr/bin/python3 - "${TD_SRC:?}/schema/report.schema.json" <<'P' || fail=1
+casekit_py - "${TD_SRC:?}/schema/report.schema.json" <<'P' || fail=1
 import json, sys
-import jsonschema
-schema = json.load(open(sys.argv[1]))
-schema.pop("$id", None)
-bad = []
-def check(cond, what):
-    print(("ok: " if cond else "FAIL: ") + what)
-    if not cond:
-        bad.append(what)
+import casekit
+from casekit import check, check_schema, failures as bad
+casekit.show_ok = True
 lib = "C:\\rvenv\\Lib\\site-packages\\torch\\lib\\"
 docs = {n: json.load(open(n)) for n in ("live.json", "gpu.json", "crash.json")}
 for n, d in docs.items():
-    try:
-        jsonschema.validate(d, schema)
-        check(True, f"{n} schema")
-    except jsonschema.ValidationError as e:
-        check(False, f"{n} schema: {e.message}")
+    check_schema(d, f"{n} schema")
 d = docs["live.json"]
 loads = {l["file"]: l for l in d["replay"]["loads"]}
 check(d["replay"]["done"] and d["replay"]["detail"] is None, "replay finished")
