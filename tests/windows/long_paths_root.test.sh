@@ -26,15 +26,13 @@ tree "$tmp/deep" "$deep" system32
 tree "$tmp/short" Users/u system32
 tree "$tmp/nowin" "$deep"
 verdict() { # FILE WANT(warning|none|no-windows)
-    /usr/bin/python3 - "$1" "$2" "${TD_SRC:?}/schema/report.schema.json" <<'P'
+    casekit_py - "$1" "$2" <<'P'
 import json, sys
-import jsonschema
+from casekit import kinds, validate
 d = json.load(open(sys.argv[1], encoding="utf-8"))
 want = sys.argv[2]
-schema = json.load(open(sys.argv[3]))
-schema.pop("$id", None)
-jsonschema.validate(d, schema)
-long = [f for f in d["findings"] if f["kind"] == "path_too_long"]
+validate(d)
+long = kinds(d, "path_too_long")
 torch = [t["dir"] for t in d["torch"]]
 if want == "no-windows":
     ok = "windows" not in d and not long
