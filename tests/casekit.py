@@ -51,16 +51,19 @@ def validate(doc):
 def td_json(cmd, *args, env=None, cwd=None, timeout=None, schema=False, strict=False, prog=None,
             what=None, tail=400):
     """Run `torchdoctor CMD --format json ARGS` (PROG instead of [TD_BIN]:
-    wine and the .exe) and return (exit status, parsed document). An exit
-    other than 0 or 1 is a failed check (STRICT: the script stops there);
+    wine and the .exe) and return (exit status, parsed document). The exit
+    being 0 or 1 is a check, named WHAT (default CMD) and the exit status
+    (STRICT: no check, a bad exit stops the script);
     SCHEMA: the document must validate against report.schema.json."""
     p = subprocess.run([*(prog or [TD]), cmd, "--format", "json", *args], capture_output=True, text=True,
                        env=env, cwd=cwd, timeout=timeout)
-    if p.returncode not in (0, 1):
-        msg = f"{what or cmd}: exit {p.returncode}: {p.stderr[-tail:]}"
-        if strict:
-            raise SystemExit(msg)
-        check(False, msg)
+    ok = p.returncode in (0, 1)
+    what = cmd if what is None else what
+    msg = f"{what + ': ' if what else ''}exit {p.returncode}: {p.stderr[-tail:]}"
+    if strict and not ok:
+        raise SystemExit(msg)
+    if not strict:
+        check(ok, msg)
     doc = json.loads(p.stdout.replace("\r", ""))
     if schema:
         validate(doc)

@@ -65,7 +65,7 @@ def lay_out():
 
 def run(*extra):
     return td_json("check", "--python", target + "\\python.exe", "--no-gpu", *extra,
-                   prog=["wine", os.environ["TD_EXE"]], tail=300)[1]
+                   prog=["wine", os.environ["TD_EXE"]], what="", tail=300)[1]
 
 
 def corrupted(doc):
