@@ -6,7 +6,10 @@ build a small shared library, run a shell command that must work.
 
 A script finds this module with the one preamble line
     sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
-(TD_SRC, TD_BIN and TD_FIXTURES are set for every test by tests.cmake)."""
+(TD_SRC, TD_BIN and TD_FIXTURES are set for every test by tests.cmake); a
+shell test's here-document runs under casekit_py (tests/check.sh), which
+puts it on PYTHONPATH. The shell side of this: tests/check.sh (check,
+fail) and tests/windows/wine_prefix.sh (a fresh WINEPREFIX)."""
 import json
 import os
 import re
