@@ -6,57 +6,27 @@ case asserts the finding's kind, severity and library, and what the JSON
 sections say; expected values come from the data tables, read here."""
 import hashlib
 import base64
-import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
 
-TD = os.environ["TD_BIN"]
-SRC = os.environ["TD_SRC"]
+sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
+from casekit import GPU_VARS, TD, check, env_without, finish, kinds, table, td_json  # noqa: E402
+
 FX = os.environ["TD_FIXTURES"]
-SCHEMA = os.path.join(SRC, "schema", "report.schema.json")
 FAKE_LIB = os.path.join(FX, "fake_cuda", "lib")
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def table(name):
-    rows = [l.rstrip("\n").split("\t") for l in open(os.path.join(SRC, "data", name + ".tsv"), encoding="utf-8")
-            if l.strip() and not l.startswith("#")]
-    return [dict(zip(rows[0], r)) for r in rows[1:]]
-
-
-def validate(doc):
-    import jsonschema
-    schema = json.load(open(SCHEMA))
-    schema.pop("$id", None)
-    jsonschema.Draft202012Validator(schema).validate(doc)
 
 
 def run(args, env_extra=None, home=None, fmt="json"):
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("TD_FAKE", "LD_LIBRARY_PATH", "CUDA_VISIBLE", "PYTORCH"))}
-    env["HOME"] = home or "/nonexistent-home"
-    env.update(env_extra or {})
+    env = {**env_without(*GPU_VARS), "HOME": home or "/nonexistent-home", **(env_extra or {})}
+    if fmt == "json":
+        return td_json("check", *args, env=env, timeout=120, schema=True, what=f"check {args}", tail=500)
     p = subprocess.run([TD, "check", "--format", fmt, *args], capture_output=True, text=True, env=env,
                        timeout=120)
     check(p.returncode in (0, 1), f"check {args}: exit {p.returncode}: {p.stderr[-500:]}")
-    if fmt != "json":
-        return p.returncode, p.stdout
-    doc = json.loads(p.stdout)
-    validate(doc)
-    return p.returncode, doc
-
-
-def kinds(doc, kind):
-    return [f for f in doc["findings"] if f["kind"] == kind]
+    return p.returncode, p.stdout
 
 
 def errors(doc):
@@ -278,5 +248,4 @@ with tempfile.TemporaryDirectory() as t:
     workload(cu121)
     views(t, cu121)
 
-print(f"check cases: {len(failures)} failures")
-sys.exit(1 if failures else 0)
+finish("check cases")

@@ -13,20 +13,12 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
-from casekit import check, failures  # noqa: E402
+from casekit import GPU_VARS, TD, check, env_without, finish, table, td_json  # noqa: E402
 from pkgmeta import dist_info  # noqa: E402
 
-TD = os.environ["TD_BIN"]
-SRC = os.environ["TD_SRC"]
 FAKE_LIB = os.path.join(os.environ["TD_FIXTURES"], "fake_cuda", "lib")
 T4 = "Tesla T4:7.5:16106127360"
 RTX5090 = "NVIDIA GeForce RTX 5090:12.0:34190917632"
-
-
-def table(name):
-    rows = [l.rstrip("\n").split("\t") for l in open(os.path.join(SRC, "data", name + ".tsv"), encoding="utf-8")
-            if l.strip() and not l.startswith("#")]
-    return [dict(zip(rows[0], r)) for r in rows[1:]]
 
 
 def ver(s):
@@ -86,14 +78,10 @@ def venv(t, name, version, cuda):
 
 
 def run_check(py, cuda_int, driver, gpus):
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("TD_FAKE", "LD_LIBRARY_PATH", "CUDA_VISIBLE", "PYTORCH"))}
+    env = env_without(*GPU_VARS)
     env.update({"HOME": "/nonexistent", "LD_LIBRARY_PATH": FAKE_LIB, "TD_FAKE_CUDA_VERSION": str(cuda_int),
                 "TD_FAKE_NVML_DRIVER": driver, "TD_FAKE_GPUS": gpus})
-    p = subprocess.run([TD, "check", "--format", "json", "--python", py], capture_output=True, text=True,
-                       env=env, timeout=120)
-    check(p.returncode in (0, 1), f"check: exit {p.returncode}: {p.stderr[-300:]}")
-    return json.loads(p.stdout)["findings"]
+    return td_json("check", "--python", py, env=env, timeout=120, tail=300)[1]["findings"]
 
 
 def index(cuda):
@@ -169,5 +157,4 @@ with tempfile.TemporaryDirectory() as t:
     t4_compat()
     rtx5090_old_torch(t)
     rtx5090_compat_torch25()
-print(f"cuda pick cases: {len(failures)} failures")
-sys.exit(1 if failures else 0)
+finish("cuda pick cases")

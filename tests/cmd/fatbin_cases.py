@@ -18,25 +18,11 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
 import cudalayout  # noqa: E402
+from casekit import TD, check, env_without, finish, kinds, td_json, validate  # noqa: E402
 
-TD = os.environ["TD_BIN"]
 FX = os.environ["TD_FIXTURES"]
 CUDA_BIN = os.path.join(cudalayout.CUDA, "bin")
 KERNEL = "__global__ void k(float *x) { x[threadIdx.x] *= 2.0f; }\n"
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def validate(doc):
-    import jsonschema
-    schema = json.load(open(os.path.join(os.environ["TD_SRC"], "schema", "report.schema.json")))
-    schema.pop("$id", None)
-    jsonschema.Draft202012Validator(schema).validate(doc)
 
 
 def inspect(*files, fmt="json"):
@@ -204,16 +190,13 @@ def check_real_layout(t):
     cudalayout.lay_out(site)
     cudalayout.torch_install(site)
     torch_fatbin(os.path.join(site, "torch", "lib", "libtorch_cuda.so"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TD_FAKE", "LD_LIBRARY_PATH"))}
+    env = env_without("TD_FAKE", "LD_LIBRARY_PATH")
     env["HOME"] = "/nonexistent"
 
     def run(gpus, cuda="13000"):
-        p = subprocess.run([TD, "check", "--format", "json", "--python", py], capture_output=True, text=True,
-                           env=dict(env, **dict(gpu_env(gpus), TD_FAKE_CUDA_VERSION=cuda)))
-        check(p.returncode in (0, 1), f"check: exit {p.returncode}: {p.stderr[-300:]}")
-        doc = json.loads(p.stdout)
-        validate(doc)
-        return [f for f in doc["findings"] if f["kind"] == "gpu_arch_unsupported"]
+        _, doc = td_json("check", "--python", py, env=dict(env, **dict(gpu_env(gpus), TD_FAKE_CUDA_VERSION=cuda)),
+                         schema=True, tail=300)
+        return kinds(doc, "gpu_arch_unsupported")
 
     pascal = run("NVIDIA GeForce GTX 1080:6.1:8589934592")
     named = {os.path.basename(f["library"]): f for f in pascal}
@@ -259,5 +242,4 @@ def main(t):
 
 with tempfile.TemporaryDirectory() as t:
     main(t)
-print(f"fatbin cases: {len(failures)} failures")
-sys.exit(1 if failures else 0)
+finish("fatbin cases")

@@ -11,7 +11,6 @@ finding it causes. The restore script is run in a fresh venv against the
 local index, and pip's own `pip list` is the oracle of what it restored."""
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -19,27 +18,13 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fake_wheels  # noqa: E402
 
-TD = os.environ["TD_BIN"]
-SRC = os.environ["TD_SRC"]
+sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
+from casekit import TD, check, finish, validate  # noqa: E402
+
 FX = os.environ["TD_FIXTURES"]
-SCHEMA = os.path.join(SRC, "schema", "report.schema.json")
 FAKE_LIB = os.path.join(FX, "fake_cuda", "lib")
 GPU = {"LD_LIBRARY_PATH": FAKE_LIB, "TD_FAKE_CUDA_VERSION": "12040", "TD_FAKE_NVML_DRIVER": "550.54.14",
        "TD_FAKE_GPUS": "NVIDIA GeForce RTX 4090:8.9:25757220864"}
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def validate(doc):
-    import jsonschema
-    schema = json.load(open(SCHEMA))
-    schema.pop("$id", None)
-    jsonschema.Draft202012Validator(schema).validate(doc)
 
 
 def env_with(extra, home):
@@ -291,5 +276,4 @@ with tempfile.TemporaryDirectory() as t:
     bad_inputs(t, base)
     home_folded(t)
 
-print(f"snapshot cases: {len(failures)} failures")
-sys.exit(1 if failures else 0)
+finish("snapshot cases")

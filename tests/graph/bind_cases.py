@@ -19,9 +19,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
-from casekit import check, failures, sh  # noqa: E402
-
-TD = os.environ["TD_BIN"]
+from casekit import TD, check, env_without, finish, kinds, sh  # noqa: E402
 
 
 def write(d, name, text):
@@ -30,7 +28,7 @@ def write(d, name, text):
 
 
 def env_without_path():
-    return {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
+    return env_without("LD_LIBRARY_PATH")
 
 
 def ldso(prog, expect):
@@ -56,7 +54,7 @@ def deps(prog):
                        env=env_without_path())
     assert p.returncode in (0, 1), p.stderr
     doc = json.loads(p.stdout)
-    missing = [f for f in doc["findings"] if f["kind"] == "missing_symbol"]
+    missing = kinds(doc, "missing_symbol")
     return doc, missing
 
 
@@ -244,5 +242,4 @@ with tempfile.TemporaryDirectory() as t:
     case_same_length_name(t)
     case_load_order(t)
     case_32bit(t)
-print(f"{len(failures)} failures")
-sys.exit(1 if failures else 0)
+finish()

@@ -11,36 +11,21 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
-from casekit import check, failures, sh  # noqa: E402
-
-TD = os.environ["TD_BIN"]
-SCHEMA = os.path.join(os.environ["TD_SRC"], "schema", "report.schema.json")
+from casekit import TD, check, env_without, finish, kinds, sh, validate  # noqa: E402
 
 
 def deps(path, *args):
     p = subprocess.run([TD, "deps", "--format", "json", *args, path], capture_output=True,
-                       text=True, env={k: v for k, v in os.environ.items()
-                                       if k != "LD_LIBRARY_PATH"})
+                       text=True, env=env_without("LD_LIBRARY_PATH"))
     assert p.returncode in (0, 1), p.stderr
     doc = json.loads(p.stdout)
     validate(doc)
     return p.returncode, doc
 
 
-def validate(doc):
-    import jsonschema
-    schema = json.load(open(SCHEMA))
-    schema.pop("$id", None)
-    jsonschema.Draft202012Validator(schema).validate(doc)
-
-
 def lib(doc, name):
     m = [l for l in doc["libraries"] if l["name"] == name]
     return m[0] if m else None
-
-
-def kinds(doc, kind):
-    return [f for f in doc["findings"] if f["kind"] == kind]
 
 
 def build(t):
@@ -128,5 +113,4 @@ if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as t:
         build(t)
         cases(t)
-    print(f"deps cases: {len(failures)} failures")
-    sys.exit(1 if failures else 0)
+    finish("deps cases")

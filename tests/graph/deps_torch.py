@@ -10,41 +10,22 @@
    libstdc++ lacks, and a wrong-class file earlier in LD_LIBRARY_PATH (skipped,
    reported as info, the good copy used)."""
 import glob
-import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 
-TD = os.environ["TD_BIN"]
+sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
+from casekit import check, finish, sh, td_json  # noqa: E402
+from casekit import kinds as findings  # noqa: E402
+
 TORCH = "/usr/lib/python3/dist-packages/torch"
 LIBDIR = "/usr/lib/x86_64-linux-gnu"
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def deps(*args, env=None):
-    p = subprocess.run([TD, "deps", "--format", "json", *args], capture_output=True, text=True,
-                       env=env)
-    if p.returncode not in (0, 1):
-        print(p.stderr)
-        raise SystemExit(f"deps exited {p.returncode}")
-    return p.returncode, json.loads(p.stdout)
-
-
-def sh(cmd, cwd=None):
-    subprocess.run(cmd, shell=True, check=True, cwd=cwd)
-
-
-def findings(doc, kind, severity=None):
-    return [f for f in doc["findings"] if f["kind"] == kind and
-            (severity is None or f["severity"] == severity)]
+    return td_json("deps", *args, env=env, strict=True)
 
 
 def whole_closure():
@@ -179,5 +160,4 @@ if __name__ == "__main__":
     whole_closure()
     with tempfile.TemporaryDirectory() as tmp:
         broken_cases(tmp)
-    print(f"deps on real torch: {len(failures)} failures")
-    sys.exit(1 if failures else 0)
+    finish("deps on real torch")

@@ -12,10 +12,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
-from casekit import check, failures, sh  # noqa: E402
-
-TD = os.environ["TD_BIN"]
-SRC = os.environ["TD_SRC"]
+from casekit import SRC, TD, check, env_without, finish  # noqa: E402
 
 
 def table():
@@ -67,9 +64,8 @@ def build(site, skip=None):
 
 
 def deps(path):
-    env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
     p = subprocess.run([TD, "deps", "--format", "json", "--no-symbols", path], capture_output=True,
-                       text=True, env=env)
+                       text=True, env=env_without("LD_LIBRARY_PATH"))
     assert p.returncode in (0, 1), p.stderr
     return p.returncode, json.loads(p.stdout)
 
@@ -104,5 +100,4 @@ with tempfile.TemporaryDirectory() as t:
     check(rc == 1 and "libcudart.so.*[0-9]" in names,
           f"nvidia-cuda-runtime wheel absent -> reported: rc {rc}, {names}")
 
-print(f"torch preload cases: {len(failures)} failures")
-sys.exit(1 if failures else 0)
+finish("torch preload cases")

@@ -12,39 +12,23 @@ libc10_gone.so. Then:
 3. `deps torch/lib/libtorch_fake.so` adds no root beside the import's: the
    roots are the real import's (_C), the named file is found as _C needs it."""
 import ctypes
-import glob
-import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
-TD = os.environ["TD_BIN"]
-failures = []
+sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
+import casekit  # noqa: E402
+from casekit import check, env_without, failures, sh, td_json  # noqa: E402
+
+casekit.show_ok = True
 SO = "_C.cpython-311-x86_64-linux-gnu.so"
 
 
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-    else:
-        print("ok:", what)
-
-
-def sh(cmd, cwd=None):
-    subprocess.run(cmd, shell=True, check=True, cwd=cwd)
-
-
 def run(cmd, args, env=None):
-    env = env or {k: v for k, v in os.environ.items() if not k.startswith(("LD_", "PYTHON"))}
+    env = env or env_without("LD_", "PYTHON")
     env.setdefault("HOME", "/nonexistent-home")
-    p = subprocess.run([TD, cmd, "--format", "json", *args], capture_output=True, text=True,
-                       env=env, timeout=120)
-    if p.returncode not in (0, 1):
-        raise SystemExit(f"{cmd} {args}: exit {p.returncode}: {p.stderr[-800:]}")
-    return p.returncode, json.loads(p.stdout)
+    return td_json(cmd, *args, env=env, timeout=120, strict=True, what=f"{cmd} {args}", tail=800)
 
 
 def venv(base, site_rel="lib/python3.11/site-packages"):

@@ -14,26 +14,15 @@ import sys
 import tempfile
 import time
 
-TD = os.environ.get("TD_BIN", "")
+sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
+from casekit import by_library, check, check_py, finish, shared_lib  # noqa: E402
+
 PLACEHOLDER = "/opt/anaconda1anaconda2anaconda3"
 SITE_REL = "lib/python3.11/site-packages"
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def gcc(out, soname, needs=(), rpath=None, libdirs=()):
-    args = ["gcc", "-shared", "-fPIC", "-o", out, "-x", "c", "-", f"-Wl,-soname,{soname}",
-            "-Wl,--no-as-needed"]
-    if rpath:
-        args += ["-Wl,--disable-new-dtags", f"-Wl,-rpath,{rpath}"]
-    args += [f"-L{d}" for d in libdirs] + [f"-l:{n}" for n in needs]
-    code = f"int {soname.split('.')[0].replace('-', '_')}_fn(void) {{ return 0; }}\n"
-    subprocess.run(args, input=code, text=True, check=True)
+    shared_lib(out, soname, needs, rpath, libdirs, fn=soname.split('.')[0].replace('-', '_') + "_fn")
 
 
 def sha(path):
@@ -149,15 +138,11 @@ def truth(packages):
 
 def run(py, *extra):
     t = time.monotonic()
-    p = subprocess.run([TD, "check", "--format", "json", "--no-gpu", "--python", py, *extra],
-                       capture_output=True, text=True, env=dict(os.environ, HOME="/nonexistent"))
-    ms = (time.monotonic() - t) * 1e3
-    check(p.returncode in (0, 1), f"exit {p.returncode}: {p.stderr[-400:]}")
-    return json.loads(p.stdout), ms
+    doc = check_py(py, *extra, what="check")[1]
+    return doc, (time.monotonic() - t) * 1e3
 
 
-def kinds(doc, kind):
-    return {f["library"]: f for f in doc["findings"] if f["kind"] == kind}
+kinds = by_library  # findings of a kind by library
 
 
 def flip(path, keep_mtime):
@@ -223,5 +208,4 @@ def main(t):
 if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as t:
         main(t)
-    print(f"conda integrity cases: {len(failures)} failures")
-    sys.exit(1 if failures else 0)
+    finish("conda integrity cases")

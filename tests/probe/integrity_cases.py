@@ -6,31 +6,14 @@ libnccl.so.2 with a flipped byte and its old mtime only by --verify. The
 ground truth is every RECORD row hashed here with hashlib."""
 import base64
 import hashlib
-import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
 import cudalayout  # noqa: E402
-
-TD = os.environ["TD_BIN"]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def run(py, *extra):
-    p = subprocess.run([TD, "check", "--format", "json", "--no-gpu", "--python", py, *extra],
-                       capture_output=True, text=True, env=dict(os.environ, HOME="/nonexistent"))
-    check(p.returncode in (0, 1), f"exit {p.returncode}: {p.stderr[-400:]}")
-    return json.loads(p.stdout)
+from casekit import by_library, check, check_py, finish  # noqa: E402
 
 
 def record_truth(site):
@@ -52,8 +35,12 @@ def record_truth(site):
     return bad
 
 
+def run(py, *extra):
+    return check_py(py, *extra, what="check")[1]
+
+
 def corrupted(doc):
-    return {f["library"]: f for f in doc["findings"] if f["kind"] == "corrupted_file"}
+    return by_library(doc, "corrupted_file")
 
 
 def main(t):
@@ -101,5 +88,4 @@ if not cudalayout.available():
     sys.exit(0)
 with tempfile.TemporaryDirectory() as t:
     main(t)
-print(f"integrity cases: {len(failures)} failures")
-sys.exit(1 if failures else 0)
+finish("integrity cases")

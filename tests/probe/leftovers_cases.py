@@ -5,7 +5,7 @@ each named once, with the copy the loader maps (also when that is not the
 listed one: LD_LIBRARY_PATH ahead of a DT_RUNPATH). Ground truth: ld.so
 itself loading torch's _C with LD_BIND_NOW=1 (ctypes, RTLD_NOW), the
 libraries it mapped read from /proc/self/maps."""
-import json
+import functools
 import os
 import shlex
 import subprocess
@@ -14,25 +14,11 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
 import cudalayout  # noqa: E402
+from casekit import by_library, check, check_py, finish, kinds  # noqa: E402
+from casekit import shared_lib  # noqa: E402
 from pkgmeta import dist_info  # noqa: E402
 
-TD = os.environ["TD_BIN"]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def gcc(out, soname, needs=(), rpath=None, libdirs=()):
-    args = ["gcc", "-shared", "-fPIC", "-o", out, "-x", "c", "-", f"-Wl,-soname,{soname}",
-            "-Wl,--no-as-needed"]
-    if rpath:
-        args += ["-Wl,--disable-new-dtags", f"-Wl,-rpath,{rpath}"]
-    args += [f"-L{d}" for d in libdirs] + [f"-l:{n}" for n in needs]
-    subprocess.run(args, input="int fn(void) { return 0; }\n", text=True, check=True)
+gcc = functools.partial(shared_lib, fn="fn")
 
 
 def ld_so_maps(lib, **env):
@@ -77,11 +63,8 @@ def main(t):
     mapped = ld_so_maps(ext)
     check(new in mapped and old not in mapped and copy not in mapped,
           f"ld.so maps {sorted(m for m in mapped if 'cudnn' in m)}")
-    p = subprocess.run([TD, "check", "--format", "json", "--no-gpu", "--python", py],
-                       capture_output=True, text=True, env=dict(os.environ, HOME="/nonexistent"))
-    check(p.returncode in (0, 1), f"exit {p.returncode}: {p.stderr[-400:]}")
-    doc = json.loads(p.stdout)
-    strays = [f for f in doc["findings"] if f["kind"] == "stray_file"]
+    doc = check_py(py)[1]
+    strays = kinds(doc, "stray_file")
     named = {f["library"]: f for f in strays}
     check(sorted(named) == sorted([old, copy]) and len(strays) == 2, f"named {[f['library'] for f in strays]}")
     for path in (old, copy):
@@ -103,10 +86,7 @@ def main(t):
         "$ORIGIN/../../nvidia/cudnn/lib:$ORIGIN", [os.path.dirname(new), lib])
     mapped = ld_so_maps(ext)
     check(copy in mapped and new in mapped, f"ld.so maps both: {sorted(m for m in mapped if 'cudnn' in m)}")
-    doc = json.loads(subprocess.run([TD, "check", "--format", "json", "--no-gpu", "--python", py],
-                                    capture_output=True, text=True,
-                                    env=dict(os.environ, HOME="/nonexistent")).stdout)
-    f = {f["library"]: f for f in doc["findings"] if f["kind"] == "stray_file"}.get(copy, {})
+    f = by_library(check_py(py)[1], "stray_file").get(copy, {})
     d = f.get("detail") or ""
     print(f"needed: {d}")
     check("is loaded too" in d and "libcaffe2_old.so needs it" in d, "the leftover is loaded, and by whom")
@@ -125,10 +105,8 @@ def main(t):
     picked = os.path.join(shadow, "libcudnn.so.9")
     mapped = ld_so_maps(ext, LD_LIBRARY_PATH=shadow)
     check(picked in mapped and new not in mapped, f"ld.so maps {sorted(m for m in mapped if 'cudnn' in m)}")
-    doc = json.loads(subprocess.run([TD, "check", "--format", "json", "--no-gpu", "--python", py],
-                                    capture_output=True, text=True,
-                                    env=dict(os.environ, HOME="/nonexistent", LD_LIBRARY_PATH=shadow)).stdout)
-    f = {f["library"]: f for f in doc["findings"] if f["kind"] == "stray_file"}.get(copy, {})
+    doc = check_py(py, env=dict(os.environ, HOME="/nonexistent", LD_LIBRARY_PATH=shadow))[1]
+    f = by_library(doc, "stray_file").get(copy, {})
     d = f.get("detail") or ""
     print(f"LD_LIBRARY_PATH: {d}")
     check(f"the import maps {picked} (LD_LIBRARY_PATH)" in d, "names the copy ld.so maps, not the listed one")
@@ -136,5 +114,4 @@ def main(t):
 
 with tempfile.TemporaryDirectory() as t:
     main(t)
-print(f"leftover cases: {len(failures)} failures")
-sys.exit(1 if failures else 0)
+finish("leftover cases")

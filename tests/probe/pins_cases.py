@@ -5,7 +5,6 @@ whose libraries need libcudnn.so.8 through DT_RPATH, as the wheel's do,
 beside nvidia-cudnn-cu12 9.1.0.70 (which ships libcudnn.so.9): small
 synthetic libraries with the cu12 sonames. Ground truth: Debian's pip
 check over the same site dir."""
-import json
 import os
 import re
 import subprocess
@@ -13,26 +12,12 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
+from casekit import check, check_py, finish, kinds, shared_lib  # noqa: E402
 from pkgmeta import TORCH_212_REQUIRES, dist_info  # noqa: E402
-
-TD = os.environ["TD_BIN"]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def cc(out, soname, needs=(), rpath=None, link_dir=None):
-    args = ["gcc", "-shared", "-fPIC", "-o", out, "-x", "c", "-", f"-Wl,-soname,{soname}"]
-    if rpath:
-        args += ["-Wl,--disable-new-dtags", f"-Wl,-rpath,{rpath}"]
-    if needs:
-        args += [f"-L{link_dir}", "-Wl,--no-as-needed"] + [f"-l:{n}" for n in needs]
-    subprocess.run(args, input=f"int {re.sub(r'[^a-z]', '_', soname)}(void) {{ return 0; }}\n",
-                   text=True, check=True)
+    shared_lib(out, soname, needs, rpath, [link_dir] if needs else ())
 
 
 def venv(t, cudnn):
@@ -79,18 +64,11 @@ def pip_check(site):
     return out
 
 
-def run(py):
-    p = subprocess.run([TD, "check", "--format", "json", "--no-gpu", "--python", py],
-                       capture_output=True, text=True, env=dict(os.environ, HOME="/nonexistent"))
-    check(p.returncode in (0, 1), f"exit {p.returncode}: {p.stderr[-400:]}")
-    return p.returncode, json.loads(p.stdout)
-
-
 def violated(t):
     py, site = venv(t, "9.1.0.70")
     truth = pip_check(site)
     check(("torch", "nvidia-cudnn-cu12") in truth, f"pip check says {truth}")
-    rc, doc = run(py)
+    rc, doc = check_py(py)
     errs = [f for f in doc["findings"] if f["severity"] == "error"]
     pins = [f for f in errs if f["kind"] == "companion_mismatch"]
     check(rc == 1 and len(errs) == 1 and len(pins) == 1, f"one error finding: {errs}")
@@ -100,14 +78,14 @@ def violated(t):
         check('nvidia-cudnn-cu12==8.9.2.26' in f["fix"] and " -m pip install " in f["fix"],
               f"the fix: {f['fix']}")
         check("9.1.0.70" in f["detail"] and "libcudnn.so.8" in f["detail"], f"the detail: {f['detail']}")
-    check(not [f for f in doc["findings"] if f["kind"] == "missing_library"],
+    check(not kinds(doc, "missing_library"),
           f"libcudnn.so.8 folded in: {doc['findings']}")
 
 
 def kept(t):
     py, site = venv(t, "8.9.2.26")
     check(not pip_check(site), "pip check: no conflict with the pinned cuDNN")
-    rc, doc = run(py)
+    rc, doc = check_py(py)
     pins = [f for f in doc["findings"] if f["kind"] in ("companion_mismatch", "missing_library")]
     check(not pins, f"the pinned cuDNN: {pins}")
 
@@ -118,5 +96,4 @@ if not os.path.exists("/usr/lib/python3/dist-packages/pip"):
 with tempfile.TemporaryDirectory() as t:
     violated(t)
     kept(t)
-print(f"pins cases: {len(failures)} failures")
-sys.exit(1 if failures else 0)
+finish("pins cases")

@@ -32,20 +32,14 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
 import cudalayout  # noqa: E402
+from casekit import TD, check, finish, shared_lib  # noqa: E402
 from pkgmeta import TORCH_212_REQUIRES, dist_info  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests", "cmd"))
 import fake_wheels  # noqa: E402
 
-TD = os.environ["TD_BIN"]
-failures, fixes = [], []
+fixes = []
 PY = "/usr/bin/python3"
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def missing(*args):
@@ -61,13 +55,7 @@ def missing(*args):
 
 
 def cc(out, soname, needs=(), rpath=None, link_dir=None):
-    args = ["gcc", "-shared", "-fPIC", "-o", out, "-x", "c", "-", f"-Wl,-soname,{soname}"]
-    if rpath:
-        args += ["-Wl,--disable-new-dtags", f"-Wl,-rpath,{rpath}"]
-    if needs:
-        args += [f"-L{link_dir}" if link_dir else "-L.", "-Wl,--no-as-needed"] + [f"-l:{n}" for n in needs]
-    subprocess.run(args, input=f"int {re.sub(r'[^a-z]', '_', soname)}(void) {{ return 0; }}\n",
-                   text=True, check=True)
+    shared_lib(out, soname, needs, rpath, [link_dir or "."] if needs else ())
 
 
 def sysroot(t, name, distro=None):
@@ -353,5 +341,4 @@ for fix in fixes:
     check("package that ships" not in fix, f"a generic fix: {fix!r}")
 if os.environ.get("TD_VERBOSE"):
     print("\n".join(sorted(set(fixes))))
-print(f"providers: {len(failures)} failures, {len(fixes)} fixes seen")
-sys.exit(1 if failures else 0)
+finish("providers", f", {len(fixes)} fixes seen")

@@ -14,25 +14,11 @@ import subprocess
 import sys
 import tempfile
 
-TD = os.environ["TD_BIN"]
-SRC = os.environ["TD_SRC"]
-SCHEMA = os.path.join(SRC, "schema", "report.schema.json")
+sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
+from casekit import TD, check, finish, td_json  # noqa: E402
+
 PY = "/usr/bin/python3"
 DEBIAN_TORCH = "/usr/lib/python3/dist-packages/torch"
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def validate(doc):
-    import jsonschema
-    schema = json.load(open(SCHEMA))
-    schema.pop("$id", None)
-    jsonschema.Draft202012Validator(schema).validate(doc)
 
 
 def fake_torch(site, version, init=True):
@@ -75,12 +61,8 @@ def real(exe, env, cwd):
 
 
 def td(exe, env, cwd):
-    p = subprocess.run([TD, "check", "--python", exe, "--no-gpu", "--format", "json"],
-                       capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
-    check(p.returncode in (0, 1), f"check --python {exe}: exit {p.returncode}: {p.stderr[-400:]}")
-    doc = json.loads(p.stdout)
-    validate(doc)
-    return doc
+    return td_json("check", "--python", exe, "--no-gpu", env=env, cwd=cwd, timeout=300, schema=True,
+                   what=f"check --python {exe}")[1]
 
 
 def imported_dir(r):
@@ -302,5 +284,4 @@ with tempfile.TemporaryDirectory() as t:
     namespace_only(t)
     companions_on_path(t)
 
-print(f"sys.path cases: {len(failures)} failures")
-sys.exit(1 if failures else 0)
+finish("sys.path cases")

@@ -17,15 +17,10 @@ import tempfile
 sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests", "cmd"))
 import fake_wheels as fw  # noqa: E402
 
-TD = os.environ["TD_BIN"]
+sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))
+from casekit import check, check_py, finish  # noqa: E402
+
 URL = "https://download.pytorch.org/whl/"
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def env():
@@ -116,10 +111,7 @@ def pip_list(py):
 
 
 def run_check(py):
-    p = subprocess.run([TD, "check", "--format", "json", "--no-gpu", "--python", py],
-                       capture_output=True, text=True, env=dict(env(), HOME="/nonexistent"), timeout=120)
-    check(p.returncode in (0, 1), f"exit {p.returncode}: {p.stderr[-400:]}")
-    return json.loads(p.stdout)["findings"]
+    return check_py(py, env=dict(env(), HOME="/nonexistent"), timeout=120)[1]["findings"]
 
 
 def run_fix(fix, py, idx):
@@ -259,5 +251,4 @@ with tempfile.TemporaryDirectory() as t:
     unsuffixed_cu13_beside_cu13_torch(t, idx)
     rocm_torch_with_cuda_vision(t, idx)
     xpu_torch_with_cpu_audio(t, idx)
-print(f"variant cases: {len(failures)} failures")
-sys.exit(1 if failures else 0)
+finish("variant cases")

@@ -10,12 +10,9 @@ set -euo pipefail
 exe=${TD_FIXTURES:?}/windows_exe/win64/torchdoctor.exe
 gpu=$TD_FIXTURES/windows_replay/gpu
 schema=$TD_SRC/schema/report.schema.json
-tmp=$(mktemp -d)
-export WINEPREFIX=$tmp/prefix WINEDEBUG=-all
-trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
 [ -f "$exe" ] || { echo "skipped: $exe was not built"; exit 0; }
 command -v wine >/dev/null || { echo "skipped: wine is not installed"; exit 0; }
-wine wineboot -i >/dev/null 2>&1
+. "$(dirname "$0")/wine_prefix.sh"
 cp -r "$gpu" "$WINEPREFIX/drive_c/gpu"
 export TD_FAKE_NVML_DRIVER=572.16 WINEPATH='C:\gpu'
 wine "$exe" bench --quick --iterations 3 --format json 2>/dev/null | tr -d '\r' >"$tmp/bench.json"

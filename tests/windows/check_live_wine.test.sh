@@ -18,20 +18,11 @@
 set -euo pipefail
 exe=${TD_FIXTURES:?}/windows_exe/win64/torchdoctor.exe
 fx=$TD_FIXTURES/windows_replay
-tmp=$(mktemp -d)
-export WINEPREFIX=$tmp/prefix WINEDEBUG=-all
-trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
-wine wineboot -i >/dev/null 2>&1
+. "$(dirname "$0")/wine_prefix.sh"
 cp -r "$fx/drive/rvenv" "$fx/drive/tools" "$fx/gpu" "$WINEPREFIX/drive_c/"
 cd "$tmp"
 py='C:\rvenv\Scripts\python.exe'
 path='C:\tools;C:\nope;C:\tools'
-fail=0
-check() { # WHAT, then a command that must succeed
-    local what=$1
-    shift
-    if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
-}
 
 rc=0
 WINEPATH=$path wine "$exe" check --python "$py" --no-gpu --live --format json | tr -d '\r' \
@@ -56,24 +47,15 @@ TD_FAKE_CUDA_MODE=crash WINEPATH='C:\gpu' wine "$exe" check --python "$py" --tim
     --format json 2>/dev/null | tr -d '\r' >crash.json || rc=$?
 check "check with a crashing driver finishes (exit $rc)" [ $rc != 2 ] && [ -s crash.json ]
 
-/usr/bin/python3 - "${TD_SRC:?}/schema/report.schema.json" <<'P' || fail=1
+casekit_py - "${TD_SRC:?}/schema/report.schema.json" <<'P' || fail=1
 import json, sys
-import jsonschema
-schema = json.load(open(sys.argv[1]))
-schema.pop("$id", None)
-bad = []
-def check(cond, what):
-    print(("ok: " if cond else "FAIL: ") + what)
-    if not cond:
-        bad.append(what)
+import casekit
+from casekit import check, check_schema, failures as bad
+casekit.show_ok = True
 lib = "C:\\rvenv\\Lib\\site-packages\\torch\\lib\\"
 docs = {n: json.load(open(n)) for n in ("live.json", "gpu.json", "crash.json")}
 for n, d in docs.items():
-    try:
-        jsonschema.validate(d, schema)
-        check(True, f"{n} schema")
-    except jsonschema.ValidationError as e:
-        check(False, f"{n} schema: {e.message}")
+    check_schema(d, f"{n} schema")
 d = docs["live.json"]
 loads = {l["file"]: l for l in d["replay"]["loads"]}
 check(d["replay"]["done"] and d["replay"]["detail"] is None, "replay finished")

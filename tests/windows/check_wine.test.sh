@@ -13,17 +13,8 @@
 set -euo pipefail
 exe=${TD_FIXTURES:?}/windows_exe/win64/torchdoctor.exe
 fx=$TD_FIXTURES/windows_check
-tmp=$(mktemp -d)
-export WINEPREFIX=$tmp/prefix WINEDEBUG=-all
-trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
-wine wineboot -i >/dev/null 2>&1
+. "$(dirname "$0")/wine_prefix.sh"
 cp -r "$fx/drive/venv" "$fx/drive/tools" "$WINEPREFIX/drive_c/"
-fail=0
-check() { # WHAT, then a command that must succeed
-    local what=$1
-    shift
-    if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
-}
 
 rc=0
 WINEPATH='C:\tools' wine "$exe" check --python 'C:\venv\Scripts\python.exe' \
@@ -38,10 +29,12 @@ sys32=$WINEPREFIX/drive_c/windows/system32
 "$TD_BIN" inspect --format json "$sys32/vcruntime140.dll" "$sys32/vcruntime140_1.dll" \
     "$sys32/msvcp140.dll" >"$tmp/sys32.json" || true
 
-/usr/bin/python3 - "$tmp/check.json" "$tmp/wine-loader.txt" "$tmp/reg.txt" \
+casekit_py - "$tmp/check.json" "$tmp/wine-loader.txt" "$tmp/reg.txt" \
     "${TD_SRC:?}/schema/report.schema.json" "$tmp/sys32.json" <<'P' || fail=1
 import json, re, sys
-import jsonschema
+import casekit
+from casekit import check, check_schema, failures as bad
+casekit.show_ok = True
 d = json.load(open(sys.argv[1]))
 loader = dict(l.rsplit(" ", 1) for l in open(sys.argv[2]).read().split("\n") if l)
 reg = {}
@@ -49,18 +42,7 @@ for l in open(sys.argv[3]):
     m = re.match(r"\s+(\S+)\s+REG_\w+\s+(.*)$", l.rstrip("\n"))
     if m:
         reg[m.group(1)] = m.group(2)
-schema = json.load(open(sys.argv[4]))
-schema.pop("$id", None)
-bad = []
-def check(cond, what):
-    print(("ok: " if cond else "FAIL: ") + what)
-    if not cond:
-        bad.append(what)
-try:
-    jsonschema.validate(d, schema)
-    check(True, "schema")
-except jsonschema.ValidationError as e:
-    check(False, f"schema: {e.message}")
+check_schema(d)
 lib = "C:\\venv\\Lib\\site-packages\\torch\\lib\\"
 got = sorted((f["severity"], f["kind"], f["library"], f["needed_by"]) for f in d["findings"]
              if f["kind"] in ("missing_library", "found_only_via_path"))

@@ -5,12 +5,7 @@
 # conda writes them, hold every file the import touches; see
 # conda_wine_cases.py.
 set -euo pipefail
-exe=${TD_FIXTURES:?}/windows_exe/win64/torchdoctor.exe
-[ -f "$exe" ] || { echo "skipped: no windows_exe fixture"; exit 0; }
-command -v wine >/dev/null && command -v x86_64-w64-mingw32-gcc >/dev/null ||
-    { echo "skipped: no wine or mingw-w64"; exit 0; }
-tmp=$(mktemp -d)
-export WINEPREFIX=$tmp/prefix WINEDEBUG=-all TD_EXE=$exe
-trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
-wine wineboot -i >/dev/null 2>&1
+. "$(dirname "$0")/need_mingw_wine.sh"
+. "$(dirname "$0")/wine_prefix.sh"
+export TD_EXE=$exe
 exec python3 "$TD_SRC/tests/windows/conda_wine_cases.py" "$tmp"

@@ -4,7 +4,6 @@ adds that folder for conda). Intact: no corrupted_file, also with --verify
 (TorchConfig.cmake, a placeholder file conda rewrote with the env's
 prefix, is no alarm). cudnn64_9.dll edited after install is named, with
 the conda fix for that exact build. Ground truth: every row hashed here."""
-import json
 import os
 import subprocess
 import sys
@@ -12,18 +11,15 @@ import time
 
 sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests", "probe"))
 from conda_integrity_cases import PLACEHOLDER, Package, truth  # noqa: E402
+import casekit  # noqa: E402  (on sys.path now: conda_integrity_cases put it there)
+from casekit import check, failures, td_json  # noqa: E402
+
+casekit.show_ok = True
 
 tmp = sys.argv[1]
 drive = os.path.join(os.environ["WINEPREFIX"], "drive_c")
 env = os.path.join(drive, "conda", "envs", "ml")
 target = "C:\\conda\\envs\\ml"
-failures = []
-
-
-def check(cond, what):
-    print(("ok: " if cond else "FAIL: ") + what)
-    if not cond:
-        failures.append(what)
 
 
 def mingw(out, code, *args):
@@ -68,10 +64,8 @@ def lay_out():
 
 
 def run(*extra):
-    p = subprocess.run(["wine", os.environ["TD_EXE"], "check", "--python", target + "\\python.exe",
-                        "--no-gpu", "--format", "json", *extra], capture_output=True, text=True)
-    check(p.returncode in (0, 1), f"exit {p.returncode}: {p.stderr[-300:]}")
-    return json.loads(p.stdout.replace("\r", ""))
+    return td_json("check", "--python", target + "\\python.exe", "--no-gpu", *extra,
+                   prog=["wine", os.environ["TD_EXE"]], what="", tail=300)[1]
 
 
 def corrupted(doc):

@@ -25,14 +25,12 @@ on_console() { # OUT ENV OPTIONS: the exe's console output
 on_console "$tmp/auto.txt" "" ""
 on_console "$tmp/nocolor.txt" NO_COLOR=1 ""
 on_console "$tmp/never.txt" "" "--color never"
-/usr/bin/python3 - "$tmp" <<'P' || fail=1
+casekit_py - "$tmp" <<'P' || fail=1
 import re, sys
+import casekit
+from casekit import check, failures as bad
+casekit.show_ok = True
 tmp = sys.argv[1]
-bad = []
-def check(cond, what):
-    print(("ok: " if cond else "FAIL: ") + what)
-    if not cond:
-        bad.append(what)
 def text(name):
     raw = open(f"{tmp}/{name}.txt", "rb").read().decode("utf-8", "replace")
     sgr = re.findall(r"\x1b\[[0-9;]*m", raw)

@@ -8,6 +8,7 @@ set -euo pipefail
 fx=${TD_FIXTURES:?}/windows_exe
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../check.sh"
 root=$tmp/root
 mkdir -p "$root/Windows/System32"
 for f in /usr/lib/x86_64-linux-gnu/wine/x86_64-windows/*.dll; do
@@ -18,15 +19,12 @@ rc=0
     >"$tmp/deps.json" || rc=$?
 "$TD_BIN" inspect --format json "$fx/win64/torchdoctor.exe" "$fx/win32/torchdoctor.exe" \
     >"$tmp/inspect.json"
-/usr/bin/python3 - "$tmp/deps.json" "$tmp/inspect.json" "$rc" <<'P'
+casekit_py - "$tmp/deps.json" "$tmp/inspect.json" "$rc" <<'P'
 import json, sys
+from casekit import check, failures as bad
 deps = json.load(open(sys.argv[1]))
 inspect = json.load(open(sys.argv[2]))
 rc = int(sys.argv[3])
-bad = []
-def check(cond, what):
-    if not cond:
-        bad.append(what); print("FAIL:", what)
 # Every Windows since 7 has these (the UCRT API sets: Windows 10, or 7+ with KB2999226).
 system = {"kernel32.dll", "msvcrt.dll", "advapi32.dll", "user32.dll", "shell32.dll",
           "ole32.dll", "ntdll.dll", "bcrypt.dll", "ws2_32.dll", "version.dll"}

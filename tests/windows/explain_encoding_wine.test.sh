@@ -7,10 +7,7 @@
 # without a console) and matches the localised catalogue rows.
 set -euo pipefail
 exe=${TD_FIXTURES:?}/windows_exe/win64/torchdoctor.exe
-tmp=$(mktemp -d)
-export WINEPREFIX=$tmp/prefix WINEDEBUG=-all
-trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
-wine wineboot -i >/dev/null 2>&1
+. "$(dirname "$0")/wine_prefix.sh"
 fail=0
 here=$(dirname "$0")
 for c in zh:zh_CN.UTF-8 ja:ja_JP.UTF-8 ru:ru_RU.UTF-8 'utf16 utf8 fr:C'; do

@@ -9,14 +9,8 @@
 # import maps, and both cudnn copies loaded once every DLL of the folder
 # is loaded in glob order as torch/__init__.py does.
 set -euo pipefail
-exe=${TD_FIXTURES:?}/windows_exe/win64/torchdoctor.exe
-[ -f "$exe" ] || { echo "skipped: no windows_exe fixture"; exit 0; }
-command -v wine >/dev/null && command -v x86_64-w64-mingw32-gcc >/dev/null ||
-    { echo "skipped: no wine or mingw-w64"; exit 0; }
-tmp=$(mktemp -d)
-export WINEPREFIX=$tmp/prefix WINEDEBUG=-all
-trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
-wine wineboot -i >/dev/null 2>&1
+. "$(dirname "$0")/need_mingw_wine.sh"
+. "$(dirname "$0")/wine_prefix.sh"
 venv=$WINEPREFIX/drive_c/venv
 site=$venv/Lib/site-packages
 lib=$site/torch/lib

@@ -14,12 +14,7 @@ set -euo pipefail
 fx=${TD_FIXTURES:?}/windows_unicode
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { # WHAT, then a command that must succeed
-    local what=$1
-    shift
-    if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
-}
+. "$(dirname "$0")/../check.sh"
 deep=Users/deep
 for i in 1 2 3 4 5 6 7 8; do deep="$deep/a_rather_long_folder_name_number_$i"; done
 tree() { # ROOT FOLDER [system32]
@@ -31,15 +26,13 @@ tree "$tmp/deep" "$deep" system32
 tree "$tmp/short" Users/u system32
 tree "$tmp/nowin" "$deep"
 verdict() { # FILE WANT(warning|none|no-windows)
-    /usr/bin/python3 - "$1" "$2" "${TD_SRC:?}/schema/report.schema.json" <<'P'
+    casekit_py - "$1" "$2" <<'P'
 import json, sys
-import jsonschema
+from casekit import kinds, validate
 d = json.load(open(sys.argv[1], encoding="utf-8"))
 want = sys.argv[2]
-schema = json.load(open(sys.argv[3]))
-schema.pop("$id", None)
-jsonschema.validate(d, schema)
-long = [f for f in d["findings"] if f["kind"] == "path_too_long"]
+validate(d)
+long = kinds(d, "path_too_long")
 torch = [t["dir"] for t in d["torch"]]
 if want == "no-windows":
     ok = "windows" not in d and not long

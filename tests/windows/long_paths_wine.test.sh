@@ -23,15 +23,13 @@ rm -f "$WINEPREFIX/drive_c/windows/system32/vcruntime140_1.dll"
 py="C:\\users\\$(printf '%s' "$deep" | tr / '\\')\\Python311\\python.exe"
 key='HKLM\SYSTEM\CurrentControlSet\Control\FileSystem'
 verdict() { # FILE WANT(error|none|warning)
-    /usr/bin/python3 - "$1" "$2" "${TD_SRC:?}/schema/report.schema.json" <<'P'
+    casekit_py - "$1" "$2" <<'P'
 import json, sys
-import jsonschema
+from casekit import kinds, validate
 d = json.load(open(sys.argv[1], encoding="utf-8"))
 want = sys.argv[2]
-schema = json.load(open(sys.argv[3]))
-schema.pop("$id", None)
-jsonschema.validate(d, schema)
-long = [f for f in d["findings"] if f["kind"] == "path_too_long"]
+validate(d)
+long = kinds(d, "path_too_long")
 miss = [f for f in d["findings"] if f["kind"] == "missing_library" and
         f["library"] == "vcruntime140_1.dll"]
 deepest = max((len(f["library"]) for f in long), default=0)

@@ -11,10 +11,7 @@
 set -euo pipefail
 exe=${TD_FIXTURES:?}/windows_exe/win64/torchdoctor.exe
 fx=$TD_FIXTURES/windows_check
-tmp=$(mktemp -d)
-export WINEPREFIX=$tmp/prefix WINEDEBUG=-all
-trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
-wine wineboot -i >/dev/null 2>&1
+. "$(dirname "$0")/wine_prefix.sh"
 c=$WINEPREFIX/drive_c
 cat >"$c/py.reg" <<'R'
 Windows Registry Editor Version 5.00
@@ -45,25 +42,16 @@ mkdir -p "$c/${user//\\//}/Python/Python311/site-packages"
 
 rc=0
 wine "$exe" check --no-gpu --format json | tr -d '\r' >"$tmp/check.json" || rc=$?
-/usr/bin/python3 - "$tmp/check.json" "$rc" "C:/${user//\\//}" \
+casekit_py - "$tmp/check.json" "$rc" "C:/${user//\\//}" \
     "${TD_SRC:?}/schema/report.schema.json" <<'P'
 import json, sys
-import jsonschema
+import casekit
+from casekit import check, check_schema, failures as bad
+casekit.show_ok = True
 d = json.load(open(sys.argv[1]))
 rc, appdata = int(sys.argv[2]), sys.argv[3]
-schema = json.load(open(sys.argv[4]))
-schema.pop("$id", None)
-bad = []
-def check(cond, what):
-    print(("ok: " if cond else "FAIL: ") + what)
-    if not cond:
-        bad.append(what)
 check(rc == 0, f"exit status {rc}")
-try:
-    jsonschema.validate(d, schema)
-    check(True, "schema")
-except jsonschema.ValidationError as e:
-    check(False, f"schema: {e.message}")
+check_schema(d)
 got = [(p["exe"], p["version"], p["found_by"], p["kind"], p["prefix"], p["site_dirs"])
        for p in d["pythons"]]
 want = [("C:/py311/python.exe", "3.11", "py launcher (registry)", "other", "C:/py311",

@@ -13,18 +13,8 @@
 set -euo pipefail
 exe=${TD_FIXTURES:?}/windows_exe/win64/torchdoctor.exe
 torch=$TD_FIXTURES/windows_torch/root
-tmp=$(mktemp -d)
-export WINEPREFIX=$tmp/prefix WINEDEBUG=-all
-trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
-wine wineboot -i >/dev/null 2>&1
-winpath() { printf 'Z:%s' "$1" | tr / '\\'; }
+. "$(dirname "$0")/wine_prefix.sh"
 win() { wine "$exe" "$@" | tr -d '\r'; } # the exe writes CRLF, as Windows programs do
-fail=0
-check() { # WHAT, then a command that must succeed
-    local what=$1
-    shift
-    if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
-}
 
 # 1. --version
 check "--version" [ "$(win --version)" == "$("$TD_BIN" --version)" ]

@@ -12,11 +12,7 @@
 set -euo pipefail
 exe=${TD_FIXTURES:?}/windows_exe/win64/torchdoctor.exe
 app=$TD_FIXTURES/windows_trace/app
-tmp=$(mktemp -d)
-export WINEPREFIX=$tmp/prefix WINEDEBUG=-all
-trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
-wine wineboot -i >/dev/null 2>&1
-winpath() { printf 'Z:%s' "$1" | tr / '\\'; }
+. "$(dirname "$0")/wine_prefix.sh"
 A=$(winpath "$app")
 fail=0
 n=0
