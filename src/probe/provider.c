@@ -92,7 +92,8 @@ static void open_site(struct ctx *c, const char *dir, struct site *s)
             char **grown = td_arena_array(c->probe.arena, cap ? cap * 2 : 32, sizeof *grown);
             if (!grown)
                 break;
-            memcpy(grown, s->dist_infos, s->n * sizeof *grown);
+            if (s->n)
+                memcpy(grown, s->dist_infos, s->n * sizeof *grown);
             s->dist_infos = grown, cap = cap ? cap * 2 : 32;
         }
         s->dist_infos[s->n++] = td_arena_strdup(c->probe.arena, e->d_name);

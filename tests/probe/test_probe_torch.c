@@ -324,7 +324,7 @@ static void pairing_table(void **state)
         .version = "2.9.0+cu128", .cuda = "12.8", .companions = &cufft, .n_companions = 1};
     td_torch_variant_check(&t128, "/py", NULL, &f);
     assert_int_equal(f.count, 5);
-    assert_int_equal(f.items[4].kind, TD_KIND_CUDA_RUNTIME_MISMATCH);
+    assert_string_equal(f.items[4].kind, TD_KIND_CUDA_RUNTIME_MISMATCH);
     assert_non_null(strstr(f.items[4].detail, "built for CUDA 13"));
     struct td_torch t130 = {
         .version = "2.9.0+cu130", .cuda = "13.0", .companions = &cufft, .n_companions = 1};
