@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "probe/torch_internal.h"
 
 /* A string member's value, unescaped into A; NULL when not a string. */
 static const char *string_value(struct td_json *j, struct td_arena *a)
@@ -195,4 +196,15 @@ const char *td_conda_channel_name(const struct td_conda_record *r, struct td_are
             return td_arena_strndup(arena, u + h, n - h);
     }
     return td_arena_strndup(arena, u, n);
+}
+
+const char *td_conda_reinstall_cmd(const struct td_conda_record *r, const char *prefix,
+                                   struct td_arena *arena, char *out, size_t cap)
+{
+    const char *channel = td_conda_channel_name(r, arena);
+    char spec[512];
+    snprintf(spec, sizeof spec, "%s%s%s==%s%s%s", channel ? channel : "", channel ? "::" : "",
+             r->name, r->version ? r->version : "", r->build ? "=" : "", r->build ? r->build : "");
+    return td_install_cmd("conda", NULL, prefix, NULL, TD_REINSTALL, r->version ? spec : r->name,
+                          out, cap);
 }

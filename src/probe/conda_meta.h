@@ -46,4 +46,11 @@ int td_conda_record_read(const char *text, size_t len, struct td_conda_record *r
  * is, NULL when neither is known. */
 const char *td_conda_channel_name(const struct td_conda_record *r, struct td_arena *arena);
 
+/* The command that reinstalls R's exact build into the environment PREFIX
+ * from the channel it came from, into OUT: "conda install -p PREFIX
+ * --force-reinstall CHANNEL::NAME=VERSION=BUILD" (conda docs, "Package
+ * match specifications": channel::name=version=build). */
+const char *td_conda_reinstall_cmd(const struct td_conda_record *r, const char *prefix,
+                                   struct td_arena *arena, char *out, size_t cap);
+
 #endif

@@ -14,6 +14,7 @@
 #include "kb/change.h"
 #include "kb/kb.h"
 #include "kb/pep508.h"
+#include "probe/conda_meta.h"
 #include "probe/pyfs.h"
 #include "probe/torch_internal.h"
 
@@ -288,60 +289,31 @@ static bool fix_from_record(struct ctx *c, const struct site *s, const char *lib
     return found;
 }
 
-/* conda's record of an installed package, conda-meta/{name}-{version}-{build}.json,
- * lists its files (relative to the prefix) in "files" and says where it
- * came from in "channel" ("https://conda.anaconda.org/conda-forge/linux-64"):
- * conda.github.io/rattler/py-rattler/prefix_record (files),
- * .../repo_data_record (channel, file_name). */
-struct conda_pkg {
-    char name[128], version[128], channel[128];
-};
-
-/* The channel's name from a record's "channel" value, into OUT ("" when none). */
-static void channel_name(const char *json, char *out, size_t cap)
-{
-    const char *k = strstr(json, "\"channel\":");
-    const char *v = k ? strchr(k + 10, '"') : NULL;
-    out[0] = '\0';
-    if (!v)
-        return;
-    v++;
-    const char *host = strstr(v, "conda.anaconda.org/");
-    size_t n = strcspn(v, "\"");
-    if (host && host < v + n) {
-        v = host + 19;
-        n = strcspn(v, "/\"");
-    } else if (memchr(v, '/', n))
-        return; /* a custom URL: the command cannot name it as a channel */
-    snprintf(out, cap, "%.*s", (int)n, v);
-}
-
-/* The package of PREFIX's conda-meta whose record lists a file named LIB. */
-static bool conda_owner(struct ctx *c, const char *prefix, const char *lib, struct conda_pkg *p)
+/* The record of PREFIX's conda-meta (probe/conda_meta.h) that lists a
+ * file named LIB, into R; a text scan first, so that only a record naming
+ * the file is parsed. */
+static bool conda_owner(struct ctx *c, const char *prefix, const char *lib,
+                        struct td_conda_record *r)
 {
     char *meta = td_pyfs_join(c->probe.arena, prefix, "conda-meta");
     char needle[300];
-    snprintf(needle, sizeof needle, "/%s\"", lib);
+    snprintf(needle, sizeof needle, "%s\"", lib);
     DIR *d = meta ? opendir(meta) : NULL;
     const struct dirent *e;
     bool found = false;
     while (d && !found && (e = readdir(d)) != NULL) {
-        const char *n = e->d_name, *build = strrchr(n, '-');
-        if (!ends_with(n, ".json") || !build)
+        if (!ends_with(e->d_name, ".json"))
             continue;
-        const char *ver = build;
-        while (ver > n && ver[-1] != '-')
-            ver--;
         size_t len;
-        char *text = ver > n + 1 ? td_pyfs_read(&c->probe, td_pyfs_join(c->probe.arena, meta, n),
-                                                RECORD_MAX, &len)
-                                 : NULL;
-        if (text && strstr(text, needle)) {
-            snprintf(p->name, sizeof p->name, "%.*s", (int)(ver - 1 - n), n);
-            snprintf(p->version, sizeof p->version, "%.*s", (int)(build - ver), ver);
-            channel_name(text, p->channel, sizeof p->channel);
-            found = true;
-        }
+        char *text = td_pyfs_read(&c->probe, td_pyfs_join(c->probe.arena, meta, e->d_name),
+                                  RECORD_MAX, &len);
+        struct td_err err;
+        if (text && strstr(text, needle) &&
+            td_conda_record_read(text, len, r, c->probe.arena, &err) == 0)
+            for (size_t i = 0; i < r->n_paths && !found; i++) {
+                const char *slash = strrchr(r->paths[i].path, '/');
+                found = strcmp(slash ? slash + 1 : r->paths[i].path, lib) == 0;
+            }
         free(text);
     }
     if (d)
@@ -349,19 +321,18 @@ static bool conda_owner(struct ctx *c, const char *prefix, const char *lib, stru
     return found;
 }
 
-/* A file a conda package of the environment lists: reinstall it from its channel. */
+/* A file a conda package of the environment lists: reinstall its exact
+ * build from its channel. */
 static bool fix_from_conda(struct ctx *c, const struct site *s, const char *lib, char *fix)
 {
     const char *prefix = prefix_of(c, s);
-    struct conda_pkg p;
-    if (!prefix || !conda_owner(c, prefix, lib, &p))
+    struct td_conda_record r;
+    if (!prefix || !conda_owner(c, prefix, lib, &r))
         return false;
-    char spec[300], cmd[1024];
-    snprintf(spec, sizeof spec, "%s==%s", p.name, p.version);
-    td_install_cmd("conda", "python", target_path(c, prefix), NULL, TD_REINSTALL, spec, cmd,
-                   sizeof cmd);
-    snprintf(fix, FIX_CAP, "%s%s%s  # %s %s (conda-meta) lists %s; the file is gone", cmd,
-             p.channel[0] ? " -c " : "", p.channel, p.name, p.version, lib);
+    char cmd[1024];
+    td_conda_reinstall_cmd(&r, target_path(c, prefix), c->probe.arena, cmd, sizeof cmd);
+    snprintf(fix, FIX_CAP, "%s  # %s %s (conda-meta) lists %s; the file is gone", cmd, r.name,
+             r.version ? r.version : "", lib);
     return true;
 }
 

@@ -712,18 +712,11 @@ static bool conda_touches(const struct td_conda_record *r, const char *prefix,
     return false;
 }
 
-/* "conda install -p PREFIX --force-reinstall CHANNEL::NAME=VERSION=BUILD":
- * the exact build, from the channel it came from (conda docs, "Package
- * match specifications": channel::name=version=build). */
+/* The exact build, from the channel it came from. */
 static void conda_fix(struct check *c, const struct td_conda_record *r, const char *prefix,
                       struct td_arena *a)
 {
-    const char *channel = td_conda_channel_name(r, a);
-    char spec[512];
-    snprintf(spec, sizeof spec, "%s%s%s==%s%s%s", channel ? channel : "", channel ? "::" : "",
-             r->name, r->version ? r->version : "", r->build ? "=" : "", r->build ? r->build : "");
-    td_install_cmd("conda", NULL, prefix, NULL, TD_REINSTALL, r->version ? spec : r->name, c->fix,
-                   sizeof c->fix);
+    td_conda_reinstall_cmd(r, prefix, a, c->fix, sizeof c->fix);
 }
 
 /* Checks the record in conda-meta/NAME when it touches the import; true

@@ -219,13 +219,16 @@ def conda_meta(t):
        "$ORIGIN/../../../..", stubs)  # conda's torch finds $PREFIX/lib
     record = {"name": "cudnn", "version": "9.1.1.17", "build": "cuda12_0",
               "channel": "https://conda.anaconda.org/conda-forge/linux-64",
-              "files": ["include/cudnn.h", "lib/libcudnn.so.9"]}
+              "files": ["include/cudnn.h", "lib/libcudnn.so.9"],
+              "paths_data": {"paths_version": 1, "paths": [
+                  {"_path": "include/cudnn.h", "path_type": "hardlink", "size_in_bytes": 1},
+                  {"_path": "lib/libcudnn.so.9", "path_type": "hardlink", "size_in_bytes": 1}]}}
     with open(os.path.join(prefix, "conda-meta", "cudnn-9.1.1.17-cuda12_0.json"), "w") as f:
         json.dump(record, f, indent=2)
     dist_info(site, "torch", "2.5.1", [], ["torch/lib/libtorch_cuda.so"], installer="conda")
     fix = missing("--root", root, "--profile", "dlopen",
                   os.path.join(lib, "libtorch_cuda.so")).get("libcudnn.so.9", "")
-    want = "conda install -p /opt/env --force-reinstall cudnn=9.1.1.17 -c conda-forge"
+    want = "conda install -p /opt/env --force-reinstall conda-forge::cudnn=9.1.1.17=cuda12_0"
     check(fix.startswith(want), f"conda fix: {fix!r}, want {want!r}")
 
 
