@@ -1,6 +1,7 @@
 /* libFuzzer target for the PEP 440/508 evaluator (kb/pep508.h): the input's
  * first line is a Requires-Dist requirement, the second an installed
- * version; both are also tried as a specifier set and a marker. */
+ * version; both are also tried as a specifier set and a marker. The whole
+ * input is also read as METADATA headers. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,6 +16,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(s, data, size);
     s[size] = '\0';
+    struct td_requirement m;
+    for (const char *at = s; td_metadata_next_requirement(&at, &m);)
+        ;
     char *version = strchr(s, '\n');
     if (version)
         *version++ = '\0';

@@ -4,6 +4,7 @@
  * parses and evaluates them. */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kb/pep508.h"
@@ -399,4 +400,31 @@ void td_pep508_env_for(struct td_pep508_env *e, const char *os, const char *mach
         .implementation_name = "cpython",
         .implementation_version = full_version,
     };
+}
+
+bool td_metadata_next_requirement(const char **cursor, struct td_requirement *r)
+{
+    static const char key[] = "Requires-Dist:";
+    for (const char *line = *cursor; line && *line;) {
+        size_t n = strcspn(line, "\n");
+        const char *next = line[n] ? line + n + 1 : line + n;
+        size_t len = n && line[n - 1] == '\r' ? n - 1 : n;
+        if (len == 0)
+            break; /* the blank line that ends the headers */
+        if (len > sizeof key - 1 && strncmp(line, key, sizeof key - 1) == 0) {
+            size_t vlen = len - (sizeof key - 1);
+            char *value = malloc(vlen + 1); /* td_pep508_parse reads to a NUL */
+            if (value)
+                memcpy(value, line + sizeof key - 1, vlen), value[vlen] = '\0';
+            bool ok = value && td_pep508_parse(value, r);
+            free(value);
+            if (ok) {
+                *cursor = next;
+                return true;
+            }
+        }
+        line = next;
+    }
+    *cursor = NULL;
+    return false;
 }

@@ -85,4 +85,10 @@ bool td_pep508_parse(const char *line, struct td_requirement *r);
  * a version comparison of a non-version). */
 int td_pep508_marker(const char *marker, const struct td_pep508_env *env, const char *extra);
 
+/* The next valid Requires-Dist requirement of core metadata headers
+ * (METADATA, PKG-INFO) from *CURSOR, NUL-terminated text, into R; *CURSOR
+ * moves past it. False when none is left: the headers end at the first
+ * blank line. Lines may end in CRLF. */
+bool td_metadata_next_requirement(const char **cursor, struct td_requirement *r);
+
 #endif

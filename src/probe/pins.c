@@ -201,20 +201,12 @@ static void check_dist(struct pins *p, const struct dist *d, bool always)
     struct td_requirement *r = always || names_torch(text) ? malloc(sizeof *r) : NULL;
     bool torch = false;
     for (int pass = always ? 1 : 0; r && pass < 2; pass++) {
-        for (char *line = text, *next; line && *line; line = next) {
-            next = line + strcspn(line, "\n");
-            char keep = *next;
-            *next = '\0';
-            if (!strncmp(line, "Requires-Dist:", 14) && td_pep508_parse(line + 14, r)) {
-                torch |= !strcmp(r->key, "torch");
-                const struct dist *have = pass ? find_dist(p->dists, p->n_dists, r->key) : NULL;
-                bool applies = !r->marker[0] || td_pep508_marker(r->marker, &p->env, "") == 1;
-                if (have && applies && !r->url &&
-                    td_pep440_contains(r->specifier, have->version) == 0)
-                    violated(p, d->key, d->version, d, r, have);
-            }
-            *next = keep;
-            next += *next != '\0';
+        for (const char *at = text; td_metadata_next_requirement(&at, r);) {
+            torch |= !strcmp(r->key, "torch");
+            const struct dist *have = pass ? find_dist(p->dists, p->n_dists, r->key) : NULL;
+            bool applies = !r->marker[0] || td_pep508_marker(r->marker, &p->env, "") == 1;
+            if (have && applies && !r->url && td_pep440_contains(r->specifier, have->version) == 0)
+                violated(p, d->key, d->version, d, r, have);
         }
         if (!pass && !torch)
             break;

@@ -228,19 +228,11 @@ static bool torch_pin(struct ctx *c, const struct site *s, const char *wheel, ch
                     : NULL;
     struct td_requirement *r = text ? malloc(sizeof *r) : NULL;
     bool found = false;
-    for (char *line = text, *next; r && line && *line && !found; line = next) {
-        next = line + strcspn(line, "\n");
-        if (*next)
-            *next++ = '\0';
-        line[strcspn(line, "\r")] = '\0';
-        if (!*line)
-            break; /* the headers end at the first blank line */
-        if (strncmp(line, "Requires-Dist:", 14) == 0 && td_pep508_parse(line + 14, r) &&
-            strcmp(r->key, wheel) == 0 && strncmp(r->specifier, "==", 2) == 0) {
+    for (const char *at = text; r && !found && td_metadata_next_requirement(&at, r);)
+        if (strcmp(r->key, wheel) == 0 && strncmp(r->specifier, "==", 2) == 0) {
             snprintf(out, cap, "%s", r->specifier + 2);
             found = true;
         }
-    }
     free(r);
     free(text);
     return found;

@@ -122,6 +122,28 @@ static char *field(char **p)
 
 static char env_vals[16][256];
 
+/* Requires-Dist lines of METADATA headers, CRLF or LF, an invalid one
+ * skipped, none read from the body after the blank line. */
+static void metadata_requirements(void **state)
+{
+    const char *text =
+        "Metadata-Version: 2.1\r\nName: torch\r\n"
+        "Requires-Dist: nvidia-cudnn-cu12 (==8.9.2.26) ; platform_system == \"Linux\"\r\n"
+        "Requires-Dist: !!not a requirement\r\n"
+        "Summary: x\r\nRequires-Dist: filelock\r\n\r\n"
+        "Requires-Dist: body-is-not-a-header\n";
+    struct td_requirement r;
+    const char *at = text;
+    assert_true(td_metadata_next_requirement(&at, &r));
+    assert_string_equal(r.key, "nvidia-cudnn-cu12");
+    assert_string_equal(r.specifier, "==8.9.2.26");
+    assert_true(td_metadata_next_requirement(&at, &r));
+    assert_string_equal(r.key, "filelock");
+    assert_false(td_metadata_next_requirement(&at, &r));
+    assert_null(at);
+    assert_false(td_metadata_next_requirement(&at, &r)); /* stays done */
+}
+
 static void set_env(struct td_pep508_env *e, const char *name, const char *value)
 {
     struct {
@@ -181,6 +203,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(ordering),
         cmocka_unit_test(operators),
         cmocka_unit_test(requirements),
+        cmocka_unit_test(metadata_requirements),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
