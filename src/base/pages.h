@@ -1,11 +1,8 @@
 /* Working memory for one job (symbol binding), all released at once: a
- * bump allocator over one reservation of address space, which the Linux
- * build asks the kernel to back with transparent huge pages. On the
- * virtual machines this was measured on a fault on fresh memory costs
- * 6-12 us per 4 KiB page, and binding a 288-library closure touches a few
- * MB of it: hundreds of faults, where huge pages make it a handful
- * (docs/performance.md). Memory handed out is zeroed and 16-byte aligned
- * (64 within the reservation);
+ * bump allocator over one reservation of address space, touched only as
+ * it is handed out (on small pages: docs/performance.md says why not huge
+ * ones). Memory handed out is zeroed and 16-byte aligned (64 within the
+ * reservation);
  * a request that does not fit the reservation is served by calloc, and
  * sanitizer builds serve every request by calloc, so that AddressSanitizer
  * sees each block. */
@@ -43,14 +40,6 @@ void *td_pages_alloc(struct td_pages *p, size_t size);
 /* Overflow-checked td_pages_alloc(COUNT * SIZE). */
 void *td_pages_array(struct td_pages *p, size_t count, size_t size);
 void td_pages_free(struct td_pages *p);
-
-/* Moves what malloc hands out next onto transparent huge pages: the
- * closure allocates some thousands of small blocks, a few MB in all,
- * which on 4 KiB pages cost a fault each (~450 faults, the largest cost
- * of `deps --no-symbols` on the machines measured). Call once, first
- * thing; nothing is done where malloc is not glibc's (Windows, sanitizer
- * builds). Platform part. */
-void td_pages_heap_huge(void);
 
 /* Platform part (pages_posix.c, pages_windows.c): a reservation of SIZE
  * bytes aligned to ALIGN, or NULL; *MAPPING and *MAPPING_SIZE say what

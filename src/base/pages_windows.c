@@ -21,8 +21,3 @@ void td_pages_release_reservation(void *mapping, size_t mapping_size)
     (void)mapping_size;
     VirtualFree(mapping, 0, MEM_RELEASE);
 }
-
-void td_pages_heap_huge(void)
-{
-    /* Large pages need a privilege a normal user lacks. */
-}

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "base/console.h"
-#include "base/pages.h"
 #include "base/utf8.h"
 #include "cmd/cmd.h"
 
@@ -40,7 +39,6 @@ static int dispatch(int argc, char **argv)
  * handed on in UTF-8 like every other string of the program. */
 int wmain(int argc, wchar_t **wargv)
 {
-    td_pages_heap_huge();
     char **argv = td_utf8_argv(argc, wargv);
     if (!argv) {
         fputs("torchdoctor: the command line is not valid UTF-16\n", stderr);
@@ -57,7 +55,6 @@ int wmain(int argc, wchar_t **wargv)
 #else
 int main(int argc, char **argv)
 {
-    td_pages_heap_huge();
     return dispatch(argc, argv);
 }
 #endif
