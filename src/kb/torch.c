@@ -263,9 +263,14 @@ static int newest_first(const void *pa, const void *pb)
     return c ? c : td_version_cmp(b->cuda, a->cuda);
 }
 
+/* The tables' rows are gathered on the heap, not in a thread-local array:
+ * 256 builds are 158 KB, which every thread of the program would zero at
+ * its start (glibc initialises static TLS whole). */
 size_t td_kb_builds(const struct td_kb_query *q, struct td_kb_build *out, size_t cap)
 {
-    static _Thread_local struct td_kb_build all[MAX_BUILDS];
+    struct td_kb_build *all = malloc(MAX_BUILDS * sizeof *all);
+    if (!all)
+        return 0;
     size_t n;
     if (q->cuda && strcmp(q->cuda, "cpu") == 0)
         n = cpu_builds(q, all, 0);
@@ -274,6 +279,7 @@ size_t td_kb_builds(const struct td_kb_query *q, struct td_kb_build *out, size_t
     qsort(all, n, sizeof all[0], newest_first);
     for (size_t i = 0; i < n && i < cap; i++)
         out[i] = all[i];
+    free(all);
     return n;
 }
 
@@ -287,15 +293,17 @@ const struct td_kb_build *td_kb_pick(const struct td_kb_build *b, size_t n)
 
 bool td_kb_pick_build(const struct td_kb_query *q, struct td_kb_build *out)
 {
-    static _Thread_local struct td_kb_build all[MAX_BUILDS];
+    struct td_kb_build *all = malloc(MAX_BUILDS * sizeof *all);
+    if (!all)
+        return false;
     struct td_kb_query x = *q;
     x.allow_minor_compat = true;
     size_t n = td_kb_builds(&x, all, MAX_BUILDS);
     const struct td_kb_build *b = td_kb_pick(all, n < MAX_BUILDS ? n : MAX_BUILDS);
-    if (!b)
-        return false;
-    *out = *b;
-    return true;
+    if (b)
+        *out = *b;
+    free(all);
+    return b != NULL;
 }
 
 const char *td_kb_pip_command(const struct td_kb_build *b, const char *python, char *out,
