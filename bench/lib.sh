@@ -4,6 +4,15 @@
 # 3 warm-up runs, then 10 to 30 runs: at least 3 s of them), and the peak
 # RSS (largest of 3 runs, /usr/bin/time), printed and kept in T_VAR
 # (seconds) and M_VAR (KiB). Needs $tmp.
+# The tools measure needs; without them every number would be 0 and the
+# ratios a division by zero.
+for tool in hyperfine bc /usr/bin/time; do
+    command -v "$tool" >/dev/null || {
+        echo "bench: $tool is not installed (bash scripts/install-deps.sh bench)" >&2
+        exit 2
+    }
+done
+
 measure() {
     local name=$1 var=$2
     shift 2
