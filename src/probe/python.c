@@ -472,6 +472,24 @@ static bool versioned_python(const char *name)
     return version_from_name(name, &a, &b);
 }
 
+/* True when DIR is a directory met before in SEEN (N of them, up to CAP
+ * kept): /bin and /usr/bin are one directory where /usr is merged (Debian
+ * 12), and listing /usr/bin's two thousand entries again would find the
+ * same interpreters. */
+static bool seen_dir(const struct td_probe_ctx *ctx, const char *dir, struct stat *seen, size_t *n,
+                     size_t cap)
+{
+    struct stat st;
+    if (!td_pyfs_stat(ctx, dir, &st) || !S_ISDIR(st.st_mode))
+        return false;
+    for (size_t i = 0; i < *n; i++)
+        if (seen[i].st_dev == st.st_dev && seen[i].st_ino == st.st_ino && st.st_ino != 0)
+            return true;
+    if (*n < cap)
+        seen[(*n)++] = st;
+    return false;
+}
+
 /* python3, python, then python3.X in each PATH directory, in PATH order.
  * The first python3 or python is what a shell runs. */
 static void add_path(struct found *f, bool mark_active)
@@ -481,9 +499,11 @@ static void add_path(struct found *f, bool mark_active)
         return;
     char *copy = strdup(path);
     bool first = mark_active;
+    struct stat seen[64];
+    size_t n_seen = 0;
     for (char *save = NULL, *dir = copy ? strtok_r(copy, TD_HOST_PATH_LIST_SEP, &save) : NULL; dir;
          dir = strtok_r(NULL, TD_HOST_PATH_LIST_SEP, &save)) {
-        if (!td_host_absolute(dir))
+        if (!td_host_absolute(dir) || seen_dir(f->ctx, dir, seen, &n_seen, 64))
             continue;
         static const char *const plain[] = {"python3" TD_HOST_EXE_SUFFIX,
                                             "python" TD_HOST_EXE_SUFFIX};
