@@ -9,14 +9,14 @@ struct td_pages_spill {
     _Alignas(16) unsigned char data[]; /* calloc's own alignment */
 };
 
-enum { PAGE = 4096, ALIGN = 64 };
+enum { HUGE_PAGE = 2 * 1024 * 1024, ALIGN = 64 };
 
 void td_pages_init(struct td_pages *p, size_t reserve)
 {
     memset(p, 0, sizeof *p);
 #ifndef TD_PAGES_SANITIZED
-    reserve = (reserve + PAGE - 1) & ~(size_t)(PAGE - 1);
-    p->base = td_pages_reserve(reserve, PAGE, &p->mapping, &p->mapping_size);
+    reserve = (reserve + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
+    p->base = td_pages_reserve(reserve, HUGE_PAGE, &p->mapping, &p->mapping_size);
     p->cap = p->base ? reserve : 0;
 #else
     (void)reserve;

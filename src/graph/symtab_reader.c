@@ -73,7 +73,7 @@ static bool image_reserve(struct td_image *im, size_t need)
     size_t cap = im->cap ? im->cap : 8 * 1024 * 1024; /* untouched pages cost nothing */
     while (cap < need)
         cap *= 2;
-    /* The old buffer is given back, not kept. */
+    /* The old buffer is given back (its huge pages with it), not kept. */
     td_pages_free(&im->pages);
     td_pages_init(&im->pages, cap);
     im->mem = td_pages_alloc(&im->pages, cap);
