@@ -8,7 +8,7 @@
 set -uo pipefail
 . "$TD_SRC/tests/check.sh"
 t=$(mktemp -d)
-trap "rm -rf \"\$t\"" EXIT; [ -n "${KEEP:-}" ] && trap - EXIT
+trap 'rm -rf "$t"' EXIT
 
 # A Debian python3-torch under a root: torch/__init__.py and
 # torch/nn/__init__.py empty as shipped, torch/functional.py emptied after.
