@@ -263,20 +263,26 @@ static int newest_first(const void *pa, const void *pb)
     return c ? c : td_version_cmp(b->cuda, a->cuda);
 }
 
-/* The tables' rows are gathered on the heap, not in a thread-local array:
- * 256 builds are 158 KB, which every thread of the program would zero at
- * its start (glibc initialises static TLS whole). */
+/* The builds that satisfy Q, newest first, into ALL (room for MAX_BUILDS). */
+static size_t sorted_builds(const struct td_kb_query *q, struct td_kb_build *all)
+{
+    size_t n =
+        q->cuda && strcmp(q->cuda, "cpu") == 0 ? cpu_builds(q, all, 0) : cuda_builds(q, all, 0);
+    qsort(all, n, sizeof all[0], newest_first);
+    return n;
+}
+
+/* The rows are gathered on the heap, not in a thread-local array: 256
+ * builds are 158 KB, which every thread of the program would zero at its
+ * start (glibc initialises static TLS whole). */
 size_t td_kb_builds(const struct td_kb_query *q, struct td_kb_build *out, size_t cap)
 {
+    if (cap >= MAX_BUILDS)
+        return sorted_builds(q, out);
     struct td_kb_build *all = malloc(MAX_BUILDS * sizeof *all);
     if (!all)
         return 0;
-    size_t n;
-    if (q->cuda && strcmp(q->cuda, "cpu") == 0)
-        n = cpu_builds(q, all, 0);
-    else
-        n = cuda_builds(q, all, 0);
-    qsort(all, n, sizeof all[0], newest_first);
+    size_t n = sorted_builds(q, all);
     for (size_t i = 0; i < n && i < cap; i++)
         out[i] = all[i];
     free(all);
@@ -298,8 +304,7 @@ bool td_kb_pick_build(const struct td_kb_query *q, struct td_kb_build *out)
         return false;
     struct td_kb_query x = *q;
     x.allow_minor_compat = true;
-    size_t n = td_kb_builds(&x, all, MAX_BUILDS);
-    const struct td_kb_build *b = td_kb_pick(all, n < MAX_BUILDS ? n : MAX_BUILDS);
+    const struct td_kb_build *b = td_kb_pick(all, sorted_builds(&x, all));
     if (b)
         *out = *b;
     free(all);

@@ -503,7 +503,8 @@ static void add_path(struct found *f, bool mark_active)
     size_t n_seen = 0;
     for (char *save = NULL, *dir = copy ? strtok_r(copy, TD_HOST_PATH_LIST_SEP, &save) : NULL; dir;
          dir = strtok_r(NULL, TD_HOST_PATH_LIST_SEP, &save)) {
-        if (!td_host_absolute(dir) || seen_dir(f->ctx, dir, seen, &n_seen, 64))
+        if (!td_host_absolute(dir) ||
+            seen_dir(f->ctx, dir, seen, &n_seen, sizeof seen / sizeof *seen))
             continue;
         static const char *const plain[] = {"python3" TD_HOST_EXE_SUFFIX,
                                             "python" TD_HOST_EXE_SUFFIX};
