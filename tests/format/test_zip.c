@@ -103,9 +103,10 @@ static FILE *open_expectation(const char *archive, const char *suffix)
 static void check_python(struct opened *o, const char *archive)
 {
     FILE *f = open_expectation(archive, "expect");
-    char line[4096], *c[9];
+    char line[4096], *c[9] = {0};
     size_t i = 0;
-    while (next_row(f, line, sizeof line, c, 9) >= 0) {
+    for (int got; (got = next_row(f, line, sizeof line, c, 9)) >= 0;) {
+        assert_int_equal(got, 9); /* a short row is a broken expectation */
         assert_true(i < o->zip.count);
         const struct td_zip_entry *e = &o->zip.entries[i++];
         assert_string_equal(e->name, c[0]);

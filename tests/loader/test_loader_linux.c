@@ -458,7 +458,8 @@ static void test_preload(void **state)
 static void truth_lines(const char *name, char *out, size_t cap)
 {
     char path[4096], line[8192];
-    snprintf(path, sizeof path, "linux_loader/truth/%s.txt", name);
+    if (snprintf(path, sizeof path, "linux_loader/truth/%s.txt", name) >= (int)sizeof path)
+        fail_msg("case name too long: %s", name);
     FILE *f = fopen(td_fixture(path), "r");
     if (!f)
         fail_msg("no ground truth for %s", name);
