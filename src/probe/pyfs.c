@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,17 @@ char *td_pyfs_realpath(const struct td_probe_ctx *ctx, const char *path)
     return td_arena_strdup(ctx->arena, done[0] ? done : "/");
 }
 
+/* Room for a file of SIZE bytes (0: unknown, as /proc reports), and one
+ * more, so that the read at its end needs no second buffer; at most MAX.
+ * Not MAX itself: a 64 MiB limit would be a 64 MiB mapping for every
+ * small file, and mapping takes the lock the other threads' page faults
+ * wait on. */
+static size_t first_room(uint64_t size, size_t max)
+{
+    uint64_t want = size ? size + 1 : 4096;
+    return want < max ? (size_t)want : max;
+}
+
 char *td_pyfs_read(const struct td_probe_ctx *ctx, const char *path, size_t max, size_t *len)
 {
     char host[TD_PYFS_PATH_MAX];
@@ -172,10 +184,24 @@ char *td_pyfs_read(const struct td_probe_ctx *ctx, const char *path, size_t max,
     int fd = open(host, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return NULL;
-    char *buf = malloc(max + 1);
+    struct stat st;
+    size_t cap =
+        first_room(fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0, max);
+    char *buf = malloc(cap + 1);
     size_t got = 0;
     while (buf && got < max) {
-        ssize_t n = read(fd, buf + got, max - got);
+        if (got == cap) { /* larger than it said (or than 4 KiB): twice the room */
+            size_t grown = cap > max / 2 ? max : cap * 2;
+            char *more = realloc(buf, grown + 1);
+            if (!more) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = more;
+            cap = grown;
+        }
+        ssize_t n = read(fd, buf + got, cap - got);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
