@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/console.h"
+#include "base/thread.h"
 #include "base/utf8.h"
 #include "cmd/cmd.h"
 
@@ -45,6 +46,7 @@ int wmain(int argc, wchar_t **wargv)
         return TD_EXIT_USAGE;
     }
     td_console_init();
+    td_threads_prepare();
     int rc = dispatch(argc, argv);
     fflush(stdout);
     fflush(stderr);
@@ -55,6 +57,7 @@ int wmain(int argc, wchar_t **wargv)
 #else
 int main(int argc, char **argv)
 {
+    td_threads_prepare();
     return dispatch(argc, argv);
 }
 #endif

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/thread.h"
 #include "graph/target.h"
 #include "probe/apiset.h"
 #include "probe/closure_checks.h"
@@ -126,7 +127,8 @@ static void known_env(const struct td_diagnose_request *a, struct td_check_repor
  * leftovers' strings) lives in the report's integrity_arena, as the
  * arena is not shared between threads. */
 struct integrity_job {
-    struct td_probe_ctx ctx; /* the closure's, with an arena of its own (leftovers' strings) */
+    struct td_probe_ctx ctx;      /* the closure's, with an arena of its own (leftovers' strings) */
+    struct td_thread_claim claim; /* lowered while the closure runs (base/thread.h) */
     const struct td_check_report *r;
     uint64_t hash_limit;
     struct td_findings found;
@@ -135,6 +137,7 @@ struct integrity_job {
 static void *integrity_thread(void *arg)
 {
     struct integrity_job *j = arg;
+    td_thread_claim_lower(&j->claim);
     td_probe_torch_integrity(&j->ctx, j->r->pythons, j->r->torch, j->r->n_torch, j->hash_limit,
                              &j->found);
     return NULL;
@@ -179,14 +182,17 @@ static void probe_all(const struct td_diagnose_request *a, struct td_check_repor
     job.ctx.arena = &r->integrity_arena;
     pthread_t thread;
     bool threaded = pthread_create(&thread, NULL, integrity_thread, &job) == 0;
-    if (!threaded)
+    if (!threaded) {
+        td_thread_claim_restore(&job.claim); /* this thread's own priority stays */
         integrity_thread(&job);
+    }
     r->graphs = td_arena_array(arena, r->n_torch + 1, sizeof *r->graphs);
     for (size_t i = 0; r->graphs && i < r->n_torch; i++) {
         const struct td_torch *t = &r->torch[i];
         r->graphs[i] =
             torch_closure(a, &ctx, t, t->python < r->n_py ? &r->pythons[t->python] : NULL, arena);
     }
+    td_thread_claim_restore(&job.claim); /* what is left is waited for now */
     if (threaded)
         pthread_join(thread, NULL);
     td_torch_absorb(NULL, &job.found, &r->findings);
