@@ -2,6 +2,7 @@
  * fake systems and point ctx->root at them) and reading files there. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,27 +26,30 @@ const char *td_probe_path(const struct td_probe_ctx *ctx, const char *path, char
     return n >= 0 && (size_t)n < cap ? out : NULL;
 }
 
-char *td_probe_slurp(const struct td_probe_ctx *ctx, const char *path, size_t max, size_t *len)
+/* Room for a file of SIZE bytes (0: unknown, as /proc reports), and one
+ * more, so that the read at its end needs no second buffer; at most MAX.
+ * Not MAX itself: a 64 MiB limit would be a 64 MiB mapping for every
+ * small file, and mapping takes the lock the other threads' page faults
+ * wait on. */
+static size_t first_room(uint64_t size, size_t max)
 {
-    char host[4096];
-    *len = 0;
-    if (!td_probe_path(ctx, path, host, sizeof host))
-        return NULL;
-    int fd = open(host, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
+    uint64_t want = size ? size + 1 : 4096;
+    return want < max ? (size_t)want : max;
+}
+
+char *td_probe_read_fd(int fd, size_t max, size_t *len)
+{
     struct stat st;
-    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-        close(fd);
+    *len = 0;
+    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode))
         return NULL;
-    }
-    size_t cap = 4096, used = 0;
+    size_t cap = first_room(S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0, max), used = 0;
     char *buf = malloc(cap + 1);
     while (buf) {
-        if (used == cap) {
+        if (used == cap) { /* larger than it said (or than 4 KiB): twice the room */
             if (cap >= max)
                 break;
-            cap = cap * 2 > max ? max : cap * 2;
+            cap = cap > max / 2 ? max : cap * 2;
             char *grown = realloc(buf, cap + 1);
             if (!grown) {
                 free(buf);
@@ -66,11 +70,24 @@ char *td_probe_slurp(const struct td_probe_ctx *ctx, const char *path, size_t ma
             break;
         used += (size_t)n;
     }
-    close(fd);
     if (buf) {
         buf[used] = '\0';
         *len = used;
     }
+    return buf;
+}
+
+char *td_probe_slurp(const struct td_probe_ctx *ctx, const char *path, size_t max, size_t *len)
+{
+    char host[4096];
+    *len = 0;
+    if (!td_probe_path(ctx, path, host, sizeof host))
+        return NULL;
+    int fd = open(host, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    char *buf = td_probe_read_fd(fd, max, len);
+    close(fd);
     return buf;
 }
 

@@ -21,6 +21,12 @@
  * file is read to its end rather than by its size. */
 char *td_probe_slurp(const struct td_probe_ctx *ctx, const char *path, size_t max, size_t *len);
 
+/* The rest of the open file FD (not a directory) into a malloc'd,
+ * NUL-terminated buffer of at most MAX bytes, which starts at the size
+ * fstat gives and grows for files that report none or more; *LEN gets the
+ * length. NULL when it cannot be read. FD stays open. */
+char *td_probe_read_fd(int fd, size_t max, size_t *len);
+
 /* True when PATH exists under the root (any kind of file). */
 bool td_probe_exists(const struct td_probe_ctx *ctx, const char *path);
 

@@ -2,6 +2,7 @@
 #include "probe/pyfs.h"
 
 #include "base/compat.h"
+#include "probe/probe_util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -164,17 +165,6 @@ char *td_pyfs_realpath(const struct td_probe_ctx *ctx, const char *path)
     return td_arena_strdup(ctx->arena, done[0] ? done : "/");
 }
 
-/* Room for a file of SIZE bytes (0: unknown, as /proc reports), and one
- * more, so that the read at its end needs no second buffer; at most MAX.
- * Not MAX itself: a 64 MiB limit would be a 64 MiB mapping for every
- * small file, and mapping takes the lock the other threads' page faults
- * wait on. */
-static size_t first_room(uint64_t size, size_t max)
-{
-    uint64_t want = size ? size + 1 : 4096;
-    return want < max ? (size_t)want : max;
-}
-
 char *td_pyfs_read(const struct td_probe_ctx *ctx, const char *path, size_t max, size_t *len)
 {
     char host[TD_PYFS_PATH_MAX];
@@ -184,39 +174,8 @@ char *td_pyfs_read(const struct td_probe_ctx *ctx, const char *path, size_t max,
     int fd = open(host, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return NULL;
-    struct stat st;
-    size_t cap =
-        first_room(fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0, max);
-    char *buf = malloc(cap + 1);
-    size_t got = 0;
-    while (buf && got < max) {
-        if (got == cap) { /* larger than it said (or than 4 KiB): twice the room */
-            size_t grown = cap > max / 2 ? max : cap * 2;
-            char *more = realloc(buf, grown + 1);
-            if (!more) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = more;
-            cap = grown;
-        }
-        ssize_t n = read(fd, buf + got, cap - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            free(buf);
-            buf = NULL;
-        }
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
+    char *buf = td_probe_read_fd(fd, max, len);
     close(fd);
-    if (buf) {
-        buf[got] = '\0';
-        *len = got;
-    }
     return buf;
 }
 
