@@ -69,9 +69,18 @@ if netlib:
     assert t["blas"] == sys.argv[4] and t["blas_kind"] == "netlib reference", t
     f = [f for f in doc["findings"] if f["kind"] == "performance_below_expected"
          and f["library"] == t["blas"]]
-    assert len(f) == 1, doc["findings"]
-    assert "netlib reference" in f[0]["detail"] and "libopenblas0-pthread" in f[0]["fix"], f
-    print("netlib BLAS named, with its replacement")
+    # The verdict is the figures' (below half of bench's own GEMM): netlib
+    # is near that line where the GEMM itself is slow (a sanitizer build),
+    # so the finding is asserted to follow the ratio, not the clock.
+    m = t["matmul_fp32"]
+    if m["value"] < 0.5 * m["expected"]:
+        assert len(f) == 1, doc["findings"]
+        assert "netlib reference" in f[0]["detail"] and "libopenblas0-pthread" in f[0]["fix"], f
+        print("netlib BLAS named, with its replacement")
+    else:
+        assert not f, f
+        print("skipped: the netlib BLAS finding (its matmul reached %.2f of bench's GEMM here)"
+              % (m["value"] / m["expected"]))
 else:
     print("skipped: the netlib BLAS finding (libblas.so.3 is %s here)" % sys.argv[4])
 P
