@@ -11,16 +11,27 @@ struct td_pages_spill {
 
 enum { HUGE_PAGE = 2 * 1024 * 1024, ALIGN = 64 };
 
-void td_pages_init(struct td_pages *p, size_t reserve)
+static void init(struct td_pages *p, size_t reserve, bool huge)
 {
     memset(p, 0, sizeof *p);
 #ifndef TD_PAGES_SANITIZED
     reserve = (reserve + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
-    p->base = td_pages_reserve(reserve, HUGE_PAGE, &p->mapping, &p->mapping_size);
+    p->base = td_pages_reserve(reserve, HUGE_PAGE, huge, &p->mapping, &p->mapping_size);
     p->cap = p->base ? reserve : 0;
 #else
     (void)reserve;
+    (void)huge;
 #endif
+}
+
+void td_pages_init(struct td_pages *p, size_t reserve)
+{
+    init(p, reserve, true);
+}
+
+void td_pages_init_small(struct td_pages *p, size_t reserve)
+{
+    init(p, reserve, false);
 }
 
 static void *spill(struct td_pages *p, size_t size)

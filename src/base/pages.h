@@ -38,6 +38,9 @@ struct td_pages {
  * only when not even a fallback is possible; a failed reservation leaves
  * every request to calloc. */
 void td_pages_init(struct td_pages *p, size_t reserve);
+/* td_pages_init on small pages: for a buffer that is seldom filled far
+ * (a 2 MiB page would be mostly unused memory). */
+void td_pages_init_small(struct td_pages *p, size_t reserve);
 /* SIZE zeroed bytes, valid until td_pages_free; NULL when out of memory. */
 void *td_pages_alloc(struct td_pages *p, size_t size);
 /* Overflow-checked td_pages_alloc(COUNT * SIZE). */
@@ -45,8 +48,8 @@ void *td_pages_array(struct td_pages *p, size_t count, size_t size);
 void td_pages_free(struct td_pages *p);
 
 /* Platform part (pages_posix.c, pages_windows.c): a reservation of SIZE
- * bytes aligned to ALIGN, or NULL; *MAPPING and *MAPPING_SIZE say what
+ * bytes aligned to ALIGN (on huge pages if HUGE), or NULL; *MAPPING and *MAPPING_SIZE say what
  * td_pages_release_reservation gives back. */
-void *td_pages_reserve(size_t size, size_t align, void **mapping, size_t *mapping_size);
+void *td_pages_reserve(size_t size, size_t align, bool huge, void **mapping, size_t *mapping_size);
 void td_pages_release_reservation(void *mapping, size_t mapping_size);
 #endif

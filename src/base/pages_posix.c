@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <sys/mman.h>
 
-void *td_pages_reserve(size_t size, size_t align, void **mapping, size_t *mapping_size)
+void *td_pages_reserve(size_t size, size_t align, bool huge, void **mapping, size_t *mapping_size)
 {
     size_t whole = size + align;
     void *m = mmap(NULL, whole, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
@@ -20,7 +20,9 @@ void *td_pages_reserve(size_t size, size_t align, void **mapping, size_t *mappin
      * Without THP (disabled, or none free) the kernel uses small pages.
      * The heap is left on small pages: its blocks are scattered, and huge
      * pages there cost peak memory (docs/performance.md, session 7). */
-    madvise((void *)at, size, MADV_HUGEPAGE);
+    madvise((void *)at, size, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+#else
+    (void)huge;
 #endif
     *mapping = m;
     *mapping_size = whole;

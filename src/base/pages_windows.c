@@ -5,8 +5,9 @@
 #include <stdint.h>
 #include <windows.h>
 
-void *td_pages_reserve(size_t size, size_t align, void **mapping, size_t *mapping_size)
+void *td_pages_reserve(size_t size, size_t align, bool huge, void **mapping, size_t *mapping_size)
 {
+    (void)huge;
     size_t whole = size + align;
     void *m = VirtualAlloc(NULL, whole, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
     if (!m)

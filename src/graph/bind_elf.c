@@ -10,9 +10,10 @@
  * read (docs/performance.md). First every object's undefined references,
  * read in pieces with pread, are gathered into one table of distinct
  * (name, version) pairs (bind_gather.c, bind_refs.h), on a thread of their
- * own while the closure is still being found. Then each object's GNU hash
- * chain is scanned once against that table (bind_provide.c), by two
- * threads taking the objects heaviest first. This file drives the two
+ * own while the closure is still being found (once it is found, the
+ * closure's thread reads objects from the other end of the queue). Then
+ * each object's GNU hash chain is scanned once against that table
+ * (bind_provide.c), by two threads taking the objects heaviest first. This file drives the two
  * halves and reports what nothing defines. */
 #include <pthread.h>
 #include <stdio.h>
@@ -67,7 +68,10 @@ struct td_bind_session {
     pthread_cond_t more;
     struct td_object **queue; /* grown by the closure's thread, under LOCK */
     size_t queued, cap, taken;
+    size_t end; /* the gathering thread takes [taken, end): a helper the rest */
     bool closed;
+    struct td_bind_helped *helped; /* what the closure's thread read once it was found */
+    size_t n_helped;
 };
 
 /* Room in RD's default-version counters for every reference so far. */
@@ -164,16 +168,17 @@ static bool view_symbols(struct td_bind_reader *rd, const struct td_elf *e)
 /* Keeps a copy of what the hash window holds (the object's hash table,
  * 6% of its tables) for asking it again after the closure: the chain is
  * then scanned without reading the file. */
-static void keep_hash_table(struct td_bind_reader *rd, struct td_bind_object *rec)
+static void keep_hash_table(struct td_bind_reader *rd, const uint8_t **hash, uint64_t *off,
+                            uint64_t *len)
 {
     const struct td_window *w = &rd->hash;
     uint8_t *copy = w->mem ? td_pages_alloc(&rd->pages, (size_t)(w->hi - w->lo)) : NULL;
     if (!copy)
         return;
     memcpy(copy, w->mem, (size_t)(w->hi - w->lo));
-    rec->hash = copy;
-    rec->hash_off = w->lo;
-    rec->hash_len = w->hi - w->lo;
+    *hash = copy;
+    *off = w->lo;
+    *len = w->hi - w->lo;
 }
 
 /* O's references into the table, and, when its tables could be read
@@ -194,14 +199,14 @@ static bool gather_one(struct td_bind_reader *rd, struct td_object *o)
         bool whole = read_tables_whole(rd, e, fd);
         if (td_bind_count_symbols(rd, e, fd)) {
             whole = whole && view_symbols(rd, e);
-            td_bind_walk_references(rd, o, fd, false);
+            td_bind_walk_references(rd, o, fd, TD_WALK_ADD, NULL);
             struct td_bind_object *rec = whole ? td_bind_object_record(rd, o) : NULL;
             if (rec && !rd->failed && reserve_defaults(rd)) {
                 rd->from_ref = 0;
                 td_bind_provide(rd, o, fd);
                 rec->seen = (uint32_t)rd->bd->refs.n;
                 rec->provided = true;
-                keep_hash_table(rd, rec);
+                keep_hash_table(rd, &rec->hash, &rec->hash_off, &rec->hash_len);
             }
         }
     }
@@ -214,9 +219,9 @@ static bool gather_one(struct td_bind_reader *rd, struct td_object *o)
 static struct td_object *next_object(struct td_bind_session *s)
 {
     pthread_mutex_lock(&s->lock);
-    while (s->taken == s->queued && !s->closed)
+    while (s->taken == s->end && !s->closed)
         pthread_cond_wait(&s->more, &s->lock);
-    struct td_object *o = s->taken < s->queued ? s->queue[s->taken++] : NULL;
+    struct td_object *o = s->taken < s->end ? s->queue[s->taken++] : NULL;
     pthread_mutex_unlock(&s->lock);
     return o;
 }
@@ -229,6 +234,87 @@ static void *gather_thread(void *arg)
         if (!gather_one(&s->rd[0], o))
             break;
     return NULL;
+}
+
+/* ---- Helping, once the closure is found. ---- */
+
+/* By then the closure's thread has nothing left to do but wait for the
+ * gathering thread, with a core idle (docs/performance.md, session 9): it
+ * takes objects from the end of the queue while the gathering thread goes
+ * on from its start, and collects their references without writing
+ * anything shared. They are added to the table once the gathering thread
+ * has ended; what they define is asked in the last pass. */
+struct td_bind_helped {
+    struct td_object *o;
+    struct td_bind_collected refs;
+    const uint8_t *hash; /* a copy of its hash table, when its tables were read whole */
+    uint64_t hash_off, hash_len;
+};
+
+/* The last object not taken yet, taken from the end of the queue; NULL
+ * when none is left. */
+static struct td_object *take_last(struct td_bind_session *s)
+{
+    pthread_mutex_lock(&s->lock);
+    struct td_object *o = s->taken < s->end ? s->queue[--s->end] : NULL;
+    pthread_mutex_unlock(&s->lock);
+    return o;
+}
+
+static void collect_one(struct td_bind_reader *rd, struct td_object *o, struct td_bind_helped *h)
+{
+    memset(h, 0, sizeof *h);
+    h->o = o;
+    if (o->kind != TD_FILE_ELF)
+        return;
+    bool owned;
+    int fd = td_bind_object_fd(rd, o, &owned);
+    if (fd < 0)
+        return;
+    struct td_elf *e = &o->u.elf;
+    if (e->dyn.syment >= td_bind_entry_size(e)) {
+        bool whole = read_tables_whole(rd, e, fd);
+        if (td_bind_count_symbols(rd, e, fd)) {
+            whole = whole && view_symbols(rd, e);
+            td_bind_walk_references(rd, o, fd, TD_WALK_COLLECT, &h->refs);
+            if (whole)
+                keep_hash_table(rd, &h->hash, &h->hash_off, &h->hash_len);
+        }
+    }
+    if (owned)
+        close(fd);
+}
+
+/* The closure is complete (the queue closed): objects from its end, by
+ * reader 1, which is idle until the last pass. */
+static void help_gathering(struct td_bind_session *s)
+{
+    struct td_bind_reader *rd = &s->rd[1];
+    s->helped = calloc(s->queued + 1, sizeof *s->helped);
+    rd->image.small_pages = true; /* its tables are seldom large: no 2 MiB page for them */
+    struct td_object *o;
+    while (s->helped && !rd->failed && (o = take_last(s)) != NULL)
+        collect_one(rd, o, &s->helped[s->n_helped++]);
+}
+
+/* After the gathering thread: what the helper collected, into the table
+ * and the records, by reader 0 (its thread has ended). */
+static void add_helped(struct td_bind_session *s)
+{
+    struct td_bind_reader *rd = &s->rd[0];
+    for (size_t k = 0; k < s->n_helped && !rd->failed; k++) {
+        struct td_bind_helped *h = &s->helped[k];
+        struct td_bind_object *rec = td_bind_object_record(rd, h->o);
+        if (!rec || !td_bind_add_collected(rd, h->o, &h->refs)) {
+            rd->failed = true;
+            break;
+        }
+        rec = &rd->bd->objs[h->o->index]; /* the records may have moved */
+        rec->hash = h->hash;
+        rec->hash_off = h->hash_off;
+        rec->hash_len = h->hash_len;
+    }
+    s->bd.failed |= rd->failed || s->rd[1].failed;
 }
 
 /* A reader of the binding BD whose memory is a reservation of its own
@@ -276,7 +362,7 @@ void td_graph_bind_elf_offer(struct td_graph *g, struct td_object *o)
             s->queue = grown, s->cap = cap;
     }
     if (s->queued < s->cap)
-        s->queue[s->queued++] = o;
+        s->queue[s->queued++] = o, s->end = s->queued;
     else
         s->bd.failed = true; /* out of memory: this object's references would be missed */
     pthread_cond_signal(&s->more);
@@ -313,12 +399,15 @@ void td_graph_bind_elf_end(struct td_graph *g)
         finish_gathering(s);
     for (int k = 0; k < READERS; k++) {
         td_pages_free(&s->rd[k].pages); /* the references and numbers too: reader 0's */
+        free(s->rd[k].items);
+        free(s->rd[k].tmp);
         td_image_free(&s->rd[k].image);
     }
     td_versions_free(&s->bd.versions);
     pthread_mutex_destroy(&s->lock);
     pthread_cond_destroy(&s->more);
     free(s->queue);
+    free(s->helped);
     free(s->bd.mv);
     free(s->bd.results);
     free(s->bd.order);
@@ -357,7 +446,7 @@ static void read_object(struct td_bind_reader *rd, struct td_object *o, enum hal
         if (half == PROVIDE)
             td_bind_provide(rd, o, fd);
         else
-            td_bind_walk_references(rd, o, fd, true);
+            td_bind_walk_references(rd, o, fd, TD_WALK_REPORT, NULL);
     }
     /* Asked for the last time: the descriptor goes now, on this reader's
      * core, rather than with the graph (a report reopens the file). */
@@ -501,7 +590,9 @@ void td_graph_bind_elf(struct td_graph *g)
     struct td_binding *bd = &s->bd;
     close_queue(s);
     bool known = know_the_graph(bd);
+    help_gathering(s);
     finish_gathering(s);
+    add_helped(s);
     if (!bd->failed && known && !provide_all(s) && !bd->failed)
         run_half(&s->rd[0], REPORT); /* names, in symbol order, of what is missing */
     g->symbols_checked = bd->refs.n;

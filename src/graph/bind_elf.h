@@ -30,8 +30,9 @@ struct td_missing_versions {
 
 bool td_bind_version_is_missing(const struct td_missing_versions *mv, const char *version);
 
-/* What binding knows of one object (by object index), written by the
- * gathering thread alone. */
+/* What binding knows of one object (by object index), written by one
+ * thread at a time: the gathering thread, then, once it has ended, the
+ * closure's (what it collected as a helper). */
 struct td_bind_object {
     uint16_t *canon; /* per versym index, the version's number */
     uint32_t seen;   /* once PROVIDED: the references it was asked for, 0 .. SEEN-1 */
@@ -78,7 +79,7 @@ struct td_bind_reader {
     uint32_t from_ref;     /* the first reference the object at hand is asked for */
     struct td_image image; /* the object at hand's tables, when read whole */
     struct td_window syms, versym, strs, hash;
-    struct td_symitem *items, *tmp; /* room for the largest object's symbols */
+    struct td_symitem *items, *tmp; /* room for the largest object's symbols (heap) */
     size_t items_cap;
     struct td_bind_candidates cand;
     bool failed;
@@ -120,10 +121,23 @@ uint16_t td_bind_versym_of(struct td_bind_reader *rd, const struct td_elf *e, in
 uint32_t td_bind_order_by_name(const struct td_bind_reader *rd, const struct td_elf *e,
                                struct td_symitem *v, struct td_symitem *tmp, size_t n);
 
-/* O's undefined references into the shared table (REPORT false, the
- * gathering thread), or the ones found missing into the results (REPORT
- * true, after binding). */
-void td_bind_walk_references(struct td_bind_reader *rd, struct td_object *o, int fd, bool report);
+/* O's undefined references into the shared table (TD_WALK_ADD, the
+ * gathering thread), into OUT (TD_WALK_COLLECT, a helper), or the ones
+ * found missing into the results (TD_WALK_REPORT, after binding). */
+enum td_bind_walk { TD_WALK_ADD, TD_WALK_COLLECT, TD_WALK_REPORT };
+/* An object's references collected by a helper (TD_WALK_COLLECT): keys
+ * whose version is still the raw versym entry, in the helper's pages. */
+struct td_bind_collected {
+    struct td_ref *keys;
+    size_t n;
+};
+void td_bind_walk_references(struct td_bind_reader *rd, struct td_object *o, int fd,
+                             enum td_bind_walk mode, struct td_bind_collected *out);
+/* Adds C, collected from O, to the table as TD_WALK_ADD would have (the
+ * gathering thread's work: versions numbered, the shared table written);
+ * false when out of memory. */
+bool td_bind_add_collected(struct td_bind_reader *rd, struct td_object *o,
+                           const struct td_bind_collected *c);
 
 /* Marks the references O (open as FD) defines, of those from
  * rd->from_ref on (bind_provide.c). */

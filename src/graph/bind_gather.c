@@ -22,12 +22,18 @@ void td_bind_note_unbound(struct td_arena *arena, struct td_unbound *u, const ch
     u->total++;
 }
 
+/* On the heap, not in the reader's pages: the arrays are sized for every
+ * symbol of the largest object and grow with it, but a walk for
+ * references fills the first few hundred entries, and only pages touched
+ * count (a page of the reservation is 2 MiB). */
 static bool reserve_items(struct td_bind_reader *rd, size_t n)
 {
     if (n <= rd->items_cap)
         return true;
-    rd->items = td_pages_array(&rd->pages, n, sizeof *rd->items);
-    rd->tmp = td_pages_array(&rd->pages, n, sizeof *rd->tmp);
+    free(rd->items);
+    free(rd->tmp);
+    rd->items = n <= SIZE_MAX / sizeof *rd->items ? malloc(n * sizeof *rd->items) : NULL;
+    rd->tmp = n <= SIZE_MAX / sizeof *rd->tmp ? malloc(n * sizeof *rd->tmp) : NULL;
     rd->items_cap = rd->items && rd->tmp ? n : 0;
     return rd->items_cap != 0;
 }
@@ -232,19 +238,27 @@ static bool number_versions(struct td_bind_reader *rd, const struct td_object *o
     return true;
 }
 
-/* Adds O's undefined references to the table (REPORT false), or notes
- * those the table holds as not found (REPORT true: a second pass, only
- * when something is missing, in symbol order). Gathering runs while the
+/* Adds O's undefined references to the table (TD_WALK_ADD), collects
+ * them without writing anything shared (TD_WALK_COLLECT: their versions
+ * left as versym entries, for td_bind_add_collected), or notes those the
+ * table holds as not found (TD_WALK_REPORT: a second pass, only when
+ * something is missing, in symbol order). Gathering runs while the
  * closure is still being built, so what needs the whole graph (versions a
  * library lacks, the interpreter's symbols) is sorted out in the report. */
-void td_bind_walk_references(struct td_bind_reader *rd, struct td_object *o, int fd, bool report)
+void td_bind_walk_references(struct td_bind_reader *rd, struct td_object *o, int fd,
+                             enum td_bind_walk mode, struct td_bind_collected *out)
 {
     struct td_binding *bd = rd->bd;
     const struct td_elf *e = &o->u.elf;
+    bool report = mode == TD_WALK_REPORT, collect = mode == TD_WALK_COLLECT;
     size_t n = td_bind_gather(rd, e, fd, is_reference, true);
     if (!n)
         return;
-    if (!report && !number_versions(rd, o)) {
+    if (collect && !(out->keys = td_pages_array(&rd->pages, n, sizeof *out->keys))) {
+        rd->failed = true;
+        return;
+    }
+    if (mode == TD_WALK_ADD && !number_versions(rd, o)) {
         rd->failed = true;
         return;
     }
@@ -260,8 +274,8 @@ void td_bind_walk_references(struct td_bind_reader *rd, struct td_object *o, int
     struct td_ref batch[64]; /* added together: td_refs_add_batch */
     for (size_t k = 0; k < n && !rd->failed; k++) {
         const struct td_symitem *it = &rd->items[k];
-        uint16_t version;
-        if (!reference_version(bd, o, (uint16_t)it->aux, &version) ||
+        uint16_t version = (uint16_t)it->aux; /* collected as the versym entry */
+        if ((!collect && !reference_version(bd, o, (uint16_t)it->aux, &version)) ||
             (report && version &&
              td_bind_version_is_missing(&bd->mv[o->index], bd->versions.names[version])))
             continue;
@@ -275,6 +289,10 @@ void td_bind_walk_references(struct td_bind_reader *rd, struct td_object *o, int
         }
         if (!have_name || name.len == 0 || (py_assumed && is_python_api(&name)))
             continue;
+        if (collect) {
+            out->keys[out->n++] = td_refs_key(&name, version);
+            continue;
+        }
         if (!report) {
             batch[batched++] = td_refs_key(&name, version);
             if (batched == sizeof batch / sizeof *batch) {
@@ -289,4 +307,20 @@ void td_bind_walk_references(struct td_bind_reader *rd, struct td_object *o, int
     }
     if (batched && !rd->failed)
         rd->failed = !td_refs_add_batch(&bd->refs, batch, batched);
+}
+
+bool td_bind_add_collected(struct td_bind_reader *rd, struct td_object *o,
+                           const struct td_bind_collected *c)
+{
+    if (!c->n)
+        return true;
+    if (!number_versions(rd, o))
+        return false;
+    size_t kept = 0;
+    for (size_t k = 0; k < c->n; k++) {
+        struct td_ref key = c->keys[k];
+        if (reference_version(rd->bd, o, key.version, &key.version))
+            c->keys[kept++] = key;
+    }
+    return td_refs_add_batch(&rd->bd->refs, c->keys, kept);
 }

@@ -75,7 +75,10 @@ static bool image_reserve(struct td_image *im, size_t need)
         cap *= 2;
     /* The old buffer is given back (its huge pages with it), not kept. */
     td_pages_free(&im->pages);
-    td_pages_init(&im->pages, cap);
+    if (im->small_pages)
+        td_pages_init_small(&im->pages, cap);
+    else
+        td_pages_init(&im->pages, cap);
     im->mem = td_pages_alloc(&im->pages, cap);
     im->cap = im->mem ? cap : 0;
     return im->mem != NULL;

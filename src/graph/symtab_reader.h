@@ -57,6 +57,7 @@ void td_window_show(struct td_window *w, const uint8_t *mem, uint64_t off, uint6
  * each object once for both halves of binding). */
 struct td_image {
     struct td_pages pages; /* its own reservation, replaced when it grows */
+    bool small_pages;      /* reserved on small pages (td_pages_init_small) */
     uint8_t *mem;
     size_t cap;
     uint64_t lo, hi; /* the file range held */
