@@ -135,9 +135,9 @@ void td_bind_walk_references(struct td_bind_reader *rd, struct td_object *o, int
                              enum td_bind_walk mode, struct td_bind_collected *out);
 /* Adds C, collected from O, to the table as TD_WALK_ADD would have (the
  * gathering thread's work: versions numbered, the shared table written);
- * false when out of memory. */
+ * false when out of memory. C's keys are rewritten in place. */
 bool td_bind_add_collected(struct td_bind_reader *rd, struct td_object *o,
-                           const struct td_bind_collected *c);
+                           struct td_bind_collected *c);
 
 /* Marks the references O (open as FD) defines, of those from
  * rd->from_ref on (bind_provide.c). */

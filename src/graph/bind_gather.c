@@ -310,7 +310,7 @@ void td_bind_walk_references(struct td_bind_reader *rd, struct td_object *o, int
 }
 
 bool td_bind_add_collected(struct td_bind_reader *rd, struct td_object *o,
-                           const struct td_bind_collected *c)
+                           struct td_bind_collected *c)
 {
     if (!c->n)
         return true;
