@@ -44,6 +44,7 @@ enum td_severity { TD_SEV_INFO, TD_SEV_WARNING, TD_SEV_ERROR };
 #define TD_KIND_PERFORMANCE_BELOW_EXPECTED "performance_below_expected"
 #define TD_KIND_GPU_ERROR "gpu_error" /* bench: the driver crashed, hung or failed a call */
 #define TD_KIND_PATH_TOO_LONG "path_too_long"
+#define TD_KIND_PTX_JIT_ONLY "ptx_jit_only"
 
 struct td_finding {
     enum td_severity severity;

@@ -22,7 +22,7 @@ extern char **environ;
 
 struct check_args {
     const char *python, *workload, *format, *output, *root, *color;
-    bool redact, verify, no_gpu, symbols, no_symbols, live;
+    bool redact, verify, no_gpu, symbols, no_symbols, live, verbose;
     int timeout_ms;
     double live_timeout_s;
 };
@@ -74,6 +74,10 @@ static const struct td_option check_options[] = {
      .help = "hash every file against RECORD, on every core (without it: the sizes of all, "
              "the hashes of files changed after install)",
      .at = AT(verify, bool)},
+    {.name = "--verbose",
+     .type = TD_ARG_FLAG,
+     .help = "also list every CUDA library's GPU architectures and the sections they lie in",
+     .at = AT(verbose, bool)},
     {.name = "--no-symbols",
      .type = TD_ARG_FLAG,
      .help = "check only the version needs of the torch closure (without it: every symbol is "
@@ -339,6 +343,7 @@ int td_cmd_check(int argc, char **argv)
     struct td_arena arena = {0};
     struct td_check_report r = {0};
     td_diagnose(&q, &r, &arena);
+    r.verbose = a.verbose;
     int rc = emit(&a, &r) != 0                              ? TD_EXIT_USAGE
              : td_findings_count(&r.findings, TD_SEV_ERROR) ? TD_EXIT_FINDINGS
                                                             : TD_EXIT_OK;

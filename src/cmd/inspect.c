@@ -23,7 +23,7 @@ struct inspect_run {
 
 struct inspect_args {
     const char *format, *color;
-    bool symbols;
+    bool symbols, verbose;
 };
 
 static const char *const inspect_formats[] = {"text", "json", NULL};
@@ -34,6 +34,10 @@ static const struct td_option inspect_options[] = {
      .type = TD_ARG_FLAG,
      .help = "list every dynamic symbol, import and export",
      .at = AT(symbols, bool)},
+    {.name = "--verbose",
+     .type = TD_ARG_FLAG,
+     .help = "also say in which section each CUDA fat binary entry lies",
+     .at = AT(verbose, bool)},
     TD_OPT_FORMAT(struct inspect_args, format, inspect_formats,
                   "the report's form: text or json (docs/schema.md)"),
     TD_OPT_COLOR(struct inspect_args, color),
@@ -283,7 +287,7 @@ int td_cmd_inspect(int argc, char **argv)
     int status = td_args_parse(&td_inspect_args, argc, argv, &a, &files);
     if (status != TD_ARGS_CONTINUE)
         return status;
-    struct inspect_run r = {.opts.symbols = a.symbols};
+    struct inspect_run r = {.opts.symbols = a.symbols, .opts.verbose = a.verbose};
     const char *format = a.format, *color = a.color;
 
     static char outbuf[1 << 20];

@@ -312,12 +312,25 @@ enum td_elf_version_verdict {
 enum td_elf_version_verdict td_elf_version_check(const struct td_elf *elf, uint16_t versym,
                                                  const char *want);
 
-/* A section found by name (elf_sections.c). */
+/* A section of the section header table (elf_sections.c). */
 struct td_elf_section {
-    const char *name; /* points into the section name table */
+    const char *name; /* points into the section name table; NULL when unreadable */
     uint32_t type;    /* sh_type */
+    uint64_t flags;   /* sh_flags: TD_SHF_* */
     uint64_t addr, offset, size;
 };
+
+enum {
+    TD_SHT_PROGBITS = 1,
+    TD_SHT_NOBITS = 8,
+    TD_SHF_ALLOC = 0x2,
+    TD_SHF_EXECINSTR = 0x4,
+};
+
+/* Section I of the table (1 <= I < section_count) into OUT, its name from
+ * e_shstrndx's table when that is readable. False past the table or when
+ * the object has no readable section table. */
+bool td_elf_section_at(const struct td_elf *elf, uint64_t i, struct td_elf_section *out);
 
 /* Finds the first section called NAME through the section header table
  * and e_shstrndx. False when the object has no readable section table, no

@@ -36,8 +36,8 @@ struct td_check_report {
     struct td_windows win; /* Windows only: runtime DLLs, KnownDLLs, CUDA_PATH */
     struct td_cpu cpu;
     struct td_gpu_info gpu;
-    bool gpu_probed;           /* false: --no-gpu */
-    struct td_arena gpu_arena; /* GPU's strings: its probe runs on a thread of its own */
+    bool gpu_probed;                 /* false: --no-gpu */
+    struct td_arena gpu_arena;       /* GPU's strings: its probe runs on a thread of its own */
     struct td_arena integrity_arena; /* what the integrity thread keeps (leftovers) */
     struct td_python *pythons;
     size_t n_py;
@@ -61,6 +61,7 @@ struct td_check_report {
     const struct td_replay *replay;
     struct td_findings findings;
     double elapsed_ms;
+    bool verbose; /* text: every CUDA library's architectures and where they lie */
 };
 
 /* Fills R for Q; strings and graphs live in ARENA (and R's graphs and
