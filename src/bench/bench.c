@@ -1,4 +1,10 @@
-/* The whole `bench` run (bench/bench.h): CPU, memory, torch's import and
+/* src/bench/ answers "how fast is this machine for torch, against what
+ * it should reach?": CPU and GEMM (bench_cpu.c, bench_gemm.c), memory,
+ * disk, torch's import (through src/trace/), the GPUs through the driver
+ * (bench_gpu_*.c) and the verdicts (bench_verdict.c). A pipeline above the
+ * probes and the tracer.
+ *
+ * The whole `bench` run (bench/bench.h): CPU, memory, torch's import and
  * matmul, the disk under torch, the GPUs through the driver, then the
  * verdicts. Each part fills its own section; what one part cannot measure
  * it says in that section and the others still run. */

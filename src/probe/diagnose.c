@@ -1,4 +1,8 @@
-/* The diagnosis behind `check` (probe/diagnose.h): the probes, each torch's
+/* src/probe/ (its own files) is the top that combines the probes below
+ * it (python/, install/, gpu/, system/, sharing probe.c) with the tracer
+ * into check's diagnosis (here) and its rules (rules*.c, winrules.c).
+ *
+ * The diagnosis behind `check` (probe/diagnose.h): the probes, each torch's
  * import closure, the rules, and --live's confirmation, in that order. */
 #include "probe/diagnose.h"
 

@@ -1,4 +1,9 @@
-/* snapshot's own facts (snapshot/snapshot.h): the distributions of every
+/* src/snapshot/ answers "what is this machine's torch stack, and what
+ * changed since the last time?": the snapshot's own facts (here), on top
+ * of check's diagnosis, read back (snapshot_read.c) and diffed, ranked by
+ * what a change breaks (snapshot_diff.c). The top of the probe pipelines.
+ *
+ * snapshot's own facts (snapshot/snapshot.h): the distributions of every
  * interpreter's site directories read from their metadata folders, the
  * files of each torch's import closure, and PATH / LD_LIBRARY_PATH split
  * into entries. Nothing is imported or run. */

@@ -1,4 +1,11 @@
-/* What a trace means: the audit events folded into one entry per library
+/* src/trace/ answers "what did the loader really do?": a command run under
+ * the tracer (trace_linux.c with the LD_AUDIT module audit/, trace_windows.c
+ * under the debugger API), its events folded here, the static model of the
+ * same load for comparison (trace_model.c, trace_pe.c), and check --live's
+ * replay of torch's DLL loading on Windows (replay*.c). A pipeline above
+ * the probes: it uses them, they never call it.
+ *
+ * What a trace means: the audit events folded into one entry per library
  * asked for, the findings (the failed step, duplicate runtimes) and the
  * comparison with the static model of the same load. Platform-neutral:
  * the tracer (trace_linux.c) fills the events. */

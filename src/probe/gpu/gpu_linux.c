@@ -1,4 +1,10 @@
-/* The NVIDIA driver and GPU probe. What files say is read here: the kernel
+/* src/probe/gpu/ answers "what does the NVIDIA driver say, and can this
+ * torch's kernels run on these GPUs?": the driver and GPUs, asked in a
+ * child process (gpu_linux.c, gpu_windows.c; the child's side is
+ * gpu_ask.c, gpu_bench_ask.c and gpuhelper/), its answer read back
+ * (gpu_answer.c), and the fatbin-vs-GPU comparison (gpu_code.c).
+ *
+ * The NVIDIA driver and GPU probe. What files say is read here: the kernel
  * module's version (/proc/driver/nvidia/version), the device nodes, and
  * which libcuda.so.1 a plain program would load (the Linux loader model).
  * What only the driver can say is asked in a child process running the

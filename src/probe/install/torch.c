@@ -1,4 +1,11 @@
-/* torch installations, read without importing: every torch/ under every
+/* src/probe/install/ answers "what is installed, and is it intact?": every
+ * torch under every interpreter (torch.c), its RECORD and conda-meta
+ * integrity (torch_integrity.c, conda_meta.c, digest_*.c), leftovers of
+ * other installs (torch_leftovers.c), pins and constraints (pins.c), the
+ * CUDA companion wheels (companions.c), which package provides a file
+ * (provider.c) and Windows' path length limit (long_paths.c).
+ *
+ * torch installations, read without importing: every torch/ under every
  * interpreter's site dirs, its version.py, how it was installed, its CUDA
  * architectures, and installs that shadow each other. Integrity and
  * companions are in torch_integrity.c and companions.c. */

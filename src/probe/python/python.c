@@ -1,4 +1,10 @@
-/* Python interpreters, found without running them: where each one lives,
+/* src/probe/python/ answers "which Pythons are there, and what would each
+ * one import?": the interpreters on PATH, in the usual prefixes and in the
+ * PEP 514 registry (pyreg.h), each one's sys.prefix and sys.path computed
+ * as CPython would (python_syspath.c), and the file system view that every
+ * probe uses to read a site directory (pyfs.c). Nothing here runs Python.
+ *
+ * Python interpreters, found without running them: where each one lives,
  * which version it is, the sys.prefix it computes and the site directories
  * its sys.path will hold, in order (docs/probes-python-torch.md). */
 #include <ctype.h>

@@ -1,4 +1,9 @@
-/* The system probe: distribution (os-release), kernel and machine, memory,
+/* src/probe/system/ answers "what machine is this?": the OS, kernel,
+ * memory, C runtimes, containers (system_*.c, machine_parse.c), the CPU
+ * and its x86-64 level (cpu.c), Windows' API sets (apiset_*.c) and the
+ * child-process helper the Windows probes share (child_windows.c).
+ *
+ * The system probe: distribution (os-release), kernel and machine, memory,
  * free disk, the system C and C++ runtimes' versions (read from their ELF
  * version definitions, since this program is static and its own glibc says
  * nothing about the machine's), containers and WSL (data/machine_markers.tsv). */
