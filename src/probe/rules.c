@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "base/version.h"
-#include "probe/gpu_code.h"
+#include "probe/gpu/gpu_code.h"
 
 static const struct td_gpu *first_gpu(const struct td_facts *x)
 {

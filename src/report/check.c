@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "probe/gpu_code.h"
+#include "probe/gpu/gpu_code.h"
 #include "report/deps.h"
 #include "report/envelope.h"
 #include "report/html.h"
