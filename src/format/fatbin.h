@@ -98,7 +98,8 @@ int td_fatbin_scan(const uint8_t *data, size_t size, bool primary,
                    struct td_fatbin_scan *st, struct td_err *err);
 
 /* As td_fatbin_scan over a region that READ reads: headers are read a few
- * dozen bytes at a time, and bytes outside containers in 64 KiB pieces. */
+ * dozen bytes at a time, so no payload page is touched, and the bytes
+ * outside containers in pieces of up to 64 KiB. */
 int td_fatbin_scan_read(td_fatbin_read_fn read, void *src, uint64_t size, bool primary,
                         bool (*visit)(const struct td_fatbin_entry *e, void *ctx), void *ctx,
                         struct td_fatbin_scan *st, struct td_err *err);
