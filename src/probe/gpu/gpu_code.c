@@ -112,7 +112,7 @@ static int read_regions(const char *host, const struct td_map *m, const struct t
     for (size_t i = 0; rc == 0 && !st.stopped && i < r->count; i++) {
         const struct td_fatbin_region *g = &r->list[i];
         set->region = (unsigned)i;
-        if (sr.fd < 0 || getenv("TD_MMAP")) {
+        if (sr.fd < 0) {
             rc = td_fatbin_scan(m->data + g->offset, (size_t)g->size, g->primary, add_arch, set,
                                 &st, bad);
             continue;
