@@ -134,11 +134,34 @@ static void error_lines_name_the_failed_step(void **state)
     td_trace_free(&t);
 }
 
+/* --timeout kills the command, and what it loaded before is kept. The
+ * timeout is an event, not the clock: time is up once the audit module has
+ * seen libc.so.6 opened, however slow the machine. */
+static void timeout_kills_and_keeps_what_was_loaded(void **state)
+{
+    (void)state;
+    const char *argv[] = {"sleep", "300", NULL};
+    struct td_trace_options o = {.timeout_ms = 500,
+                                 .time_up = td_time_up_once_said("/libc.so.6\n")};
+    struct td_trace t;
+    struct td_err err = {0};
+    assert_int_equal(td_trace_run(argv, &o, &t, &err), 0);
+    assert_true(t.timed_out);
+    assert_int_equal(t.exit_status, -1);
+    assert_int_equal(t.signal, 9);
+    bool libc = false;
+    for (size_t i = 0; i < t.n_libs; i++)
+        libc |= strcmp(t.libs[i].name, "libc.so.6") == 0 && t.libs[i].status == TD_TLIB_LOADED;
+    assert_true(libc);
+    td_trace_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(audit_lines_become_libraries),
         cmocka_unit_test(error_lines_name_the_failed_step),
+        cmocka_unit_test(timeout_kills_and_keeps_what_was_loaded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
