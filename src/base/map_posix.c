@@ -90,7 +90,7 @@ static struct guard_slot {
     atomic_int shrank;
 } guard_slots[GUARD_SLOTS];
 static struct sigaction guard_previous;
-static atomic_int guard_state; /* 0 none, 1 installing, 2 installed */
+static atomic_flag guard_lock = ATOMIC_FLAG_INIT;
 static size_t guard_page;
 
 static void on_sigbus(int sig, siginfo_t *info, void *uctx)
@@ -112,18 +112,30 @@ static void on_sigbus(int sig, siginfo_t *info, void *uctx)
     sigaction(sig, &guard_previous, NULL); /* not ours: the fault recurs under the old action */
 }
 
+static bool guard_installed(void)
+{
+    struct sigaction cur;
+    return sigaction(SIGBUS, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+           cur.sa_sigaction == on_sigbus;
+}
+
+/* Checked at every mapping: whoever set a SIGBUS action after us (a test
+ * framework does, per test) comes after us, as the previous action. */
 static void guard_install(void)
 {
-    int none = 0;
-    if (!atomic_compare_exchange_strong(&guard_state, &none, 1))
-        return; /* installed, or another thread is installing (its maps are watched soon) */
-    guard_page = (size_t)sysconf(_SC_PAGESIZE);
-    struct sigaction sa = {0};
-    sa.sa_sigaction = on_sigbus;
-    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGBUS, &sa, &guard_previous);
-    atomic_store(&guard_state, 2);
+    if (guard_installed())
+        return;
+    while (atomic_flag_test_and_set(&guard_lock))
+        ;
+    if (!guard_installed()) {
+        guard_page = (size_t)sysconf(_SC_PAGESIZE);
+        struct sigaction sa = {0};
+        sa.sa_sigaction = on_sigbus;
+        sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGBUS, &sa, &guard_previous);
+    }
+    atomic_flag_clear(&guard_lock);
 }
 
 static int guard_watch(const void *p, size_t size)
