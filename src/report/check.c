@@ -217,11 +217,13 @@ static void view_passthrough(const struct out *o, const struct td_environment *e
                  !e->nodes[i].exists    ? "absent"
                  : e->nodes[i].openable ? "ok"
                                         : "not openable");
-    bool any_node = false;
-    for (size_t i = 0; i < e->n_nodes; i++)
+    bool any_node = false, all_ok = true;
+    for (size_t i = 0; i < e->n_nodes; i++) {
         any_node |= e->nodes[i].exists;
+        all_ok &= e->nodes[i].exists && e->nodes[i].openable;
+    }
     if (any_node || e->container)
-        line(o, any_node ? MARK_OK : MARK_INFO, "device nodes: %s", buf);
+        line(o, !any_node ? MARK_INFO : all_ok ? MARK_OK : MARK_WARN, "device nodes: %s", buf);
     const struct td_env_lib *libs[] = {&e->libcuda, &e->libnvml};
     for (size_t i = 0; i < 2; i++)
         if (libs[i]->path)
