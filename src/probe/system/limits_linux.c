@@ -8,7 +8,7 @@
 #include <sys/statvfs.h>
 
 #include "probe/probe_util.h"
-#include "probe/pyfs.h"
+#include "probe/python/pyfs.h"
 #include "probe/system/env_internal.h"
 
 static void shm(const struct td_probe_ctx *ctx, struct td_environment *e)

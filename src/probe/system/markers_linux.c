@@ -8,7 +8,7 @@
 
 #include "base/data.h"
 #include "probe/probe_util.h"
-#include "probe/pyfs.h"
+#include "probe/python/pyfs.h"
 #include "probe/system/environment.h"
 
 /* ASCII case-insensitive search for NEEDLE in the first N bytes of HAY. */

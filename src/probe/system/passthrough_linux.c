@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "probe/probe_util.h"
-#include "probe/pyfs.h"
+#include "probe/python/pyfs.h"
 #include "probe/system/env_internal.h"
 
 static void add_node(const struct td_probe_ctx *ctx, struct td_environment *e, const char *path)

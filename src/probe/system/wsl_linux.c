@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "probe/probe_util.h"
-#include "probe/pyfs.h"
+#include "probe/python/pyfs.h"
 #include "probe/system/env_internal.h"
 
 struct inf_search {
