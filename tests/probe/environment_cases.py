@@ -279,7 +279,7 @@ def cuda_failures(t, libs):
           f"cuda-compat on an A100 bridges the gap: {doc['findings']}")
 
 
-def wsl_root(t, name, libs, copies=False, linux_driver=False, dxg=True, wsl_lib=True):
+def wsl_root(t, name, libs, copies=False, linux_driver=False, dxg=True, wsl_lib=True, driver_ver="31.0.15.4633"):
     root = os.path.join(t, "wsl-" + name)
     os.makedirs(root)
     base(root)
@@ -295,7 +295,7 @@ def wsl_root(t, name, libs, copies=False, linux_driver=False, dxg=True, wsl_lib=
                 shutil.copy(libs["libcuda_wsl"], os.path.join(wl, n))
             else:
                 os.symlink("libcuda.so.1.1", os.path.join(wl, n))
-    inf = "[Version]\r\nSignature=\"$Windows NT$\"\r\nDriverVer = 12/05/2023,31.0.15.4633\r\n"
+    inf = f"[Version]\r\nSignature=\"$Windows NT$\"\r\nDriverVer = 12/05/2023,{driver_ver}\r\n"
     write(root, "usr/lib/wsl/drivers/nv_dispi.inf_amd64_0123456789abcdef/nv_dispi.inf",
           b"\xff\xfe" + inf.encode("utf-16-le"))
     write(root, "etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n")
@@ -316,7 +316,7 @@ def wsl_root(t, name, libs, copies=False, linux_driver=False, dxg=True, wsl_lib=
 
 
 def wsl_failures(t, libs):
-    env = {"WSL_DISTRO_NAME": "Ubuntu", "CUDA_VERSION": "12.4.1"}
+    env = {"WSL_DISTRO_NAME": "Ubuntu", "CUDA_VERSION": "12.3.2"}  # 546.33 runs CUDA 12.3
     root, ld = wsl_root(t, "clean", libs)
     rc, doc = run(root, env, what="clean WSL2")
     w = env_of(doc).get("wsl2", {})
@@ -355,6 +355,12 @@ def wsl_failures(t, libs):
     rc, doc = run(root, env, what="WSL2 without libcuda")
     f = one(doc, "gpu_not_visible", "no WSL libcuda")
     check("Windows driver" in f["fix"] or "Windows NVIDIA driver" in f["fix"], f"no wsl libcuda: {f}")
+
+    root, ld = wsl_root(t, "old-windows-driver", libs, driver_ver="30.0.14.7212")
+    rc, doc = run(root, env, what="WSL2 with a 472.12 Windows driver")
+    f = one(doc, "cuda_driver_too_old", "CUDA 12.3 under a 472.12 Windows driver")
+    check(env_of(doc)["wsl2"]["windows_driver"] == "472.12" and "472.12" in f["detail"] and f["severity"] == "error" and
+          f["fix"].startswith("in Windows: update the NVIDIA driver"), f"old Windows driver: {f}")
 
     root = os.path.join(t, "wsl1-gpu")
     base(root)

@@ -282,8 +282,11 @@ static void library_versions(const struct ctx *c)
 
 /* ---- the image's CUDA, or torch's under WSL, against the driver ---- */
 
-static void cuda_vs_driver(const struct ctx *c, const char *cuda, const char *what,
-                           const char *driver, const char *os, const char *layer)
+/* CUDA (the image's toolkit when IMAGE, else torch's build) against DRIVER
+ * on OS ("linux", or "windows" for WSL's Windows driver); LAYER says where
+ * the driver is updated. */
+static void cuda_vs_driver(const struct ctx *c, const char *cuda, bool image, const char *driver,
+                           const char *os, const char *layer)
 {
     const struct td_environment *e = c->e;
     char have[TD_KB_STR], need[TD_KB_STR], floor[TD_KB_STR], cls[16], mm[TD_KB_STR];
@@ -300,8 +303,7 @@ static void cuda_vs_driver(const struct ctx *c, const char *cuda, const char *wh
     const char *fc = forward_compat(gpu_name, cls, sizeof cls);
     char fix[700], note[600] = "";
     snprintf(fix, sizeof fix, "%s: update the NVIDIA driver to %s or newer; or use %s for CUDA %s",
-             layer, min ? min : "a newer one",
-             strcmp(what, "the image") == 0 ? "an image" : "a torch build", have);
+             layer, min ? min : "a newer one", image ? "an image" : "a torch build", have);
     enum td_severity sev = TD_SEV_ERROR;
     bool same_major = atoi(have) == atoi(mm);
     if (e->compat_version && strcmp(os, "linux") == 0) {
@@ -324,8 +326,8 @@ static void cuda_vs_driver(const struct ctx *c, const char *cuda, const char *wh
     }
     td_findings_add(c->f, sev, TD_KIND_CUDA_DRIVER_TOO_OLD, "libcuda.so.1", NULL, NULL, fix,
                     "%s is CUDA %s (driver %s or newer); the driver is %s, which runs CUDA %s%s",
-                    strcmp(what, "the image") == 0 ? "the image's toolkit" : what, cuda,
-                    min ? min : "?", driver, have, note);
+                    image ? "the image's toolkit" : "torch", cuda, min ? min : "?", driver, have,
+                    note);
 }
 
 /* ---- WSL ---- */
@@ -387,10 +389,11 @@ static void wsl(const struct ctx *c)
                         "WSL maps libcuda.so, .so.1 and .so.1.1 as copies, so ldconfig's cache "
                         "lists no libcuda.so (tools that look it up there, such as Triton, miss "
                         "it)");
-    /* torch's CUDA against the Windows driver, when the driver probe did not
-     * answer (when it did, the torch rules compare them). */
+    /* The image's CUDA against the Windows driver; torch's too when the
+     * driver probe did not answer (when it did, the torch rules compare them). */
+    cuda_vs_driver(c, e->image_cuda, true, e->windows_driver, "windows", "in Windows");
     if (!(c->gpu && c->gpu->status == TD_GPU_OK))
-        cuda_vs_driver(c, c->torch_cuda, "torch", e->windows_driver, "windows", "in Windows");
+        cuda_vs_driver(c, c->torch_cuda, false, e->windows_driver, "windows", "in Windows");
 }
 
 /* ---- limits ---- */
@@ -469,7 +472,7 @@ void td_rules_environment(const struct td_environment *e, const struct td_gpu_in
         passthrough(&c);
         library_versions(&c);
         if (!e->wsl)
-            cuda_vs_driver(&c, e->image_cuda, "the image", e->kernel_module, "linux",
+            cuda_vs_driver(&c, e->image_cuda, true, e->kernel_module, "linux",
                            e->container ? "on the host" : "on this machine");
     }
     wsl(&c);
