@@ -295,8 +295,7 @@ static int emit(const struct check_args *a, const struct td_check_report *r)
     if (o && out && !ok) {
         td_err_set(&err, "%s: cannot write: %s", o, strerror(errno));
         td_outfile_abort(&file);
-    }
-    else if (o && out)
+    } else if (o && out)
         ok = td_outfile_commit(&file, &err);
     if (o && !ok)
         fprintf(stderr, "torchdoctor check: %s\n", err.set ? err.msg : "cannot write the report");

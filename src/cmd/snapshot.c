@@ -112,8 +112,7 @@ static bool write_file(const char *path, const char *buf, size_t len,
     if (f && !ok) {
         td_err_set(&err, "%s: cannot write: %s", path, strerror(errno));
         td_outfile_abort(&o);
-    }
-    else if (f)
+    } else if (f)
         ok = td_outfile_commit(&o, &err);
     if (!ok)
         fprintf(stderr, "torchdoctor snapshot: %s\n", err.set ? err.msg : "cannot write");
