@@ -1,7 +1,12 @@
 /* torchdoctor's entry point: only dispatches to one file per command (on
  * Windows after taking the arguments in UTF-16 and setting up the console). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#ifndef _WIN32
+#include <fcntl.h>
+#include <unistd.h>
+#endif
 
 #include "base/console.h"
 #include "base/thread.h"
@@ -55,9 +60,34 @@ int wmain(int argc, wchar_t **wargv)
     return rc;
 }
 #else
+/* Descriptors 0-2 that whoever started us closed would be handed out to the
+ * files we open, and the report would land in one of them: they are held
+ * with /dev/null, stdout's read-only so that writing the report fails. */
+static void hold_standard_fds(void)
+{
+    for (int fd = 0; fd < 3; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+            int held = open("/dev/null", fd == 1 ? O_RDONLY : O_RDWR);
+            if (held >= 0 && held != fd) {
+                dup2(held, fd);
+                close(held);
+            }
+        }
+}
+
 int main(int argc, char **argv)
 {
+    hold_standard_fds();
     td_threads_prepare();
-    return dispatch(argc, argv);
+    int rc = dispatch(argc, argv);
+    /* A report that did not reach stdout (closed, a full disk) is not a
+     * success, whatever it found. */
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "torchdoctor: cannot write the report to standard output%s%s\n",
+                errno ? ": " : "", errno ? strerror(errno) : "");
+        return TD_EXIT_USAGE;
+    }
+    return rc;
 }
 #endif

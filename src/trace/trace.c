@@ -102,7 +102,7 @@ static struct td_trace_lib *by_cookie(struct td_trace *t, uint64_t cookie)
 static const char *candidate_outcome(const char *path, const unsigned char want[20])
 {
     unsigned char h[20];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = td_open_file(path, NULL);
     if (fd < 0)
         return "absent";
     ssize_t n = pread(fd, h, sizeof h, 0);

@@ -10,6 +10,7 @@
  * architectures, and installs that shadow each other. Integrity and
  * companions are in torch_integrity.c and companions.c. */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -634,6 +635,28 @@ static void report_namespace_only(const struct td_python *py, const struct td_to
                     py->exe, t->dir);
 }
 
+/* A sys.path folder that is there but cannot be listed (no permission):
+ * said once, so that "no torch found" never stands for "not looked". */
+static void report_unreadable_entry(const struct td_probe_ctx *ctx, const struct td_python *py,
+                                    const char *dir, struct td_findings *f)
+{
+    char host[TD_PYFS_PATH_MAX];
+    DIR *d = td_pyfs_host(ctx, dir, host, sizeof host) ? opendir(host) : NULL;
+    int e = d ? 0 : errno;
+    if (d)
+        closedir(d);
+    if (!e || e == ENOENT || e == ENOTDIR)
+        return;
+    for (size_t i = 0; i < f->count; i++)
+        if (strcmp(f->items[i].kind, TD_KIND_UNREADABLE_FILE) == 0 && f->items[i].library &&
+            strcmp(f->items[i].library, dir) == 0)
+            return;
+    td_findings_add(f, TD_SEV_WARNING, TD_KIND_UNREADABLE_FILE, dir, py->exe, NULL, NULL,
+                    "%s is on the sys.path of %s but cannot be read (%s): a torch there is not "
+                    "seen here, and Python running as this user would not import it either",
+                    dir, py->exe, strerror(e));
+}
+
 /* One interpreter: every torch on its sys.path, the winner first. */
 static void scan_python(struct scan *s, const struct td_python *pythons, size_t p)
 {
@@ -643,6 +666,8 @@ static void scan_python(struct scan *s, const struct td_python *pythons, size_t 
     bool ns[MAX_TORCHES];
     for (size_t i = 0; i < py->n_sys_path && n < MAX_TORCHES; i++) {
         const struct td_syspath_entry *e = &py->sys_path[i];
+        if (e->why != TD_SP_CWD && e->exists)
+            report_unreadable_entry(s->ctx, py, e->path, s->f);
         if (e->why == TD_SP_CWD || !e->exists || !torch_in(s->ctx, e->path, &dirs[n], &ns[n]))
             continue;
         bool dup = false; /* one folder reached twice (a symlinked entry) counts once */
