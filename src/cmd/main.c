@@ -13,12 +13,32 @@
 #include "base/utf8.h"
 #include "cmd/cmd.h"
 
-static const struct td_command *find_command(const char *name)
+/* Commands that --help does not show. They sit here, not in td_commands,
+ * because two of them read td_commands: the table stays below them. */
+static const struct td_command hidden_commands[] = {
+    /* The build runs these to write the man pages and completions. */
+    {"__man", NULL, td_cmd_man, NULL},
+    {"__completion", NULL, td_cmd_completion, NULL},
+#ifdef _WIN32
+    /* What `check` runs in a child of itself (probe/system/child.h). */
+    {"__gpu", NULL, td_cmd_gpu_child, NULL},
+    {"__replay", NULL, td_cmd_replay_child, NULL},
+#endif
+    {NULL, NULL, NULL, NULL},
+};
+
+static const struct td_command *find_in(const struct td_command *table, const char *name)
 {
-    for (const struct td_command *c = td_commands; c->name; c++)
+    for (const struct td_command *c = table; c->name; c++)
         if (strcmp(c->name, name) == 0)
             return c;
     return NULL;
+}
+
+static const struct td_command *find_command(const char *name)
+{
+    const struct td_command *c = find_in(td_commands, name);
+    return c ? c : find_in(hidden_commands, name);
 }
 
 static int dispatch(int argc, char **argv)
