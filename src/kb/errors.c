@@ -350,6 +350,7 @@ int td_explain_text(const char *text, size_t len, struct td_explain *out, struct
     }
     struct td_explain_fields *f = &out->fields;
     td_explain_extract(out->text, f, a);
+    td_explain_read(out->text, f, &out->parts, a);
     size_t removed;
     const char *neutral = td_explain_neutral(out->text, false, a, &removed);
     unsigned set = implied_platforms(out->text, f);
@@ -439,5 +440,6 @@ size_t td_explain_eres(const char **out, size_t cap)
             out[n++] = g_cat.rows[i].neutral.ere;
     }
     n += td_explain_extractor_eres(out + n, cap - n);
+    n += td_explain_raiser_eres(out + n, cap - n);
     return n + td_explain_dialog_eres(out + n, cap - n);
 }

@@ -492,6 +492,73 @@ static void from_windows(struct td_explain *x)
             "below";
 }
 
+static const char *fill(const char *template, const struct td_explain *x, struct td_arena *a);
+
+/* The raiser the structural reading named (errors_read.c): a message that
+ * no loader form reads (cuDNN's, CTranslate2's, NVRTC's, the driver's, ...)
+ * becomes a load error of the raiser's kind, about the file it names; a
+ * load form keeps its reading, but the code of the raiser's message decides
+ * its kind ("Could not load library X. Error code 193"). */
+static void from_raiser(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    const struct td_explain_parts *p = &x->parts;
+    if (!p->raiser || !p->raiser_kind)
+        return;
+    if (l->form) {
+        if (is(p->operation, "load") && is(l->kind, TD_KIND_MISSING_LIBRARY))
+            l->kind = p->raiser_kind;
+        return;
+    }
+    l->form = p->raiser;
+    l->kind = p->raiser_kind;
+    l->library = p->raiser_library;
+    for (size_t i = 0; l->library && i < p->n_files; i++)
+        if (strcmp(p->files[i].name, l->library) == 0)
+            l->file = p->files[i].path;
+    if (!l->library && x->fields.file)
+        l->library = td_explain_base_name(x->fields.file);
+    if (!l->file)
+        l->file = x->fields.file;
+    l->symbol = p->n_symbols ? p->symbols[0].name : x->fields.symbol;
+}
+
+/* The library as the structural reading bounds it: a file name that a
+ * message form read with text glued on ("cudnn_cnn_infer64_8.dll.Error",
+ * "libcudnn_ops.so.9)") is cut back to the file the text names. */
+static void tidy_library(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    const struct td_explain_parts *p = &x->parts;
+    if (!l->library)
+        return;
+    for (size_t i = 0; i < p->n_files; i++) {
+        const char *n = p->files[i].name;
+        size_t k = strlen(n);
+        if (strcmp(l->library, n) == 0)
+            return;
+        if (strncmp(l->library, n, k) == 0 && strchr(".:,;)'\"", l->library[k])) {
+            l->library = n;
+            return;
+        }
+    }
+}
+
+/* The raiser's own general cause, after the catalogue's. */
+static void add_raiser(struct td_explain *x, size_t cap)
+{
+    struct td_explain_load *l = &x->load;
+    const struct td_explain_parts *p = &x->parts;
+    if (!p->raiser || !p->raiser_detail || !*p->raiser_detail || l->n_causes >= cap)
+        return;
+    struct td_explain_cause *c = &l->causes[l->n_causes++];
+    c->kind = is(p->raiser_kind, l->kind) || !p->raiser_kind ? l->kind : p->raiser_kind;
+    c->detail = fill(p->raiser_detail, x, &x->arena);
+    c->fix = fill(p->raiser_fix, x, &x->arena);
+    c->confirm = l->file ? fill("torchdoctor deps \"{file}\"", x, &x->arena) : "torchdoctor check";
+    c->source = p->raiser_source;
+}
+
 /* Whether MODULE is torch's own extension in TEXT's traceback ("from torch._C
  * import *", "import torch._C"): then the import failed inside torch, not in
  * a companion built for it. */
@@ -668,13 +735,16 @@ void td_explain_load_error(struct td_explain *x)
             from_windows(x);
         from_python(x);
     }
+    from_raiser(x);
     if (!l->form)
         return;
+    tidy_library(x);
     settle_role(x);
     struct td_explain_cause late;
     bool is_late;
     add_catalogue(x, &late, &is_late);
     size_t cap = TD_EXPLAIN_MAX_CAUSES - is_late;
+    add_raiser(x, cap);
     /* a companion missing a symbol of its own (not torch's) was built
      * wrongly, not for another torch: the general causes apply */
     bool own_symbol = l->role && strcmp(l->role, "companion") == 0 &&

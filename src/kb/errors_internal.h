@@ -49,6 +49,17 @@ size_t td_explain_dialog_eres(const char **out, size_t cap);
  * from X's cleaned text, fields and matches. */
 void td_explain_load_error(struct td_explain *x);
 
+/* The structural reading (errors_read.c): fills P from TEXT (the cleaned
+ * input) and F (the fields already extracted). */
+void td_explain_read(const char *text, const struct td_explain_fields *f,
+                     struct td_explain_parts *p, struct td_arena *a);
+
+/* The platform's GPU driver library: libcuda.so.1, nvcuda.dll, MPS on macOS. */
+const char *td_explain_driver_library(const char *platform);
+
+/* The structural reading's EREs (data/error_raisers.tsv, version rules). */
+size_t td_explain_raiser_eres(const char **out, size_t cap);
+
 /* The lower-cased last path component of PATH (either separator) in OUT. */
 const char *td_explain_base_name(const char *path);
 
