@@ -270,6 +270,8 @@ static bool from_dialog(struct td_explain *x)
         l->file = grab(x->text, m, d->file, &x->arena);
         l->library = l->file ? td_explain_base_name(l->file) : NULL;
         l->symbol = grab(x->text, m, d->symbol, &x->arena);
+        if (l->symbol && !*l->symbol)
+            l->symbol = NULL; /* "The procedure entry point could not be located": no name */
         return true;
     }
     return false;
@@ -391,8 +393,8 @@ static void from_posix(struct td_explain *x)
     struct td_explain_load *l = &x->load;
     const struct td_explain_fields *f = &x->fields;
     const char *t = x->text;
-    if ((has(t, ": version `") || has(t, ": version '")) && has(t, "' not found") && f->file &&
-        f->version) {
+    if ((has(t, ": version `") || has(t, ": version '") || has(t, ": version ")) &&
+        has(t, " not found") && f->file && f->version) {
         l->form = "ld.so";
         l->kind = TD_KIND_MISSING_SYMBOL_VERSION;
         l->library = td_explain_base_name(f->file);
@@ -537,8 +539,11 @@ static void tidy_library(struct td_explain *x)
         size_t k = strlen(n);
         if (strcmp(l->library, n) == 0)
             return;
-        if (strncmp(l->library, n, k) == 0 && strchr(".:,;)'\"", l->library[k])) {
-            l->library = n;
+        size_t len = strlen(l->library);
+        if ((strncmp(l->library, n, k) == 0 && strchr(".:,;)'\"", l->library[k])) ||
+            (len > k && strcmp(l->library + len - k, n) == 0 &&
+             strchr(".'\"`", l->library[len - k - 1]))) {
+            l->library = n; /* "...fbgemm.dll": a path shortened with dots */
             return;
         }
     }

@@ -236,6 +236,13 @@ static const struct extractor extractors[] = {
     /* the same, cut before "(required by" */
     {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found", 1, F_FILE},
     {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found", 2, F_VERSION},
+    /* the same, retyped without the quotes */
+    {"([^ \t\n'\"(]+): version ([A-Z]+_[0-9][0-9.]*) not found \\(required by ([^)\n]+)\\)", 1,
+     F_FILE},
+    {"([^ \t\n'\"(]+): version ([A-Z]+_[0-9][0-9.]*) not found \\(required by ([^)\n]+)\\)", 2,
+     F_VERSION},
+    {"([^ \t\n'\"(]+): version ([A-Z]+_[0-9][0-9.]*) not found \\(required by ([^)\n]+)\\)", 3,
+     F_NEEDED_BY},
     /* glibc: "LIB: cannot open shared object file: No such file or directory" */
     {"([^ \t\n'\"():]+): cannot open shared object file", 1, F_FILE},
     {"([^ \t\n'\"(]+): (wrong ELF class: ELFCLASS[0-9]+|invalid ELF header)", 1, F_FILE},

@@ -606,6 +606,11 @@ static void read_codes(const char *text, const struct td_explain_fields *f,
         snprintf(v, sizeof v, "%d", f->win32);
         add_code(p, "win32", v, f->win32_name, a);
     }
+    /* Rust's io::Error (safetensors, tokenizers): "(os error 1455)" */
+    numbers_after(text, "os error", p->platform && strcmp(p->platform, "windows") == 0 ? "win32"
+                                    : strstr(text, "os error 1455")                   ? "win32"
+                                                                                      : "errno",
+                  p, a);
     /* cuDNN on Windows: "Could not load library X. Error code 126" */
     numbers_after(text, "Error code", "win32", p, a);
     numbers_after(text, "error code", "win32", p, a);
@@ -671,6 +676,9 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
         return NULL;
     if (strcmp(r->library, "driver") == 0)
         return driver_library(p->platform);
+    if (strcmp(r->library, "torch-cuda") == 0)
+        return p->platform && strcmp(p->platform, "windows") == 0 ? "torch_cuda.dll"
+                                                                   : "libtorch_cuda.so";
     if (strcmp(r->library, "first-file") == 0)
         return p->n_files ? p->files[0].name : NULL;
     if (strcmp(r->library, "last-file") == 0)
@@ -755,8 +763,8 @@ void td_explain_read(const char *text, const struct td_explain_fields *f,
     read_files(text, p, a);
     read_symbols(text, p, a);
     read_versions(text, f, p, a);
-    read_codes(text, f, p, a);
     p->platform = platform_of(text, f, p);
+    read_codes(text, f, p, a);
     read_raiser(text, p, a);
 }
 
