@@ -116,6 +116,9 @@ struct td_explain_load {
     const char *symbol;    /* the function, ordinal or version missing */
     const char *file;      /* the path to hand to `torchdoctor deps` */
     const char *note;      /* a remark on the wording itself, NULL */
+    const char *defined_by; /* for a missing symbol: the library that should define it, from
+                               its namespace or version (data/symbol_owners.tsv), NULL */
+    const char *symbol_readable; /* the missing symbol demangled, NULL */
     struct td_explain_cause causes[TD_EXPLAIN_MAX_CAUSES];
     size_t n_causes;
 };

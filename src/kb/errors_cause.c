@@ -549,6 +549,23 @@ static void tidy_library(struct td_explain *x)
     }
 }
 
+/* For a missing symbol: which library should define it (its namespace or
+ * version, data/symbol_owners.tsv), and its demangled name. */
+static void name_definer(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    const struct td_explain_parts *p = &x->parts;
+    for (size_t i = 0; i < p->n_symbols; i++) {
+        const struct td_part_symbol *y = &p->symbols[i];
+        if (l->symbol && strcmp(l->symbol, y->name) != 0 &&
+            !(y->name[0] == '_' && strcmp(l->symbol, y->name + 1) == 0))
+            continue;
+        l->defined_by = y->owner;
+        l->symbol_readable = y->demangled;
+        return;
+    }
+}
+
 /* The raiser's own general cause, after the catalogue's. */
 static void add_raiser(struct td_explain *x, size_t cap)
 {
@@ -609,6 +626,7 @@ static void settle_role(struct td_explain *x)
             return;
         }
         l->role = r;
+        l->library = td_explain_base_name(requirer); /* the module that needed it */
         return;
     }
     l->role = role_of(l->library ? l->library : l->file);
@@ -744,6 +762,7 @@ void td_explain_load_error(struct td_explain *x)
     if (!l->form)
         return;
     tidy_library(x);
+    name_definer(x);
     settle_role(x);
     struct td_explain_cause late;
     bool is_late;
@@ -807,8 +826,13 @@ void td_explain_findings(const struct td_explain *x, const struct td_findings *l
                         here->symbol, here->fix, "%s", here->detail);
     } else if (l->form && l->n_causes) {
         const struct td_explain_cause *top = &l->causes[0];
+        char definer[1024] = "";
+        if (l->defined_by)
+            snprintf(definer, sizeof definer, " (%s should be defined by %s)",
+                     l->symbol_readable ? l->symbol_readable : l->symbol, l->defined_by);
         td_findings_add(out, TD_SEV_ERROR, top->kind, l->library, l->needed_by, l->symbol, top->fix,
-                        "%s%s%s", top->detail, top->id ? " " : "", top->id ? top->id : "");
+                        "%s%s%s%s", top->detail, definer, top->id ? " " : "",
+                        top->id ? top->id : "");
     } else {
         catalogue_findings(x, out);
     }

@@ -17,7 +17,7 @@
 #include "base/data.h"
 #include "kb/errors_internal.h"
 
-enum { MAX_WINMSGS = 64, LINE_CAP = 2048 };
+enum { MAX_WINMSGS = 128, LINE_CAP = 2048 };
 
 static struct {
     bool loaded;

@@ -676,6 +676,11 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
         return NULL;
     if (strcmp(r->library, "driver") == 0)
         return driver_library(p->platform);
+    bool windows = p->platform && strcmp(p->platform, "windows") == 0;
+    if (strcmp(r->library, "compiler") == 0)
+        return windows ? "cl.exe" : "gcc";
+    if (strcmp(r->library, "companion-c") == 0)
+        return windows ? "_C.pyd" : "_C.so";
     if (strcmp(r->library, "torch-cuda") == 0)
         return p->platform && strcmp(p->platform, "windows") == 0 ? "torch_cuda.dll"
                                                                    : "libtorch_cuda.so";
