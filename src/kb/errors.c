@@ -258,7 +258,8 @@ static unsigned implied_platforms(const char *text, const struct td_explain_fiel
 {
     unsigned set = 0;
     if (f->win32 || strstr(text, "WinError") || strstr(text, "DLL load failed") ||
-        strstr(text, ".dll") || strstr(text, ".pyd") || strstr(text, ":\\"))
+        strstr(text, ".dll") || strstr(text, ".pyd") || strstr(text, ":\\") ||
+        td_explain_drive_path(text))
         set |= 1u;
     if (strstr(text, ".so") || strstr(text, "ld.so") || strstr(text, " ELF"))
         set |= 2u;

@@ -108,16 +108,16 @@ enum { TD_EXPLAIN_MAX_CAUSES = 6 };
 struct td_explain_load {
     const char
         *form; /* "torch-preload", "ctypes", "python-import", "ld.so", "dyld", "dialog", ... */
-    const char *kind;      /* what failed: missing_library, missing_symbol, ... */
-    const char *role;      /* torch, cuda, vc_runtime, openmp, glibc, cxx_runtime, companion,
-                              python_extension; NULL when unknown */
-    const char *library;   /* the file at fault or missing (deps' "library") */
-    const char *needed_by; /* who needs it (deps' "needed_by") */
-    const char *symbol;    /* the function, ordinal or version missing */
-    const char *file;      /* the path to hand to `torchdoctor deps` */
-    const char *note;      /* a remark on the wording itself, NULL */
-    const char *defined_by; /* for a missing symbol: the library that should define it, from
-                               its namespace or version (data/symbol_owners.tsv), NULL */
+    const char *kind;            /* what failed: missing_library, missing_symbol, ... */
+    const char *role;            /* torch, cuda, vc_runtime, openmp, glibc, cxx_runtime, companion,
+                                    python_extension; NULL when unknown */
+    const char *library;         /* the file at fault or missing (deps' "library") */
+    const char *needed_by;       /* who needs it (deps' "needed_by") */
+    const char *symbol;          /* the function, ordinal or version missing */
+    const char *file;            /* the path to hand to `torchdoctor deps` */
+    const char *note;            /* a remark on the wording itself, NULL */
+    const char *defined_by;      /* for a missing symbol: the library that should define it, from
+                                    its namespace or version (data/symbol_owners.tsv), NULL */
     const char *symbol_readable; /* the missing symbol demangled, NULL */
     struct td_explain_cause causes[TD_EXPLAIN_MAX_CAUSES];
     size_t n_causes;
@@ -138,7 +138,7 @@ struct td_explain_match {
 struct td_explain {
     char *text; /* the cleaned text */
     struct td_explain_fields fields;
-    struct td_explain_parts parts; /* read before any catalogue row */
+    struct td_explain_parts parts;    /* read before any catalogue row */
     struct td_explain_match *matches; /* best first */
     size_t n_matches;
     size_t n_best; /* matches[0..n_best) are equally specific: the answer */

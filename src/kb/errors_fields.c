@@ -7,6 +7,7 @@
  * Python/dynload_win.c ("DLL load failed while importing"), ctypes
  * (OSError [WinError N]), torch/__init__.py ("Error loading ... or one of
  * its dependencies") and dyld ("Library not loaded", "Referenced from"). */
+#include <ctype.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -168,6 +169,15 @@ char *td_explain_neutral(const char *s, bool regex, struct td_arena *a, size_t *
 }
 
 /* ---- fields ---- */
+
+bool td_explain_drive_path(const char *text)
+{
+    for (const char *p = strstr(text, ":/"); p; p = strstr(p + 1, ":/"))
+        if (p - text >= 1 && isalpha((unsigned char)p[-1]) &&
+            (p - text == 1 || !isalnum((unsigned char)p[-2])) && p[2] != '/')
+            return true; /* "C:/Users/...", not "https://" */
+    return false;
+}
 
 struct extractor {
     const char *re;
@@ -412,7 +422,7 @@ static int errno_in(const char *text)
 static const char *infer_platform(const char *text, const struct td_explain_fields *f)
 {
     if (f->win32 || f->ntstatus || strstr(text, "DLL load failed") || strstr(text, ".dll") ||
-        strstr(text, ".pyd") || strstr(text, ":\\"))
+        strstr(text, ".pyd") || strstr(text, ":\\") || td_explain_drive_path(text))
         return "windows";
     if (strstr(text, ".dylib") || strstr(text, "@rpath") || strstr(text, "mach-o"))
         return "macos";

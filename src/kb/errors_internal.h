@@ -60,6 +60,9 @@ const char *td_explain_driver_library(const char *platform);
 /* The structural reading's EREs (data/error_raisers.tsv, version rules). */
 size_t td_explain_raiser_eres(const char **out, size_t cap);
 
+/* Whether TEXT holds a Windows path written with forward slashes ("C:/x"). */
+bool td_explain_drive_path(const char *text);
+
 /* The lower-cased last path component of PATH (either separator) in OUT. */
 const char *td_explain_base_name(const char *path);
 

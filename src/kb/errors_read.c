@@ -79,9 +79,9 @@ static int by_order(const void *x, const void *y)
 
 static void load_raisers(void)
 {
-    static const char *const cols[] = {"raiser",  "operation", "kind", "library", "group",
-                                       "pattern", "detail",    "fix",  "source",  "order",
-                                       NULL};
+    static const char *const cols[] = {"raiser", "operation", "kind",   "library",
+                                       "group",  "pattern",   "detail", "fix",
+                                       "source", "order",     NULL};
     struct td_table t;
     if (!td_table_open(&t, "error_raisers", cols))
         return;
@@ -121,8 +121,8 @@ static void load_owners(void)
 
 static void load_codes(void)
 {
-    static const char *const cols[] = {"space", "value", "name", "message", "kind", "library",
-                                       NULL};
+    static const char *const cols[] = {"space", "value",   "name", "message",
+                                       "kind",  "library", NULL};
     struct td_table t;
     if (!td_table_open(&t, "error_codes", cols))
         return;
@@ -212,7 +212,8 @@ static const char *path_start(const char *text, const char *name)
                 int before = 0;
                 for (const char *b = open; b > text && b[-1] != '\n'; b--)
                     before += b[-1] == *open;
-                bool has_sep = memchr(q, '\\', (size_t)(name - q)) || memchr(q, '/', (size_t)(name - q));
+                bool has_sep =
+                    memchr(q, '\\', (size_t)(name - q)) || memchr(q, '/', (size_t)(name - q));
                 if (before % 2 == 0 && has_sep)
                     return q;
                 break;
@@ -379,8 +380,12 @@ static void symbols_after(const char *text, const char *lead, struct td_explain_
 static void read_symbols(const char *text, struct td_explain_parts *p, struct td_arena *a)
 {
     static const char *const leads[] = {
-        "undefined symbol:",   "Symbol not found:",        "Cannot load symbol",
-        "procedure entry point", "entry point",            "symbol lookup error:",
+        "undefined symbol:",
+        "Symbol not found:",
+        "Cannot load symbol",
+        "procedure entry point",
+        "entry point",
+        "symbol lookup error:",
         "\xe6\x97\xa0\xe6\xb3\x95\xe5\xae\x9a\xe4\xbd\x8d\xe7\xa8\x8b\xe5\xba\x8f\xe8\xbe\x93"
         "\xe5\x85\xa5\xe7\x82\xb9", /* 无法定位程序输入点 */
     };
@@ -427,15 +432,18 @@ struct version_rule {
 };
 
 static const struct version_rule version_rules[] = {
-    {"cuda", "[Cc][Uu][Dd][Aa][ _-]?([Vv]ersion|[Rr]untime|[Tt]oolkit)?[ =:]*v?([0-9]{1,2}\\.[0-9])",
-     2, V_AS_IS},
+    {"cuda",
+     "[Cc][Uu][Dd][Aa][ _-]?([Vv]ersion|[Rr]untime|[Tt]oolkit)?[ =:]*v?([0-9]{1,2}\\.[0-9])", 2,
+     V_AS_IS},
     {"cuda", "\\+cu([0-9]{2,3})([^0-9]|$)", 1, V_CU_TAG},
     {"cuda", "cuda([0-9]{3})\\.(so|dll)", 1, V_CU_TAG},
     {"cuda",
      "(cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nvrtc-builtins)64_"
      "([0-9]{2,3})",
      2, V_MAJOR_MINOR_DIGITS},
-    {"cuda", "lib(cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink)\\.so\\.([0-9]+(\\.[0-9]+)?)",
+    {"cuda",
+     "lib(cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink)\\.so\\.([0-9]+(\\."
+     "[0-9]+)?)",
      2, V_AS_IS},
     {"cudnn", "cudnn[a-z_]*64_([0-9]+)\\.dll", 1, V_AS_IS},
     {"cudnn", "libcudnn[a-z_]*\\.so\\.([0-9]+(\\.[0-9]+)*)", 1, V_AS_IS},
@@ -479,8 +487,7 @@ static void read_versions(const char *text, const struct td_explain_fields *f,
     if (!g_vr.compiled) {
         g_vr.compiled = true;
         for (size_t k = 0; k < N_VERSION_RULES; k++)
-            g_vr.ok[k] =
-                regcomp(&g_vr.re[k], version_rules[k].re, REG_EXTENDED | REG_NEWLINE) == 0;
+            g_vr.ok[k] = regcomp(&g_vr.re[k], version_rules[k].re, REG_EXTENDED | REG_NEWLINE) == 0;
     }
     for (size_t k = 0; k < N_VERSION_RULES; k++) {
         const struct version_rule *r = &version_rules[k];
@@ -607,9 +614,10 @@ static void read_codes(const char *text, const struct td_explain_fields *f,
         add_code(p, "win32", v, f->win32_name, a);
     }
     /* Rust's io::Error (safetensors, tokenizers): "(os error 1455)" */
-    numbers_after(text, "os error", p->platform && strcmp(p->platform, "windows") == 0 ? "win32"
-                                    : strstr(text, "os error 1455")                   ? "win32"
-                                                                                      : "errno",
+    numbers_after(text, "os error",
+                  p->platform && strcmp(p->platform, "windows") == 0 ? "win32"
+                  : strstr(text, "os error 1455")                    ? "win32"
+                                                                     : "errno",
                   p, a);
     /* cuDNN on Windows: "Could not load library X. Error code 126" */
     numbers_after(text, "Error code", "win32", p, a);
@@ -683,7 +691,7 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
         return windows ? "_C.pyd" : "_C.so";
     if (strcmp(r->library, "torch-cuda") == 0)
         return p->platform && strcmp(p->platform, "windows") == 0 ? "torch_cuda.dll"
-                                                                   : "libtorch_cuda.so";
+                                                                  : "libtorch_cuda.so";
     if (strcmp(r->library, "first-file") == 0)
         return p->n_files ? p->files[0].name : NULL;
     if (strcmp(r->library, "last-file") == 0)
@@ -753,7 +761,7 @@ static const char *platform_of(const char *text, const struct td_explain_fields 
     if (strstr(text, "darwin") || strstr(text, "macOS") || strstr(text, "MPS") ||
         strstr(text, "/Users/") || strstr(text, "Metal"))
         return "macos";
-    if (strstr(text, ":\\") || strstr(text, "Windows"))
+    if (strstr(text, ":\\") || td_explain_drive_path(text) || strstr(text, "Windows"))
         return "windows";
     if (p->n_files || strstr(text, "/home/") || strstr(text, "/usr/") || strstr(text, "Linux"))
         return "linux";
