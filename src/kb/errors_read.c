@@ -416,7 +416,10 @@ static void read_symbols(const char *text, struct td_explain_parts *p, struct td
             size_t n = 1;
             while (sym_char((unsigned char)s[n]) || s[n] == '@' || s[n] == '?')
                 n++;
-            if (n > 4 && memmem(s, n, "@@", 2))
+            bool scope_end = false; /* "@@" closes an MSVC name's scope */
+            for (size_t k = 0; k + 1 < n && !scope_end; k++)
+                scope_end = s[k] == '@' && s[k + 1] == '@';
+            if (n > 4 && scope_end)
                 add_symbol(p, s, n, NULL, a);
             s += n - 1;
         }
