@@ -24,6 +24,7 @@ struct cause_row {
 struct dialog_row {
     const char *form, *kind, *pattern;
     int file, symbol;
+    char needle[64]; /* text every match holds, compared without case */
     regex_t re;
     bool ok;
 };
@@ -156,6 +157,8 @@ static void load_dialogs(void)
         d->symbol = atoi(td_table_cell(&t, 4));
         d->ok =
             d->pattern && regcomp(&d->re, d->pattern, REG_EXTENDED | REG_ICASE | REG_NEWLINE) == 0;
+        if (d->pattern)
+            td_ere_needle(d->pattern, d->needle, sizeof d->needle);
     }
 }
 
@@ -256,13 +259,25 @@ static char *grab(const char *text, const regmatch_t *m, int g, struct td_arena 
     return s;
 }
 
+/* Whether TEXT holds NEEDLE, ASCII letters compared without case (the
+ * dialogs are matched with REG_ICASE). */
+static bool has_nocase(const char *text, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (const char *p = text; *p; p++)
+        if (strncasecmp(p, needle, n) == 0)
+            return true;
+    return false;
+}
+
 /* One of the Windows loader's dialogs (data/windows_loader_dialogs.tsv). */
 static bool from_dialog(struct td_explain *x)
 {
     regmatch_t m[8];
     for (size_t i = 0; i < g_kb.n_dialogs; i++) {
         struct dialog_row *d = &g_kb.dialogs[i];
-        if (!d->ok || regexec(&d->re, x->text, 8, m, 0) != 0)
+        if (!d->ok || (d->needle[0] && !has_nocase(x->text, d->needle)) ||
+            regexec(&d->re, x->text, 8, m, 0) != 0)
             continue;
         struct td_explain_load *l = &x->load;
         l->form = "dialog";

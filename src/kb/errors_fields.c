@@ -293,7 +293,9 @@ static const struct extractor extractors[] = {
 enum { N_EXTRACTORS = sizeof extractors / sizeof extractors[0] };
 
 static struct {
-    bool compiled;
+    bool needles_done;
+    char needle[N_EXTRACTORS][64];
+    bool compiled[N_EXTRACTORS];
     regex_t re[N_EXTRACTORS];
     bool ok[N_EXTRACTORS];
 } g_ex;
@@ -306,12 +308,62 @@ size_t td_explain_extractor_eres(const char **out, size_t cap)
     return n;
 }
 
+size_t td_ere_needle(const char *re, char *out, size_t cap)
+{
+    char run[256];
+    size_t n = 0, best = 0;
+    int depth = 0;
+    bool bracket = false;
+    out[0] = '\0';
+    for (size_t i = 0; re[i]; i++) {
+        char c = re[i], lit = 0;
+        if (bracket) {
+            bracket = !(c == ']' && re[i - 1] != '[' && !(re[i - 1] == '^' && re[i - 2] == '['));
+            continue;
+        }
+        if (c == '|' && depth == 0)
+            return out[0] = '\0', 0; /* an alternative at the top: no text is required */
+        if (c == '\\' && re[i + 1] && !isalnum((unsigned char)re[i + 1]))
+            lit = re[++i];
+        else if (!strchr("\\^$.[]()|*+?{}", c))
+            lit = c;
+        else if (c == '[')
+            bracket = true;
+        else if (c == '(')
+            depth++;
+        else if (c == ')')
+            depth--;
+        char next = re[i + 1];
+        bool optional = next == '*' || next == '?' || next == '{';
+        if (lit && depth == 0 && !bracket && !optional && n + 1 < sizeof run) {
+            run[n++] = lit;
+        } else {
+            n = 0;
+            continue;
+        }
+        if (n > best && n < cap) {
+            best = n;
+            memcpy(out, run, n);
+            out[n] = '\0';
+        }
+    }
+    return best;
+}
+
 static const char *grab(const char *text, size_t i, struct td_arena *a)
 {
-    if (!g_ex.compiled) {
-        g_ex.compiled = true;
+    if (!g_ex.needles_done) {
+        g_ex.needles_done = true;
         for (size_t k = 0; k < N_EXTRACTORS; k++)
-            g_ex.ok[k] = regcomp(&g_ex.re[k], extractors[k].re, REG_EXTENDED | REG_NEWLINE) == 0;
+            td_ere_needle(extractors[k].re, g_ex.needle[k], sizeof g_ex.needle[k]);
+    }
+    /* the pattern's required text first: most extractors are ruled out
+     * by a strstr, and compiled only when one is not */
+    if (g_ex.needle[i][0] && !strstr(text, g_ex.needle[i]))
+        return NULL;
+    if (!g_ex.compiled[i]) {
+        g_ex.compiled[i] = true;
+        g_ex.ok[i] = regcomp(&g_ex.re[i], extractors[i].re, REG_EXTENDED | REG_NEWLINE) == 0;
     }
     regmatch_t m[8];
     if (!g_ex.ok[i] || regexec(&g_ex.re[i], text, 8, m, 0) != 0)

@@ -60,6 +60,11 @@ const char *td_explain_driver_library(const char *platform);
 /* The structural reading's EREs (data/error_raisers.tsv, version rules). */
 size_t td_explain_raiser_eres(const char **out, size_t cap);
 
+/* The longest text every match of the ERE RE must hold (a run of literal
+ * characters outside groups, brackets and optional parts) into OUT; ""
+ * when an alternative at the top level leaves none. Returns its length. */
+size_t td_ere_needle(const char *re, char *out, size_t cap);
+
 /* Whether TEXT holds a Windows path written with forward slashes ("C:/x"). */
 bool td_explain_drive_path(const char *text);
 

@@ -21,6 +21,7 @@ struct raiser_row {
     const char *raiser, *operation, *kind, *library, *detail, *fix, *source, *pattern;
     int order;
     int group; /* the pattern's group that holds the file, 0: none */
+    char needle[64]; /* text every match holds (td_ere_needle), "" */
     regex_t re;
     bool ok;
 };
@@ -98,6 +99,8 @@ static void load_raisers(void)
         r->pattern = decode_escapes(td_table_cell(&t, 5));
         r->order = atoi(td_table_cell(&t, 9));
         r->ok = r->pattern && regcomp(&r->re, r->pattern, REG_EXTENDED | REG_NEWLINE) == 0;
+        if (r->pattern)
+            td_ere_needle(r->pattern, r->needle, sizeof r->needle);
     }
     qsort(g_rd.raisers, g_rd.n_raisers, sizeof g_rd.raisers[0], by_order);
 }
@@ -470,6 +473,7 @@ static struct {
     bool compiled;
     regex_t re[N_VERSION_RULES];
     bool ok[N_VERSION_RULES];
+    char needle[N_VERSION_RULES][32];
 } g_vr;
 
 static void add_version(struct td_explain_parts *p, const char *what, const char *value,
@@ -489,11 +493,15 @@ static void read_versions(const char *text, const struct td_explain_fields *f,
 {
     if (!g_vr.compiled) {
         g_vr.compiled = true;
-        for (size_t k = 0; k < N_VERSION_RULES; k++)
+        for (size_t k = 0; k < N_VERSION_RULES; k++) {
             g_vr.ok[k] = regcomp(&g_vr.re[k], version_rules[k].re, REG_EXTENDED | REG_NEWLINE) == 0;
+            td_ere_needle(version_rules[k].re, g_vr.needle[k], sizeof g_vr.needle[k]);
+        }
     }
     for (size_t k = 0; k < N_VERSION_RULES; k++) {
         const struct version_rule *r = &version_rules[k];
+        if (g_vr.needle[k][0] && !strstr(text, g_vr.needle[k]))
+            continue;
         regmatch_t m[4];
         for (const char *s = text; g_vr.ok[k] && regexec(&g_vr.re[k], s, 4, m, 0) == 0;
              s += m[0].rm_eo > 0 ? m[0].rm_eo : 1) {
@@ -707,7 +715,10 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
     for (size_t i = 0; i < g_rd.n_raisers; i++) {
         const struct raiser_row *r = &g_rd.raisers[i];
         regmatch_t m[10];
-        if (!r->ok || regexec(&r->re, text, 10, m, 0) != 0)
+        if (!r->ok || (r->needle[0] && !strstr(text, r->needle)) ||
+            regexec(&r->re, text, 0, NULL, 0) != 0)
+            continue;
+        if (r->group > 0 && regexec(&r->re, text, 10, m, 0) != 0)
             continue;
         p->raiser = r->raiser;
         p->operation = r->operation;
