@@ -20,7 +20,7 @@ enum { MAX_RAISERS = 96, MAX_OWNERS = 64, MAX_CODES = 160, TEXT_CAP = 2048, NAME
 struct raiser_row {
     const char *raiser, *operation, *kind, *library, *detail, *fix, *source, *pattern;
     int order;
-    int group; /* the pattern's group that holds the file, 0: none */
+    int group;       /* the pattern's group that holds the file, 0: none */
     char needle[64]; /* text every match holds (td_ere_needle), "" */
     regex_t re;
     bool ok;
@@ -389,8 +389,8 @@ static void read_symbols(const char *text, struct td_explain_parts *p, struct td
         "procedure entry point",
         "entry point",
         "symbol lookup error:",
-        "\xe6\x97\xa0\xe6\xb3\x95\xe5\xae\x9a\xe4\xbd\x8d\xe7\xa8\x8b\xe5\xba\x8f\xe8\xbe\x93"
-        "\xe5\x85\xa5\xe7\x82\xb9", /* 无法定位程序输入点 */
+        ("\xe6\x97\xa0\xe6\xb3\x95\xe5\xae\x9a\xe4\xbd\x8d\xe7\xa8\x8b\xe5\xba\x8f\xe8\xbe\x93"
+         "\xe5\x85\xa5\xe7\x82\xb9"), /* 无法定位程序输入点 */
     };
     for (size_t k = 0; k < sizeof leads / sizeof leads[0]; k++)
         symbols_after(text, leads[k], p, a);
