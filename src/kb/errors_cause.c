@@ -416,8 +416,10 @@ static void from_posix(struct td_explain *x)
         l->needed_by = f->needed_by;
         l->symbol = f->version;
         l->file = f->needed_by;
-    } else if ((has(t, "ndefined symbol:") || has(t, "Symbol not found:")) && f->symbol) {
-        l->form = has(t, "Symbol not found:") ? "dyld" : "ld.so";
+    } else if ((has(t, "ndefined symbol:") || has(t, "Symbol not found:") ||
+                has(t, "symbol not found in flat namespace")) &&
+               f->symbol) {
+        l->form = has(t, "ndefined symbol:") ? "ld.so" : "dyld";
         l->kind = TD_KIND_MISSING_SYMBOL;
         l->needed_by = f->needed_by && l->form[0] == 'd' ? f->needed_by : f->file;
         if (l->needed_by && !strchr(td_explain_base_name(l->needed_by), '.'))

@@ -231,6 +231,8 @@ static const struct extractor extractors[] = {
     /* macOS 12+ puts the image's UUID first: "Referenced from: <UUID> /path" */
     {"Referenced from: (<[^>\n]*> )?([^\n(]+)", 2, F_NEEDED_BY},
     {"Symbol not found: ([^ \t\n]+)", 1, F_SYMBOL},
+    /* macOS 12+: "symbol not found in flat namespace '_PyArg_ParseTuple'" */
+    {"symbol not found in flat namespace '([^'\n]+)'", 1, F_SYMBOL},
     {"Expected in: (<[^>\n]*> )?([^\n]+)", 2, F_EXPECTED},
     /* glibc elf/dl-lookup.c: "FILE: undefined symbol: NAME, version V" */
     {"([^ \t\n'\"(]+):[[:space:]]*undefined symbol: ([^ \t\n,]+)", 1, F_FILE},

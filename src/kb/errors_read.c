@@ -389,14 +389,16 @@ static void read_symbols(const char *text, struct td_explain_parts *p, struct td
         "procedure entry point",
         "entry point",
         "symbol lookup error:",
+        "symbol not found in flat namespace",
         ("\xe6\x97\xa0\xe6\xb3\x95\xe5\xae\x9a\xe4\xbd\x8d\xe7\xa8\x8b\xe5\xba\x8f\xe8\xbe\x93"
          "\xe5\x85\xa5\xe7\x82\xb9"), /* 无法定位程序输入点 */
     };
     for (size_t k = 0; k < sizeof leads / sizeof leads[0]; k++)
         symbols_after(text, leads[k], p, a);
     /* musl: "Error relocating FILE: SYMBOL: symbol not found" */
-    for (const char *at = strstr(text, ": symbol not found"); at;
-         at = strstr(at + 1, ": symbol not found")) {
+    for (const char *at = strstr(text, "Error relocating ") ? strstr(text, ": symbol not found")
+                                                            : NULL;
+         at; at = strstr(at + 1, ": symbol not found")) {
         const char *s = at;
         while (s > text && sym_char((unsigned char)s[-1]))
             s--;
@@ -465,6 +467,9 @@ static const struct version_rule version_rules[] = {
     {"python", "python3([0-9]{1,2})\\.dll", 1, V_PY},
     {"python", "[Pp]ython ?3\\.([0-9]{1,2})", 1, V_PY},
     {"nccl", "NCCL version ([0-9]+\\.[0-9]+(\\.[0-9]+)?)", 1, V_AS_IS},
+    /* torch: "found runtime version (8, 5, 0)"; TF: "Loaded runtime CuDNN library: 8.1.0" */
+    {"cudnn_runtime", "found runtime version \\(([0-9]+),", 1, V_AS_IS},
+    {"cudnn_runtime", "Loaded runtime CuDNN library: ([0-9]+)\\.", 1, V_AS_IS},
 };
 
 enum { N_VERSION_RULES = sizeof version_rules / sizeof version_rules[0] };
@@ -697,7 +702,16 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
         return driver_library(p->platform);
     bool windows = p->platform && strcmp(p->platform, "windows") == 0;
     if (strcmp(r->library, "compiler") == 0)
-        return windows ? "cl.exe" : "gcc";
+        return windows ? "cl.exe" : strstr(text, "++") || strstr(text, "Cxx") ? "g++" : "gcc";
+    if (strcmp(r->library, "cudnn") == 0) {
+        const char *major = "9";
+        for (size_t i = 0; i < p->n_versions; i++)
+            if (strcmp(p->versions[i].what, "cudnn_runtime") == 0)
+                major = p->versions[i].value;
+        char name[64];
+        snprintf(name, sizeof name, windows ? "cudnn64_%.8s.dll" : "libcudnn.so.%.8s", major);
+        return td_arena_strdup(a, name);
+    }
     if (strcmp(r->library, "companion-c") == 0)
         return windows ? "_C.pyd" : "_C.so";
     if (strcmp(r->library, "torch-cuda") == 0)
