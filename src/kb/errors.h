@@ -66,11 +66,12 @@ struct td_part_version {
 };
 
 struct td_part_code {
-    const char *space; /* win32, hresult, ntstatus, errno, cudaError, CUresult, ncclResult,
-                          cudnnStatus, cublasStatus, nvrtcResult, omp */
-    const char *value; /* "126", "0x8007007E", "CUDA_ERROR_NO_DEVICE", "15" */
-    const char *name;  /* "ERROR_MOD_NOT_FOUND", "cudaErrorInsufficientDriver"; NULL */
-    const char *kind;  /* the finding kind the code stands for (data/error_codes.tsv), NULL */
+    const char *space;  /* win32, hresult, ntstatus, errno, cudaError, CUresult, ncclResult,
+                           cudnnStatus, cublasStatus, nvrtcResult, omp */
+    const char *value;  /* "126", "0x8007007E", "CUDA_ERROR_NO_DEVICE", "15" */
+    const char *name;   /* "ERROR_MOD_NOT_FOUND", "cudaErrorInsufficientDriver"; NULL */
+    const char *kind;   /* the finding kind the code stands for (data/error_codes.tsv), NULL */
+    const char *source; /* where the code's meaning comes from, NULL */
 };
 
 struct td_explain_parts {

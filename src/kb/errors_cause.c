@@ -588,14 +588,32 @@ static void add_raiser(struct td_explain *x, size_t cap)
 {
     struct td_explain_load *l = &x->load;
     const struct td_explain_parts *p = &x->parts;
-    if (!p->raiser || !p->raiser_detail || !*p->raiser_detail || l->n_causes >= cap)
+    if (!p->raiser || l->n_causes >= cap)
         return;
+    const char *detail = p->raiser_detail, *fix = p->raiser_fix, *source = p->raiser_source;
+    char said[512];
+    if (!detail || !*detail) {
+        /* only a code named the failure (data/error_codes.tsv): say which */
+        const struct td_part_code *code = NULL;
+        for (size_t i = 0; i < p->n_codes && !code; i++)
+            if (p->codes[i].kind && strcmp(p->codes[i].space, p->raiser) == 0)
+                code = &p->codes[i];
+        if (!code || !p->raiser_kind)
+            return;
+        snprintf(said, sizeof said, "the GPU stack failed with %s %s%s%s%s, which stands for %s",
+                 code->space, code->value, code->name ? " (" : "", code->name ? code->name : "",
+                 code->name ? ")" : "", p->raiser_kind);
+        detail = said;
+        fix = "Run torchdoctor check: it names the driver, the GPUs and the CUDA runtime this "
+              "machine has, and what does not fit";
+        source = code->source;
+    }
     struct td_explain_cause *c = &l->causes[l->n_causes++];
     c->kind = is(p->raiser_kind, l->kind) || !p->raiser_kind ? l->kind : p->raiser_kind;
-    c->detail = fill(p->raiser_detail, x, &x->arena);
-    c->fix = fill(p->raiser_fix, x, &x->arena);
+    c->detail = fill(detail, x, &x->arena);
+    c->fix = fill(fix, x, &x->arena);
     c->confirm = l->file ? fill("torchdoctor deps \"{file}\"", x, &x->arena) : "torchdoctor check";
-    c->source = p->raiser_source;
+    c->source = source;
 }
 
 /* Whether MODULE is torch's own extension in TEXT's traceback ("from torch._C

@@ -29,7 +29,7 @@ struct owner_row {
     const char *how, *text, *owner; /* how: demangled (prefix), name (prefix), version (prefix) */
 };
 struct code_row {
-    const char *space, *value, *name, *message, *kind, *library;
+    const char *space, *value, *name, *message, *kind, *library, *source;
 };
 
 static struct {
@@ -124,8 +124,8 @@ static void load_owners(void)
 
 static void load_codes(void)
 {
-    static const char *const cols[] = {"space", "value",   "name", "message",
-                                       "kind",  "library", NULL};
+    static const char *const cols[] = {"space", "value",   "name",   "message",
+                                       "kind",  "library", "source", NULL};
     struct td_table t;
     if (!td_table_open(&t, "error_codes", cols))
         return;
@@ -137,6 +137,7 @@ static void load_codes(void)
         c->message = keep_or_null(td_table_cell(&t, 3));
         c->kind = keep_or_null(td_table_cell(&t, 4));
         c->library = keep_or_null(td_table_cell(&t, 5));
+        c->source = keep_or_null(td_table_cell(&t, 6));
     }
 }
 
@@ -571,6 +572,7 @@ static void add_code(struct td_explain_parts *p, const char *space, const char *
     c->value = td_arena_strdup(a, value);
     c->name = name ? name : row ? row->name : NULL;
     c->kind = row ? row->kind : NULL;
+    c->source = row ? row->source : NULL;
 }
 
 /* Each word at S that starts with PREFIX and goes on in [A-Z0-9_] (or in
