@@ -120,6 +120,8 @@ struct td_explain_load {
     const char *defined_by;      /* for a missing symbol: the library that should define it, from
                                     its namespace or version (data/symbol_owners.tsv), NULL */
     const char *symbol_readable; /* the missing symbol demangled, NULL */
+    const char *built_for;       /* the torch its requirer was built against, from the
+                                    symbol (data/torch_symbol_abi.tsv), NULL */
     struct td_explain_cause causes[TD_EXPLAIN_MAX_CAUSES];
     size_t n_causes;
 };

@@ -579,6 +579,7 @@ static void name_definer(struct td_explain *x)
             continue;
         l->defined_by = y->owner;
         l->symbol_readable = y->demangled;
+        l->built_for = y->torch;
         return;
     }
 }
@@ -863,8 +864,10 @@ void td_explain_findings(const struct td_explain *x, const struct td_findings *l
         const struct td_explain_cause *top = &l->causes[0];
         char definer[1024] = "";
         if (l->defined_by)
-            snprintf(definer, sizeof definer, " (%s should be defined by %s)",
-                     l->symbol_readable ? l->symbol_readable : l->symbol, l->defined_by);
+            snprintf(definer, sizeof definer, " (%s should be defined by %s%s%s)",
+                     l->symbol_readable ? l->symbol_readable : l->symbol, l->defined_by,
+                     l->built_for ? "; the module that needs it was built against " : "",
+                     l->built_for ? l->built_for : "");
         td_findings_add(out, TD_SEV_ERROR, top->kind, l->library, l->needed_by, l->symbol, top->fix,
                         "%s%s%s%s", top->detail, definer, top->id ? " " : "",
                         top->id ? top->id : "");

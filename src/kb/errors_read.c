@@ -286,6 +286,23 @@ static const char *owner_of(const char *name, const char *demangled, const char 
     return NULL;
 }
 
+/* What a torch symbol's demangled name betrays about the torch its
+ * requirer was built against (data/torch_symbol_abi.tsv), or NULL. */
+static const char *torch_abi_of(const char *demangled, struct td_arena *a)
+{
+    static const char *const cols[] = {"match", "torch", "note", NULL};
+    struct td_table t;
+    if (!td_table_open(&t, "torch_symbol_abi", cols))
+        return NULL;
+    while (td_table_next(&t))
+        if (strstr(demangled, td_table_cell(&t, 0))) {
+            char out[512];
+            snprintf(out, sizeof out, "%s: %s", td_table_cell(&t, 1), td_table_cell(&t, 2));
+            return td_arena_strdup(a, out);
+        }
+    return NULL;
+}
+
 /* An MSVC decorated name "?Name@ns2@ns1@@...": its scope, outermost first
  * ("ns1::ns2::Name"), for the owner lookup. */
 static const char *msvc_scope(const char *s, struct td_arena *a)
@@ -347,6 +364,9 @@ static void add_symbol(struct td_explain_parts *p, const char *s, size_t n, cons
         y->scheme = "c";
     }
     y->owner = owner_of(name, y->demangled, version);
+    if (y->owner && y->demangled &&
+        (strncmp(y->owner, "libc10", 6) == 0 || strncmp(y->owner, "libtorch", 8) == 0))
+        y->torch = torch_abi_of(y->demangled, a);
 }
 
 /* After LEAD (a loader's words before a symbol), the symbol and its version. */

@@ -175,6 +175,7 @@ static void json_load(struct td_jsonw *w, const struct td_explain_load *l)
     td_jw_kstr(w, "file", l->file);
     td_jw_kstr(w, "note", l->note);
     td_jw_kstr(w, "defined_by", l->defined_by);
+    td_jw_kstr(w, "built_for", l->built_for);
     td_jw_end_object(w);
 }
 
