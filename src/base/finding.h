@@ -44,6 +44,10 @@ enum td_severity { TD_SEV_INFO, TD_SEV_WARNING, TD_SEV_ERROR };
 #define TD_KIND_PERFORMANCE_BELOW_EXPECTED "performance_below_expected"
 #define TD_KIND_GPU_ERROR "gpu_error" /* bench: the driver crashed, hung or failed a call */
 #define TD_KIND_PATH_TOO_LONG "path_too_long"
+/* fleet: a node whose environment differs from the majority's */
+#define TD_KIND_NODE_MISMATCH "node_mismatch"
+/* fleet --slurm: a node whose task failed or did not finish */
+#define TD_KIND_NODE_FAILED "node_failed"
 
 struct td_finding {
     enum td_severity severity;

@@ -39,7 +39,7 @@ static bool workload_value(size_t i, char *out, size_t cap)
     return i == 0 || (i - 1 < n && i - 1 < 64);
 }
 
-static const char *const check_formats[] = {"text", "json", "markdown", "html", NULL};
+static const char *const check_formats[] = {"text", "json", "jsonl", "markdown", "html", NULL};
 
 #define AT(field, ctype) TD_AT(struct check_args, field, ctype)
 static const struct td_option check_options[] = {
@@ -55,8 +55,9 @@ static const struct td_option check_options[] = {
      .help = "readiness for a training job; 'list' shows them with their needs and sources",
      .at = AT(workload, const char *)},
     TD_OPT_FORMAT(struct check_args, format, check_formats,
-                  "the report's form: text (coloured on a terminal), json (docs/schema.md) or "
-                  "markdown, to paste into a bug report"),
+                  "the report's form: text (coloured on a terminal), json (docs/schema.md), jsonl "
+                  "(the same JSON on one line, for srun and fleet), markdown, to paste into a bug "
+                  "report, or html"),
     {.name = "--output",
      .alias = 'o',
      .type = TD_ARG_FILE,
@@ -253,8 +254,8 @@ static const char *color_mode(const struct check_args *a)
 
 static void render(const struct check_args *a, const struct td_check_report *r, FILE *out)
 {
-    if (strcmp(a->format, "json") == 0) {
-        td_check_json(r, out);
+    if (strcmp(a->format, "json") == 0 || strcmp(a->format, "jsonl") == 0) {
+        td_check_json(r, out, strcmp(a->format, "json") == 0);
     } else if (strcmp(a->format, "markdown") == 0) {
         td_check_markdown(r, out);
     } else if (strcmp(a->format, "html") == 0) {

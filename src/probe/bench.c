@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "probe/bench.h"
+#include "probe/probe.h"
 
 double td_bench_now(void)
 {
@@ -109,6 +110,7 @@ void td_bench_run(const struct td_bench_options *o, struct td_bench *b, struct t
 {
     double t0 = td_bench_now();
     memset(b, 0, sizeof *b);
+    b->host = td_probe_hostname(arena);
     td_bench_cpu_run(o, &b->cpu, arena);
     td_bench_memory_run(o, b->cpu.threads, &b->memory, arena);
     td_bench_import_run(o, &b->import, arena);

@@ -56,6 +56,10 @@ struct td_system {
 };
 
 int td_probe_system(const struct td_probe_ctx *ctx, struct td_system *out);
+/* This machine's host name (uname's nodename, GetComputerNameW), in A;
+ * NULL when unknown. Every report names it, so `fleet` pairs a node's
+ * check and bench reports. */
+const char *td_probe_hostname(struct td_arena *a);
 
 /* ---- Windows only (probe/system_windows.c; elsewhere probed stays false) ---- */
 

@@ -212,6 +212,12 @@ static const char *first_marker(const struct td_probe_ctx *ctx, const char *prob
     return NULL;
 }
 
+const char *td_probe_hostname(struct td_arena *a)
+{
+    struct utsname u;
+    return uname(&u) == 0 ? td_arena_strdup(a, u.nodename) : NULL;
+}
+
 int td_probe_system(const struct td_probe_ctx *ctx, struct td_system *out)
 {
     memset(out, 0, sizeof *out);

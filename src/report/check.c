@@ -885,11 +885,12 @@ void td_check_json_sections(struct td_jsonw *w, const struct td_check_report *r,
     }
 }
 
-void td_check_json(const struct td_check_report *r, FILE *out)
+void td_check_json(const struct td_check_report *r, FILE *out, bool pretty)
 {
     static struct td_jsonw w;
-    td_jw_init(&w, out, true);
+    td_jw_init(&w, out, pretty);
     td_envelope_begin(&w, "check", r->os);
+    td_envelope_host(&w, r->sys.hostname);
     td_jw_key(&w, "elapsed_ms");
     td_jw_uint(&w, (uint64_t)(r->elapsed_ms + 0.5));
     td_check_json_sections(&w, r, false);
