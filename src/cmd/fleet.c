@@ -17,7 +17,7 @@
 #include "report/fleet.h"
 
 struct fleet_args {
-    const char *format, *color, *program, *srun;
+    const char *format, *color, *program, *srun, *expect;
     bool slurm, bench;
     int timeout_s;
 };
@@ -35,6 +35,12 @@ static const struct td_option fleet_options[] = {
      .type = TD_ARG_FLAG,
      .help = "with --slurm: also run `bench --quick` on every node, for the slow-node figures",
      .at = AT(bench, bool)},
+    {.name = "--expect",
+     .type = TD_ARG_STRING,
+     .value = "HOSTLIST",
+     .help = "the nodes that should report, in Slurm hostlist notation (gpu[001-064]); each one "
+             "no report names is reported missing (with --slurm, srun's -w/--nodelist does it)",
+     .at = AT(expect, const char *)},
     {.name = "--program",
      .type = TD_ARG_STRING,
      .value = "PATH",
@@ -218,6 +224,21 @@ static int run_slurm(const struct fleet_args *a, const struct td_operands *ops, 
     return TD_ARGS_CONTINUE;
 }
 
+/* srun's -w LIST, -wLIST, --nodelist=LIST or --nodelist LIST. */
+static const char *srun_nodelist(const struct td_operands *ops)
+{
+    for (int i = 0; i < ops->n; i++) {
+        const char *s = ops->v[i];
+        if ((strcmp(s, "-w") == 0 || strcmp(s, "--nodelist") == 0) && i + 1 < ops->n)
+            return ops->v[i + 1];
+        if (strncmp(s, "--nodelist=", 11) == 0)
+            return s + 11;
+        if (strncmp(s, "-w", 2) == 0 && s[2])
+            return s + 2;
+    }
+    return NULL;
+}
+
 static void render(const struct fleet_args *a, const struct td_fleet *f)
 {
     if (strcmp(a->format, "json") == 0) {
@@ -260,6 +281,13 @@ int td_cmd_fleet(int argc, char **argv)
             else
                 read_file(&f, ops.v[i]);
         }
+    }
+    const char *expect = a.expect ? a.expect : a.slurm ? srun_nodelist(&ops) : NULL;
+    const char *bad = expect ? td_fleet_expect(&f, expect) : NULL;
+    if (bad) {
+        fprintf(stderr, "torchdoctor fleet: --expect '%s': %s\n", expect, bad);
+        td_fleet_free(&f);
+        return TD_EXIT_USAGE;
     }
     for (size_t i = 0; i < f.n_problems; i++)
         fprintf(stderr, "torchdoctor fleet: %s: %s\n", f.problems[i].where, f.problems[i].what);

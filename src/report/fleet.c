@@ -50,11 +50,13 @@ static void diff_words(const struct td_fleet *f, const struct td_fleet_group *g,
 static void summary(const struct td_fleet *f, char *out, size_t cap)
 {
     snprintf(out, cap,
-             "%zu node%s from %zu report%s: %zu group%s, %zu slow, %zu failed or timed out, %zu "
-             "unreadable",
+             "%zu node%s from %zu report%s: %zu group%s, %zu slow, %zu failed, timed out or "
+             "missing, %zu unreadable",
              f->n_nodes, f->n_nodes == 1 ? "" : "s", f->reports_read,
              f->reports_read == 1 ? "" : "s", f->n_groups, f->n_groups == 1 ? "" : "s",
-             count_slow(f), count_state(f, TD_FLEET_FAILED) + count_state(f, TD_FLEET_TIMED_OUT),
+             count_slow(f),
+             count_state(f, TD_FLEET_FAILED) + count_state(f, TD_FLEET_TIMED_OUT) +
+                 count_state(f, TD_FLEET_MISSING),
              f->n_problems);
 }
 
@@ -89,8 +91,12 @@ void td_fleet_text(const struct td_fleet *f, const struct td_term *t)
                 fprintf(t->out, "%s! slow%s     %s: %s %.1f %s, fleet median %.1f (deviation %.1f)\n",
                         yellow, reset, n->host, td_fleet_metric_name(m), n->bench[m],
                         td_fleet_metric_unit(m), f->median[m], f->mad[m]);
-        if (n->state == TD_FLEET_FAILED || n->state == TD_FLEET_TIMED_OUT)
-            fprintf(t->out, "%s✗ %s%s %s: %s\n", red, n->state == TD_FLEET_FAILED ? "failed " : "timeout",
+        if (n->state == TD_FLEET_FAILED || n->state == TD_FLEET_TIMED_OUT ||
+            n->state == TD_FLEET_MISSING)
+            fprintf(t->out, "%s✗ %s%s %s: %s\n", red,
+                    n->state == TD_FLEET_FAILED      ? "failed "
+                    : n->state == TD_FLEET_TIMED_OUT ? "timeout"
+                                                     : "missing",
                     reset, n->host, n->state_detail ? n->state_detail : "");
         else if (n->state == TD_FLEET_NO_CHECK)
             fprintf(t->out, "%s! no check%s %s: only a bench report names it\n", yellow, reset,

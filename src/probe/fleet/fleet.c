@@ -22,7 +22,7 @@ static const char *const metric_names[TD_FLEET_METRICS] = {
 };
 static const char *const metric_units[TD_FLEET_METRICS] = {"GFLOP/s", "GB/s", "GFLOP/s",
                                                            "GFLOP/s", "GB/s"};
-static const char *const state_names[] = {"ok", "no_check", "failed", "timed_out"};
+static const char *const state_names[] = {"ok", "no_check", "failed", "timed_out", "missing"};
 
 const char *td_fleet_field_name(enum td_fleet_field f)
 {
@@ -275,7 +275,7 @@ static void add_findings(struct td_fleet *f)
     for (size_t k = 1; k < f->n_groups; k++) {
         const struct td_fleet_group *g = &f->groups[k];
         td_findings_add(&f->findings, TD_SEV_ERROR, TD_KIND_NODE_MISMATCH, g->hosts, NULL, NULL,
-                        g->fix, "%zu node%s differ%s from the fleet's %zu: %s", g->n,
+                        g->fix, "%s: %zu node%s differ%s from the fleet's %zu: %s", g->hosts, g->n,
                         g->n == 1 ? "" : "s", g->n == 1 ? "s" : "", f->groups[0].n,
                         diff_words(f, g));
     }
@@ -308,13 +308,37 @@ static void add_findings(struct td_fleet *f)
     }
     for (size_t i = 0; i < f->n_nodes; i++) {
         const struct td_fleet_node *n = &f->nodes[i];
-        if (n->state == TD_FLEET_FAILED || n->state == TD_FLEET_TIMED_OUT)
+        if (n->state == TD_FLEET_FAILED || n->state == TD_FLEET_TIMED_OUT ||
+            n->state == TD_FLEET_MISSING)
             td_findings_add(&f->findings, TD_SEV_ERROR, TD_KIND_NODE_FAILED, n->host, NULL, NULL,
                             printed(f, "srun -w %s torchdoctor check, to see it fail there", n->host),
                             "%s %s: %s", n->host,
-                            n->state == TD_FLEET_FAILED ? "failed" : "did not finish in time",
+                            n->state == TD_FLEET_FAILED      ? "failed"
+                            : n->state == TD_FLEET_TIMED_OUT ? "did not finish in time"
+                                                             : "sent no report",
                             or_none(n->state_detail));
     }
+}
+
+static bool expect_one(void *ctx, const char *name)
+{
+    struct td_fleet *f = ctx;
+    struct td_fleet_node *n = td_fleet_node_for(f, name, strlen(name));
+    if (n && n->state == TD_FLEET_NO_CHECK && !n->state_detail) {
+        bool bench = false;
+        for (int m = 0; m < TD_FLEET_METRICS; m++)
+            bench |= n->bench[m] >= 0;
+        if (!bench) {
+            n->state = TD_FLEET_MISSING;
+            n->state_detail = "named in the expected node set";
+        }
+    }
+    return n != NULL;
+}
+
+const char *td_fleet_expect(struct td_fleet *f, const char *expr)
+{
+    return td_hostlist_expand(expr, 1000000, expect_one, f);
 }
 
 void td_fleet_analyze(struct td_fleet *f)

@@ -47,6 +47,7 @@ enum td_fleet_state {
     TD_FLEET_NO_CHECK,  /* only a bench report named this host */
     TD_FLEET_FAILED,    /* the node's task failed (fleet --slurm) */
     TD_FLEET_TIMED_OUT, /* the node's task did not finish in time */
+    TD_FLEET_MISSING,   /* expected (--expect, srun -w) but no report named it */
 };
 const char *td_fleet_state_name(enum td_fleet_state s);
 
@@ -101,6 +102,9 @@ size_t td_fleet_read(struct td_fleet *f, const char *where, const char *text, si
 /* Records a node whose task failed or timed out (fleet --slurm). */
 void td_fleet_mark(struct td_fleet *f, const char *host, enum td_fleet_state state,
                    const char *detail);
+/* The nodes a hostlist expression names are expected: each one that no
+ * report names is reported missing. NULL, or what is wrong with EXPR. */
+const char *td_fleet_expect(struct td_fleet *f, const char *expr);
 /* Records a report that could not be read. */
 void td_fleet_problem(struct td_fleet *f, const char *where, const char *what);
 
