@@ -329,8 +329,9 @@ static bool expect_one(void *ctx, const char *name)
         for (int m = 0; m < TD_FLEET_METRICS; m++)
             bench |= n->bench[m] >= 0;
         if (!bench) {
-            n->state = TD_FLEET_MISSING;
-            n->state_detail = "named in the expected node set";
+            n->state = f->timed_out ? TD_FLEET_TIMED_OUT : TD_FLEET_MISSING;
+            n->state_detail = f->timed_out ? "no report before fleet's --timeout"
+                                           : "named in the expected node set";
         }
     }
     return n != NULL;

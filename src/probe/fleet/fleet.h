@@ -87,6 +87,7 @@ struct td_fleet {
     struct td_fleet_problem *problems;
     size_t n_problems, cap_problems;
     size_t reports_read;
+    bool timed_out; /* fleet --slurm stopped srun: expected nodes left are timed out */
     double median[TD_FLEET_METRICS], mad[TD_FLEET_METRICS];
     size_t measured[TD_FLEET_METRICS]; /* how many nodes have the figure */
     struct td_findings findings;

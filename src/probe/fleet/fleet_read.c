@@ -520,6 +520,8 @@ static size_t read_stream(struct td_fleet *f, const char *where, const char *tex
     return read;
 }
 
+enum { SRUN_PIECE = 1024 };
+
 /* `srun -l` prefixes every line with its task number ("  3: "). */
 static bool label_of(const char *p, const char *end, long *task, const char **rest)
 {
@@ -578,7 +580,11 @@ static size_t read_labelled(struct td_fleet *f, const char *where, const char *t
                 tasks = g;
                 tasks[n_tasks++] = (struct task_text){.task = task};
             }
-            append(&tasks[i], rest, (size_t)(eol - rest));
+            /* srun -l cuts a long line into labelled pieces of 1024 bytes
+             * (seen with Slurm 22.05): such a piece goes on in the next. */
+            size_t n = (size_t)(eol - rest);
+            bool cut = nl && n - 1 >= SRUN_PIECE;
+            append(&tasks[i], rest, cut ? n - 1 : n);
         }
         p = eol;
     }

@@ -193,6 +193,7 @@ int td_fleet_slurm(const struct td_fleet_slurm_request *q, struct td_fleet *f)
             close(fds[i].fd);
     int status = 0;
     waitpid(pid, &status, 0);
+    f->timed_out = timed_out;
     td_fleet_read(f, "srun", o.s ? o.s : "", o.len);
     read_errors(f, e.s ? e.s : (char[]){""}, timed_out, status);
     free(o.s);
