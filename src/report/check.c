@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/deps.h"
+#include "report/distributed.h"
 #include "report/envelope.h"
 #include "report/html.h"
 #include "report/jsonw.h"
@@ -348,6 +349,23 @@ static void view_torch(const struct out *o, const struct td_check_report *r)
     }
 }
 
+static void view_distributed(const struct out *o, const struct td_check_report *r)
+{
+    const struct td_distributed *d = &r->dist;
+    if (!d->probed || (d->nccl != 1 && !d->nccl_path && d->gloo != 1))
+        return;
+    section(o, "Distributed");
+    line(o, MARK_INFO, "backends: NCCL %s, Gloo %s, MPI %s", d->nccl == 1 ? "yes" : "no",
+         d->gloo == 1 ? "yes" : "no", d->mpi == 1 ? "yes" : "no");
+    if (d->nccl_path)
+        line(o, d->nccl_pin_matches == 0 ? MARK_WARN : MARK_OK, "NCCL %s (%s)%s%s",
+             d->nccl_version ? d->nccl_version : "of unknown version", d->nccl_path,
+             d->nccl_pin ? ", torch pins " : "", d->nccl_pin ? d->nccl_pin : "");
+    if (d->shm_bytes)
+        line(o, d->shm_bytes < ((uint64_t)1 << 30) ? MARK_WARN : MARK_OK, "/dev/shm %.1f GiB",
+             (double)d->shm_bytes / (1 << 30));
+}
+
 static void view_env(const struct out *o, const struct td_check_report *r)
 {
     section(o, "Environment");
@@ -473,6 +491,7 @@ void td_check_text(const struct td_check_report *r, const struct td_term *t)
     view_python(&o, r);
     view_torch(&o, r);
     view_env(&o, r);
+    view_distributed(&o, r);
     view_workload(&o, r);
     view_live(&o, r);
     view_replay(&o, r);
@@ -489,6 +508,7 @@ void td_check_markdown(const struct td_check_report *r, FILE *out)
     view_python(&o, r);
     view_torch(&o, r);
     view_env(&o, r);
+    view_distributed(&o, r);
     view_workload(&o, r);
     view_live(&o, r);
     view_replay(&o, r);
@@ -802,6 +822,7 @@ void td_check_json_sections(struct td_jsonw *w, const struct td_check_report *r,
     json_pythons(w, r);
     json_torch(w, r);
     json_strings(w, "env", r->env, r->n_env);
+    td_distributed_json(w, &r->dist);
     if (r->workload) {
         td_jw_key(w, "workload");
         td_jw_begin_object(w);
