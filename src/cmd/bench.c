@@ -42,9 +42,10 @@ static const struct td_option bench_options[] = {
      .max = 100000,
      .help = "launches of the GPU stability loop (default 100, 10 with --quick)",
      .at = AT(opts.iterations, int)},
-    TD_OPT_FORMAT(struct bench_args, format, bench_formats,
-                  "the report's form: text, json (docs/schema.md), jsonl (the same JSON on one line, "
-                  "for srun and fleet) or markdown"),
+    TD_OPT_FORMAT(
+        struct bench_args, format, bench_formats,
+        "the report's form: text, json (docs/schema.md), jsonl (the same JSON on one line, "
+        "for srun and fleet) or markdown"),
     TD_OPT_COLOR(struct bench_args, color),
     {0},
 };

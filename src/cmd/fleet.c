@@ -74,7 +74,8 @@ static const struct td_example fleet_examples[] = {
     {"srun -l --ntasks-per-node=1 torchdoctor check --format jsonl | torchdoctor fleet -",
      "the nodes' reports as they come from srun"},
     {"torchdoctor fleet --slurm -- -N 64 -p gpu", "the same, srun run by fleet"},
-    {"torchdoctor fleet --format html check/ bench/ > fleet.html", "check and bench paired by host"},
+    {"torchdoctor fleet --format html check/ bench/ > fleet.html",
+     "check and bench paired by host"},
     {0},
 };
 

@@ -37,8 +37,8 @@ struct td_check_report {
     struct td_windows win; /* Windows only: runtime DLLs, KnownDLLs, CUDA_PATH */
     struct td_cpu cpu;
     struct td_gpu_info gpu;
-    bool gpu_probed;           /* false: --no-gpu */
-    struct td_arena gpu_arena; /* GPU's strings: its probe runs on a thread of its own */
+    bool gpu_probed;                 /* false: --no-gpu */
+    struct td_arena gpu_arena;       /* GPU's strings: its probe runs on a thread of its own */
     struct td_arena integrity_arena; /* what the integrity thread keeps (leftovers) */
     struct td_python *pythons;
     size_t n_py;

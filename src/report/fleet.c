@@ -88,7 +88,8 @@ void td_fleet_text(const struct td_fleet *f, const struct td_term *t)
         const struct td_fleet_node *n = &f->nodes[i];
         for (int m = 0; m < TD_FLEET_METRICS; m++)
             if (n->slow >> m & 1)
-                fprintf(t->out, "%s! slow%s     %s: %s %.1f %s, fleet median %.1f (deviation %.1f)\n",
+                fprintf(t->out,
+                        "%s! slow%s     %s: %s %.1f %s, fleet median %.1f (deviation %.1f)\n",
                         yellow, reset, n->host, td_fleet_metric_name(m), n->bench[m],
                         td_fleet_metric_unit(m), f->median[m], f->mad[m]);
         if (n->state == TD_FLEET_FAILED || n->state == TD_FLEET_TIMED_OUT ||
@@ -255,8 +256,9 @@ void td_fleet_markdown(const struct td_fleet *f, FILE *out)
 {
     char line[4096];
     summary(f, line, sizeof line);
-    fprintf(out, "## torchdoctor fleet\n\n%s\n\n| nodes | count | differs from the fleet | fix |\n"
-                 "|---|---|---|---|\n",
+    fprintf(out,
+            "## torchdoctor fleet\n\n%s\n\n| nodes | count | differs from the fleet | fix |\n"
+            "|---|---|---|---|\n",
             line);
     for (size_t k = 0; k < f->n_groups; k++) {
         const struct td_fleet_group *g = &f->groups[k];

@@ -39,7 +39,8 @@ int td_check_health(const struct td_check_report *r, FILE *out)
     char reason[REASON_MAX + 64], detail[REASON_MAX];
     if (!worst) {
         fprintf(out, "torchdoctor: healthy: %zu GPU%s, driver %s, torch %s\n", r->gpu.n_gpus,
-                r->gpu.n_gpus == 1 ? "" : "s", r->gpu.driver_version ? r->gpu.driver_version : "none",
+                r->gpu.n_gpus == 1 ? "" : "s",
+                r->gpu.driver_version ? r->gpu.driver_version : "none",
                 r->n_torch && r->torch[0].version ? r->torch[0].version : "none");
         return 0;
     }

@@ -34,8 +34,8 @@ static const char *keep(const struct td_probe_ctx *ctx, const char *s)
 /* ---- facts ---- */
 
 /* The names in a folder under the root (sorted), into OUT. */
-static size_t list_dir(const struct td_probe_ctx *ctx, const char *dir, const char **out, size_t max,
-                       bool *known)
+static size_t list_dir(const struct td_probe_ctx *ctx, const char *dir, const char **out,
+                       size_t max, bool *known)
 {
     char host[4200];
     DIR *d = td_probe_path(ctx, dir, host, sizeof host) ? opendir(host) : NULL;
@@ -192,8 +192,8 @@ static void read_nccl(const struct td_probe_ctx *ctx, const struct td_torch *t,
     }
     d->nccl_pin = read_pin(ctx, t, pinned, sizeof pinned);
     d->nccl_pin_matches = !d->nccl_pin || !*pinned || !d->nccl_version ? -1
-                          : starts_with(d->nccl_version, pinned)        ? 1
-                                                                        : 0;
+                          : starts_with(d->nccl_version, pinned)       ? 1
+                                                                       : 0;
 }
 
 /* ---- rules ---- */
@@ -230,7 +230,9 @@ static bool row_for(const char *name, struct row *r)
 
 static enum td_severity severity_of(const char *s)
 {
-    return strcmp(s, "error") == 0 ? TD_SEV_ERROR : strcmp(s, "warning") == 0 ? TD_SEV_WARNING : TD_SEV_INFO;
+    return strcmp(s, "error") == 0     ? TD_SEV_ERROR
+           : strcmp(s, "warning") == 0 ? TD_SEV_WARNING
+                                       : TD_SEV_INFO;
 }
 
 /* The finding a data row describes, {value} in its detail replaced. */
@@ -280,12 +282,12 @@ static void check_ranks(const char *const *envp, struct td_findings *f)
                             "initialisation fails with a ValueError",
                             names[i], s);
     }
-    const char *why = v[0] == 0                           ? "WORLD_SIZE is 0"
-                      : v[0] > 0 && v[1] >= v[0]         ? "RANK is not below WORLD_SIZE"
-                      : v[3] >= 0 && v[2] >= v[3]        ? "LOCAL_RANK is not below LOCAL_WORLD_SIZE"
+    const char *why = v[0] == 0                   ? "WORLD_SIZE is 0"
+                      : v[0] > 0 && v[1] >= v[0]  ? "RANK is not below WORLD_SIZE"
+                      : v[3] >= 0 && v[2] >= v[3] ? "LOCAL_RANK is not below LOCAL_WORLD_SIZE"
                       : v[3] > 0 && v[0] > 0 && v[3] > v[0] ? "LOCAL_WORLD_SIZE exceeds WORLD_SIZE"
                       : v[2] >= 0 && v[1] >= 0 && v[2] > v[1] ? "LOCAL_RANK exceeds RANK"
-                                                               : NULL;
+                                                              : NULL;
     if (why)
         td_findings_add(f, TD_SEV_ERROR, TD_KIND_ENV_VAR_INVALID, NULL, NULL, "RANK",
                         "let the launcher set them (torchrun, or srun with RANK=$SLURM_PROCID, "
@@ -340,8 +342,10 @@ static void check_ifnames(const char *const *envp, const struct td_distributed *
             first = d->ifaces[i];
     char fix[256];
     const char *nccl = env_get(envp, "NCCL_SOCKET_IFNAME");
-    if (nccl && d->ifaces_known && !td_nccl_ifname_selects(nccl, d->ifaces, d->n_ifaces, why, sizeof why)) {
-        snprintf(fix, sizeof fix, "export NCCL_SOCKET_IFNAME=%s   (or unset it: NCCL then picks one)",
+    if (nccl && d->ifaces_known &&
+        !td_nccl_ifname_selects(nccl, d->ifaces, d->n_ifaces, why, sizeof why)) {
+        snprintf(fix, sizeof fix,
+                 "export NCCL_SOCKET_IFNAME=%s   (or unset it: NCCL then picks one)",
                  first ? first : "lo");
         td_findings_add(f, TD_SEV_ERROR, TD_KIND_ENV_VAR_INVALID, NULL, NULL, "NCCL_SOCKET_IFNAME",
                         fix,

@@ -13,7 +13,8 @@ static bool in_list(const char *name, const char *list, bool exact)
     size_t len = strlen(name);
     for (const char *p = list; *p;) {
         size_t n = strcspn(p, ",");
-        if (n > 0 && (exact ? n == len && strncmp(name, p, n) == 0 : n <= len && strncmp(name, p, n) == 0))
+        if (n > 0 &&
+            (exact ? n == len && strncmp(name, p, n) == 0 : n <= len && strncmp(name, p, n) == 0))
             return true;
         p += n + (p[n] == ',');
     }
@@ -31,7 +32,8 @@ bool td_nccl_ifname_selects(const char *value, const char *const *ifaces, size_t
     for (size_t i = 0; i < n; i++)
         if (in_list(ifaces[i], list, exact) != exclude)
             return true;
-    snprintf(why, cap, "%s %s%s", exclude ? "excludes every interface, leaving none:" : "selects no interface of",
+    snprintf(why, cap, "%s %s%s",
+             exclude ? "excludes every interface, leaving none:" : "selects no interface of",
              exclude ? "" : "", exclude ? list : "those here");
     return false;
 }

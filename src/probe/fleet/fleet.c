@@ -15,13 +15,14 @@
 #include "probe/fleet/fleet_internal.h"
 
 static const char *const field_names[TD_FLEET_FIELDS] = {
-    "driver", "gpu_count", "gpu_model", "cuda_runtime", "torch", "nccl", "python", "glibc", "kernel",
+    "driver", "gpu_count", "gpu_model", "cuda_runtime", "torch",
+    "nccl",   "python",    "glibc",     "kernel",
 };
 static const char *const metric_names[TD_FLEET_METRICS] = {
     "gpu_fp32_fma", "gpu_h2d_pinned", "torch_matmul_fp32", "cpu_gemm_fp32_all", "memory_triad",
 };
-static const char *const metric_units[TD_FLEET_METRICS] = {"GFLOP/s", "GB/s", "GFLOP/s",
-                                                           "GFLOP/s", "GB/s"};
+static const char *const metric_units[TD_FLEET_METRICS] = {"GFLOP/s", "GB/s", "GFLOP/s", "GFLOP/s",
+                                                           "GB/s"};
 static const char *const state_names[] = {"ok", "no_check", "failed", "timed_out", "missing"};
 
 const char *td_fleet_field_name(enum td_fleet_field f)
@@ -46,7 +47,8 @@ static const struct td_fleet_node *sorting;
 
 static int by_fingerprint(const void *pa, const void *pb)
 {
-    const struct td_fleet_node *a = &sorting[*(const size_t *)pa], *b = &sorting[*(const size_t *)pb];
+    const struct td_fleet_node *a = &sorting[*(const size_t *)pa],
+                               *b = &sorting[*(const size_t *)pb];
     int c = memcmp(a->fields, b->fields, sizeof a->fields);
     return c ? c : strcmp(a->host, b->host);
 }
@@ -71,7 +73,8 @@ const char *td_fleet_hosts(struct td_fleet *f, const size_t *n, size_t count)
     return r ? r : "";
 }
 
-static char *printed(struct td_fleet *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *printed(struct td_fleet *f, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static char *printed(struct td_fleet *f, const char *fmt, ...)
 {
     char buf[2048];
@@ -108,18 +111,20 @@ static void choose_fix(struct td_fleet *f, struct td_fleet_group *g, const struc
         switch (k) {
         case TD_FLEET_DRIVER:
             g->fix_why = printed(f, "NVIDIA driver %s where the fleet runs %s", have, want);
-            g->fix = printed(f,
-                             "install NVIDIA driver %s (the fleet's) on %s and reboot; until then: "
-                             "scontrol update nodename=%s state=drain reason=\"driver %s, fleet %s\"",
-                             want, hosts, hosts, have, want);
+            g->fix =
+                printed(f,
+                        "install NVIDIA driver %s (the fleet's) on %s and reboot; until then: "
+                        "scontrol update nodename=%s state=drain reason=\"driver %s, fleet %s\"",
+                        want, hosts, hosts, have, want);
             return;
         case TD_FLEET_GPU_COUNT:
             g->fix_why = printed(f, "%s GPUs visible where the fleet has %s", have, want);
-            g->fix = printed(f,
-                             "on %s: nvidia-smi -L and dmesg | grep -i -e xid -e nvrm (a GPU fallen "
-                             "off the bus needs a reset or a reboot); until then: scontrol update "
-                             "nodename=%s state=drain reason=\"%s of %s GPUs visible\"",
-                             hosts, hosts, have, want);
+            g->fix =
+                printed(f,
+                        "on %s: nvidia-smi -L and dmesg | grep -i -e xid -e nvrm (a GPU fallen "
+                        "off the bus needs a reset or a reboot); until then: scontrol update "
+                        "nodename=%s state=drain reason=\"%s of %s GPUs visible\"",
+                        hosts, hosts, have, want);
             return;
         case TD_FLEET_GPU_MODEL:
             g->fix_why = printed(f, "GPU %s where the fleet has %s", have, want);
@@ -135,9 +140,9 @@ static void choose_fix(struct td_fleet *f, struct td_fleet_group *g, const struc
                      (int)strcspn(or_none(m->fields[TD_FLEET_TORCH]), " "),
                      or_none(m->fields[TD_FLEET_TORCH]));
             g->fix_why = printed(f, "%s %s where the fleet has %s", field_names[k], have, want);
-            g->fix = printed(f, "on %s: pip install torch==%s%s%s (the fleet's build)", hosts,
-                             version, *tag ? " --index-url https://download.pytorch.org/whl/" : "",
-                             tag);
+            g->fix =
+                printed(f, "on %s: pip install torch==%s%s%s (the fleet's build)", hosts, version,
+                        *tag ? " --index-url https://download.pytorch.org/whl/" : "", tag);
             return;
         case TD_FLEET_NCCL:
             g->fix_why = printed(f, "NCCL %s where the fleet loads %s", have, want);
@@ -292,17 +297,16 @@ static void add_findings(struct td_fleet *f)
             }
         if (n) {
             const char *hosts = td_fleet_hosts(f, slow, n);
-            td_findings_add(&f->findings, TD_SEV_WARNING, TD_KIND_PERFORMANCE_BELOW_EXPECTED,
-                            hosts, NULL, NULL,
-                            printed(f,
-                                    "torchdoctor bench on %s for the cause it names (clocks, "
-                                    "throttling, PCIe link); a synchronous job runs at the "
-                                    "slowest node's pace, so leave it out until then",
-                                    hosts),
-                            "%s %s down to %.1f %s, fleet median %.1f (median absolute deviation "
-                            "%.1f): below by more than 10%% and 2 deviations",
-                            hosts, metric_names[m], worst, metric_units[m], f->median[m],
-                            f->mad[m]);
+            td_findings_add(
+                &f->findings, TD_SEV_WARNING, TD_KIND_PERFORMANCE_BELOW_EXPECTED, hosts, NULL, NULL,
+                printed(f,
+                        "torchdoctor bench on %s for the cause it names (clocks, "
+                        "throttling, PCIe link); a synchronous job runs at the "
+                        "slowest node's pace, so leave it out until then",
+                        hosts),
+                "%s %s down to %.1f %s, fleet median %.1f (median absolute deviation "
+                "%.1f): below by more than 10%% and 2 deviations",
+                hosts, metric_names[m], worst, metric_units[m], f->median[m], f->mad[m]);
         }
         free(slow);
     }
@@ -310,13 +314,14 @@ static void add_findings(struct td_fleet *f)
         const struct td_fleet_node *n = &f->nodes[i];
         if (n->state == TD_FLEET_FAILED || n->state == TD_FLEET_TIMED_OUT ||
             n->state == TD_FLEET_MISSING)
-            td_findings_add(&f->findings, TD_SEV_ERROR, TD_KIND_NODE_FAILED, n->host, NULL, NULL,
-                            printed(f, "srun -w %s torchdoctor check, to see it fail there", n->host),
-                            "%s %s: %s", n->host,
-                            n->state == TD_FLEET_FAILED      ? "failed"
-                            : n->state == TD_FLEET_TIMED_OUT ? "did not finish in time"
-                                                             : "sent no report",
-                            or_none(n->state_detail));
+            td_findings_add(
+                &f->findings, TD_SEV_ERROR, TD_KIND_NODE_FAILED, n->host, NULL, NULL,
+                printed(f, "srun -w %s torchdoctor check, to see it fail there", n->host),
+                "%s %s: %s", n->host,
+                n->state == TD_FLEET_FAILED      ? "failed"
+                : n->state == TD_FLEET_TIMED_OUT ? "did not finish in time"
+                                                 : "sent no report",
+                or_none(n->state_detail));
     }
 }
 

@@ -52,26 +52,26 @@ enum td_fleet_state {
 const char *td_fleet_state_name(enum td_fleet_state s);
 
 struct td_fleet_node {
-    const char *host;                      /* interned */
-    const char *source;                    /* where its check report came from */
-    const char *fields[TD_FLEET_FIELDS];   /* interned; NULL: not reported */
+    const char *host;                    /* interned */
+    const char *source;                  /* where its check report came from */
+    const char *fields[TD_FLEET_FIELDS]; /* interned; NULL: not reported */
     enum td_fleet_state state;
-    const char *state_detail; /* srun's words for a failed node */
-    size_t errors, warnings;  /* its own findings' counts */
+    const char *state_detail;           /* srun's words for a failed node */
+    size_t errors, warnings;            /* its own findings' counts */
     const char *error_kind, *error_fix; /* the first error finding */
-    double bench[TD_FLEET_METRICS]; /* < 0: not measured */
-    unsigned slow;                  /* bit per metric: slow beside the fleet */
+    double bench[TD_FLEET_METRICS];     /* < 0: not measured */
+    unsigned slow;                      /* bit per metric: slow beside the fleet */
     size_t group;
 };
 
 struct td_fleet_group {
     size_t *nodes; /* indices into td_fleet.nodes, hosts sorted */
     size_t n;
-    const char *hosts;   /* the node set, folded (gpu[001-063]) */
+    const char *hosts;         /* the node set, folded (gpu[001-063]) */
     const char *const *fields; /* the shared fingerprint (one member's) */
-    unsigned differs;    /* bit per field that differs from the majority */
-    const char *fix;     /* the one fix for the group; NULL: none needed */
-    const char *fix_why; /* what the fix is for */
+    unsigned differs;          /* bit per field that differs from the majority */
+    const char *fix;           /* the one fix for the group; NULL: none needed */
+    const char *fix_why;       /* what the fix is for */
 };
 
 /* A report that could not be read: the file (and line or task) and why. */

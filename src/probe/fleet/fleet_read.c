@@ -86,7 +86,8 @@ struct doc {
     double bench[TD_FLEET_METRICS];
 };
 
-typedef void (*member_fn)(struct td_json *j, const struct td_json_str *key, struct doc *d, void *ctx);
+typedef void (*member_fn)(struct td_json *j, const struct td_json_str *key, struct doc *d,
+                          void *ctx);
 
 /* Walks the object that comes next, calling FN for each member; FN takes
  * the member's value (or skips it). */
@@ -106,8 +107,8 @@ static void each_member(struct td_json *j, struct doc *d, member_fn fn, void *ct
 }
 
 /* Calls FN for the members of each object of the array that comes next. */
-static void each_element(struct td_json *j, struct doc *d, member_fn fn, void (*done)(struct doc *, void *),
-                         void *ctx)
+static void each_element(struct td_json *j, struct doc *d, member_fn fn,
+                         void (*done)(struct doc *, void *), void *ctx)
 {
     if (td_json_peek(j) != TD_JSON_ARRAY) {
         td_json_skip_loose(j);
@@ -295,7 +296,7 @@ static void figures_member(struct td_json *j, const struct td_json_str *k, struc
         const char *key;
         enum td_fleet_metric m;
     } wanted[] = {
-        {"gemm_fp32_all", TD_FLEET_CPU_GEMM}, {"triad", TD_FLEET_MEM_TRIAD},
+        {"gemm_fp32_all", TD_FLEET_CPU_GEMM},   {"triad", TD_FLEET_MEM_TRIAD},
         {"matmul_fp32", TD_FLEET_TORCH_MATMUL}, {"fp32_fma", TD_FLEET_GPU_FMA},
         {"h2d_pinned", TD_FLEET_GPU_H2D},
     };
@@ -325,8 +326,8 @@ static void top_member(struct td_json *j, const struct td_json_str *k, struct do
     } else if (td_json_is(k, "command")) {
         if (td_json_string(j, &s))
             d->command = td_json_is(&s, "check") || td_json_is(&s, "snapshot") ? 1
-                         : td_json_is(&s, "bench")                          ? 2
-                                                                            : 0;
+                         : td_json_is(&s, "bench")                             ? 2
+                                                                               : 0;
     } else if (td_json_is(k, "host")) {
         take_string(j, &d->host);
     } else if (td_json_is(k, "system")) {
@@ -416,7 +417,8 @@ static void store_check(struct td_fleet *f, struct td_fleet_node *n, const struc
     n->fields[TD_FLEET_DRIVER] = intern_str(f, &d->driver);
     snprintf(text, sizeof text, "%zu", d->gpus);
     n->fields[TD_FLEET_GPU_COUNT] = d->gpus_seen ? intern_text(f, text) : NULL;
-    n->fields[TD_FLEET_GPU_MODEL] = d->gpu_mixed ? intern_text(f, "(mixed)") : intern_str(f, &d->gpu_model);
+    n->fields[TD_FLEET_GPU_MODEL] =
+        d->gpu_mixed ? intern_text(f, "(mixed)") : intern_str(f, &d->gpu_model);
     n->fields[TD_FLEET_CUDA_RUNTIME] = intern_str(f, &d->torch_cuda);
     if (d->torch_version.s) {
         snprintf(text, sizeof text, "%.*s%s%.*s", (int)d->torch_version.len, d->torch_version.s,
@@ -618,8 +620,8 @@ void td_fleet_problem(struct td_fleet *f, const char *where, const char *what)
             return;
         f->problems = g, f->cap_problems = cap;
     }
-    f->problems[f->n_problems++] = (struct td_fleet_problem){
-        td_arena_strdup(&f->arena, where), td_arena_strdup(&f->arena, what)};
+    f->problems[f->n_problems++] = (struct td_fleet_problem){td_arena_strdup(&f->arena, where),
+                                                             td_arena_strdup(&f->arena, what)};
 }
 
 void td_fleet_mark(struct td_fleet *f, const char *host, enum td_fleet_state state,

@@ -132,7 +132,9 @@ static void read_errors(struct td_fleet *f, char *text, bool timed_out, int stat
     if (!any && f->reports_read == 0) {
         char why[128];
         snprintf(why, sizeof why, "srun %s and no node reported",
-                 timed_out ? "did not finish in time" : WIFEXITED(status) && WEXITSTATUS(status) == 127 ? "could not be run" : "ended");
+                 timed_out                                         ? "did not finish in time"
+                 : WIFEXITED(status) && WEXITSTATUS(status) == 127 ? "could not be run"
+                                                                   : "ended");
         td_fleet_problem(f, "srun", why);
     }
 }
