@@ -36,6 +36,10 @@ static const char *expand_item(struct expansion *x, const char *p, const char *e
 static const char *expand_bracket(struct expansion *x, const char *p, const char *close,
                                   const char *end, char *name, size_t len)
 {
+    /* An empty bracket would name nothing: every bracket before it would
+     * then loop through all its numbers without ever reaching the limit. */
+    if (p == close)
+        return "an empty bracket";
     while (p < close && !x->stopped) {
         uint64_t lo, hi;
         size_t width, hi_width;

@@ -53,6 +53,10 @@ static void refuses_malformed(void **state)
     assert_non_null(expand("gpu[a-b]", &x, 100));
     assert_non_null(expand("gpu[[1]]", &x, 100));
     assert_non_null(expand("gpu[1-]", &x, 100));
+    /* Regression (fuzz_base_hostlist): an empty bracket after large ones
+     * named nothing, so the brackets before it looped 54 million times. */
+    assert_non_null(expand("a[0-99]b[0-99]c[0-99]d[0-99][]", &x, 100));
+    assert_int_equal(x.n, 0);
     assert_non_null(expand("gpu[1-1000]", &x, 10)); /* past the limit */
     assert_int_equal(x.n, 10);
 }
