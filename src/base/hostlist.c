@@ -250,8 +250,9 @@ static void put_block(struct out *o, const struct split *s, size_t n)
     put(o, s[0].name + s[0].suffix_at, s[0].len - s[0].suffix_at);
 }
 
-/* Natural numbers as long as a padded width used beside them join it
- * (gpu001 ... gpu100 is gpu[001-100]). */
+/* A natural number at least as long as a padded width used beside it
+ * joins the widest such group: zero padding only ever adds digits, so
+ * gpu[0001-10000] names gpu10000 too (gpu001 ... gpu100 is gpu[001-100]). */
 static void join_padded(struct split *s, size_t n)
 {
     for (size_t i = 0; i < n;) {
@@ -263,8 +264,9 @@ static void join_padded(struct split *s, size_t n)
             j++;
         }
         for (size_t k = i; k < j; k++)
-            if (s[k].width == 0 && (widths >> s[k].digits & 1))
-                s[k].width = s[k].digits;
+            for (int w = s[k].digits; s[k].width == 0 && w > 1; w--)
+                if (w < 64 && (widths >> w & 1))
+                    s[k].width = w;
         i = j;
     }
 }

@@ -75,6 +75,8 @@ static void folds_into_ranges(void **state)
     assert_string_equal(fold(natural, 4, &a), "n[1,9-11]");
     const char *padded_to_100[] = {"gpu099", "gpu100", "gpu098"};
     assert_string_equal(fold(padded_to_100, 3, &a), "gpu[098-100]");
+    const char *longer[] = {"gpu9999", "gpu10000", "gpu0001"};
+    assert_string_equal(fold(longer, 3, &a), "gpu[0001,9999-10000]");
     const char *single[] = {"gpu007"};
     assert_string_equal(fold(single, 1, &a), "gpu007");
     const char *suffix[] = {"node02-ib", "node01-ib", "node03"};
