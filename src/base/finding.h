@@ -44,6 +44,11 @@ enum td_severity { TD_SEV_INFO, TD_SEV_WARNING, TD_SEV_ERROR };
 #define TD_KIND_PERFORMANCE_BELOW_EXPECTED "performance_below_expected"
 #define TD_KIND_GPU_ERROR "gpu_error" /* bench: the driver crashed, hung or failed a call */
 #define TD_KIND_PATH_TOO_LONG "path_too_long"
+/* check's environment section (probe/system/environment_rules.c). */
+#define TD_KIND_DEVICE_NOT_ACCESSIBLE "device_not_accessible"     /* /dev/nvidia* not openable */
+#define TD_KIND_DRIVER_LIBRARY_MISMATCH "driver_library_mismatch" /* libcuda vs kernel module */
+#define TD_KIND_CONTAINER_LIMIT "container_limit"   /* /dev/shm, cgroup CPU, memlock */
+#define TD_KIND_LDCONFIG_WARNING "ldconfig_warning" /* WSL's libcuda copies */
 /* fleet: a node whose environment differs from the majority's */
 #define TD_KIND_NODE_MISMATCH "node_mismatch"
 /* fleet --slurm: a node whose task failed or did not finish */

@@ -15,8 +15,9 @@
 #include "kb/kb.h"
 #include "probe/distributed/distributed.h"
 #include "probe/probe.h"
-#include "probe/replay.h"
-#include "probe/trace.h"
+#include "probe/system/environment.h"
+#include "trace/replay.h"
+#include "trace/trace.h"
 
 /* What was asked: check's options, and the environment as one snapshot
  * (taken once by cmd/; "NAME=value" strings, NULL-terminated). */
@@ -34,7 +35,8 @@ struct td_diagnose_request {
 struct td_check_report {
     const char *os;
     struct td_system sys;
-    struct td_windows win; /* Windows only: runtime DLLs, KnownDLLs, CUDA_PATH */
+    struct td_windows win;             /* Windows only: runtime DLLs, KnownDLLs, CUDA_PATH */
+    struct td_environment environment; /* container, VM, WSL; GPU passthrough; limits */
     struct td_cpu cpu;
     struct td_gpu_info gpu;
     bool gpu_probed;                 /* false: --no-gpu */

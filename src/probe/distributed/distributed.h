@@ -1,9 +1,10 @@
 /* Distributed-training readiness (check's "distributed" section): the
  * NCCL library torch's closure loads and whether it is the one torch pins,
  * the process-group backends torch was built with (from its libraries'
- * dynamic symbol names), the torch.distributed / NCCL / Gloo environment,
- * /dev/shm's size and the memlock limit. All static: no process started,
- * every file read through the probe root, so tests fake each fact. */
+ * dynamic symbol names), the torch.distributed / NCCL / Gloo environment.
+ * /dev/shm's size and the memlock limit are the environment probe's facts
+ * (probe/system/limits_linux.c), shown here, judged there. All static: no
+ * process started, every file read through the probe root. */
 #ifndef TD_PROBE_DISTRIBUTED_H
 #define TD_PROBE_DISTRIBUTED_H
 
@@ -13,6 +14,7 @@
 #include "base/finding.h"
 #include "graph/graph.h"
 #include "probe/probe.h"
+#include "probe/system/environment.h"
 
 enum { TD_DIST_MAX_IFACES = 64 };
 
@@ -28,27 +30,24 @@ struct td_distributed {
     const char *ifaces[TD_DIST_MAX_IFACES];
     size_t n_ifaces;
     bool ifaces_known;
-    /* /dev/shm's size (0 when unknown) and where it was read. */
+    /* From the environment probe: /dev/shm's size (0 when unknown), the
+     * memlock limit, InfiniBand devices. */
     uint64_t shm_bytes;
     const char *shm_from;
-    /* RLIMIT_MEMLOCK's soft limit as /proc/self/limits says it. */
     bool memlock_known, memlock_unlimited;
     uint64_t memlock_bytes;
-    bool infiniband; /* /sys/class/infiniband holds a device */
+    bool infiniband;
     /* MASTER_ADDR: -1 unset, 0 does not resolve, 1 resolves. */
     int master_addr_resolves;
 };
 
 /* Fills D for torch T (NULL: none) and its closure G (NULL: not built),
- * the environment ENVP, adding findings to F. */
+ * the environment ENVP and the environment probe's facts E, adding
+ * findings to F. */
 void td_probe_distributed(const struct td_probe_ctx *ctx, const struct td_torch *t,
                           const struct td_graph *g, const char *const *envp,
-                          struct td_distributed *d, struct td_findings *f);
-
-/* /dev/shm's size in bytes, from the size= option of its tmpfs mount in
- * /proc/self/mounts under the root, else (this machine) statvfs; 0 when
- * unknown. *FROM says which. Shared with the container probes. */
-uint64_t td_probe_shm_size(const struct td_probe_ctx *ctx, const char **from);
+                          const struct td_environment *e, struct td_distributed *d,
+                          struct td_findings *f);
 
 /* NCCL_SOCKET_IFNAME's rule (NCCL's docs, "NCCL_SOCKET_IFNAME"): a comma
  * list of prefixes, '^' before the list to exclude them, '=' to match

@@ -54,23 +54,6 @@ static size_t list_dir(const struct td_probe_ctx *ctx, const char *dir, const ch
     return n;
 }
 
-/* "Max locked memory   65536   65536   bytes" in /proc/self/limits. */
-static void read_memlock(const struct td_probe_ctx *ctx, struct td_distributed *d)
-{
-    size_t len;
-    char *text = td_probe_slurp(ctx, "/proc/self/limits", TD_PROBE_READ_CAP, &len);
-    const char *line = text ? strstr(text, "Max locked memory") : NULL;
-    if (line) {
-        char soft[32];
-        if (sscanf(line + strlen("Max locked memory"), "%31s", soft) == 1) {
-            d->memlock_known = true;
-            d->memlock_unlimited = strcmp(soft, "unlimited") == 0;
-            d->memlock_bytes = d->memlock_unlimited ? 0 : strtoull(soft, NULL, 10);
-        }
-    }
-    free(text);
-}
-
 static bool starts_with(const char *s, const char *prefix)
 {
     return s && strncmp(s, prefix, strlen(prefix)) == 0;
@@ -252,14 +235,6 @@ static void add_row(struct td_findings *f, const char *name, const char *kind, c
                     detail, r.source);
 }
 
-static void human_bytes(uint64_t b, char *out, size_t cap)
-{
-    if (b >= (uint64_t)1 << 30)
-        snprintf(out, cap, "%.1f GiB", (double)b / (1 << 30));
-    else
-        snprintf(out, cap, "%.0f MiB", (double)b / (1 << 20));
-}
-
 /* A whole number from 0 up, or -1. */
 static long whole(const char *s)
 {
@@ -386,15 +361,6 @@ static void check_settings(const char *const *envp, const struct td_distributed 
     bool distributed = env_get(envp, "MASTER_ADDR") || env_get(envp, "WORLD_SIZE");
     if (distributed && d->nccl == 1 && !env_get(envp, "NCCL_DEBUG"))
         add_row(f, "NCCL_DEBUG", TD_KIND_ENV_VAR_INVALID, "");
-    char size[64];
-    if (d->shm_bytes && d->shm_bytes < ((uint64_t)1 << 30)) {
-        human_bytes(d->shm_bytes, size, sizeof size);
-        add_row(f, "shm", TD_KIND_INSUFFICIENT_MEMORY, size);
-    }
-    if (d->infiniband && d->memlock_known && !d->memlock_unlimited) {
-        snprintf(size, sizeof size, "%llu KiB", (unsigned long long)(d->memlock_bytes >> 10));
-        add_row(f, "memlock", TD_KIND_INSUFFICIENT_MEMORY, size);
-    }
     if (d->nccl_pin_matches == 0)
         td_findings_add(f, TD_SEV_WARNING, TD_KIND_COMPANION_MISMATCH, d->nccl_path, NULL, NULL,
                         "remove the other NCCL from the library path (LD_LIBRARY_PATH, "
@@ -406,18 +372,22 @@ static void check_settings(const char *const *envp, const struct td_distributed 
 
 void td_probe_distributed(const struct td_probe_ctx *ctx, const struct td_torch *t,
                           const struct td_graph *g, const char *const *envp,
-                          struct td_distributed *d, struct td_findings *f)
+                          const struct td_environment *e, struct td_distributed *d,
+                          struct td_findings *f)
 {
     memset(d, 0, sizeof *d);
     d->probed = true;
     read_nccl(ctx, t, g, d);
     read_backends(g, d);
     d->n_ifaces = list_dir(ctx, "/sys/class/net", d->ifaces, TD_DIST_MAX_IFACES, &d->ifaces_known);
-    const char *ib[4];
-    bool ib_known;
-    d->infiniband = list_dir(ctx, "/sys/class/infiniband", ib, 4, &ib_known) > 0;
-    d->shm_bytes = td_probe_shm_size(ctx, &d->shm_from);
-    read_memlock(ctx, d);
+    if (e) {
+        d->shm_bytes = e->shm_size;
+        d->shm_from = e->shm_from;
+        d->memlock_known = e->memlock_known;
+        d->memlock_unlimited = e->memlock == UINT64_MAX;
+        d->memlock_bytes = d->memlock_unlimited ? 0 : e->memlock;
+        d->infiniband = e->rdma_devices > 0;
+    }
     check_master(envp, d, f);
     check_ranks(envp, f);
     check_ifnames(envp, d, f);
