@@ -409,9 +409,8 @@ void td_diagnose(const struct td_diagnose_request *q, struct td_check_report *r,
     judge(q, r);
     struct td_probe_ctx ctx = {.root = q->root, .arena = arena, .envp = q->envp};
     td_probe_distributed(&ctx, r->n_torch ? &r->torch[0] : NULL,
-                         r->graphs && r->n_torch ? r->graphs[0] : NULL, q->envp,
-                         &r->environment, &r->dist,
-                         &r->findings);
+                         r->graphs && r->n_torch ? r->graphs[0] : NULL, q->envp, &r->environment,
+                         &r->dist, &r->findings);
     if (q->live)
         live(q, r, arena);
     known_env(q, r, arena);
