@@ -479,6 +479,9 @@ static void view_distributed(const struct out *o, const struct td_check_report *
     if (d->shm_bytes)
         line(o, d->shm_bytes < ((uint64_t)1 << 30) ? MARK_WARN : MARK_OK, "/dev/shm %.1f GiB",
              (double)d->shm_bytes / (1 << 30));
+    for (size_t i = 0; i < d->n_links; i++)
+        line(o, MARK_INFO, "GPU %u-%u: %s%s", d->links[i].a, d->links[i].b,
+             d->links[i].nvlink == 1 ? "NVLink, " : "", td_gpu_link_path(d->links[i].level));
 }
 
 static void view_env(const struct out *o, const struct td_check_report *r)

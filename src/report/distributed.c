@@ -1,6 +1,17 @@
 /* check's "distributed" section as JSON (report/distributed.h). */
 #include "report/distributed.h"
 
+const char *td_gpu_link_path(int level)
+{
+    /* nvmlGpuTopologyLevel_t (nvml.h), as nvidia-smi topo -m names them. */
+    return level == 0    ? "board"
+           : level <= 10 ? "pcie_switch"
+           : level <= 20 ? "pcie_switches"
+           : level <= 30 ? "host_bridge"
+           : level <= 40 ? "numa_node"
+                         : "cross_numa";
+}
+
 static void tri(struct td_jsonw *w, const char *key, int v)
 {
     td_jw_key(w, key);
@@ -53,5 +64,17 @@ void td_distributed_json(struct td_jsonw *w, const struct td_distributed *d)
         td_jw_null(w);
     td_jw_kbool(w, "memlock_unlimited", d->memlock_known && d->memlock_unlimited);
     tri(w, "master_addr_resolves", d->master_addr_resolves);
+    td_jw_key(w, "topology");
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < d->n_links; i++) {
+        const struct td_gpu_link *l = &d->links[i];
+        td_jw_begin_object_inline(w);
+        td_jw_kuint(w, "a", l->a);
+        td_jw_kuint(w, "b", l->b);
+        td_jw_kstr(w, "path", td_gpu_link_path(l->level));
+        tri(w, "nvlink", l->nvlink);
+        td_jw_end_object(w);
+    }
+    td_jw_end_array(w);
     td_jw_end_object(w);
 }

@@ -37,6 +37,9 @@ struct td_distributed {
     bool memlock_known, memlock_unlimited;
     uint64_t memlock_bytes;
     bool infiniband;
+    /* NVML's topology between each pair of GPUs (the GPU probe's). */
+    const struct td_gpu_link *links;
+    size_t n_links;
     /* MASTER_ADDR: -1 unset, 0 does not resolve, 1 resolves. */
     int master_addr_resolves;
 };
