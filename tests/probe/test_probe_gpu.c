@@ -22,9 +22,9 @@ static int setup(void **state)
 
 static void fake_env(const char *ld_library_path)
 {
-    static const char *const vars[] = {"TD_FAKE_CUDA_VERSION", "TD_FAKE_GPUS", "TD_FAKE_CUDA_INIT",
-                                       "TD_FAKE_CUDA_MODE", "TD_FAKE_NVML_DRIVER",
-                                       "TD_FAKE_NVML_TOPO"};
+    static const char *const vars[] = {"TD_FAKE_CUDA_VERSION", "TD_FAKE_GPUS",
+                                       "TD_FAKE_CUDA_INIT",    "TD_FAKE_CUDA_MODE",
+                                       "TD_FAKE_NVML_DRIVER",  "TD_FAKE_NVML_TOPO"};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         unsetenv(vars[i]);
     setenv("LD_LIBRARY_PATH", ld_library_path, 1);
@@ -298,8 +298,10 @@ static void test_topology(void **state)
     (void)state;
     fake_env(lib_dir);
     setenv("TD_FAKE_CUDA_VERSION", "12040", 1);
-    setenv("TD_FAKE_GPUS", "NVIDIA H100:9.0:85899345920;NVIDIA H100:9.0:85899345920;"
-                           "NVIDIA H100:9.0:85899345920", 1);
+    setenv("TD_FAKE_GPUS",
+           "NVIDIA H100:9.0:85899345920;NVIDIA H100:9.0:85899345920;"
+           "NVIDIA H100:9.0:85899345920",
+           1);
     setenv("TD_FAKE_NVML_DRIVER", "550.54.15", 1);
     setenv("TD_FAKE_NVML_TOPO", "3 20 0", 1);
     struct td_arena arena = {0};
