@@ -4,11 +4,13 @@
  * would, holds the facts against the knowledge tables, and prints short
  * sections and the findings, each with its fix. Nothing is imported or
  * changed. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/outfile.h"
 #include "base/compat.h"
 #include "cmd/args.h"
 #include "cmd/cmd.h"
@@ -294,19 +296,21 @@ static int emit(const struct check_args *a, const struct td_check_report *r)
         return -1;
     if (a->redact)
         buf = redact(buf, &len, r);
-    FILE *out = o ? fopen(o, "w") : stdout;
-    if (!out) {
-        fprintf(stderr, "torchdoctor check: cannot write %s\n", o);
-        free(buf);
-        return -1;
-    }
-    fwrite(buf, 1, len, out);
+    struct td_outfile file;
+    struct td_err err = {0};
+    FILE *out = o ? td_outfile_open(&file, o, &err) : stdout;
+    bool ok = out && fwrite(buf, 1, len, out) == len;
     free(buf);
-    if (o) {
-        fclose(out);
+    if (o && out && !ok) {
+        td_err_set(&err, "%s: cannot write: %s", o, strerror(errno));
+        td_outfile_abort(&file);
+    } else if (o && out)
+        ok = td_outfile_commit(&file, &err);
+    if (o && !ok)
+        fprintf(stderr, "torchdoctor check: %s\n", err.set ? err.msg : "cannot write the report");
+    else if (o)
         fprintf(stderr, "torchdoctor check: wrote %s\n", o);
-    }
-    return 0;
+    return ok || !o ? 0 : -1; /* stdout's errors are main's to say */
 }
 
 /* --python names a file of the target: under --root it is looked up there. */

@@ -18,7 +18,8 @@ struct inspect_run {
     struct td_view view;
     struct td_inspect_opts opts;
     struct td_findings findings;
-    int failures; /* files that could not be read or parsed */
+    int failures;             /* files that could not be read or parsed */
+    const struct td_map *map; /* the file being described, to ask whether it shrank */
 };
 
 struct inspect_args {
@@ -253,6 +254,10 @@ static void describe_buffer(struct inspect_run *r, const char *path, const uint8
         break;
     }
     }
+    if (depth == 0 && r->map && td_map_shrank(r->map)) { /* what was read past the end is zeros */
+        memset(&err, 0, sizeof err);
+        td_err_set(&err, "changed while it was read (it shrank): what it holds is not reported");
+    }
     if (err.set) {
         td_err_prefix(&err, "%s: ", path);
         record_failure(r, path, TD_KIND_UNREADABLE_FILE, err.msg);
@@ -272,7 +277,9 @@ static void describe_path(struct inspect_run *r, const char *path)
         td_view_end(&r->view);
         return;
     }
+    r->map = &map;
     describe_buffer(r, path, map.data, map.size, 0);
+    r->map = NULL;
     td_map_close(&map);
 }
 
