@@ -312,7 +312,7 @@ static void test_topology(void **state)
     setenv("TD_FAKE_NVML_TOPO", "3 20 0", 1);
     struct td_arena arena = {0};
     struct td_gpu_info g;
-    probe(&arena, NULL, 0, &g);
+    probe(&arena, NULL, 0, NULL, &g);
     assert_int_equal(g.n_links, 3);
     assert_int_equal(g.links[0].a, 0);
     assert_int_equal(g.links[0].b, 1);
@@ -323,7 +323,7 @@ static void test_topology(void **state)
         assert_int_equal(g.links[i].nvlink, 0);
     }
     setenv("TD_FAKE_NVML_TOPO", "3 10 1", 1);
-    probe(&arena, NULL, 0, &g);
+    probe(&arena, NULL, 0, NULL, &g);
     assert_int_equal(g.n_links, 3);
     assert_int_equal(g.links[1].nvlink, 1);
     assert_int_equal(g.links[1].level, 10);
