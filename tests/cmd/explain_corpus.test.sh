@@ -25,11 +25,11 @@
 # validates against the report schema.
 set -euo pipefail
 exec /usr/bin/python3 - "$TD_BIN" "$TD_SRC" <<'P'
-import json, os, re, subprocess, sys
-import jsonschema
+import json, os, sys
 td, src = sys.argv[1], sys.argv[2]
-schema = json.load(open(os.path.join(src, "schema/report.schema.json"))); schema.pop("$id", None)
-validator = jsonschema.Draft202012Validator(schema)
+sys.path.insert(0, os.path.join(src, "tests"))
+from explain_score import judge, validator
+check = validator(src)
 
 examples = []
 lines = [l.rstrip("\n") for l in open(os.path.join(src, "data/errors.tsv"), encoding="utf-8")]
@@ -37,13 +37,6 @@ body = [l.split("\t") for l in lines if l and not l.startswith("#")]
 col = body[0].index("example")
 for r in body[1:]:
     examples.append(r[col].replace("\\n", "\n").replace("\\\\", "\\").strip())
-
-def base(p):
-    return re.split(r"[\\/]", p.strip())[-1].strip().lower()
-
-def same_file(got, want):
-    g, w = base(got), want.lower()
-    return g == w or g.split(".")[0] == w.split(".")[0]
 
 def score(name, minimum, need=0.9, contains_example_ok=False, example_ok=False):
     corpus = json.load(open(os.path.join(src, "tests/cmd", name), encoding="utf-8"))
@@ -57,24 +50,14 @@ def score(name, minimum, need=0.9, contains_example_ok=False, example_ok=False):
                 (not contains_example_ok and any(e and e in text for e in examples)):
             print(f"{name} {i} ({c['url']}): a catalogue row's example")
             bad += 1
-        out = subprocess.run([td, "explain", "--format", "json", "-"], input=text.encode(),
-                             capture_output=True)
-        if out.returncode not in (0, 1):
-            print(f"{name} {i} ({c['url']}): exit {out.returncode}: {out.stderr.decode()[:200]}")
+        error, ok, miss = judge(td, check, c)
+        if error:
+            print(f"{name} {i} ({c['url']}): {error}")
             bad += 1
             continue
-        d = json.loads(out.stdout)
-        validator.validate(d)
-        f = d["findings"][0] if d["findings"] else {}
-        lib = f.get("library") or f.get("needed_by")
-        kind_ok = f.get("kind") in c["kind"]
-        lib_ok = (not c["library"] and not f.get("library")) or \
-                 (lib is not None and any(same_file(lib, w) for w in c["library"]))
-        if kind_ok and lib_ok:
-            right += 1
-        else:
-            misses.append(f"  {c['url']}: got {f.get('kind')} {lib!r}, want {'|'.join(c['kind'])} "
-                          f"{'|'.join(c['library']) or 'no library'}")
+        right += ok
+        if miss:
+            misses.append(miss)
     share = right / len(corpus) if corpus else 0
     print(f"explain {name}: {right}/{len(corpus)} right ({share:.1%})")
     for m in misses:
