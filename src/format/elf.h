@@ -325,6 +325,12 @@ struct td_elf_section {
  * are not in the file. */
 bool td_elf_section_by_name(const struct td_elf *elf, const char *name, struct td_elf_section *out);
 
+/* Calls VISIT for every section with a readable name (index 1 on, in
+ * table order; SHT_NOBITS ones too: their size is not in the file) until
+ * it returns false. -1 when the object has no readable section table. */
+int td_elf_sections_walk(const struct td_elf *elf,
+                         bool (*visit)(const struct td_elf_section *s, void *ctx), void *ctx);
+
 /* Internal to the elf*.c files: fields read as value-or-0 (a failed bounded
  * read yields 0, which every caller treats as absent), and the
  * dynamic-section and version steps of td_elf_parse. */

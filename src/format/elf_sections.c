@@ -22,9 +22,9 @@ static void read_shdr(const struct td_elf *elf, uint64_t i, uint32_t *name, uint
     td_buf_word(&elf->buf, at + 8 + 3 * w, w, size);
 }
 
-bool td_elf_section_by_name(const struct td_elf *elf, const char *name, struct td_elf_section *out)
+/* The section name table: its bytes as a buffer, or false. */
+static bool name_table(const struct td_elf *elf, struct td_buf *names)
 {
-    memset(out, 0, sizeof *out);
     if (!elf->sections_valid)
         return false;
     /* e_shstrndx: offset 50 (ELF32) or 62 (ELF64); SHN_XINDEX moves it to
@@ -40,21 +40,55 @@ bool td_elf_section_by_name(const struct td_elf *elf, const char *name, struct t
     const uint8_t *str = td_buf_at(&elf->buf, str_off, str_size);
     if (!str)
         return false;
-    struct td_buf names = td_buf_make(str, (size_t)str_size, elf->big_endian);
+    *names = td_buf_make(str, (size_t)str_size, elf->big_endian);
+    return true;
+}
+
+static bool section_at(const struct td_elf *elf, const struct td_buf *names, uint64_t i,
+                       struct td_elf_section *out)
+{
+    uint32_t n, t;
+    uint64_t addr, offset, size;
+    read_shdr(elf, i, &n, &t, &addr, &offset, &size);
+    const char *s = td_buf_cstr(names, n, 0);
+    if (!s)
+        return false;
+    out->name = s;
+    out->type = t;
+    out->addr = addr;
+    out->offset = offset;
+    out->size = size;
+    return true;
+}
+
+bool td_elf_section_by_name(const struct td_elf *elf, const char *name, struct td_elf_section *out)
+{
+    memset(out, 0, sizeof *out);
+    struct td_buf names;
+    if (!name_table(elf, &names))
+        return false;
     for (uint64_t i = 1; i < elf->section_count; i++) {
-        uint64_t addr, offset, size;
-        read_shdr(elf, i, &n, &t, &addr, &offset, &size);
-        const char *s = td_buf_cstr(&names, n, 0);
-        if (!s || strcmp(s, name) != 0)
+        struct td_elf_section s;
+        if (!section_at(elf, &names, i, &s) || strcmp(s.name, name) != 0)
             continue;
-        if (t == SHT_NOBITS || !td_buf_in_file(&elf->buf, offset, size))
+        if (s.type == SHT_NOBITS || !td_buf_in_file(&elf->buf, s.offset, s.size))
             return false;
-        out->name = s;
-        out->type = t;
-        out->addr = addr;
-        out->offset = offset;
-        out->size = size;
+        *out = s;
         return true;
     }
     return false;
+}
+
+int td_elf_sections_walk(const struct td_elf *elf,
+                         bool (*visit)(const struct td_elf_section *s, void *ctx), void *ctx)
+{
+    struct td_buf names;
+    if (!name_table(elf, &names))
+        return -1;
+    for (uint64_t i = 1; i < elf->section_count; i++) {
+        struct td_elf_section s;
+        if (section_at(elf, &names, i, &s) && !visit(&s, ctx))
+            break;
+    }
+    return 0;
 }
