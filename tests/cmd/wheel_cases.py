@@ -143,6 +143,19 @@ std::string name(int x) { return std::to_string(x); }
 """))
     expect_one(wheel("cxx-1.0-cp311-cp311-manylinux2014_x86_64.whl", {EXT: cxx}),
                "GLIBCXX under manylinux2014", "symbol_version_too_new", EXT, "GLIBCXX_3.4.")
+    # The same binary as a deflated member too large to inflate whole (> 128 MiB): a
+    # 150 MB section between its dynamic tables and its section headers, then 150 MB
+    # more, so the reader must fetch ranges beyond the first pass's head and tail.
+    big = os.path.join(T, "big.so")
+    with open(os.path.join(T, "pad.bin"), "wb") as f:
+        f.truncate(150 << 20)
+    run("objcopy", "--add-section", ".pad=" + os.path.join(T, "pad.bin"),
+        "--set-section-flags", ".pad=readonly", new, big)
+    with open(big, "ab") as f:
+        f.truncate(os.path.getsize(big) + (150 << 20))
+    expect_one(wheel("bigglibc-1.0-cp311-cp311-manylinux_2_17_x86_64.whl", {EXT: big}),
+               "GLIBC_2.34 in a 300 MB deflated member", "symbol_version_too_new", EXT,
+               "pthread_create@GLIBC_2.34")
     # An extension named for 3.10 in a cp311 wheel.
     expect_one(wheel("abi-1.0-cp311-cp311-manylinux_2_17_x86_64.whl",
                      {"pkg/_C.cpython-310-x86_64-linux-gnu.so": good}),
