@@ -580,6 +580,9 @@ static void check_vendored(const struct tags *t, const struct td_wheel_binary *b
     static const char *const cols[] = {"family",        "pattern",  "platform",
                                        "collides_with", "severity", NULL};
     char plain[256], nb[1024];
+    /* NVIDIA's own wheels are the copies torch loads, not a second one. */
+    if (w->name && strncmp(w->name, "nvidia", 6) == 0)
+        return;
     bool mangled = td_kb_wheel_unmangle(base_of(b->path), plain, sizeof plain);
     struct td_table k;
     if (!td_table_open(&k, "wheel_unique_runtimes", cols))

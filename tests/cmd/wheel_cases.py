@@ -149,13 +149,17 @@ std::string name(int x) { return std::to_string(x); }
     big = os.path.join(T, "big.so")
     with open(os.path.join(T, "pad.bin"), "wb") as f:
         f.truncate(150 << 20)
-    run("objcopy", "--add-section", ".pad=" + os.path.join(T, "pad.bin"),
-        "--set-section-flags", ".pad=readonly", new, big)
+    # The section is named .nv_fatbin: a fat binary that large is not inflated whole.
+    run("objcopy", "--add-section", ".nv_fatbin=" + os.path.join(T, "pad.bin"),
+        "--set-section-flags", ".nv_fatbin=readonly", new, big)
     with open(big, "ab") as f:
         f.truncate(os.path.getsize(big) + (150 << 20))
-    expect_one(wheel("bigglibc-1.0-cp311-cp311-manylinux_2_17_x86_64.whl", {EXT: big}),
-               "GLIBC_2.34 in a 300 MB deflated member", "symbol_version_too_new", EXT,
-               "pthread_create@GLIBC_2.34")
+    doc = expect_one(wheel("bigglibc-1.0-cp311-cp311-manylinux_2_17_x86_64.whl", {EXT: big}),
+                     "GLIBC_2.34 in a 300 MB deflated member", "symbol_version_too_new", EXT,
+                     "pthread_create@GLIBC_2.34")
+    b = doc["wheels"][0]["binaries"][0]
+    check("fat binary" in (b["not_parsed"] or "") and b["arches"] == ["x86_64"],
+          f"the large deflated member's fat binary is said not parsed: {b['not_parsed']}")
     # An extension named for 3.10 in a cp311 wheel.
     expect_one(wheel("abi-1.0-cp311-cp311-manylinux_2_17_x86_64.whl",
                      {"pkg/_C.cpython-310-x86_64-linux-gnu.so": good}),
@@ -322,6 +326,12 @@ def cuda_cases():
     doc = expect_none(wheel("nvidia_cuda_runtime-13.0.0-py3-none-manylinux_2_28_x86_64.whl",
                             {"nvidia/cuda_runtime/lib/libcudart.so.13": cudart}), "real libcudart wheel")
     check(doc["wheels"][0]["binaries"][0]["format"] == "elf", "libcudart read")
+    # The same runtime vendored into a torch extension's wheel collides with nvidia's.
+    expect_one(wheel("ext-1.0-cp311-cp311-manylinux_2_28_x86_64.whl",
+                     {EXT: os.path.join(T, "good.so"), "ext.libs/libcudart.so.13": cudart},
+                     requires=["torch==2.9.*"]),
+               "vendored libcudart", "duplicate_runtime", "libcudart.so.13", "nvidia-cuda-runtime",
+               severity="warning")
     # An extension with sm_80 code only, made for torch 2.9 + CUDA 13.0, which runs on sm_120 too.
     cu = src("k.cu", "__global__ void k(float *x) { x[threadIdx.x] *= 2.0f; }\n"
                      "extern \"C\" void *PyModule_Create2(void *, int);\n"
@@ -334,6 +344,21 @@ def cuda_cases():
                      "sm_80 only for torch+cu130", "gpu_arch_unsupported", EXT, "sm_120", severity="warning")
     check(doc["wheels"][0]["binaries"][0]["cuda_arches"] == ["sm_80"],
           f"fatbin arches: {doc['wheels'][0]['binaries'][0]['cuda_arches']}")
+
+
+def markdown():
+    path = wheel("md-1.0-cp311-cp311-manylinux_2_17_x86_64.whl",
+                 {"pkg/_C.cpython-310-x86_64-linux-gnu.so": os.path.join(T, "good.so")})
+    p = subprocess.run([TD, "wheel", "--format", "markdown", path], capture_output=True, text=True)
+    check(p.returncode == 1 and "| `pkg/_C.cpython-310-x86_64-linux-gnu.so` | elf | x86_64 |" in p.stdout
+          and "**error** `python_abi_mismatch`" in p.stdout, f"markdown: exit {p.returncode}: {p.stdout[-600:]}")
+    p = subprocess.run([TD, "wheel", "--color", "never", path], capture_output=True, text=True)
+    check(p.returncode == 1 and "python_abi_mismatch" in p.stdout and "3.10" in p.stdout,
+          f"text: exit {p.returncode}: {p.stdout[-600:]}")
+    p = subprocess.run([TD, "wheel", os.path.join(T, "nothing.whl")], capture_output=True, text=True)
+    check(p.returncode == 2 and "nothing.whl" in p.stderr, f"unreadable wheel: exit {p.returncode}: {p.stderr}")
+    _, doc = td_json("wheel", os.path.join(T, "dist"), schema=True)
+    check(len(doc["wheels"]) > 10, f"a directory of wheels: {len(doc['wheels'])}")
 
 
 def tag_oracle():
@@ -358,6 +383,7 @@ linux_cases()
 windows_cases()
 macos_cases()
 cuda_cases()
+markdown()
 tag_oracle()
 shutil.rmtree(T, ignore_errors=True)
 finish("wheel")

@@ -17,6 +17,8 @@
 /* Largest deflated native member inflated whole; larger ones are read in
  * ranges (ELF) or only their headers (PE, Mach-O). */
 enum { TD_WHEEL_WHOLE_MAX = 128 << 20 };
+/* Largest range fetched for a member read in ranges. */
+enum { TD_WHEEL_RANGE_MAX = 48 << 20 };
 
 /* Fills W from the wheel at PATH. 0, or -1 with ERR when the file is not a
  * readable zip at all (a bad member is a problem in W, not a failure). */

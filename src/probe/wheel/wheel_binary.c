@@ -153,6 +153,16 @@ static int read_elf(struct td_wheel_binary *b, const struct td_buf *buf, struct 
             b->is_extension = true;
     }
     td_elf_sections_walk(&elf, count_debug, &b->debug_bytes);
+    /* A member read in ranges holds its fat binary only when it is small:
+     * one of hundreds of MB would have to be inflated whole. */
+    struct td_elf_section nv;
+    if (buf->sparse && td_elf_section_by_name(&elf, ".nv_fatbin", &nv) &&
+        nv.size > TD_WHEEL_RANGE_MAX) {
+        b->has_fatbin = true;
+        b->not_parsed = "the CUDA fat binary of a deflated member too large to inflate whole "
+                        "(its architectures are not listed)";
+        return 0;
+    }
     struct td_fatbin_section fs;
     struct td_err ferr = {0};
     if (td_fatbin_section_elf(&elf, &fs, &ferr))

@@ -352,6 +352,7 @@ static int read_ranges(struct pass *p, struct td_wheel_binary *b, struct td_aren
     g.ext[g.n++] = (struct td_buf_extent){size - TAIL, TAIL, p->tail};
     p->head = p->tail = NULL;
     int rc = -1;
+    uint64_t last_miss = 0;
     for (int tries = 0; tries < MAX_EXTENTS; tries++) {
         memset(&g.sparse, 0, sizeof g.sparse);
         g.sparse.extents = g.ext;
@@ -367,6 +368,12 @@ static int read_ranges(struct pass *p, struct td_wheel_binary *b, struct td_aren
             break;
         }
         uint64_t lo = g.sparse.miss_off, want = g.sparse.miss_len;
+        if (tries > 0 && lo == last_miss) { /* the range fetched did not cover it */
+            b->not_parsed = "a table larger than the ranges read of a deflated member";
+            rc = 0;
+            break;
+        }
+        last_miss = lo;
         want = want < FETCH_MIN ? FETCH_MIN : want > FETCH_MAX ? FETCH_MAX : want;
         uint64_t hi = lo + want > size ? size : lo + want;
         if (!fetch(p, &g, lo, hi)) {
