@@ -22,7 +22,7 @@ P
 )
     size=$(stat -c %s "$wheel")
     /usr/bin/time -f "%e %U %S %M" -o "$tmp/t" taskset -c 0 "$td" wheel --format json "$wheel" >/dev/null || true
-    read -r wall user sys rss <"$tmp/t"
+    read -r wall user sys rss < <(tail -1 "$tmp/t")
     echo "$method: 2.5 GB of members in a $((size / 1000000)) MB wheel: wall ${wall}s user ${user}s sys ${sys}s peak RSS $((rss / 1024)) MB"
     rm -rf "${tmp:?}/$method"
 done
