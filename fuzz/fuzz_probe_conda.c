@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe/conda_meta.h"
+#include "probe/install/conda_meta.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

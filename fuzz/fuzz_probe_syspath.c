@@ -1,4 +1,4 @@
-/* libFuzzer target for the sys.path model (probe/python_syspath.c): the
+/* libFuzzer target for the sys.path model (probe/python/python_syspath.c): the
  * input, split at NUL bytes, becomes a Windows embeddable python311._pth, a
  * .pth file of its site-packages and a venv's pyvenv.cfg in a scratch
  * root; both interpreters are then described and their torch resolved. */

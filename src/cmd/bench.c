@@ -8,7 +8,7 @@
 
 #include "cmd/args.h"
 #include "cmd/cmd.h"
-#include "probe/bench.h"
+#include "bench/bench.h"
 #include "report/bench.h"
 
 struct bench_args {

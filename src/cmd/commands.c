@@ -40,7 +40,7 @@ const struct td_command td_commands[] = {
     {"__man", NULL, td_cmd_man, NULL},
     {"__completion", NULL, td_cmd_completion, NULL},
 #ifdef _WIN32
-    /* Hidden: what `check` runs in a child of itself (probe/child.h). */
+    /* Hidden: what `check` runs in a child of itself (probe/system/child.h). */
     {"__gpu", NULL, td_cmd_gpu_child, NULL},
     {"__replay", NULL, td_cmd_replay_child, NULL},
 #endif

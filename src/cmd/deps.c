@@ -9,8 +9,8 @@
 #include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "graph/target.h"
-#include "probe/apiset.h"
-#include "probe/provider.h"
+#include "probe/system/apiset.h"
+#include "probe/install/provider.h"
 #include "report/deps.h"
 
 extern char **environ;

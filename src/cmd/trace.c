@@ -8,7 +8,7 @@
 #include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "graph/graph.h"
-#include "probe/trace.h"
+#include "trace/trace.h"
 #include "report/trace.h"
 
 extern char **environ;

@@ -1259,7 +1259,7 @@ int td_linux_preload_names(const struct td_loader_config *cfg, struct td_arena *
 }
 
 /* A library no search location holds. The loader cannot see packages:
- * probe/provider.c replaces this with the package, wheel or driver that
+ * probe/install/provider.c replaces this with the package, wheel or driver that
  * provides it whenever it knows one. */
 static void fix_missing(const char *name, char *out, size_t cap)
 {

@@ -703,7 +703,7 @@ static bool refuses_root(const struct td_loader *L, const struct td_object *o, c
     return true;
 }
 
-/* The loader cannot see packages: probe/provider.c replaces this with the
+/* The loader cannot see packages: probe/install/provider.c replaces this with the
  * wheel or Windows runtime that provides NAME whenever it knows one. */
 static void fix_missing(const char *name, char *out, size_t cap)
 {

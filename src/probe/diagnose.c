@@ -1,4 +1,8 @@
-/* The diagnosis behind `check` (probe/diagnose.h): the probes, each torch's
+/* src/probe/ (its own files) is the top that combines the probes below
+ * it (python/, install/, gpu/, system/, sharing probe.c) with the tracer
+ * into check's diagnosis (here) and its rules (rules*.c, winrules.c).
+ *
+ * The diagnosis behind `check` (probe/diagnose.h): the probes, each torch's
  * import closure, the rules, and --live's confirmation, in that order. */
 #include "probe/diagnose.h"
 
@@ -11,11 +15,11 @@
 
 #include "base/thread.h"
 #include "graph/target.h"
-#include "probe/apiset.h"
-#include "probe/closure_checks.h"
-#include "probe/gpu_code.h"
-#include "probe/provider.h"
-#include "probe/pyfs.h"
+#include "probe/system/apiset.h"
+#include "probe/install/closure_checks.h"
+#include "probe/gpu/gpu_code.h"
+#include "probe/install/provider.h"
+#include "probe/python/pyfs.h"
 #include "probe/rules.h"
 
 /* Sizes of every file always; by size, hashes of none (a file newer than its
@@ -259,7 +263,7 @@ static bool same_finding(const struct td_findings *f, const struct td_finding *x
 }
 
 /* check --live on Windows: torch's DLL loads replayed in a child
- * (probe/replay.h), each error code held against the static closure. */
+ * (trace/replay.h), each error code held against the static closure. */
 static void live_replay(const struct td_diagnose_request *a, struct td_check_report *r,
                         const struct td_python *py, struct td_arena *arena)
 {

@@ -14,8 +14,8 @@
 #include "graph/graph.h"
 #include "kb/kb.h"
 #include "probe/probe.h"
-#include "probe/replay.h"
-#include "probe/trace.h"
+#include "trace/replay.h"
+#include "trace/trace.h"
 
 /* What was asked: check's options, and the environment as one snapshot
  * (taken once by cmd/; "NAME=value" strings, NULL-terminated). */

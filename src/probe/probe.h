@@ -34,7 +34,7 @@ struct td_probe_ctx {
 /* "/etc/os-release" under the root, written to OUT. */
 const char *td_probe_path(const struct td_probe_ctx *ctx, const char *path, char *out, size_t cap);
 
-/* ---- system (probe/system_linux.c) ---- */
+/* ---- system (probe/system/system_linux.c) ---- */
 
 struct td_system {
     const char *os;             /* "linux" */
@@ -57,7 +57,7 @@ struct td_system {
 
 int td_probe_system(const struct td_probe_ctx *ctx, struct td_system *out);
 
-/* ---- Windows only (probe/system_windows.c; elsewhere probed stays false) ---- */
+/* ---- Windows only (probe/system/system_windows.c; elsewhere probed stays false) ---- */
 
 /* A runtime DLL of System32 and the file version its version resource states. */
 struct td_windows_dll {
@@ -69,7 +69,7 @@ struct td_windows_dll {
 struct td_windows {
     bool probed;
     bool tree;                   /* not probed, but --root is a Windows tree (Windows\System32): the
-                                    rules that need only its files run (probe/windows_posix.c) */
+                                    rules that need only its files run (probe/system/windows_posix.c) */
     const char *product;         /* HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion ProductName */
     const char *display_version; /* DisplayVersion ("22H2"), else ReleaseId; NULL when neither */
     unsigned major, minor, build; /* RtlGetVersion: the real version, whatever the manifest */
@@ -92,13 +92,13 @@ int td_probe_windows(const struct td_probe_ctx *ctx, struct td_windows *out);
 
 /* A path_too_long finding for each torch install with a file whose Windows
  * path is MAX_PATH (260) characters or more while long paths are not known
- * to be enabled (probe/long_paths.c). */
+ * to be enabled (probe/install/long_paths.c). */
 struct td_torch;
 struct td_findings;
 void td_rules_long_paths(const struct td_probe_ctx *ctx, const struct td_torch *torch, size_t n,
                          int long_paths_enabled, struct td_findings *out);
 
-/* ---- CPU (probe/cpu.c; cpuid on x86, /proc/cpuinfo elsewhere) ---- */
+/* ---- CPU (probe/system/cpu.c; cpuid on x86, /proc/cpuinfo elsewhere) ---- */
 
 enum td_cpu_feature {
     TD_CPU_SSE3,
@@ -139,7 +139,7 @@ struct td_cpu {
 int td_probe_cpu(const struct td_probe_ctx *ctx, struct td_cpu *out);
 const char *td_cpu_feature_name(enum td_cpu_feature f); /* "avx2", "avx512f", "amx_tile" */
 
-/* ---- NVIDIA driver and GPUs (probe/gpu_linux.c + the embedded helper) ---- */
+/* ---- NVIDIA driver and GPUs (probe/gpu/gpu_linux.c + the embedded helper) ---- */
 
 enum td_gpu_status {
     TD_GPU_NO_DRIVER,   /* no libcuda.so.1 could be loaded, no /proc/driver/nvidia */
@@ -181,7 +181,7 @@ struct td_gpu_info {
  * (a test points LD_LIBRARY_PATH at a stand-in libcuda.so.1). */
 int td_probe_gpu(const struct td_probe_ctx *ctx, struct td_gpu_info *out);
 
-/* ---- Python interpreters (probe/python.c), found without running them ---- */
+/* ---- Python interpreters (probe/python/python.c), found without running them ---- */
 
 enum td_python_kind {
     TD_PY_SYSTEM,
@@ -235,7 +235,7 @@ struct td_python {
     const char **site_dirs; /* sys.path's package dirs in order, user site first when enabled */
     size_t n_site_dirs;
     bool active; /* what `python`/`python3` on PATH (or the active env) runs */
-    /* sys.path as `python -c` would have it here (probe/python_syspath.c),
+    /* sys.path as `python -c` would have it here (probe/python/python_syspath.c),
      * each entry with why it is there; computed, never by running Python. */
     struct td_syspath_entry *sys_path;
     size_t n_sys_path;
@@ -253,7 +253,7 @@ struct td_python {
 int td_probe_pythons(const struct td_probe_ctx *ctx, const char *explicit_python,
                      struct td_python **out, size_t *n);
 
-/* ---- torch installations (probe/torch.c), read without importing ---- */
+/* ---- torch installations (probe/install/torch.c), read without importing ---- */
 
 struct td_package {
     const char *name;      /* "torchvision", "nvidia-cudnn-cu12" */
@@ -264,7 +264,7 @@ struct td_package {
                               nvidia/cuNN/ folder its RECORD installs into; 0 when neither */
 };
 
-/* A Requires-Dist pin the installed version violates (probe/pins.c). */
+/* A Requires-Dist pin the installed version violates (probe/install/pins.c). */
 struct td_pin {
     const char *package; /* the pinned distribution: "nvidia-cudnn-cu12" */
     const char **stems;  /* its installed files' library stems ("libcudnn") */
@@ -273,7 +273,7 @@ struct td_pin {
 };
 
 /* A library file that no manifest lists, beside another version of the
- * same library that one does (probe/torch_integrity.c). */
+ * same library that one does (probe/install/torch_integrity.c). */
 struct td_leftover {
     const char *path;      /* ".../nvidia/cudnn/lib/libcudnn.so.8" */
     const char *listed;    /* ".../nvidia/cudnn/lib/libcudnn.so.9" */
@@ -304,7 +304,7 @@ struct td_torch {
     const char *archs_from;       /* the file they were read from */
     const char *archs_error;      /* why the list is missing or partial (a bad fatbin header, no
                                      .nv_fatbin section); NULL when read whole */
-    struct td_gpu_code *gpu_code; /* the fat binaries of its import closure (probe/gpu_code.h),
+    struct td_gpu_code *gpu_code; /* the fat binaries of its import closure (probe/gpu/gpu_code.h),
                                      read by check when a GPU answers; NULL otherwise */
     size_t n_gpu_code;
     size_t record_files;  /* RECORD entries checked */

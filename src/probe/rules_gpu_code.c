@@ -10,8 +10,8 @@
 
 #include "base/version.h"
 
-#include "probe/gpu_code.h"
-#include "probe/pyfs.h"
+#include "probe/gpu/gpu_code.h"
+#include "probe/python/pyfs.h"
 #include "probe/rules.h"
 
 enum { MAX_GROUPS = 32, MAX_IN_GROUP = 16 };

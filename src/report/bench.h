@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "probe/bench.h"
+#include "bench/bench.h"
 #include "report/term.h"
 
 void td_bench_text(const struct td_bench *b, const struct td_term *t);

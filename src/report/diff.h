@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "probe/snapshot.h"
+#include "snapshot/snapshot.h"
 #include "report/term.h"
 
 /* One line: "1 breaks, 2 risky, 3 neutral: torch 2.1.2+cu121 -> 2.1.2+cpu

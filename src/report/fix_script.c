@@ -52,7 +52,7 @@ static bool starts_with_any(const char *s, const char *const *starts, size_t n)
 
 /* The length of the first word of S[0..N) when it is a path ("C:\\...",
  * "C:/...", "\\\\server\\..."), 0 otherwise; *QUOTED when it is in double
- * quotes already (a path with blanks, as probe/torch.c writes it). Unquoted,
+ * quotes already (a path with blanks, as probe/install/torch.c writes it). Unquoted,
  * a path with blanks cannot be told from its arguments: up to the first one. */
 static size_t leading_path(const char *s, size_t n, bool *quoted)
 {

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "probe/diagnose.h"
-#include "probe/snapshot.h"
+#include "snapshot/snapshot.h"
 
 /* The whole document to OUT; PRETTY false writes it on one line (the log). */
 void td_snapshot_json(const struct td_check_report *r, const struct td_snapshot *s, bool pretty,

@@ -1,4 +1,4 @@
-/* Text, JSON and markdown views of a trace (probe/trace.h). */
+/* Text, JSON and markdown views of a trace (trace/trace.h). */
 #include "report/trace.h"
 
 #include <inttypes.h>

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "probe/trace.h"
+#include "trace/trace.h"
 #include "report/term.h"
 
 void td_trace_text(const struct td_trace *tr, const struct td_term *t);

@@ -1,5 +1,5 @@
 """A missing library's fix names what provides it, for the installer that
-put the package there (probe/provider.c), never "the package that ships":
+put the package there (probe/install/provider.c), never "the package that ships":
 
 - a file an installed wheel's RECORD lists (the real CUDA 13 wheels from
   /usr/local/cuda laid out as pip does, one hard link deleted in the

@@ -8,7 +8,7 @@
 
 #include "testutil.h"
 
-#include "probe/gpu_ask.h"
+#include "probe/gpu/gpu_ask.h"
 
 static const char ptxas[] = "/usr/local/cuda/bin/ptxas";
 

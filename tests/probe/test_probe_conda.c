@@ -1,10 +1,10 @@
-/* The conda-meta record reader (probe/conda_meta.h): the rows and fields
+/* The conda-meta record reader (probe/install/conda_meta.h): the rows and fields
  * conda writes, what it leaves out, and the channel a fix names. */
 #include "testutil.h"
 
 #include <string.h>
 
-#include "probe/conda_meta.h"
+#include "probe/install/conda_meta.h"
 
 static int read_text(const char *text, struct td_conda_record *r, struct td_arena *a)
 {

@@ -1,4 +1,4 @@
-/* path_too_long (probe/long_paths.c): a torch whose deepest file's path is
+/* path_too_long (probe/install/long_paths.c): a torch whose deepest file's path is
  * MAX_PATH (260) characters or more is an error when LongPathsEnabled is
  * off, a warning when it is unknown (--root), nothing when it is on or
  * every path is short. */

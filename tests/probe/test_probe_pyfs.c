@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "probe/pyfs.h"
+#include "probe/python/pyfs.h"
 
 static char dir[] = "/tmp/td_pyfs_XXXXXX";
 

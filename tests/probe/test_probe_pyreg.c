@@ -1,11 +1,11 @@
-/* The pure helpers of PEP 514 discovery (probe/pyreg.h): the interpreter
+/* The pure helpers of PEP 514 discovery (probe/python/pyreg.h): the interpreter
  * and version a registry entry names, the Windows user site's path, and
  * the registry list, empty outside Windows. */
 #include "testutil.h"
 
 #include <string.h>
 
-#include "probe/pyreg.h"
+#include "probe/python/pyreg.h"
 
 static void exe_from_executable_path(void **state)
 {

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "probe/probe.h"
-#include "probe/torch_internal.h"
+#include "probe/install/torch_internal.h"
 
 struct fx {
     struct td_arena arena;

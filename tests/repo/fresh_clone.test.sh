@@ -25,7 +25,7 @@ bin=$clone/build/torchdoctor
 pass=0 failn=0
 # The schema readers that need nothing but the build and its fixtures.
 for t in tests/cmd/schema.test.sh tests/cmd/explain.test.sh tests/cmd/compat.test.sh \
-    tests/cmd/check.test.sh tests/graph/deps_cases.test.sh tests/probe/trace.test.sh; do
+    tests/cmd/check.test.sh tests/graph/deps_cases.test.sh tests/trace/trace.test.sh; do
     if (cd "$clone" && TD_SRC=$clone TD_BIN=$bin bash "$t") >"$tmp/out" 2>&1; then
         pass=$((pass + 1))
     else

@@ -66,7 +66,7 @@ static void powershell_script(void **state)
     free(s);
 }
 
-/* A path with a blank comes quoted from probe/torch.c: still a command,
+/* A path with a blank comes quoted from probe/install/torch.c: still a command,
  * its quotes kept as they are, not doubled. */
 static void quoted_path(void **state)
 {

@@ -13,7 +13,7 @@
 #include "format/detect.h"
 #include "format/record.h"
 #include "format/zip.h"
-#include "probe/digest.h"
+#include "probe/install/digest.h"
 #include "probe/wheel/wheel.h"
 
 enum {
