@@ -45,7 +45,8 @@ struct td_wheel_binary {
     const char **cuda_arches;             /* fat binary entries: "sm_80", "compute_90" */
     size_t ncuda;
     bool has_fatbin;
-    const char *not_parsed; /* what could not be read, or NULL */
+    uint64_t fatbin_offset, fatbin_size; /* its section in the member, when not read yet */
+    const char *not_parsed;              /* what could not be read, or NULL */
 };
 
 /* Bytes per kind of member, for the size breakdown. */

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "base/err.h"
+#include "format/fatbin.h"
 #include "kb/wheel.h"
 
 /* Largest deflated native member inflated whole; larger ones are read in
@@ -45,5 +46,10 @@ void td_wheel_paths_free(struct td_wheel_paths *p);
 struct td_buf;
 int td_wheel_binary_read(struct td_wheel_binary *b, const struct td_buf *buf,
                          struct td_arena *arena, struct td_err *err);
+
+/* Internal: the architectures of B's fat binary (B->fatbin_offset, _size),
+ * its bytes read through READ (offsets from the section's start, forward). */
+int td_wheel_binary_fatbin(struct td_wheel_binary *b, td_fatbin_read_fn read, void *src,
+                           struct td_arena *arena, struct td_err *err);
 
 #endif

@@ -91,6 +91,13 @@ static void read_fatbin(struct td_wheel_binary *b, const struct td_fatbin_sectio
         td_fatbin_walk(s->data, s->size, collect_arch, ctx, &err);
 }
 
+int td_wheel_binary_fatbin(struct td_wheel_binary *b, td_fatbin_read_fn read, void *src,
+                           struct td_arena *arena, struct td_err *err)
+{
+    void *ctx[2] = {b, arena};
+    return td_fatbin_walk_read(read, src, b->fatbin_size, collect_arch, ctx, err);
+}
+
 /* ---- ELF ---- */
 
 static bool count_debug(const struct td_elf_section *s, void *ctx)
@@ -159,8 +166,8 @@ static int read_elf(struct td_wheel_binary *b, const struct td_buf *buf, struct 
     if (buf->sparse && td_elf_section_by_name(&elf, ".nv_fatbin", &nv) &&
         nv.size > TD_WHEEL_RANGE_MAX) {
         b->has_fatbin = true;
-        b->not_parsed = "the CUDA fat binary of a deflated member too large to inflate whole "
-                        "(its architectures are not listed)";
+        b->fatbin_offset = nv.offset;
+        b->fatbin_size = nv.size;
         return 0;
     }
     struct td_fatbin_section fs;

@@ -5,6 +5,7 @@
  * native member read from memory: in place when stored, inflated whole
  * when deflated and at most TD_WHEEL_WHOLE_MAX, else (ELF) from the
  * ranges its reader asks for, each fetched by one more pass. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +18,14 @@
 #include "probe/wheel/wheel.h"
 
 enum {
-    RELEASE_STEP = 16 << 20, /* give back mapped pages every 16 MiB of stream */
-    HEAD = 8 << 20,          /* of a large deflated ELF member, kept on the first pass */
-    TAIL = 4 << 20,          /* likewise its end (section headers) */
-    FETCH_MIN = 1 << 20,     /* a range fetched for a miss: at least this much */
-    FETCH_MAX = 48 << 20,    /* and at most this much */
-    MAX_EXTENTS = 24,        /* ranges held of one member (each pass adds one) */
+    RELEASE_STEP = 16 << 20,        /* give back mapped pages every 16 MiB of stream */
+    HEAD = 8 << 20,                 /* of a large deflated ELF member, kept on the first pass */
+    TAIL = 4 << 20,                 /* likewise its end (section headers) */
+    FETCH_MIN = 1 << 20,            /* a range fetched for a miss: at least this much */
+    FETCH_MAX = TD_WHEEL_RANGE_MAX, /* and at most this much */
+    MAX_EXTENTS = 24,               /* ranges held of one member (each pass adds one) */
+    RING = 8 << 20,      /* bytes of a member a forward reader may be behind the stream */
+    LOOKBACK = 64 << 10, /* and how far before its last read it may go back */
     MAX_BINARIES = 8192,
     MAX_ISSUES = 4096,
     TEXT_MAX = 64 << 20, /* RECORD / METADATA / WHEEL read into memory */
@@ -387,6 +390,120 @@ static int read_ranges(struct pass *p, struct td_wheel_binary *b, struct td_aren
     return rc;
 }
 
+/* ---- a fat binary streamed: the inflater in a thread, its reader forward ---- */
+
+/* The member's bytes [lo, hi) of a ring of RING bytes: the inflating
+ * thread appends (waiting while the reader is RING behind), the fat binary
+ * walker reads forward (waiting until the bytes it asks for have come). */
+struct ring {
+    struct pass pass;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    uint8_t *buf;
+    uint64_t lo, hi, base;
+    bool done, ended;
+};
+
+static int ring_sink(void *ctx, const uint8_t *chunk, size_t len)
+{
+    struct ring *g = ctx;
+    pthread_mutex_lock(&g->mu);
+    while (!g->done && g->hi + len > g->lo + RING)
+        pthread_cond_wait(&g->cv, &g->mu);
+    bool done = g->done;
+    pthread_mutex_unlock(&g->mu);
+    if (done)
+        return 1;
+    for (size_t at = 0; at < len;) { /* the writer alone touches [hi, hi + len) */
+        size_t pos = (size_t)((g->hi + at) % RING),
+               n = RING - pos < len - at ? RING - pos : len - at;
+        memcpy(g->buf + pos, chunk + at, n);
+        at += n;
+    }
+    pthread_mutex_lock(&g->mu);
+    g->hi += len;
+    g->pass.produced = g->hi;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+    if (g->pass.produced / RELEASE_STEP != (g->pass.produced - len) / RELEASE_STEP)
+        release_behind(&g->pass, false);
+    return 0;
+}
+
+static void *ring_thread(void *arg)
+{
+    struct ring *g = arg;
+    struct td_err err = {0};
+    td_zip_stream(&g->pass.r->zip, g->pass.e, ring_sink, g, &err);
+    pthread_mutex_lock(&g->mu);
+    g->ended = true;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+    return NULL;
+}
+
+static bool ring_read(void *src, uint64_t off, void *out, size_t n)
+{
+    struct ring *g = src;
+    uint64_t at = g->base + off;
+    pthread_mutex_lock(&g->mu);
+    uint64_t keep = at > LOOKBACK ? at - LOOKBACK : 0;
+    if (keep > g->lo) {
+        g->lo = keep;
+        pthread_cond_broadcast(&g->cv);
+    }
+    while (!g->ended && at + n > g->hi)
+        pthread_cond_wait(&g->cv, &g->mu);
+    bool ok = at >= g->lo && at + n <= g->hi && n <= RING && at + RING >= g->hi;
+    for (size_t i = 0; ok && i < n;) {
+        size_t pos = (size_t)((at + i) % RING), k = RING - pos < n - i ? RING - pos : n - i;
+        memcpy((uint8_t *)out + i, g->buf + pos, k);
+        i += k;
+    }
+    pthread_mutex_unlock(&g->mu);
+    return ok;
+}
+
+/* Lists the architectures of a deflated member's fat binary too large to
+ * hold: one more inflating pass, read forward through the ring. */
+static void stream_fatbin(struct pass *p, struct td_wheel_binary *b, struct td_arena *arena)
+{
+    struct ring *g = calloc(1, sizeof *g);
+    uint8_t *buf = malloc(RING);
+    pthread_t thread;
+    if (!g || !buf) {
+        free(g);
+        free(buf);
+        return;
+    }
+    g->pass = *p;
+    g->pass.produced = g->pass.released = 0;
+    g->pass.sha = NULL;
+    g->pass.whole = g->pass.head = g->pass.tail = g->pass.want = NULL;
+    g->buf = buf;
+    g->base = b->fatbin_offset;
+    g->lo = b->fatbin_offset > LOOKBACK ? b->fatbin_offset - LOOKBACK : 0;
+    pthread_mutex_init(&g->mu, NULL);
+    pthread_cond_init(&g->cv, NULL);
+    struct td_err err = {0};
+    if (pthread_create(&thread, NULL, ring_thread, g) == 0) {
+        if (td_wheel_binary_fatbin(b, ring_read, g, arena, &err) != 0)
+            b->not_parsed = "its CUDA fat binary (a malformed header stopped the listing)";
+        pthread_mutex_lock(&g->mu);
+        g->done = true;
+        pthread_cond_broadcast(&g->cv);
+        pthread_mutex_unlock(&g->mu);
+        pthread_join(thread, NULL);
+        release_behind(&g->pass, true);
+    } else {
+        b->not_parsed = "its CUDA fat binary (no thread to stream it)";
+    }
+    pthread_cond_destroy(&g->cv);
+    pthread_mutex_destroy(&g->mu);
+    free(buf);
+    free(g);
+}
+
 /* ---- one member ---- */
 
 static struct td_wheel_binary *new_binary(struct td_wheel_facts *w, const char *name)
@@ -422,6 +539,8 @@ static void read_native(struct reader *r, struct pass *p)
         rc = td_wheel_binary_read(b, &buf, &w->arena, &err);
     } else if (p->head && p->tail) {
         rc = read_ranges(p, b, &w->arena, &err);
+        if (rc == 0 && b->fatbin_size && b->ncuda == 0)
+            stream_fatbin(p, b, &w->arena);
     } else {
         b->not_parsed = "a deflated PE or Mach-O member larger than the size read whole";
         b->format = p->kind == TD_FILE_PE ? "pe" : "macho";
