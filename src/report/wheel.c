@@ -115,7 +115,10 @@ void td_wheel_json(const struct td_wheel_report *r, FILE *out)
 
 static void mb(char *out, size_t cap, uint64_t n)
 {
-    snprintf(out, cap, n >= 1000000 ? "%.1f MB" : "%.1f kB", n >= 1000000 ? n / 1e6 : n / 1e3);
+    if (n < 1000)
+        snprintf(out, cap, "%llu B", (unsigned long long)n);
+    else
+        snprintf(out, cap, n >= 1000000 ? "%.1f MB" : "%.1f kB", n >= 1000000 ? n / 1e6 : n / 1e3);
 }
 
 void td_wheel_text(const struct td_wheel_report *r, const struct td_term *t)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/map.h"
 #include "format/detect.h"
@@ -214,7 +215,7 @@ static void read_dist_info(struct reader *r)
         for (size_t i = 0; i < m.requires_dist_count; i++) {
             const char *q = m.requires_dist[i];
             size_t n = strcspn(q, " <>=!~;[(");
-            if (n == 5 && strncmp(q, "torch", 5) == 0) {
+            if (n == 5 && strncasecmp(q, "torch", 5) == 0) { /* PEP 503: names match without case */
                 size_t cut = strcspn(q, ";");
                 while (cut && q[cut - 1] == ' ')
                     cut--;
