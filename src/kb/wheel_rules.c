@@ -83,6 +83,8 @@ struct tags {
     bool abi3;
     int abi_minor[16]; /* cp3X abi tags */
     size_t nabi;
+    int py_minor[16]; /* cp3X python tags: the versions when the ABI tag is "none" */
+    size_t npyv;
 };
 
 static void split(const char *field, char out[][80], size_t cap, size_t *n)
@@ -110,6 +112,9 @@ static void read_tags(struct tags *t, const struct td_wheel_facts *w)
             strcmp(p.impl, "cp") == 0 && p.major == 3 && p.minor >= 0 &&
             (t->py_min_minor < 0 || p.minor < t->py_min_minor))
             t->py_min_minor = p.minor;
+        if (td_wheel_python_parse(items[i], strlen(items[i]), &p) == 0 &&
+            strcmp(p.impl, "cp") == 0 && p.major == 3 && p.minor >= 0 && t->npyv < 16)
+            t->py_minor[t->npyv++] = p.minor;
     }
     split(w->abi_tags, items, 16, &n);
     for (size_t i = 0; i < n; i++) {
@@ -214,20 +219,75 @@ static void check_python_abi(const struct tags *t, const struct td_wheel_binary 
                         b->path, b->ext.minor);
         return;
     }
-    if (t->nabi == 0)
+    const int *minors = t->nabi ? t->abi_minor : t->py_minor;
+    size_t n = t->nabi ? t->nabi : t->npyv;
+    if (n == 0)
         return;
-    for (size_t i = 0; i < t->nabi; i++)
-        if (t->abi_minor[i] == b->ext.minor)
+    for (size_t i = 0; i < n; i++)
+        if (minors[i] == b->ext.minor)
             return;
     snprintf(fix, sizeof fix,
              "build the wheel with the interpreter its tag names (python3.%d -m build), or "
              "retag it cp3%d",
-             t->abi_minor[0], b->ext.minor);
+             minors[0], b->ext.minor);
     td_findings_add(out, TD_SEV_ERROR, TD_KIND_PYTHON_ABI_MISMATCH, base_of(b->path),
                     NEEDED_BY(w, b, nb), NULL, fix,
                     "%s is built for CPython 3.%d, but the wheel's tags say %s-%s: pip installs "
                     "it on that Python, where `import %s` fails (ModuleNotFoundError)",
                     b->path, b->ext.minor, w->python_tags, w->abi_tags, b->ext.module);
+}
+
+/* The platform part of an extension's suffix: CPython imports only names
+ * of its own EXTENSION_SUFFIXES ("cpython-311-x86_64-linux-gnu",
+ * "cp311-win_amd64"; importlib.machinery), so a module named for another
+ * machine or C library is never found where its code would run. */
+static void check_ext_platform(const struct tags *t, const struct td_wheel_binary *b,
+                               struct td_findings *out)
+{
+    const char *plat = b->ext.platform;
+    if (!b->is_extension || !plat[0] || b->narches != 1)
+        return;
+    char word[32];
+    const char *arch = NULL;
+    bool musl = strstr(plat, "-linux-musl") != NULL, gnu = strstr(plat, "-linux-gnu") != NULL;
+    struct td_wheel_platform wp;
+    if (musl || gnu) {
+        size_t len = strcspn(plat, "-");
+        snprintf(word, sizeof word, "%.*s", (int)len, plat);
+        arch = strcmp(word, "powerpc64le") == 0 ? "ppc64le"
+               : strcmp(word, "powerpc64") == 0 ? "ppc64"
+                                                : td_wheel_arch_canonical(word, strlen(word));
+    } else if (td_wheel_platform_parse(plat, strlen(plat), &wp) == 0 &&
+               wp.os == TD_WHEEL_OS_WINDOWS) {
+        arch = td_wheel_arch_canonical(wp.arch, strlen(wp.arch));
+    }
+    bool libc_wrong = false;
+    for (size_t k = 0; k < t->w->nplatforms; k++)
+        libc_wrong |= (musl && t->w->platforms[k].os == TD_WHEEL_OS_MANYLINUX) ||
+                      (gnu && t->w->platforms[k].os == TD_WHEEL_OS_MUSLLINUX);
+    /* One root cause: code of a machine no tag names is wrong_architecture
+     * (check_platform); here the code fits the tags and the name does not. */
+    bool code_fits = false, name_fits = false;
+    for (size_t k = 0; k < t->w->nplatforms; k++) {
+        const struct td_wheel_platform *q = &t->w->platforms[k];
+        if (!os_of(q) || strcmp(os_of(q), b->os) != 0)
+            continue;
+        code_fits |= strcmp(q->arch, b->arches[0]) == 0;
+        name_fits |= arch && strcmp(q->arch, arch) == 0;
+    }
+    if (!code_fits || ((!arch || name_fits) && !libc_wrong))
+        return;
+    char nb[1024];
+    td_findings_add(out, TD_SEV_ERROR, TD_KIND_PYTHON_ABI_MISMATCH, base_of(b->path),
+                    NEEDED_BY(t->w, b, nb), NULL,
+                    "name the module with the suffix of the interpreter it is built for "
+                    "(python -c \"import importlib.machinery as m; print(m.EXTENSION_SUFFIXES)\")",
+                    "%s is named for %s but %s: CPython looks for its own suffix there, so "
+                    "`import %s` fails (ModuleNotFoundError)",
+                    b->path, plat,
+                    libc_wrong ? "the wheel's tags are for the other C library"
+                               : "its code and the wheel's tags are for another machine",
+                    b->ext.module);
 }
 
 /* PE: which python DLL it imports against the tags. */
@@ -701,6 +761,7 @@ void td_kb_wheel_check(const struct td_wheel_facts *w, struct td_findings *out)
             continue;
         check_platform(t, b, out);
         check_python_abi(t, b, out);
+        check_ext_platform(t, b, out);
         check_python_dll(t, b, out);
         check_limited_api(t, b, out);
         check_needs(t, b, out);

@@ -164,6 +164,10 @@ std::string name(int x) { return std::to_string(x); }
     expect_one(wheel("abi-1.0-cp311-cp311-manylinux_2_17_x86_64.whl",
                      {"pkg/_C.cpython-310-x86_64-linux-gnu.so": good}),
                "cpython-310 in cp311", "python_abi_mismatch", "_C.cpython-310", "3.10")
+    # x86_64 code named for aarch64: CPython on either machine never imports it.
+    expect_one(wheel("sfx-1.0-cp311-cp311-manylinux_2_17_x86_64.whl",
+                     {"pkg/_C.cpython-311-aarch64-linux-gnu.so": good}),
+               "suffix of another machine", "python_abi_mismatch", "aarch64-linux-gnu", "another machine")
     # abi3 module using PyUnicode_AsUTF8 (limited API only from 3.13) in a cp38-abi3 wheel.
     lim = gcc_so("lim.so", PY_EXT + """
 extern const char *PyUnicode_AsUTF8(PyObject *);
