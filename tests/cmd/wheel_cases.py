@@ -292,6 +292,18 @@ def macos_cases():
     member = "pkg/_C.cpython-311-darwin.so"
     ok = macho("ok.so", "arm64", "11.0", code)
     expect_none(wheel("mac-1.0-cp311-cp311-macosx_11_0_arm64.whl", {member: ok}), "macOS good")
+    # A need of the system's /usr/lib (a stand-in with libc++'s install name) is no finding.
+    cxx = os.path.join(T, "libcxx.dylib")
+    run("ld64.lld-14", "-arch", "arm64", "-platform_version", "macos", "11.0", "11.0", "-dylib",
+        "-install_name", "/usr/lib/libc++.1.dylib", "-o", cxx,
+        os.path.join(T, macho("stub.o.dylib", "arm64", "11.0", "int cxx_f(void) { return 0; }\n") + ".o"))
+    sysneed = os.path.join(T, "sys.so")
+    run("ld64.lld-14", "-arch", "arm64", "-platform_version", "macos", "11.0", "11.0", "-dylib",
+        "-undefined", "dynamic_lookup", "-o", sysneed, os.path.join(T, "ok.so.o"), cxx)
+    doc = expect_none(wheel("mac-1.0-cp311-cp311-macosx_11_0_arm64.whl", {member: sysneed}),
+                      "macOS system library")
+    check("/usr/lib/libc++.1.dylib" in doc["wheels"][0]["binaries"][0]["needed"],
+          f"macOS needs: {doc['wheels'][0]['binaries'][0]['needed']}")
     new = macho("new.so", "arm64", "14.0", code)
     expect_one(wheel("mac-1.0-cp311-cp311-macosx_11_0_arm64.whl", {member: new}),
                "macOS 14 minimum under macosx_11_0", "symbol_version_too_new", member, "macOS 14.0")
