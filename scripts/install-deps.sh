@@ -16,7 +16,8 @@ test_pkgs=(clang lld llvm libclang-rt-14-dev libcmocka-dev gcc-multilib
     g++-mingw-w64-x86-64-win32 g++-mingw-w64-i686-win32 libz-mingw-w64-dev
     wine64 wine binutils file patchelf zip unzip python3 python3-jsonschema python3-packaging python3-torch
     python3-venv python3-pip dpkg-dev lintian man-db groff-base git chromium fonts-dejavu-core
-    libpython3.11-dev man-db groff-base bsdutils zsh fish locales-all)
+    libpython3.11-dev man-db groff-base bsdutils zsh fish locales-all
+    podman runc busybox-static)
 bench_pkgs=(hyperfine libtree pax-utils time bc python3-numpy)
 package_pkgs=(dpkg-dev lintian python3 python3-venv python3-pip)
 windows_pkgs=(cmake ninja-build make gcc-mingw-w64-x86-64 gcc-mingw-w64-i686

@@ -48,6 +48,11 @@ enum td_severity { TD_SEV_INFO, TD_SEV_WARNING, TD_SEV_ERROR };
 #define TD_KIND_SYMBOL_VERSION_TOO_NEW "symbol_version_too_new"
 /* wheel: debug sections left in native members */
 #define TD_KIND_DEBUG_INFO_LEFT "debug_info_left"
+/* check's environment section (probe/system/environment_rules.c). */
+#define TD_KIND_DEVICE_NOT_ACCESSIBLE "device_not_accessible"     /* /dev/nvidia* not openable */
+#define TD_KIND_DRIVER_LIBRARY_MISMATCH "driver_library_mismatch" /* libcuda vs kernel module */
+#define TD_KIND_CONTAINER_LIMIT "container_limit"   /* /dev/shm, cgroup CPU, memlock */
+#define TD_KIND_LDCONFIG_WARNING "ldconfig_warning" /* WSL's libcuda copies */
 
 struct td_finding {
     enum td_severity severity;

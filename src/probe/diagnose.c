@@ -177,6 +177,7 @@ static void probe_all(const struct td_diagnose_request *a, struct td_check_repor
         gpu_thread(&gpu);
     r->gpu_probed = !a->no_gpu;
     td_probe_system(&ctx, &r->sys);
+    td_probe_environment(&ctx, &r->environment);
     td_probe_windows(&ctx, &r->win);
     td_probe_cpu(&ctx, &r->cpu);
     td_probe_pythons(&ctx, a->python, &r->pythons, &r->n_py);
@@ -343,6 +344,33 @@ static bool dir_exists(const char *dir, void *ctx)
     return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* The environment's findings; when one of them says why the GPU is out of
+ * reach (a container started without it, WSL's libcuda shadowed), the
+ * torch rule's "no NVIDIA driver" says the same thing again and goes. */
+static void judge_environment(struct td_check_report *r, size_t torch_from)
+{
+    const char *cuda = NULL;
+    for (size_t i = 0; i < r->n_torch && !cuda; i++)
+        cuda = r->torch[i].cuda;
+    size_t from = r->findings.count;
+    td_rules_environment(&r->environment, r->gpu_probed ? &r->gpu : NULL, cuda, &r->findings);
+    bool explained = false;
+    for (size_t i = from; i < r->findings.count; i++) {
+        const char *k = r->findings.items[i].kind;
+        explained |=
+            r->findings.items[i].severity == TD_SEV_ERROR &&
+            (!strcmp(k, TD_KIND_GPU_NOT_VISIBLE) || !strcmp(k, TD_KIND_SHADOWED_LIBRARY) ||
+             !strcmp(k, TD_KIND_DRIVER_LIBRARY_MISMATCH) ||
+             !strcmp(k, TD_KIND_DEVICE_NOT_ACCESSIBLE) || !strcmp(k, TD_KIND_ENV_VAR_INVALID));
+    }
+    for (size_t i = from; explained && i-- > torch_from;) {
+        const struct td_finding *x = &r->findings.items[i];
+        if (i < from && !strcmp(x->kind, TD_KIND_GPU_NOT_VISIBLE) && x->library &&
+            !strcmp(x->library, "libcuda.so.1"))
+            td_findings_remove(&r->findings, i);
+    }
+}
+
 static void judge(const struct td_diagnose_request *a, struct td_check_report *r)
 {
     struct td_facts x = {.os = r->os,
@@ -353,7 +381,9 @@ static void judge(const struct td_diagnose_request *a, struct td_check_report *r
                          .n_py = r->n_py,
                          .torch = r->torch,
                          .n_torch = r->n_torch};
+    size_t torch_from = r->findings.count;
     td_rules_torch(&x, &r->findings);
+    judge_environment(r, torch_from);
     td_rules_env(&x, (char *const *)a->envp, &r->findings);
     if (r->win.probed) {
         td_rules_vc_runtime(&r->win, r->torch, r->n_torch, &r->findings);

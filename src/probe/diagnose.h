@@ -14,6 +14,7 @@
 #include "graph/graph.h"
 #include "kb/kb.h"
 #include "probe/probe.h"
+#include "probe/system/environment.h"
 #include "trace/replay.h"
 #include "trace/trace.h"
 
@@ -33,11 +34,12 @@ struct td_diagnose_request {
 struct td_check_report {
     const char *os;
     struct td_system sys;
-    struct td_windows win; /* Windows only: runtime DLLs, KnownDLLs, CUDA_PATH */
+    struct td_windows win;             /* Windows only: runtime DLLs, KnownDLLs, CUDA_PATH */
+    struct td_environment environment; /* container, VM, WSL; GPU passthrough; limits */
     struct td_cpu cpu;
     struct td_gpu_info gpu;
-    bool gpu_probed;           /* false: --no-gpu */
-    struct td_arena gpu_arena; /* GPU's strings: its probe runs on a thread of its own */
+    bool gpu_probed;                 /* false: --no-gpu */
+    struct td_arena gpu_arena;       /* GPU's strings: its probe runs on a thread of its own */
     struct td_arena integrity_arena; /* what the integrity thread keeps (leftovers) */
     struct td_python *pythons;
     size_t n_py;

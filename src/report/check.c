@@ -166,10 +166,6 @@ static void view_system(const struct out *o, const struct td_check_report *r)
         line(o, MARK_INFO, "VC++ redistributable %s · %s",
              win->vc_redist ? win->vc_redist : "not registered", dlls);
     }
-    if (s->wsl)
-        line(o, MARK_INFO, "WSL%d (the GPU is reached through /usr/lib/wsl/lib)", s->wsl);
-    if (s->container)
-        line(o, MARK_INFO, "inside a %s container", s->container);
     const struct td_cpu *c = &r->cpu;
     char feats[512] = "";
     for (int i = 0; i < TD_CPU_FEATURE_COUNT; i++)
@@ -182,6 +178,125 @@ static void view_system(const struct out *o, const struct td_check_report *r)
     line(o, MARK_OK, "CPU %s · %u logical%s", or_unknown(c->model), c->logical_cpus, level);
     if (feats[0])
         sub(o, "%s", feats);
+}
+
+/* ---- environment ---- */
+
+static const char *kind_words(const struct td_environment *e, char *out, size_t cap)
+{
+    static const char *const names[][2] = {
+        {"bare_metal", "bare metal (no container, VM or WSL marker)"},
+        {"vm", "a virtual machine"},
+        {"docker", "a Docker container"},
+        {"podman", "a Podman container"},
+        {"kubernetes", "a Kubernetes pod"},
+        {"containerd", "a containerd container"},
+        {"apptainer", "an Apptainer/Singularity container"},
+        {"lxc", "an LXC container"},
+        {"wsl1", "WSL1"},
+        {"wsl2", "WSL2"},
+    };
+    const char *words = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !words; i++)
+        if (!strcmp(names[i][0], e->kind))
+            words = names[i][1];
+    snprintf(out, cap, "%s%s%s%s%s", words ? words : e->kind, e->wsl && e->wsl_distro ? " (" : "",
+             e->wsl && e->wsl_distro ? e->wsl_distro : "", e->wsl && e->wsl_distro ? ")" : "",
+             e->vm && strcmp(e->kind, "vm") ? " in a VM" : "");
+    if (e->vm && !strcmp(e->kind, "vm"))
+        snprintf(out + strlen(out), cap - strlen(out), " (%s)", e->vm);
+    return out;
+}
+
+static void view_passthrough(const struct out *o, const struct td_environment *e)
+{
+    char buf[1024] = "";
+    for (size_t i = 0; i < e->n_nodes; i++)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s %s", i ? " · " : "",
+                 e->nodes[i].path,
+                 !e->nodes[i].exists    ? "absent"
+                 : e->nodes[i].openable ? "ok"
+                                        : "not openable");
+    bool any_node = false, all_ok = true;
+    for (size_t i = 0; i < e->n_nodes; i++) {
+        any_node |= e->nodes[i].exists;
+        all_ok &= e->nodes[i].exists && e->nodes[i].openable;
+    }
+    if (any_node || e->container)
+        line(o, !any_node ? MARK_INFO : all_ok ? MARK_OK : MARK_WARN, "device nodes: %s", buf);
+    const struct td_env_lib *libs[] = {&e->libcuda, &e->libnvml};
+    for (size_t i = 0; i < 2; i++)
+        if (libs[i]->path)
+            line(o, MARK_INFO, "%s: %s%s%s%s%s%s", libs[i]->soname,
+                 libs[i]->file ? libs[i]->file : libs[i]->path,
+                 libs[i]->version ? " · driver " : "", libs[i]->version ? libs[i]->version : "",
+                 libs[i]->package ? " · package " : "", libs[i]->package ? libs[i]->package : "",
+                 "");
+    if (e->kernel_module)
+        line(o, MARK_INFO, "kernel module %s%s%s", e->kernel_module, e->gpu_name ? " · " : "",
+             e->gpu_name ? e->gpu_name : "");
+    buf[0] = '\0';
+    const char *vars[][2] = {{"NVIDIA_VISIBLE_DEVICES", e->visible_devices},
+                             {"NVIDIA_DRIVER_CAPABILITIES", e->capabilities},
+                             {"CUDA_VISIBLE_DEVICES", e->cuda_visible}};
+    for (size_t i = 0; i < 3; i++)
+        if (vars[i][1])
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s='%s'", buf[0] ? " · " : "",
+                     vars[i][0], vars[i][1]);
+    if (buf[0])
+        line(o, MARK_INFO, "%s", buf);
+    if (e->image_cuda)
+        line(o, MARK_INFO, "the image's CUDA %s (%s)%s%s%s", e->image_cuda, e->image_cuda_from,
+             e->compat_version ? " · cuda-compat driver " : "",
+             e->compat_version ? e->compat_version : "",
+             e->compat_version ? " (forward compatibility: data-center GPUs only)" : "");
+}
+
+static void view_environment(const struct out *o, const struct td_check_report *r)
+{
+    const struct td_environment *e = &r->environment;
+    if (!e->probed)
+        return;
+    char buf[1024];
+    section(o, "Where it runs");
+    line(o, MARK_INFO, "%s", kind_words(e, buf, sizeof buf));
+    for (size_t i = 0; i < e->n_evidence; i++)
+        sub(o, "%s %s: %s", e->evidence[i].probe, e->evidence[i].value, e->evidence[i].evidence);
+    view_passthrough(o, e);
+    if (e->wsl == 2)
+        line(o, e->wsl_libcuda && e->dxg ? MARK_OK : MARK_BAD,
+             "/usr/lib/wsl/lib/libcuda.so.1 %s · /dev/dxg %s · Windows driver %s",
+             e->wsl_libcuda ? (e->wsl_libcuda_copy ? "present (a copy)" : "present") : "absent",
+             e->dxg ? "present" : "absent", or_unknown(e->windows_driver));
+    buf[0] = '\0';
+    if (e->shm_size)
+        snprintf(buf, sizeof buf, "/dev/shm %.0f MiB (%s)", (double)e->shm_size / 1048576.0,
+                 or_unknown(e->shm_from));
+    if (e->cgroup)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%scgroup v%d", buf[0] ? " · " : "",
+                 e->cgroup);
+    if (e->memory_limit)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " memory %.1f GiB",
+                 gib(e->memory_limit));
+    if (e->cpu_quota > 0)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " CPU quota %.2f", e->cpu_quota);
+    if (e->cpuset_cpus)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " cpuset %u", e->cpuset_cpus);
+    if (e->online_cpus)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%sos.cpu_count() %u",
+                 buf[0] ? " · " : "", e->online_cpus);
+    if (e->memlock_known) {
+        if (e->memlock == UINT64_MAX)
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " · memlock unlimited");
+        else
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " · memlock %llu KiB",
+                     (unsigned long long)(e->memlock / 1024));
+    }
+    if (e->rdma_devices)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " · %u RDMA device%s",
+                 e->rdma_devices, e->rdma_devices == 1 ? "" : "s");
+    if (buf[0])
+        line(o, MARK_INFO, "%s", buf);
 }
 
 static void view_gpu(const struct out *o, const struct td_check_report *r)
@@ -469,6 +584,7 @@ void td_check_text(const struct td_check_report *r, const struct td_term *t)
 {
     struct out o = {t->out, t, false, NULL};
     view_system(&o, r);
+    view_environment(&o, r);
     view_gpu(&o, r);
     view_python(&o, r);
     view_torch(&o, r);
@@ -485,6 +601,7 @@ void td_check_markdown(const struct td_check_report *r, FILE *out)
     struct out o = {out, NULL, false, NULL};
     fprintf(out, "## torchdoctor check (%s)\n", TD_VERSION);
     view_system(&o, r);
+    view_environment(&o, r);
     view_gpu(&o, r);
     view_python(&o, r);
     view_torch(&o, r);
@@ -527,6 +644,7 @@ void td_check_html(const struct td_check_report *r, FILE *out)
     html_headline(out, r);
     td_html_findings(out, &r->findings);
     view_system(&o, r);
+    view_environment(&o, r);
     view_gpu(&o, r);
     view_python(&o, r);
     view_torch(&o, r);
@@ -797,6 +915,7 @@ static void json_torch(struct td_jsonw *w, const struct td_check_report *r)
 void td_check_json_sections(struct td_jsonw *w, const struct td_check_report *r, bool stable)
 {
     json_system(w, r, stable);
+    td_check_json_environment(w, &r->environment);
     json_windows(w, &r->win);
     json_gpu(w, r);
     json_pythons(w, r);

@@ -26,5 +26,7 @@ void td_check_html(const struct td_check_report *r, FILE *out);
  * commands that report what check reports (snapshot). STABLE leaves out
  * what changes from one second to the next (free RAM, free disk). */
 void td_check_json_sections(struct td_jsonw *w, const struct td_check_report *r, bool stable);
+/* The "environment" section (report/check_environment.c); nothing when not probed. */
+void td_check_json_environment(struct td_jsonw *w, const struct td_environment *e);
 
 #endif

@@ -1,22 +1,26 @@
 /* src/probe/system/ answers "what machine is this?": the OS, kernel,
  * memory, C runtimes, containers (system_*.c, machine_parse.c), the CPU
  * and its x86-64 level (cpu.c), Windows' API sets (apiset_*.c) and the
- * child-process helper the Windows probes share (child_windows.c).
+ * child-process helper the Windows probes share (child_windows.c), and
+ * where training really runs: container, VM or WSL with the evidence, GPU
+ * passthrough, WSL2's libcuda, container limits (environment.h: markers_,
+ * environment_, passthrough_, wsl_, limits_linux.c, environment_rules.c).
  *
  * The system probe: distribution (os-release), kernel and machine, memory,
  * free disk, the system C and C++ runtimes' versions (read from their ELF
  * version definitions, since this program is static and its own glibc says
- * nothing about the machine's), containers and WSL (data/machine_markers.tsv). */
+ * nothing about the machine's), containers and WSL (data/machine_markers.tsv,
+ * read by system/markers_linux.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
 #include <sys/utsname.h>
 
-#include "base/data.h"
 #include "base/version.h"
 #include "probe/probe.h"
 #include "probe/probe_util.h"
+#include "probe/system/environment.h"
 
 static const char *keep(const struct td_probe_ctx *ctx, const char *s)
 {
@@ -99,124 +103,6 @@ static void read_runtimes(const struct td_probe_ctx *ctx, struct td_system *out)
     td_probe_loader_close(&pl);
 }
 
-/* ---------------------------------------------- containers and WSL */
-
-/* ASCII case-insensitive search for NEEDLE in the first N bytes of HAY. */
-static bool contains_nocase(const char *hay, size_t n, const char *needle)
-{
-    size_t k = strlen(needle);
-    for (size_t i = 0; k && i + k <= n; i++)
-        if (strncasecmp(hay + i, needle, k) == 0)
-            return true;
-    return false;
-}
-
-/* mountinfo (proc(5)): "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3
- * /dev/root rw": the fifth field is the mount point. True when the line
- * mounted on / contains PATTERN. */
-static bool root_mount_contains(const char *text, size_t len, const char *pattern)
-{
-    for (size_t pos = 0; pos < len;) {
-        const char *line = text + pos;
-        const char *nl = memchr(line, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - line) : len - pos;
-        pos += n + 1;
-        const char *p = line, *end = line + n;
-        for (int field = 0; field < 4 && p < end; field++) {
-            p = memchr(p, ' ', (size_t)(end - p));
-            p = p ? p + 1 : end;
-        }
-        if (end - p >= 2 && p[0] == '/' && p[1] == ' ' && contains_nocase(line, n, pattern))
-            return true;
-    }
-    return false;
-}
-
-/* The value of NAME= in a NUL-separated environment block, into OUT. */
-static bool environ_value(const char *text, size_t len, const char *name, char *out, size_t cap)
-{
-    size_t k = strlen(name);
-    for (size_t pos = 0; pos < len;) {
-        const char *e = text + pos;
-        size_t n = strnlen(e, len - pos);
-        pos += n + 1;
-        if (n > k && strncmp(e, name, k) == 0) {
-            snprintf(out, cap, "%.*s", (int)(n - k), e + k);
-            return true;
-        }
-    }
-    return false;
-}
-
-/* Whether one marker row matches; VALUE_OUT gets the row's value (or, for
- * "*", what the environment said). */
-static bool marker_matches(const struct td_probe_ctx *ctx, const char *test, const char *path,
-                           const char *pattern, const char *value, char *value_out, size_t cap)
-{
-    bool hit = false;
-    snprintf(value_out, cap, "%s", value);
-    if (strcmp(test, "exists") == 0)
-        return td_probe_exists(ctx, path);
-    if (strcmp(test, "env") == 0) {
-        const char *v = getenv(path);
-        return v && v[0];
-    }
-    size_t len;
-    char *text = td_probe_slurp(ctx, path, TD_PROBE_READ_CAP, &len);
-    if (!text)
-        return false;
-    if (strcmp(test, "contains") == 0)
-        hit = contains_nocase(text, len, pattern);
-    else if (strcmp(test, "root_mount") == 0)
-        hit = root_mount_contains(text, len, pattern);
-    else if (strcmp(test, "environ") == 0) {
-        char v[128];
-        hit = environ_value(text, len, pattern, v, sizeof v) && v[0];
-        if (hit && strcmp(value, "*") == 0)
-            snprintf(value_out, cap, "%s", v);
-    }
-    free(text);
-    return hit;
-}
-
-/* The value of the first row of data/machine_markers.tsv for PROBE (in the
- * order column's order) that matches, or NULL. */
-static const char *first_marker(const struct td_probe_ctx *ctx, const char *probe)
-{
-    size_t len;
-    const char *table = td_data_table("machine_markers", &len);
-    if (!table)
-        return NULL;
-    static const char *const names[] = {"probe", "order", "test", "path", "pattern", "value"};
-    int col[6];
-    char line[1024];
-    const char *cells[12];
-    struct td_tsv t;
-    td_tsv_open(&t, table, len);
-    int n = td_tsv_next(&t, line, sizeof line, cells, 12);
-    for (int i = 0; i < 6; i++)
-        if ((col[i] = td_tsv_column(cells, n, names[i])) < 0)
-            return NULL;
-    /* Rows are few: look for order 1, 2, ... in turn. */
-    for (int want = 1; want < 100; want++) {
-        bool seen = false;
-        td_tsv_open(&t, table, len);
-        td_tsv_next(&t, line, sizeof line, cells, 12);
-        while ((n = td_tsv_next(&t, line, sizeof line, cells, 12)) >= 0) {
-            if (n <= col[5] || strcmp(cells[col[0]], probe) != 0 || atoi(cells[col[1]]) != want)
-                continue;
-            seen = true;
-            char value[128];
-            if (marker_matches(ctx, cells[col[2]], cells[col[3]], cells[col[4]], cells[col[5]],
-                               value, sizeof value))
-                return keep(ctx, value);
-        }
-        if (!seen)
-            break;
-    }
-    return NULL;
-}
-
 int td_probe_system(const struct td_probe_ctx *ctx, struct td_system *out)
 {
     memset(out, 0, sizeof *out);
@@ -231,8 +117,8 @@ int td_probe_system(const struct td_probe_ctx *ctx, struct td_system *out)
     read_memory(ctx, out);
     read_disk(ctx, out);
     read_runtimes(ctx, out);
-    out->container = first_marker(ctx, "container");
-    const char *wsl = first_marker(ctx, "wsl");
+    out->container = td_probe_markers(ctx, "container", NULL, NULL);
+    const char *wsl = td_probe_markers(ctx, "wsl", NULL, NULL);
     out->wsl = wsl ? atoi(wsl) : 0;
     return 0;
 }
