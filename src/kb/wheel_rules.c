@@ -523,7 +523,7 @@ static bool symver_max(int maj, int min, const char *arch, const char *prefix, c
 {
     static const char *const cols[] = {"policy", "arch", "prefix", "max", NULL};
     struct td_table k;
-    int best_a = -1, best_b = -1;
+    int best_a = -1, best_b = -1, top_a = -1, top_b = -1;
     if (!td_table_open(&k, "manylinux_symbol_versions", cols))
         return false;
     while (td_table_next(&k)) {
@@ -531,6 +531,10 @@ static bool symver_max(int maj, int min, const char *arch, const char *prefix, c
         if (strcmp(td_table_cell(&k, 1), arch) != 0 || strcmp(td_table_cell(&k, 2), prefix) != 0 ||
             sscanf(td_table_cell(&k, 0), "manylinux_%d_%d", &a, &b) != 2)
             continue;
+        if (a > top_a || (a == top_a && b > top_b)) {
+            top_a = a;
+            top_b = b;
+        }
         if ((a < maj || (a == maj && b <= min)) && (a > best_a || (a == best_a && b > best_b))) {
             best_a = a;
             best_b = b;
@@ -538,7 +542,8 @@ static bool symver_max(int maj, int min, const char *arch, const char *prefix, c
             kb_copy(policy, pcap, td_table_cell(&k, 0));
         }
     }
-    return best_a >= 0;
+    /* A glibc newer than the newest policy listed: its ceiling is not known. */
+    return best_a >= 0 && (maj < top_a || (maj == top_a && min <= top_b));
 }
 
 static bool numeric(const char *v)

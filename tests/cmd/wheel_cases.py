@@ -160,6 +160,9 @@ std::string name(int x) { return std::to_string(x); }
     b = doc["wheels"][0]["binaries"][0]
     check(b["arches"] == ["x86_64"] and b["cuda_arches"] == [],
           f"the large deflated member: {b['arches']}, fat binary of zeros: {b['cuda_arches']}")
+    # The same module under manylinux_2_39, newer than the newest policy of the table:
+    # glibc is judged (2.34 <= 2.39), GLIBCXX is not (no ceiling known), so no finding.
+    expect_none(wheel("cxx-1.0-cp311-cp311-manylinux_2_39_x86_64.whl", {EXT: cxx}), "manylinux_2_39")
     # An extension named for 3.10 in a cp311 wheel.
     expect_one(wheel("abi-1.0-cp311-cp311-manylinux_2_17_x86_64.whl",
                      {"pkg/_C.cpython-310-x86_64-linux-gnu.so": good}),
