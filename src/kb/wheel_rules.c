@@ -342,20 +342,22 @@ static void check_limited_api(const struct tags *t, const struct td_wheel_binary
                 kb_copy(since, sizeof since, td_table_cell(&k, 1));
         if (!since[0])
             continue;
+        /* "3.X": limited from 3.X; ">3.X": not limited in 3.X's headers. */
         int maj = 0, min = 0;
-        bool never = kb_empty(since);
-        if (!never && (sscanf(since, "%d.%d", &maj, &min) != 2 || min <= floor))
+        bool never = since[0] == '>';
+        if (sscanf(since + never, "%d.%d", &maj, &min) != 2 || (never ? floor > min : min <= floor))
             continue;
         td_findings_add(out, TD_SEV_ERROR, TD_KIND_PYTHON_ABI_MISMATCH, NULL, NEEDED_BY(w, b, nb),
                         b->py_symbols[i],
                         never ? "use a limited-API equivalent, or build a version-specific wheel"
                               : "raise the wheel's Python tag to the version that added it "
                                 "(Py_LIMITED_API=0x03XX0000 and cp3XX-abi3), or avoid it",
-                        "%s uses %s, %s%s, but the wheel is tagged cp3%d-abi3: Pythons the tag "
+                        "%s uses %s, %s %s, but the wheel is tagged cp3%d-abi3: Pythons the tag "
                         "admits fail to import it",
                         b->path, b->py_symbols[i],
-                        never ? "which is not in the limited API" : "in the limited API only from ",
-                        never ? "" : since, floor);
+                        never ? "not in the limited API of CPython"
+                              : "in the limited API only from",
+                        never ? since + 1 : since, floor);
     }
 }
 

@@ -178,6 +178,14 @@ const char *utf8(PyObject *o) { return PyUnicode_AsUTF8(o); }
 """)
     expect_one(wheel("lim-1.0-cp38-abi3-manylinux_2_17_x86_64.whl", {"pkg/_C.abi3.so": lim}),
                "abi3 with PyUnicode_AsUTF8", "python_abi_mismatch", "_C.abi3.so", "PyUnicode_AsUTF8")
+    # A private symbol outside 3.11's limited API: an error for cp38-abi3; not judged for
+    # cp312-abi3 (the table comes from 3.11's headers: it may have joined since).
+    priv = gcc_so("priv.so", PY_EXT + "extern int _PyArg_NoKeywords(const char *, PyObject *);\n"
+                  "int nk(PyObject *o) { return _PyArg_NoKeywords(\"f\", o); }\n")
+    expect_one(wheel("priv-1.0-cp38-abi3-manylinux_2_17_x86_64.whl", {"pkg/_C.abi3.so": priv}),
+               "abi3 with a private symbol", "python_abi_mismatch", "_C.abi3.so", "_PyArg_NoKeywords")
+    expect_none(wheel("priv-1.0-cp312-abi3-manylinux_2_17_x86_64.whl", {"pkg/_C.abi3.so": priv}),
+                "cp312-abi3 not judged on 3.11's private symbols")
     # A library neither carried nor in the policy (libssl.so.3 stands in, built here).
     ssl = gcc_so("libssl.so.3", "int SSL_new(void) { return 0; }\n", "-Wl,-soname,libssl.so.3")
     needs = gcc_so("needs.so", PY_EXT + "extern int SSL_new(void); int f(void) { return SSL_new(); }\n",
