@@ -58,6 +58,7 @@ bench: deps-test
 	bash bench/deps.sh $(BUILD)/torchdoctor
 	bash bench/check.sh $(BUILD)/torchdoctor
 	bash bench/bench.sh $(BUILD)/torchdoctor
+	bash bench/gpu-code.sh $(BUILD)/torchdoctor $(BUILD)/fixtures
 
 fuzz: deps-test
 	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DTD_TESTS=OFF -DTD_FUZZ=ON >/dev/null

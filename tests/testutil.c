@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *td_fixture(const char *relpath)
 {
@@ -54,4 +55,15 @@ void td_text_add(struct td_text *t, const char *fmt, ...)
     vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
     va_end(ap);
     t->len += (size_t)n;
+}
+
+static bool said_words(void *ctx, const char *said, size_t len)
+{
+    const char *words = ctx;
+    return words && memmem(said, len, words, strlen(words)) != NULL;
+}
+
+struct td_time_up td_time_up_once_said(const char *words)
+{
+    return (struct td_time_up){.said = said_words, .ctx = (void *)words};
 }

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "base/map.h"
+#include "base/time_up.h"
 
 /* Absolute path of a fixture file built by tests/fixtures/build.sh, in a
  * static buffer. Fails the test when TD_FIXTURES is not set. */
@@ -28,5 +29,9 @@ struct td_text {
 };
 
 void td_text_add(struct td_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A child's timeout as an event, never the clock: time is up once the
+ * child has said WORDS (NULL: never; the test's own limit bounds it). */
+struct td_time_up td_time_up_once_said(const char *words);
 
 #endif

@@ -53,6 +53,7 @@ enum td_severity { TD_SEV_INFO, TD_SEV_WARNING, TD_SEV_ERROR };
 #define TD_KIND_DRIVER_LIBRARY_MISMATCH "driver_library_mismatch" /* libcuda vs kernel module */
 #define TD_KIND_CONTAINER_LIMIT "container_limit"   /* /dev/shm, cgroup CPU, memlock */
 #define TD_KIND_LDCONFIG_WARNING "ldconfig_warning" /* WSL's libcuda copies */
+#define TD_KIND_PTX_JIT_ONLY "ptx_jit_only"
 
 struct td_finding {
     enum td_severity severity;

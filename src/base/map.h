@@ -15,11 +15,26 @@ struct td_map {
     size_t size;
     int mapped;  /* 1 when data came from mmap, 0 when from malloc (empty or special files) */
     size_t lead; /* mapped bytes before DATA: a range mapped from its page boundary */
+    int guard;   /* POSIX: 1 + the slot watching this mapping for a shrinking file; 0: none */
 };
+
+/* Opens PATH to read it as a file, read-only: never blocks (opening a FIFO
+ * waits for a writer; here it is refused at once) and refuses what is not a
+ * regular file, saying what it is ("PATH: is a FIFO, not a regular file").
+ * Returns the descriptor, or -1 with ERR (which may be NULL) and errno:
+ * open's, or EINVAL for a file that is not regular. */
+int td_open_file(const char *path, struct td_err *err);
 
 /* Maps PATH read-only. On failure returns -1 and describes why in ERR. */
 int td_map_open(const char *path, struct td_map *m, struct td_err *err);
 void td_map_close(struct td_map *m);
+
+/* True when the file shrank while M was mapped and a read fell past its new
+ * end. Such a read would raise SIGBUS and kill the process; instead it
+ * reads zeros, and whoever parsed M must refuse what it read ("changed
+ * while it was read"). Always false on Windows, where the system refuses
+ * to shrink a mapped file. */
+bool td_map_shrank(const struct td_map *m);
 
 #ifndef _WIN32
 /* Maps SIZE bytes (the caller's fstat) of FD, a regular file the caller

@@ -13,16 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "bench/bench.h"
-
-double td_bench_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* The largest file in DIR whose name starts with PREFIX and names a shared
  * library, into BEST (its size in *BEST_SIZE, kept when larger). */

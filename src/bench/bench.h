@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/time_up.h"
+
 #include "base/arena.h"
 #include "base/finding.h"
 
@@ -155,9 +157,10 @@ struct td_bench_gpus {
 struct td_bench_options {
     bool quick;
     bool no_gpu;
-    const char *python; /* --python, or NULL: the interpreter that owns the first torch */
-    int iterations;     /* the GPU stability loop; 0: 100 (10 with quick) */
-    int timeout_ms;     /* GPU child; 0: 60 s (20 s quick) */
+    const char *python;        /* --python, or NULL: the interpreter that owns the first torch */
+    int iterations;            /* the GPU stability loop; 0: 100 (10 with quick) */
+    int timeout_ms;            /* GPU child; 0: 60 s (20 s quick) */
+    struct td_time_up time_up; /* tests: an event instead of the clock */
     /* Called before each step ("CPU GEMM, 1 thread"); may be NULL. */
     void (*progress)(void *ctx, const char *step);
     void *progress_ctx;

@@ -85,7 +85,7 @@ void td_bench_gpu_run(const struct td_bench_options *o, struct td_bench_gpus *g,
     }
     if (o->progress)
         o->progress(o->progress_ctx, "GPU: copies, FMA kernel, stability loop");
-    size_t n = td_gpu_helper_run(args, timeout, buf, ANSWER_CAP, &out);
+    size_t n = td_gpu_helper_run(args, timeout, o->time_up, buf, ANSWER_CAP, &out);
     g->last_gpu = -1;
     td_bench_gpu_parse(buf, n, g, arena);
     bool done = n >= 5 && memcmp(buf + n - 5, "done\n", 5) == 0;

@@ -4,11 +4,13 @@
  * would, holds the facts against the knowledge tables, and prints short
  * sections and the findings, each with its fix. Nothing is imported or
  * changed. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/outfile.h"
 #include "base/compat.h"
 #include "cmd/args.h"
 #include "cmd/cmd.h"
@@ -22,7 +24,7 @@ extern char **environ;
 
 struct check_args {
     const char *python, *workload, *format, *output, *root, *color;
-    bool redact, verify, no_gpu, symbols, no_symbols, live;
+    bool redact, verify, no_gpu, symbols, no_symbols, live, verbose;
     int timeout_ms;
     double live_timeout_s;
 };
@@ -74,6 +76,10 @@ static const struct td_option check_options[] = {
      .help = "hash every file against RECORD, on every core (without it: the sizes of all, "
              "the hashes of files changed after install)",
      .at = AT(verify, bool)},
+    {.name = "--verbose",
+     .type = TD_ARG_FLAG,
+     .help = "also list every CUDA library's GPU architectures and the sections they lie in",
+     .at = AT(verbose, bool)},
     {.name = "--no-symbols",
      .type = TD_ARG_FLAG,
      .help = "check only the version needs of the torch closure (without it: every symbol is "
@@ -285,19 +291,21 @@ static int emit(const struct check_args *a, const struct td_check_report *r)
         return -1;
     if (a->redact)
         buf = redact(buf, &len, r);
-    FILE *out = o ? fopen(o, "w") : stdout;
-    if (!out) {
-        fprintf(stderr, "torchdoctor check: cannot write %s\n", o);
-        free(buf);
-        return -1;
-    }
-    fwrite(buf, 1, len, out);
+    struct td_outfile file;
+    struct td_err err = {0};
+    FILE *out = o ? td_outfile_open(&file, o, &err) : stdout;
+    bool ok = out && fwrite(buf, 1, len, out) == len;
     free(buf);
-    if (o) {
-        fclose(out);
+    if (o && out && !ok) {
+        td_err_set(&err, "%s: cannot write: %s", o, strerror(errno));
+        td_outfile_abort(&file);
+    } else if (o && out)
+        ok = td_outfile_commit(&file, &err);
+    if (o && !ok)
+        fprintf(stderr, "torchdoctor check: %s\n", err.set ? err.msg : "cannot write the report");
+    else if (o)
         fprintf(stderr, "torchdoctor check: wrote %s\n", o);
-    }
-    return 0;
+    return ok || !o ? 0 : -1; /* stdout's errors are main's to say */
 }
 
 /* --python names a file of the target: under --root it is looked up there. */
@@ -339,6 +347,7 @@ int td_cmd_check(int argc, char **argv)
     struct td_arena arena = {0};
     struct td_check_report r = {0};
     td_diagnose(&q, &r, &arena);
+    r.verbose = a.verbose;
     int rc = emit(&a, &r) != 0                              ? TD_EXIT_USAGE
              : td_findings_count(&r.findings, TD_SEV_ERROR) ? TD_EXIT_FINDINGS
                                                             : TD_EXIT_OK;

@@ -1,6 +1,8 @@
 /* The list of commands, in the order --help shows them, each with the
  * option table (cmd/args.h) that its --help, man page and completions come
- * from. */
+ * from. The hidden commands, which read this list to write the man pages
+ * and completions, are main.c's, so that nothing here points back up at
+ * them. */
 #include "cmd/cmd.h"
 
 #include "cmd/args.h"
@@ -36,14 +38,6 @@ const struct td_command td_commands[] = {
      td_cmd_wheel, &td_wheel_args},
     {"bench", "measure CPU, memory, disk, import torch and GPUs against their expected peaks",
      td_cmd_bench, &td_bench_args},
-    /* Hidden: the build runs these to write the man pages and completions. */
-    {"__man", NULL, td_cmd_man, NULL},
-    {"__completion", NULL, td_cmd_completion, NULL},
-#ifdef _WIN32
-    /* Hidden: what `check` runs in a child of itself (probe/system/child.h). */
-    {"__gpu", NULL, td_cmd_gpu_child, NULL},
-    {"__replay", NULL, td_cmd_replay_child, NULL},
-#endif
     {NULL, NULL, NULL, NULL},
 };
 

@@ -18,12 +18,13 @@ struct inspect_run {
     struct td_view view;
     struct td_inspect_opts opts;
     struct td_findings findings;
-    int failures; /* files that could not be read or parsed */
+    int failures;             /* files that could not be read or parsed */
+    const struct td_map *map; /* the file being described, to ask whether it shrank */
 };
 
 struct inspect_args {
     const char *format, *color;
-    bool symbols;
+    bool symbols, verbose;
 };
 
 static const char *const inspect_formats[] = {"text", "json", NULL};
@@ -34,6 +35,10 @@ static const struct td_option inspect_options[] = {
      .type = TD_ARG_FLAG,
      .help = "list every dynamic symbol, import and export",
      .at = AT(symbols, bool)},
+    {.name = "--verbose",
+     .type = TD_ARG_FLAG,
+     .help = "also say in which section each CUDA fat binary entry lies",
+     .at = AT(verbose, bool)},
     TD_OPT_FORMAT(struct inspect_args, format, inspect_formats,
                   "the report's form: text or json (docs/schema.md)"),
     TD_OPT_COLOR(struct inspect_args, color),
@@ -253,6 +258,10 @@ static void describe_buffer(struct inspect_run *r, const char *path, const uint8
         break;
     }
     }
+    if (depth == 0 && r->map && td_map_shrank(r->map)) { /* what was read past the end is zeros */
+        memset(&err, 0, sizeof err);
+        td_err_set(&err, "changed while it was read (it shrank): what it holds is not reported");
+    }
     if (err.set) {
         td_err_prefix(&err, "%s: ", path);
         record_failure(r, path, TD_KIND_UNREADABLE_FILE, err.msg);
@@ -272,7 +281,9 @@ static void describe_path(struct inspect_run *r, const char *path)
         td_view_end(&r->view);
         return;
     }
+    r->map = &map;
     describe_buffer(r, path, map.data, map.size, 0);
+    r->map = NULL;
     td_map_close(&map);
 }
 
@@ -283,7 +294,7 @@ int td_cmd_inspect(int argc, char **argv)
     int status = td_args_parse(&td_inspect_args, argc, argv, &a, &files);
     if (status != TD_ARGS_CONTINUE)
         return status;
-    struct inspect_run r = {.opts.symbols = a.symbols};
+    struct inspect_run r = {.opts.symbols = a.symbols, .opts.verbose = a.verbose};
     const char *format = a.format, *color = a.color;
 
     static char outbuf[1 << 20];

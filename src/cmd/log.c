@@ -35,7 +35,8 @@ const struct td_args_spec td_log_args = {
                    "since the entry before (see `torchdoctor diff` for the whole of one change).",
     .options = log_options,
     .examples = log_examples,
-    .exit_status = "0 listed, 2 the file or one of its lines could not be read.",
+    .exit_status = "0 listed, 2 the file could not be read, or some of its entries are "
+                   "incomplete (each named; every complete one is still listed).",
 };
 
 /* Entry E (line LINE of the file) against the entry before (PREV, or NULL). */
@@ -56,11 +57,14 @@ static void fill(struct td_log_entry *e, size_t line, const struct td_snap_doc *
     td_diff_free(&d);
 }
 
-/* Every non-empty line of TEXT read and compared with the one before; 0,
- * or -1 (said) at the first line that is not a snapshot. */
+/* Every non-empty line of TEXT read and compared with the complete entry
+ * before it. A line that is not a whole snapshot (a snapshot killed while
+ * appending it leaves one cut short) is said and skipped: returns how many,
+ * or -1 when out of memory. */
 static int read_entries(const char *file, char *text, struct td_log_entry **out, size_t *n,
                         struct td_arena *arena)
 {
+    int incomplete = 0;
     size_t lines = 1;
     for (const char *p = text; *p; p++)
         lines += *p == '\n';
@@ -74,9 +78,16 @@ static int read_entries(const char *file, char *text, struct td_log_entry **out,
         if (len > 0 && !(len == 1 && p[0] == '\r')) {
             struct td_err err = {0};
             if (td_snapshot_read(p, len, &docs[k], arena, &err) != 0) {
-                fprintf(stderr, "torchdoctor log: %s:%zu: %s\n", file, line, err.msg);
-                rc = -1;
-                break;
+                fprintf(stderr,
+                        "torchdoctor log: %s:%zu: an incomplete entry, skipped (%zu bytes%s, not "
+                        "a whole snapshot: %s)\n",
+                        file, line, len, p[len] == '\n' ? "" : " at the end with no newline",
+                        err.msg);
+                td_snap_doc_free(&docs[k]);
+                memset(&docs[k], 0, sizeof docs[k]);
+                incomplete++;
+                p += len + (p[len] == '\n');
+                continue;
             }
             fill(&(*out)[k], line, &docs[k], k ? &docs[k - 1] : NULL, arena);
             k++;
@@ -87,7 +98,7 @@ static int read_entries(const char *file, char *text, struct td_log_entry **out,
         td_snap_doc_free(&docs[i]);
     free(docs);
     *n = k;
-    return rc;
+    return rc < 0 ? rc : incomplete;
 }
 
 int td_cmd_log(int argc, char **argv)
@@ -107,11 +118,15 @@ int td_cmd_log(int argc, char **argv)
     }
     struct td_arena arena = {0};
     struct td_log_entry *entries = NULL;
-    int rc = read_entries(a.file, text, &entries, &n, &arena) == 0 ? TD_EXIT_OK : TD_EXIT_USAGE;
-    if (rc == TD_EXIT_OK && strcmp(a.format, "json") == 0)
+    int incomplete = read_entries(a.file, text, &entries, &n, &arena);
+    if (incomplete >= 0 && strcmp(a.format, "json") == 0)
         td_log_json(entries, n, stdout);
-    else if (rc == TD_EXIT_OK)
+    else if (incomplete >= 0)
         td_log_text(entries, n, stdout);
+    if (incomplete > 0)
+        fprintf(stderr, "torchdoctor log: %s: %zu complete entries listed, %d incomplete skipped\n",
+                a.file, n, incomplete);
+    int rc = incomplete == 0 ? TD_EXIT_OK : TD_EXIT_USAGE;
     td_arena_free(&arena);
     free(text);
     return rc;

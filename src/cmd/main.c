@@ -1,19 +1,44 @@
 /* torchdoctor's entry point: only dispatches to one file per command (on
  * Windows after taking the arguments in UTF-16 and setting up the console). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#ifndef _WIN32
+#include <fcntl.h>
+#include <unistd.h>
+#endif
 
 #include "base/console.h"
 #include "base/thread.h"
 #include "base/utf8.h"
 #include "cmd/cmd.h"
 
-static const struct td_command *find_command(const char *name)
+/* Commands that --help does not show. They sit here, not in td_commands,
+ * because two of them read td_commands: the table stays below them. */
+static const struct td_command hidden_commands[] = {
+    /* The build runs these to write the man pages and completions. */
+    {"__man", NULL, td_cmd_man, NULL},
+    {"__completion", NULL, td_cmd_completion, NULL},
+#ifdef _WIN32
+    /* What `check` runs in a child of itself (probe/system/child.h). */
+    {"__gpu", NULL, td_cmd_gpu_child, NULL},
+    {"__replay", NULL, td_cmd_replay_child, NULL},
+#endif
+    {NULL, NULL, NULL, NULL},
+};
+
+static const struct td_command *find_in(const struct td_command *table, const char *name)
 {
-    for (const struct td_command *c = td_commands; c->name; c++)
+    for (const struct td_command *c = table; c->name; c++)
         if (strcmp(c->name, name) == 0)
             return c;
     return NULL;
+}
+
+static const struct td_command *find_command(const char *name)
+{
+    const struct td_command *c = find_in(td_commands, name);
+    return c ? c : find_in(hidden_commands, name);
 }
 
 static int dispatch(int argc, char **argv)
@@ -55,9 +80,34 @@ int wmain(int argc, wchar_t **wargv)
     return rc;
 }
 #else
+/* Descriptors 0-2 that whoever started us closed would be handed out to the
+ * files we open, and the report would land in one of them: they are held
+ * with /dev/null, stdout's read-only so that writing the report fails. */
+static void hold_standard_fds(void)
+{
+    for (int fd = 0; fd < 3; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+            int held = open("/dev/null", fd == 1 ? O_RDONLY : O_RDWR);
+            if (held >= 0 && held != fd) {
+                dup2(held, fd);
+                close(held);
+            }
+        }
+}
+
 int main(int argc, char **argv)
 {
+    hold_standard_fds();
     td_threads_prepare();
-    return dispatch(argc, argv);
+    int rc = dispatch(argc, argv);
+    /* A report that did not reach stdout (closed, a full disk) is not a
+     * success, whatever it found. */
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "torchdoctor: cannot write the report to standard output%s%s\n",
+                errno ? ": " : "", errno ? strerror(errno) : "");
+        return TD_EXIT_USAGE;
+    }
+    return rc;
 }
 #endif

@@ -2,10 +2,12 @@
  * diff needs (every distribution, the closure's files, the search paths),
  * as one JSON document; appended to a change log (--log) with what changed
  * since its last line; or turned into a restore script. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/outfile.h"
 #include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "report/diff.h"
@@ -99,14 +101,21 @@ const struct td_args_spec td_snapshot_args = {
     .examples = snapshot_examples,
 };
 
-static bool write_file(const char *path, const char *mode, const char *buf, size_t len)
+/* Writes PATH whole or not at all (outfile.h): BUF, or WRITE(f, ctx). */
+static bool write_file(const char *path, const char *buf, size_t len,
+                       void (*write)(FILE *f, const void *ctx), const void *ctx)
 {
-    FILE *f = fopen(path, mode);
-    bool ok = f && fwrite(buf, 1, len, f) == len;
-    if (f && fclose(f) != 0)
-        ok = false;
+    struct td_outfile o;
+    struct td_err err = {0};
+    FILE *f = td_outfile_open(&o, path, &err);
+    bool ok = f && (write ? (write(f, ctx), true) : fwrite(buf, 1, len, f) == len);
+    if (f && !ok) {
+        td_err_set(&err, "%s: cannot write: %s", path, strerror(errno));
+        td_outfile_abort(&o);
+    } else if (f)
+        ok = td_outfile_commit(&o, &err);
     if (!ok)
-        fprintf(stderr, "torchdoctor snapshot: cannot write %s\n", path);
+        fprintf(stderr, "torchdoctor snapshot: %s\n", err.set ? err.msg : "cannot write");
     return ok;
 }
 
@@ -120,6 +129,19 @@ static const struct td_snap_env *restore_env(const struct td_check_report *r,
     return s->n_envs ? &s->envs[0] : NULL;
 }
 
+struct restore {
+    const struct td_check_report *r;
+    const struct td_snapshot *s;
+    const struct td_snap_env *env;
+    enum td_restore_shell shell;
+};
+
+static void write_restore_script(FILE *f, const void *ctx)
+{
+    const struct restore *w = ctx;
+    td_restore_script(f, w->r, w->s, w->env, w->shell);
+}
+
 static bool write_restore(const char *path, const struct td_check_report *r,
                           const struct td_snapshot *s)
 {
@@ -130,14 +152,10 @@ static bool write_restore(const char *path, const struct td_check_report *r,
         return false;
     }
     td_restore_shell_of(path, &shell);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "torchdoctor snapshot: cannot write %s\n", path);
-        return false;
-    }
-    td_restore_script(f, r, s, env, shell);
-    bool ok = fclose(f) == 0;
-    fprintf(stderr, "torchdoctor snapshot: wrote %s (read it, then run it yourself)\n", path);
+    struct restore what = {r, s, env, shell};
+    bool ok = write_file(path, NULL, 0, write_restore_script, &what);
+    if (ok)
+        fprintf(stderr, "torchdoctor snapshot: wrote %s (read it, then run it yourself)\n", path);
     return ok;
 }
 
@@ -155,32 +173,54 @@ static bool last_line(const char *text, size_t n, const char **start, size_t *le
     return true;
 }
 
-/* --log: what changed since the log's last line, then the line appended. */
+static void say_waiting(const char *path)
+{
+    fprintf(stderr, "torchdoctor snapshot: %s is locked by another snapshot; waiting for it\n",
+            path);
+}
+
+/* --log: under the log's lock, what changed since its last complete entry,
+ * then the line appended in one write (docs/snapshot.md, "The change log
+ * survives"). An entry a killed snapshot left cut short is kept as it is
+ * (`log` names it) and never compared with. */
 static bool append_log(const char *path, const char *line, size_t len)
 {
     struct td_err err = {0};
     size_t old_len = 0;
-    char *old = td_snapshot_file(path, &old_len, &err);
+    int fd = td_log_open(path, say_waiting, &err);
+    char *old = fd >= 0 ? td_log_read(fd, path, SIZE_MAX / 2, &old_len, &err) : NULL;
     const char *prev;
     size_t prev_len;
     struct td_arena arena = {0};
     struct td_snap_doc a = {0}, b = {0};
     char summary[1024] = "first entry";
-    bool ok = true;
-    if (old && last_line(old, old_len, &prev, &prev_len)) {
-        if (td_snapshot_read(prev, prev_len, &a, &arena, &err) != 0 ||
-            td_snapshot_read(line, len, &b, &arena, &err) != 0) {
-            fprintf(stderr, "torchdoctor snapshot: %s: its last line: %s\n", path, err.msg);
-            ok = false;
-        } else {
-            struct td_diff d = {0};
-            td_snapshot_diff(&a, &b, &d, &arena);
-            td_diff_summary(&d, summary, sizeof summary);
-            td_diff_free(&d);
+    bool ok = old != NULL;
+    const char *end = old ? old + old_len : NULL;
+    while (ok && last_line(old, old_len, &prev, &prev_len)) {
+        struct td_err bad = {0};
+        old_len = (size_t)(prev - old);
+        if (prev + prev_len == end && end[-1] != '\n')
+            continue; /* cut short by a killed writer: no newline after it */
+        if (td_snapshot_read(prev, prev_len, &a, &arena, &bad) != 0) {
+            td_snap_doc_free(&a);
+            continue; /* not a complete snapshot: compare with the one before */
         }
+        if (td_snapshot_read(line, len, &b, &arena, &err) != 0) {
+            ok = false;
+            break;
+        }
+        struct td_diff d = {0};
+        td_snapshot_diff(&a, &b, &d, &arena);
+        td_diff_summary(&d, summary, sizeof summary);
+        td_diff_free(&d);
+        break;
     }
-    if (ok && (ok = write_file(path, "ab", line, len)))
+    ok = ok && td_log_append(fd, path, line, len, &err);
+    td_log_close(fd);
+    if (ok)
         printf("%s: %s\n", path, summary);
+    else
+        fprintf(stderr, "torchdoctor snapshot: %s\n", err.msg);
     td_snap_doc_free(&a);
     td_snap_doc_free(&b);
     td_arena_free(&arena);
@@ -198,7 +238,7 @@ static bool emit(const struct snapshot_args *a, const struct td_check_report *r,
     size_t len;
     if (a->output || (!a->log && !a->restore)) {
         char *doc = td_snapshot_text(r, s, true, home, user, host, &len);
-        ok = doc && (a->output ? write_file(a->output, "wb", doc, len)
+        ok = doc && (a->output ? write_file(a->output, doc, len, NULL, NULL)
                                : fwrite(doc, 1, len, stdout) == len);
         free(doc);
     }

@@ -268,28 +268,6 @@ static int parse_segments(struct td_elf *elf, struct td_arena *arena, struct td_
     return 0;
 }
 
-bool td_elf_vaddr_to_offset(const struct td_elf *elf, uint64_t vaddr, uint64_t len,
-                            uint64_t *offset, uint64_t *avail)
-{
-    for (uint32_t i = 0; i < elf->phnum; i++) {
-        const struct td_elf_phdr *p = &elf->phdrs[i];
-        if (p->type != TD_PT_LOAD || vaddr < p->vaddr)
-            continue;
-        uint64_t delta = vaddr - p->vaddr;
-        if (delta > p->filesz || len > p->filesz - delta)
-            continue;
-        uint64_t off;
-        if (!td_add_u64(p->offset, delta, &off) || !td_buf_in_file(&elf->buf, off, len))
-            continue;
-        uint64_t seg_left = p->filesz - delta, file_left = elf->buf.size - off;
-        *offset = off;
-        if (avail)
-            *avail = seg_left < file_left ? seg_left : file_left;
-        return true;
-    }
-    return false;
-}
-
 static int parse(struct td_elf *elf, struct td_buf buf, struct td_arena *arena, bool symbols,
                  struct td_err *err)
 {

@@ -312,24 +312,31 @@ enum td_elf_version_verdict {
 enum td_elf_version_verdict td_elf_version_check(const struct td_elf *elf, uint16_t versym,
                                                  const char *want);
 
-/* A section found by name (elf_sections.c). */
+/* A section of the section header table (elf_sections.c). */
 struct td_elf_section {
-    const char *name; /* points into the section name table */
+    const char *name; /* points into the section name table; NULL when unreadable */
     uint32_t type;    /* sh_type */
+    uint64_t flags;   /* sh_flags: TD_SHF_* */
     uint64_t addr, offset, size;
 };
+
+enum {
+    TD_SHT_PROGBITS = 1,
+    TD_SHT_NOBITS = 8,
+    TD_SHF_ALLOC = 0x2,
+    TD_SHF_EXECINSTR = 0x4,
+};
+
+/* Section I of the table (1 <= I < section_count) into OUT, its name from
+ * e_shstrndx's table when that is readable. False past the table or when
+ * the object has no readable section table. */
+bool td_elf_section_at(const struct td_elf *elf, uint64_t i, struct td_elf_section *out);
 
 /* Finds the first section called NAME through the section header table
  * and e_shstrndx. False when the object has no readable section table, no
  * such section, or its bytes (SHT_NOBITS, or a range outside the file)
  * are not in the file. */
 bool td_elf_section_by_name(const struct td_elf *elf, const char *name, struct td_elf_section *out);
-
-/* Calls VISIT for every section with a readable name (index 1 on, in
- * table order; SHT_NOBITS ones too: their size is not in the file) until
- * it returns false. -1 when the object has no readable section table. */
-int td_elf_sections_walk(const struct td_elf *elf,
-                         bool (*visit)(const struct td_elf_section *s, void *ctx), void *ctx);
 
 /* Internal to the elf*.c files: fields read as value-or-0 (a failed bounded
  * read yields 0, which every caller treats as absent), and the

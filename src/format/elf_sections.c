@@ -5,28 +5,28 @@
 
 #include "format/elf.h"
 
-enum { SHN_XINDEX = 0xffff, SHT_NOBITS = 8 };
+enum { SHN_XINDEX = 0xffff };
 
 /* One section header's fields at index I (already inside the table). */
-static void read_shdr(const struct td_elf *elf, uint64_t i, uint32_t *name, uint32_t *type,
-                      uint64_t *addr, uint64_t *offset, uint64_t *size)
+static void read_shdr(const struct td_elf *elf, uint64_t i, struct td_elf_section *out,
+                      uint32_t *name)
 {
     uint64_t at = elf->section_offset + i * elf->section_entsize;
     unsigned w = elf->is64 ? 8 : 4;
     *name = td_elf_u32(elf, at);
-    *type = td_elf_u32(elf, at + 4);
-    /* gABI Elf32_Shdr / Elf64_Shdr: sh_addr, sh_offset and sh_size follow
-     * sh_flags, each one word wide. */
-    td_buf_word(&elf->buf, at + 8 + w, w, addr);
-    td_buf_word(&elf->buf, at + 8 + 2 * w, w, offset);
-    td_buf_word(&elf->buf, at + 8 + 3 * w, w, size);
+    out->type = td_elf_u32(elf, at + 4);
+    /* gABI Elf32_Shdr / Elf64_Shdr: sh_flags, sh_addr, sh_offset and
+     * sh_size follow sh_type, each one word wide. */
+    td_buf_word(&elf->buf, at + 8, w, &out->flags);
+    td_buf_word(&elf->buf, at + 8 + w, w, &out->addr);
+    td_buf_word(&elf->buf, at + 8 + 2 * w, w, &out->offset);
+    td_buf_word(&elf->buf, at + 8 + 3 * w, w, &out->size);
 }
 
-/* The section name table: its bytes as a buffer, or false. */
-static bool name_table(const struct td_elf *elf, struct td_buf *names)
+/* The section name table (e_shstrndx's section) as a buffer; false when
+ * it cannot be read. */
+static bool section_names(const struct td_elf *elf, struct td_buf *names)
 {
-    if (!elf->sections_valid)
-        return false;
     /* e_shstrndx: offset 50 (ELF32) or 62 (ELF64); SHN_XINDEX moves it to
      * section 0's sh_link (gABI "Extended Section Numbering"). */
     uint64_t strndx = td_elf_u16(elf, elf->is64 ? 62 : 50);
@@ -34,30 +34,26 @@ static bool name_table(const struct td_elf *elf, struct td_buf *names)
         strndx = td_elf_u32(elf, elf->section_offset + (elf->is64 ? 40 : 24));
     if (strndx == 0 || strndx >= elf->section_count)
         return false;
-    uint32_t n, t;
-    uint64_t a, str_off, str_size;
-    read_shdr(elf, strndx, &n, &t, &a, &str_off, &str_size);
-    const uint8_t *str = td_buf_at(&elf->buf, str_off, str_size);
-    if (!str)
+    struct td_elf_section str;
+    uint32_t ignored;
+    read_shdr(elf, strndx, &str, &ignored);
+    const uint8_t *bytes = td_buf_at(&elf->buf, str.offset, str.size);
+    if (!bytes)
         return false;
-    *names = td_buf_make(str, (size_t)str_size, elf->big_endian);
+    *names = td_buf_make(bytes, (size_t)str.size, elf->big_endian);
     return true;
 }
 
-static bool section_at(const struct td_elf *elf, const struct td_buf *names, uint64_t i,
-                       struct td_elf_section *out)
+bool td_elf_section_at(const struct td_elf *elf, uint64_t i, struct td_elf_section *out)
 {
-    uint32_t n, t;
-    uint64_t addr, offset, size;
-    read_shdr(elf, i, &n, &t, &addr, &offset, &size);
-    const char *s = td_buf_cstr(names, n, 0);
-    if (!s)
+    memset(out, 0, sizeof *out);
+    if (!elf->sections_valid || i == 0 || i >= elf->section_count)
         return false;
-    out->name = s;
-    out->type = t;
-    out->addr = addr;
-    out->offset = offset;
-    out->size = size;
+    uint32_t name;
+    read_shdr(elf, i, out, &name);
+    struct td_buf names;
+    if (section_names(elf, &names))
+        out->name = td_buf_cstr(&names, name, 0);
     return true;
 }
 
@@ -65,30 +61,21 @@ bool td_elf_section_by_name(const struct td_elf *elf, const char *name, struct t
 {
     memset(out, 0, sizeof *out);
     struct td_buf names;
-    if (!name_table(elf, &names))
+    if (!elf->sections_valid || !section_names(elf, &names))
         return false;
     for (uint64_t i = 1; i < elf->section_count; i++) {
-        struct td_elf_section s;
-        if (!section_at(elf, &names, i, &s) || strcmp(s.name, name) != 0)
+        uint32_t n;
+        read_shdr(elf, i, out, &n);
+        const char *s = td_buf_cstr(&names, n, 0);
+        if (!s || strcmp(s, name) != 0)
             continue;
-        if (s.type == SHT_NOBITS || !td_buf_in_file(&elf->buf, s.offset, s.size))
+        if (out->type == TD_SHT_NOBITS || !td_buf_in_file(&elf->buf, out->offset, out->size)) {
+            memset(out, 0, sizeof *out);
             return false;
-        *out = s;
+        }
+        out->name = s;
         return true;
     }
+    memset(out, 0, sizeof *out);
     return false;
-}
-
-int td_elf_sections_walk(const struct td_elf *elf,
-                         bool (*visit)(const struct td_elf_section *s, void *ctx), void *ctx)
-{
-    struct td_buf names;
-    if (!name_table(elf, &names))
-        return -1;
-    for (uint64_t i = 1; i < elf->section_count; i++) {
-        struct td_elf_section s;
-        if (section_at(elf, &names, i, &s) && !visit(&s, ctx))
-            break;
-    }
-    return 0;
 }

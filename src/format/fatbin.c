@@ -66,6 +66,7 @@ static bool source_read(const struct source *s, uint64_t off, void *out, size_t 
 static void read_entry(const struct td_buf *h, uint64_t at, uint32_t hsize,
                        struct td_fatbin_entry *e)
 {
+    /* memset first: the caller sets e->container after. */
     memset(e, 0, sizeof *e);
     td_buf_u16(h, ENTRY_KIND, &e->kind);
     td_buf_u64(h, ENTRY_PAYLOAD_SIZE, &e->payload_size);
@@ -86,10 +87,11 @@ static void read_entry(const struct td_buf *h, uint64_t at, uint32_t hsize,
     e->payload_offset = at + hsize;
 }
 
-/* Visits the entries of the container whose entries span [at, end). Returns
+/* Visits the entries of the container at CONTAINER whose entries span
+ * [at, end) (VISIT NULL: only checks that they chain to the end). Returns
  * 1 when VISIT stopped the walk, 0 at the container's end, -1 on a bad header. */
-static int walk_container(const struct source *s, uint64_t at, uint64_t end, visit_fn visit,
-                          void *ctx, struct td_err *err)
+static int walk_container(const struct source *s, uint64_t container, uint64_t at, uint64_t end,
+                          visit_fn visit, void *ctx, struct td_err *err)
 {
     enum { READ = ENTRY_UNCOMPRESSED_SIZE + 8 }; /* every field read, in one read */
     while (at < end) {
@@ -127,7 +129,8 @@ static int walk_container(const struct source *s, uint64_t at, uint64_t end, vis
             h = td_buf_make(bytes, hsize, false);
         struct td_fatbin_entry e;
         read_entry(&h, at, hsize, &e);
-        if (!visit(&e, ctx))
+        e.container = container;
+        if (visit && !visit(&e, ctx))
             return 1;
         at = next;
     }
@@ -196,7 +199,8 @@ static uint64_t skip_padding(const struct source *s, uint64_t off)
     return off;
 }
 
-/* Every container in turn; *CONTAINERS counts the headers accepted. */
+/* Every container in turn; *CONTAINERS counts the headers accepted.
+ * Returns 1 when VISIT stopped the walk, 0 at the end, -1 on a bad header. */
 static int walk(const struct source *s, visit_fn visit, void *ctx, size_t *containers,
                 struct td_err *err)
 {
@@ -210,9 +214,9 @@ static int walk(const struct source *s, visit_fn visit, void *ctx, size_t *conta
         if (read_container(s, off, &start, &end, err) != 0)
             return -1;
         (*containers)++;
-        int rc = walk_container(s, start, end, visit, ctx, err);
+        int rc = walk_container(s, off, start, end, visit, ctx, err);
         if (rc != 0)
-            return rc < 0 ? -1 : 0;
+            return rc;
         off = end;
     }
 }
@@ -221,7 +225,7 @@ int td_fatbin_walk(const uint8_t *data, size_t size, visit_fn visit, void *ctx, 
 {
     struct source s = {.data = data, .size = size};
     size_t containers;
-    return walk(&s, visit, ctx, &containers, err);
+    return walk(&s, visit, ctx, &containers, err) < 0 ? -1 : 0;
 }
 
 int td_fatbin_walk_read(td_fatbin_read_fn read, void *src, uint64_t size, visit_fn visit, void *ctx,
@@ -229,7 +233,128 @@ int td_fatbin_walk_read(td_fatbin_read_fn read, void *src, uint64_t size, visit_
 {
     struct source s = {.read = read, .src = src, .size = size};
     size_t containers;
-    return walk(&s, visit, ctx, &containers, err);
+    return walk(&s, visit, ctx, &containers, err) < 0 ? -1 : 0;
+}
+
+/* Outside the fat binary section, containers lie among other data (cuFFT
+ * keeps ~24,000 in .ldata, cuBLASLt hundreds in .cask_resource, NCCL its
+ * relocatable ones in __nv_relfatbin). fatbinary_section.h declares the
+ * header fatbinary_ALIGN_(8), so only 8-byte-aligned offsets are tried,
+ * and bytes that merely hold the magic are told from a container by the
+ * rest of the header (version 1) and by its entries chaining exactly to
+ * its end. */
+enum { SCAN_CHUNK = 64 * 1024 };
+
+static bool is_magic(const uint8_t *p)
+{
+    static const uint8_t magic[4] = {0x50, 0xED, 0x55, 0xBA}; /* 0xBA55ED50, little-endian */
+    return memcmp(p, magic, sizeof magic) == 0;
+}
+
+/* The first 8-byte-aligned offset in [FROM, END) of P holding the magic, or END. */
+static uint64_t search_bytes(const uint8_t *p, uint64_t from, uint64_t end)
+{
+    for (uint64_t at = from; at + 4 <= end; at += 8)
+        if (is_magic(p + at))
+            return at;
+    return end;
+}
+
+/* The first 8-byte-aligned offset at or after FROM that holds the magic,
+ * or the size; *SCANNED counts the bytes looked at. Bytes in memory are
+ * searched in place; through READ in pieces that start small and double:
+ * the next container usually starts within a few bytes of the last one's
+ * end (cuFFT's 24,000 lie back to back), and reading 64 KiB after each
+ * would copy the whole payload area. (Searching a mapping instead of
+ * reading was no faster for check: the page faults cost what the copies
+ * do, and the mapping's pages count in the peak RSS.) */
+static uint64_t find_magic(const struct source *s, uint64_t from, uint64_t *scanned)
+{
+    uint8_t chunk[SCAN_CHUNK];
+    size_t piece = 256;
+    from = (from + 7) & ~(uint64_t)7;
+    if (s->data) {
+        uint64_t at = from < s->size ? search_bytes(s->data, from, s->size) : s->size;
+        *scanned += at - (from < at ? from : at);
+        return at;
+    }
+    while (from < s->size && s->size - from >= 4) {
+        size_t n = s->size - from < piece ? (size_t)(s->size - from) : piece;
+        if (!s->read(s->src, from, chunk, n))
+            return s->size;
+        uint64_t at = search_bytes(chunk, 0, n);
+        if (at < n) {
+            *scanned += at;
+            return from + at;
+        }
+        *scanned += n;
+        from += (n + 7) & ~(size_t)7; /* the positions checked, and no fewer than 8 */
+        if (piece < SCAN_CHUNK)
+            piece *= 2;
+    }
+    return s->size;
+}
+
+/* Whether OFF starts a container: a version-1 header whose entries chain
+ * exactly to its end ([*START, *END)). */
+static bool container_at(const struct source *s, uint64_t off, uint64_t *start, uint64_t *end)
+{
+    struct td_err ignored = {0};
+    uint8_t version[2];
+    if (read_container(s, off, start, end, &ignored) != 0 || *end == *start ||
+        !source_read(s, off + 4, version, sizeof version) || version[0] != 1 || version[1] != 0)
+        return false;
+    return walk_container(s, off, *start, *end, NULL, NULL, &ignored) == 0;
+}
+
+/* Searches the whole of S; 1 when VISIT stopped the walk, else 0. */
+static int search(const struct source *s, visit_fn visit, void *ctx, struct td_fatbin_scan *st)
+{
+    uint64_t off = 0;
+    for (;;) {
+        off = find_magic(s, off, &st->scanned);
+        if (off >= s->size)
+            return 0;
+        uint64_t start, end;
+        if (!container_at(s, off, &start, &end)) {
+            off += 8;
+            continue;
+        }
+        st->containers++;
+        struct td_err ignored = {0};
+        if (walk_container(s, off, start, end, visit, ctx, &ignored) == 1)
+            return 1;
+        off = end;
+    }
+}
+
+static int scan(const struct source *s, bool primary, visit_fn visit, void *ctx,
+                struct td_fatbin_scan *st, struct td_err *err)
+{
+    int rc;
+    if (primary) {
+        size_t containers;
+        rc = walk(s, visit, ctx, &containers, err);
+        st->containers += containers;
+    } else {
+        rc = search(s, visit, ctx, st);
+    }
+    st->stopped = rc == 1;
+    return rc < 0 ? -1 : 0;
+}
+
+int td_fatbin_scan(const uint8_t *data, size_t size, bool primary, visit_fn visit, void *ctx,
+                   struct td_fatbin_scan *st, struct td_err *err)
+{
+    struct source s = {.data = data, .size = size};
+    return scan(&s, primary, visit, ctx, st, err);
+}
+
+int td_fatbin_scan_read(td_fatbin_read_fn read, void *src, uint64_t size, bool primary,
+                        visit_fn visit, void *ctx, struct td_fatbin_scan *st, struct td_err *err)
+{
+    struct source s = {.read = read, .src = src, .size = size};
+    return scan(&s, primary, visit, ctx, st, err);
 }
 
 static bool count_entry(const struct td_fatbin_entry *e, void *ctx)
@@ -282,6 +407,7 @@ const char *td_fatbin_arch_name(const struct td_fatbin_entry *e, char *out, size
 {
     const char *prefix = e->kind == TD_FATBIN_ELF   ? "sm"
                          : e->kind == TD_FATBIN_PTX ? "compute"
+                         : e->kind == TD_FATBIN_LTO ? "lto"
                                                     : NULL;
     if (!prefix || cap == 0)
         return NULL;

@@ -1,6 +1,8 @@
-/* NVIDIA fat binaries: the .nv_fatbin section of a CUDA library holds one or
- * more containers, each a list of entries (a cubin for one sm_XY, or PTX for
- * one compute_XY). This reader lists the entries and their architectures
+/* NVIDIA fat binaries: a CUDA library holds one or more containers, each a
+ * list of entries (a cubin for one sm_XY, PTX for one compute_XY, LTO-IR
+ * for one lto_XY), in its .nv_fatbin section and, in NVIDIA's own large
+ * libraries, among other data (.ldata, .lrodata, .rodata, .cask_resource,
+ * __nv_relfatbin). This reader lists the entries and their architectures
  * from the headers alone, without decompressing any payload. The layout is
  * not documented by NVIDIA; fatbin.c cites where each field comes from. */
 #ifndef TD_FORMAT_FATBIN_H
@@ -17,6 +19,7 @@ enum {
     TD_FATBIN_MAGIC = 0xBA55ED50u,
     TD_FATBIN_PTX = 1,
     TD_FATBIN_ELF = 2,
+    TD_FATBIN_LTO = 8, /* LTO-IR (nvcc code=lto_80): linked by nvJitLink, never loaded as is */
     TD_FATBIN_HEADER_SIZE = 16, /* magic, version, header size, fat size */
     TD_FATBIN_ENTRY_MIN = 0x30, /* an entry header up to and including its flags */
 };
@@ -37,6 +40,7 @@ struct td_fatbin_entry {
     uint64_t flags;
     bool compressed; /* a compression flag is set (the payload was not read) */
     enum td_fatbin_compression compression;
+    uint64_t container;         /* of its container's header, from the start of the buffer */
     uint64_t offset;            /* of the entry header, from the start of the buffer */
     uint64_t payload_offset;    /* entry offset + entry header size */
     uint64_t payload_size;      /* as stored (compressed size when compressed) */
@@ -75,8 +79,34 @@ int td_fatbin_walk_read(td_fatbin_read_fn read, void *src, uint64_t size,
                         bool (*visit)(const struct td_fatbin_entry *e, void *ctx), void *ctx,
                         struct td_err *err);
 
-/* "sm_80" for a cubin, "compute_90" for PTX, "sm_90a" / "compute_100f" for
- * the arch- and family-specific variants, into OUT; NULL for other kinds. */
+/* What a search of a region found (td_fatbin_scan). */
+struct td_fatbin_scan {
+    size_t containers; /* added to: one counter over several regions */
+    uint64_t scanned;  /* bytes searched for a header, outside containers */
+    bool stopped;      /* VISIT returned false */
+};
+
+/* Every container of the region DATA of SIZE bytes, their entries to
+ * VISIT in order. PRIMARY: the region is a fat binary section, all
+ * containers and padding, read as td_fatbin_walk (a bad header is -1 with
+ * ERR). Otherwise containers are searched for among other data: each
+ * 8-byte-aligned offset holding the magic whose header and entry chain
+ * hold is one, the search resumes after its end (its payloads are never
+ * read), and anything else is data; always 0. */
+int td_fatbin_scan(const uint8_t *data, size_t size, bool primary,
+                   bool (*visit)(const struct td_fatbin_entry *e, void *ctx), void *ctx,
+                   struct td_fatbin_scan *st, struct td_err *err);
+
+/* As td_fatbin_scan over a region that READ reads: headers are read a few
+ * dozen bytes at a time, so no payload page is touched, and the bytes
+ * outside containers in pieces of up to 64 KiB. */
+int td_fatbin_scan_read(td_fatbin_read_fn read, void *src, uint64_t size, bool primary,
+                        bool (*visit)(const struct td_fatbin_entry *e, void *ctx), void *ctx,
+                        struct td_fatbin_scan *st, struct td_err *err);
+
+/* "sm_80" for a cubin, "compute_90" for PTX, "lto_80" for LTO-IR, "sm_90a"
+ * / "compute_100f" for the arch- and family-specific variants, into OUT;
+ * NULL for other kinds. */
 const char *td_fatbin_arch_name(const struct td_fatbin_entry *e, char *out, size_t cap);
 
 /* The distinct architecture names of FB in first-seen order, as arena

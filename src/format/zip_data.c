@@ -75,13 +75,6 @@ int td_zip_stored(const struct td_zip *z, const struct td_zip_entry *e, const ui
     return 0;
 }
 
-int td_zip_pump_emit(struct td_zip_pump *p, const uint8_t *chunk, size_t len)
-{
-    p->produced += len;
-    p->crc = td_zip_crc32(p->crc, chunk, len);
-    return len ? p->sink(p->ctx, chunk, len) : 0;
-}
-
 static int pump_stored(struct td_zip_pump *p, const uint8_t *src, uint64_t len)
 {
     for (uint64_t pos = 0; pos < len;) {

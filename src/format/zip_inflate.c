@@ -1,5 +1,7 @@
 /* Deflate for zip members (zip_inflate.h): zlib, in bounded chunks, where
- * the build links it; otherwise a refusal that says why. */
+ * the build links it; otherwise a refusal that says why. Below zip_data.c:
+ * the pump both of them feed (td_zip_pump_emit) is here too, so the data
+ * reader calls down into the decompressor and never the other way. */
 #include "format/zip_inflate.h"
 
 #include <string.h>
@@ -110,3 +112,10 @@ int td_zip_inflate(struct td_zip_pump *p, const uint8_t *src, uint64_t len, stru
 }
 
 #endif
+
+int td_zip_pump_emit(struct td_zip_pump *p, const uint8_t *chunk, size_t len)
+{
+    p->produced += len;
+    p->crc = td_zip_crc32(p->crc, chunk, len);
+    return len ? p->sink(p->ctx, chunk, len) : 0;
+}

@@ -26,7 +26,7 @@ struct td_zip_pump {
     uint32_t crc;
 };
 
-/* Counts CHUNK, adds it to the CRC and hands it to the sink (zip_data.c). */
+/* Counts CHUNK, adds it to the CRC and hands it to the sink (zip_inflate.c). */
 int td_zip_pump_emit(struct td_zip_pump *p, const uint8_t *chunk, size_t len);
 
 /* CRC-32 of APPNOTE 4.4.7 continued over DATA; td_zip_crc32(0, NULL, 0) is

@@ -347,6 +347,7 @@ void td_graph_bind_elf_start(struct td_graph *g)
     pthread_cond_init(&s->more, NULL);
     s->threaded = pthread_create(&s->thread, NULL, gather_thread, s) == 0;
     g->bind = s;
+    g->on_add = td_graph_bind_elf_offer; /* every object the closure adds from now on */
 }
 
 void td_graph_bind_elf_offer(struct td_graph *g, struct td_object *o)

@@ -23,7 +23,8 @@ int td_graph_add_object(struct td_graph *g, struct td_object *o)
     }
     o->index = (uint32_t)g->count;
     g->objects[g->count++] = o;
-    td_graph_bind_elf_offer(g, o);
+    if (g->on_add)
+        g->on_add(g, o);
     return 0;
 }
 
@@ -567,9 +568,9 @@ static void load_interpreter(struct td_graph *g)
         resolve_tail_needs(g, g->scope_tail[i], &cap);
 }
 
-int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
-                   const struct td_graph_options *opts, const char *const *roots, size_t n_roots,
-                   struct td_err *err)
+int td_graph_open(struct td_graph *g, const struct td_loader_config *cfg,
+                  const struct td_graph_options *opts, const char *const *roots, size_t n_roots,
+                  struct td_err *err)
 {
     memset(g, 0, sizeof *g);
     g->cfg = *cfg;
@@ -584,14 +585,11 @@ int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
     }
     if (td_loader_init(&g->loader, &g->cfg, err) != 0)
         return -1;
-    if (open_roots(g, roots, n_roots, err) != 0)
-        return -1;
-    /* References are read while the closure is found (bind_elf.c). */
-    if (g->opts.bind_symbols && !g->opts.versions_only && g->objects[0]->kind == TD_FILE_ELF) {
-        td_graph_bind_elf_start(g);
-        for (size_t i = 0; i < g->count; i++)
-            td_graph_bind_elf_offer(g, g->objects[i]);
-    }
+    return open_roots(g, roots, n_roots, err);
+}
+
+void td_graph_load(struct td_graph *g)
+{
     load_preloads(g);
     bool windows = g->objects[0]->kind == TD_FILE_PE;
     if (g->opts.interpreter && windows)
@@ -600,41 +598,4 @@ int td_graph_build(struct td_graph *g, const struct td_loader_config *cfg,
     td_graph_analyze(g);
     if (g->opts.interpreter && !windows)
         load_interpreter(g);
-    if (g->opts.bind_symbols && g->objects[0]->kind == TD_FILE_ELF)
-        td_graph_bind_elf(g);
-    if (g->opts.bind_symbols && g->objects[0]->kind == TD_FILE_PE)
-        td_graph_bind_pe(g);
-    td_graph_env_shadows(g);
-    return 0;
-}
-
-static void graph_free(struct td_graph *g, void (*free_object)(struct td_object *))
-{
-    td_graph_bind_elf_end(g); /* a build that failed before binding */
-    for (size_t i = 0; i < g->count; i++)
-        free_object(g->objects[i]);
-    for (size_t i = 0; i < g->n_scope_tail; i++)
-        free_object(g->scope_tail[i]); /* [0] is the interpreter */
-    if (g->interpreter && !g->n_scope_tail)
-        free_object(g->interpreter);
-    free(g->scope_tail);
-    free(g->loaded_buf);
-    free(g->objects);
-    free(g->edges);
-    free(g->unbound);
-    td_findings_free(&g->findings);
-    td_loader_fini(&g->loader);
-    td_arena_free(&g->arena);
-    td_arena_free(&g->bind_arena);
-    memset(g, 0, sizeof *g);
-}
-
-void td_graph_free(struct td_graph *g)
-{
-    graph_free(g, td_object_free);
-}
-
-void td_graph_free_at_exit(struct td_graph *g)
-{
-    graph_free(g, td_object_free_keep_mapping);
 }

@@ -67,6 +67,10 @@ struct td_graph {
     struct td_arena arena;
     struct td_arena bind_arena;   /* symbol binding's findings */
     struct td_bind_session *bind; /* ELF binding under way (bind_elf.c), or NULL */
+    /* Told of every object td_graph_add_object appends (the ELF binder's
+     * offer, set by td_graph_bind_elf_start), or NULL: the closure never
+     * calls the binder by name. */
+    void (*on_add)(struct td_graph *g, struct td_object *o);
 };
 
 /* The modules loaded when G's objects resolve their needs: the load order;
@@ -111,7 +115,17 @@ void td_graph_bind_elf_end(struct td_graph *g);
 /* Binds every PE import to an export, following forwarders (bind_pe_graph.c). */
 void td_graph_bind_pe(struct td_graph *g);
 
-/* Appends O to the load order (index set); -1 when out of memory. */
+/* The steps of td_graph_build (build.c) that find the closure (closure.c):
+ * G set up for CFG and OPTS with ROOTS opened (-1 with ERR as
+ * td_graph_build), then the preloads, the interpreter and every need
+ * resolved, and the whole-closure checks. */
+int td_graph_open(struct td_graph *g, const struct td_loader_config *cfg,
+                  const struct td_graph_options *opts, const char *const *roots, size_t n_roots,
+                  struct td_err *err);
+void td_graph_load(struct td_graph *g);
+
+/* Appends O to the load order (index set) and tells g->on_add; -1 when out
+ * of memory. */
 int td_graph_add_object(struct td_graph *g, struct td_object *o);
 /* Resolves the dependencies of objects START.. (and of all they add). */
 void td_graph_resolve_from(struct td_graph *g, size_t start);

@@ -311,32 +311,6 @@ static int by_rank(const void *x, const void *y)
     return strcmp(a->id, b->id);
 }
 
-const char *td_explain_capture(const struct td_explain_match *m, const char *name)
-{
-    for (size_t i = 0; i < m->n_captures; i++)
-        if (strcmp(m->capture_names[i], name) == 0)
-            return m->captures[i];
-    return NULL;
-}
-
-char *td_explain_decode_example(const char *cell, struct td_arena *a)
-{
-    char *out = td_arena_alloc(a, strlen(cell) + 1);
-    if (!out)
-        return NULL;
-    size_t o = 0;
-    for (const char *p = cell; *p; p++) {
-        if (p[0] == '\\' && (p[1] == 'n' || p[1] == '\\')) {
-            out[o++] = p[1] == 'n' ? '\n' : '\\';
-            p++;
-        } else {
-            out[o++] = *p;
-        }
-    }
-    out[o] = '\0';
-    return out;
-}
-
 int td_explain_text(const char *text, size_t len, struct td_explain *out, struct td_err *err)
 {
     memset(out, 0, sizeof *out);

@@ -174,21 +174,30 @@ size_t td_kb_torch_arches(const char *torch, const char *cuda, const char *os, c
     return snapshots ? n : 0;
 }
 
-/* Whether code for MA.MI runs on MAJOR.MINOR. NVIDIA CUDA C++ Programming
- * Guide, "Binary Compatibility": a cubin for X.y runs on X.z with z >= y
- * (same major only); "PTX Compatibility": PTX for X.Y can be JIT-compiled
- * for any CC >= X.Y. Arch-specific targets ('a': sm_90a, compute_90a) run
- * only on that exact CC; family-specific ones ('f': sm_100f, compute_100f)
- * on the same major with a minor not below theirs (NVIDIA Technical Blog,
- * "NVIDIA Blackwell and NVIDIA CUDA 12.9 Introduce Family-Specific
- * Architecture Features", 2025: sm_100f runs on 10.0 and 10.3, not 12.x). */
+/* Whether code for MA.MI runs on MAJOR.MINOR: the rule of
+ * data/gpu_code_rules.tsv for its kind (PTX or SASS) and variant ('a'
+ * arch-specific, 'f' family-specific, 0 none), each row with its source
+ * in NVIDIA's documentation. */
 static bool code_runs(bool ptx, char variant, int ma, int mi, int major, int minor)
 {
-    if (variant == 'a')
-        return ma == major && mi == minor;
-    if (!ptx || variant == 'f')
-        return ma == major && mi <= minor;
-    return ma < major || (ma == major && mi <= minor);
+    static const char *const cols[] = {"kind", "variant", "runs_on", NULL};
+    const char v[2] = {variant, '\0'};
+    struct td_table t;
+    if (!td_table_open(&t, "gpu_code_rules", cols))
+        return false;
+    while (td_table_next(&t)) {
+        if (strcmp(td_table_cell(&t, 0), ptx ? "ptx" : "sass") != 0 ||
+            strcmp(td_table_cell(&t, 1), variant ? v : "none") != 0)
+            continue;
+        const char *rule = td_table_cell(&t, 2);
+        if (strcmp(rule, "exact") == 0)
+            return ma == major && mi == minor;
+        if (strcmp(rule, "same_major_minor_ge") == 0)
+            return ma == major && mi <= minor;
+        if (strcmp(rule, "any_ge") == 0)
+            return ma < major || (ma == major && mi <= minor);
+    }
+    return false;
 }
 
 enum td_kb_arch_fit td_kb_arch_fit(const char *const *arches, size_t n, int major, int minor)

@@ -45,8 +45,14 @@ struct td_wheel_binary {
     const char **cuda_arches;             /* fat binary entries: "sm_80", "compute_90" */
     size_t ncuda;
     bool has_fatbin;
-    uint64_t fatbin_offset, fatbin_size; /* its section in the member, when not read yet */
-    const char *not_parsed;              /* what could not be read, or NULL */
+    /* Where its fat binary containers may lie (format/detect_fatbin.h), in
+     * file order, when they are still to be read (a member read in ranges). */
+    struct td_wheel_region {
+        uint64_t offset, size;
+        bool primary;
+    } * regions;
+    size_t nregions;
+    const char *not_parsed; /* what could not be read, or NULL */
 };
 
 /* Bytes per kind of member, for the size breakdown. */

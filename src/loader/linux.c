@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/compat.h"
+#include "base/map.h"
 #include "base/data.h"
 #include "format/ldcache.h"
 #include "loader/loader.h"
@@ -530,11 +531,13 @@ static enum step try_file(struct search *s, const char *target, enum td_rule rul
         add_probe(s, target, rule, origin, TD_VERDICT_UNREADABLE, "path too long");
         return s->stop ? STOP : NEXT;
     }
-    int fd = open(host, O_RDONLY | O_CLOEXEC | O_BINARY);
+    int fd = td_open_file(host, NULL); /* a FIFO is refused, never waited on */
     if (fd < 0) {
         bool absent = errno == ENOENT || errno == ENOTDIR;
         add_probe(s, target, rule, origin, absent ? TD_VERDICT_ABSENT : TD_VERDICT_UNREADABLE,
-                  absent ? NULL : strerror(errno));
+                  absent            ? NULL
+                  : errno == EINVAL ? "not a regular file"
+                                    : strerror(errno));
         return s->stop ? STOP : NEXT;
     }
     uint8_t hdr[4096]; /* a page: usually all the program headers too */

@@ -1,5 +1,6 @@
-/* The parts every loader model shares: set-up, probes, names, the target's
- * environment and the mapping of target paths under --root. */
+/* The parts every loader model shares: probes, names, the target's
+ * environment and the mapping of target paths under --root. Below the
+ * models (linux.c, windows.c, macos.c); choosing one is select.c's. */
 #include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -7,28 +8,6 @@
 #include <strings.h>
 
 #include "loader/loader.h"
-
-const struct td_loader_ops *td_loader_ops_for(enum td_platform platform)
-{
-    return platform == TD_PLATFORM_WINDOWS ? &td_loader_windows
-           : platform == TD_PLATFORM_MACOS ? &td_loader_macos
-                                           : &td_loader_linux;
-}
-
-int td_loader_init(struct td_loader *L, const struct td_loader_config *cfg, struct td_err *err)
-{
-    memset(L, 0, sizeof *L);
-    L->cfg = cfg;
-    L->ops = td_loader_ops_for(cfg->platform);
-    return L->ops->init ? L->ops->init(L, err) : 0;
-}
-
-void td_loader_fini(struct td_loader *L)
-{
-    if (L->ops && L->ops->fini)
-        L->ops->fini(L);
-    td_arena_free(&L->arena);
-}
 
 struct td_probe *td_probe_add(struct td_loader *L, struct td_resolution *out, const char *path,
                               enum td_rule rule, const char *origin, enum td_verdict verdict,

@@ -120,6 +120,8 @@ static struct td_object *from_map(struct td_map *map, uint64_t dev, uint64_t ino
             td_err_prefix(err, "%s: ", path);
             goto fail;
         }
+        if (td_map_shrank(&o->map))
+            goto fail;
         td_map_close(&o->map);
         adopt_headers(o, &elf);
         return o;
@@ -128,8 +130,13 @@ static struct td_object *from_map(struct td_map *map, uint64_t dev, uint64_t ino
         td_err_prefix(err, "%s: ", path);
         goto fail;
     }
-    return o;
+    if (!td_map_shrank(&o->map))
+        return o;
 fail:
+    if (td_map_shrank(&o->map)) { /* whatever was parsed, pages of it read as zeros */
+        memset(err, 0, sizeof *err);
+        td_err_set(err, "%s: changed while it was read (it shrank)", path);
+    }
     td_object_free(o);
     return NULL;
 }

@@ -91,15 +91,23 @@ static struct td_graph *torch_closure(const struct td_diagnose_request *a,
     return g;
 }
 
-/* The fat binaries of T's closure, for the rules to hold against the GPUs;
- * each read only until every GPU has SASS, the packages named only of the
- * libraries read whole (a finding may name them). */
-static void read_gpu_code(const struct td_probe_ctx *ctx, struct td_torch *t,
-                          const struct td_graph *g, const struct td_gpu_info *gpu,
-                          struct td_arena *arena)
+/* The fat binaries of T's closure, judged for every GPU; each read only
+ * until every GPU has SASS (whole when CUDA_FORCE_PTX_JIT makes SASS not
+ * count), the packages named only of the libraries read whole (a finding
+ * may name them). */
+static void read_gpu_code(const struct td_diagnose_request *a, const struct td_probe_ctx *ctx,
+                          struct td_torch *t, const struct td_graph *g,
+                          const struct td_gpu_info *gpu, const char *os, struct td_arena *arena)
 {
-    struct td_gpu_code_for q = {.gpus = gpu->gpus, .n = gpu->n_gpus};
+    char cuda[16];
+    const char *force = env_get(a, "CUDA_FORCE_PTX_JIT"),
+               *disable = env_get(a, "CUDA_DISABLE_PTX_JIT");
+    struct td_gpu_code_env env = {.driver_cuda = td_gpu_driver_cuda(gpu, os, cuda, sizeof cuda),
+                                  .force_ptx_jit = force && strcmp(force, "1") == 0,
+                                  .disable_ptx_jit = disable && strcmp(disable, "1") == 0};
+    struct td_gpu_code_for q = {.gpus = gpu->gpus, .n = env.force_ptx_jit ? 0 : gpu->n_gpus};
     t->n_gpu_code = td_gpu_code_of_closure(g, &q, arena, &t->gpu_code);
+    td_gpu_code_judge_all(t->gpu_code, t->n_gpu_code, gpu, &env, arena);
     td_gpu_code_packages(ctx, t, t->gpu_code, t->n_gpu_code);
 }
 
@@ -214,7 +222,7 @@ static void probe_all(const struct td_diagnose_request *a, struct td_check_repor
         pthread_join(gpu_probe, NULL);
     for (size_t i = 0; r->graphs && i < r->n_torch; i++)
         if (r->graphs[i] && r->torch[i].cuda && r->gpu_probed && r->gpu.status == TD_GPU_OK)
-            read_gpu_code(&ctx, &r->torch[i], r->graphs[i], &r->gpu, arena);
+            read_gpu_code(a, &ctx, &r->torch[i], r->graphs[i], &r->gpu, r->os, arena);
 }
 
 /* What --live runs: the import, timed, then (GPU machines) CUDA. Results go

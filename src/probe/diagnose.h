@@ -63,6 +63,7 @@ struct td_check_report {
     const struct td_replay *replay;
     struct td_findings findings;
     double elapsed_ms;
+    bool verbose; /* text: every CUDA library's architectures and where they lie */
 };
 
 /* Fills R for Q; strings and graphs live in ARENA (and R's graphs and

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/compat.h"
+#include "base/map.h"
 #include "probe/probe.h"
 #include "probe/probe_util.h"
 
@@ -83,7 +84,7 @@ char *td_probe_slurp(const struct td_probe_ctx *ctx, const char *path, size_t ma
     *len = 0;
     if (!td_probe_path(ctx, path, host, sizeof host))
         return NULL;
-    int fd = open(host, O_RDONLY | O_CLOEXEC);
+    int fd = td_open_file(host, NULL);
     if (fd < 0)
         return NULL;
     char *buf = td_probe_read_fd(fd, max, len);

@@ -19,13 +19,15 @@
 
 #include "base/arena.h"
 #include "base/finding.h"
+#include "base/time_up.h"
 #include "loader/loader.h"
 
 struct td_probe_ctx {
-    const char *root;       /* NULL or "/" = this machine */
-    struct td_arena *arena; /* owns every string the probes return */
-    int timeout_ms;         /* for child processes (GPU driver); 0 = 5000 */
-    const char *home;       /* $HOME; NULL = from the environment */
+    const char *root;          /* NULL or "/" = this machine */
+    struct td_arena *arena;    /* owns every string the probes return */
+    int timeout_ms;            /* for child processes (GPU driver); 0 = 5000 */
+    struct td_time_up time_up; /* tests: an event instead of the clock */
+    const char *home;          /* $HOME; NULL = from the environment */
     /* The environment the probed programs would run in ("NAME=value",
      * NULL-terminated; the request's snapshot). NULL: this process's. */
     const char *const *envp;

@@ -85,9 +85,10 @@ struct td_gpu_helper_outcome {
 
 /* Runs the embedded GPU helper with ARGS (NULL-terminated, at most 6; NULL
  * for the probe's questions) and reads its answer into BUF until it ends
- * or TIMEOUT_MS passes (then it is killed). Returns the bytes read. Linux. */
-size_t td_gpu_helper_run(const char *const *args, int timeout_ms, char *buf, size_t cap,
-                         struct td_gpu_helper_outcome *o);
+ * or TIMEOUT_MS passes (then it is killed; TIME_UP, when it has a function,
+ * decides instead of the clock). Returns the bytes read. Linux. */
+size_t td_gpu_helper_run(const char *const *args, int timeout_ms, struct td_time_up time_up,
+                         char *buf, size_t cap, struct td_gpu_helper_outcome *o);
 
 /* Applies the GPU helper's answer (TEXT, LEN bytes, the line protocol of
  * gpuhelper/gpu_helper.c) to OUT, with strings in ARENA. Sets status and

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/version.h"
+#include "probe/gpu/gpu_code.h"
 
 static const struct td_gpu *first_gpu(const struct td_facts *x)
 {
@@ -28,10 +29,7 @@ static const char *driver_of(const struct td_facts *x)
  * else what the table says its version supports. */
 static const char *driver_cuda(const struct td_facts *x, char *out, size_t cap)
 {
-    if (x->gpu && x->gpu->cuda_driver_version > 0)
-        return td_kb_cuda_from_int(x->gpu->cuda_driver_version, out, cap);
-    const char *drv = driver_of(x);
-    return drv ? td_kb_driver_max_cuda(drv, x->os, out, cap) : NULL;
+    return td_gpu_driver_cuda(x->gpu, x->os, out, cap);
 }
 
 /* Whether NAME is installed beside TORCH (a fix names only those). */
@@ -250,19 +248,20 @@ static void rule_arch(const struct td_facts *x, const struct td_torch *t, struct
         char fix[1024], list[512] = "", libs[1024], have[TD_KB_STR];
         const char *drv = driver_cuda(x, have, sizeof have);
         bool torch_runs = n == 0 || td_kb_arch_runs(arch, n, g->cc_major, g->cc_minor);
-        size_t lacking = td_rules_gpu_code_lacking(t, g, drv, libs, sizeof libs);
-        if (torch_runs && lacking == 0)
-            continue;
+        size_t lacking = td_rules_gpu_code_lacking(t, i, libs, sizeof libs);
         struct td_kb_build b;
-        const char *cmd = td_rules_install_fix(x, owner(x, t), NULL, &b, fix, sizeof fix);
-        if (!cmd)
-            cmd = driver_then_install(x, owner(x, t), fix, sizeof fix);
+        const char *cmd = NULL;
+        if (!torch_runs || lacking) {
+            cmd = td_rules_install_fix(x, owner(x, t), NULL, &b, fix, sizeof fix);
+            if (!cmd)
+                cmd = driver_then_install(x, owner(x, t), fix, sizeof fix);
+        }
         if (torch_runs) {
             struct td_gpu_code_rule r = {
                 .driver_cuda = drv,
                 .os = x->os,
                 .fix = cmd ? cmd : "no published torch build supports this GPU yet"};
-            td_rules_gpu_code(t, g, &r, f);
+            td_rules_gpu_code(t, g, i, &r, f);
             continue;
         }
         for (size_t k = 0; k < n; k++)

@@ -46,14 +46,14 @@ struct td_gpu_code_rule {
     const char *fix;
 };
 
-/* The CUDA libraries of T's closure (t->gpu_code, rules_gpu_code.c) with no
- * code for GPU G that runs under a driver for DRIVER_CUDA: their names,
- * comma-separated, into LIST; returns how many. td_rules_gpu_code makes
- * them findings, one per wheel (or directory) and reason, for a GPU
- * torch's own code runs on. */
-size_t td_rules_gpu_code_lacking(const struct td_torch *t, const struct td_gpu *g,
-                                 const char *driver_cuda, char *list, size_t cap);
-void td_rules_gpu_code(const struct td_torch *t, const struct td_gpu *g,
+/* The CUDA libraries of T's closure (t->gpu_code, rules_gpu_code.c) whose
+ * code does not run on the probe's GPU number GPU (no code, or PTX newer
+ * than the driver): their names, comma-separated, into LIST; returns how
+ * many. td_rules_gpu_code makes findings of every verdict but native, one
+ * per wheel (or directory) and verdict, for G, a GPU torch's own code
+ * runs on: errors for code that fails, notes for PTX JIT. */
+size_t td_rules_gpu_code_lacking(const struct td_torch *t, size_t gpu, char *list, size_t cap);
+void td_rules_gpu_code(const struct td_torch *t, const struct td_gpu *g, size_t gpu,
                        const struct td_gpu_code_rule *r, struct td_findings *f);
 
 /* Windows (winrules.c): each System32 VC++ runtime DLL older than the

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "probe/gpu/gpu_code.h"
 #include "report/deps.h"
 #include "report/envelope.h"
 #include "report/html.h"
@@ -419,6 +420,46 @@ static void view_import(const struct out *o, const struct td_check_report *r,
         sub(o, "an editable install of %s", t->editable);
 }
 
+/* How many of T's CUDA libraries have each verdict on GPU number GPU. */
+static void count_verdicts(const struct td_torch *t, size_t gpu, size_t counts[4])
+{
+    memset(counts, 0, 4 * sizeof *counts);
+    for (size_t k = 0; k < t->n_gpu_code; k++)
+        if (t->gpu_code[k].verdicts && t->gpu_code[k].verdicts[gpu] < 4)
+            counts[t->gpu_code[k].verdicts[gpu]]++;
+}
+
+/* The CUDA libraries' code against each GPU; with --verbose every library's
+ * architectures and the sections they were found in. */
+static void view_gpu_code(const struct out *o, const struct td_check_report *r,
+                          const struct td_torch *t)
+{
+    if (!t->n_gpu_code)
+        return;
+    size_t containers = 0;
+    for (size_t k = 0; k < t->n_gpu_code; k++)
+        containers += t->gpu_code[k].containers;
+    for (size_t i = 0; i < r->gpu.n_gpus; i++) {
+        size_t c[4];
+        count_verdicts(t, i, c);
+        sub(o,
+            "%zu CUDA libraries with GPU code (%zu containers read) on %s (sm_%d%d): %zu native, "
+            "%zu through PTX JIT, %zu without code for it",
+            t->n_gpu_code, containers, or_unknown(r->gpu.gpus[i].name), r->gpu.gpus[i].cc_major,
+            r->gpu.gpus[i].cc_minor, c[TD_GPU_CODE_NATIVE], c[TD_GPU_CODE_PTX_JIT],
+            c[TD_GPU_CODE_NONE] + c[TD_GPU_CODE_PTX_TOO_NEW]);
+    }
+    for (size_t k = 0; r->verbose && k < t->n_gpu_code; k++) {
+        const struct td_gpu_code *g = &t->gpu_code[k];
+        char archs[2048] = "";
+        for (size_t a = 0; a < g->n_archs; a++)
+            snprintf(archs + strlen(archs), sizeof archs - strlen(archs), "%s%s (%s)", a ? " " : "",
+                     g->archs[a], g->where ? g->where[a] : "?");
+        sub(o, "%s: %zu containers%s: %s", g->path, g->containers,
+            g->whole ? "" : " (read until every GPU had SASS)", archs);
+    }
+}
+
 static void view_torch(const struct out *o, const struct td_check_report *r)
 {
     section(o, "torch");
@@ -450,6 +491,7 @@ static void view_torch(const struct out *o, const struct td_check_report *r)
                          t->cuda_archs[k]);
             sub(o, "CUDA architectures: %s", archs);
         }
+        view_gpu_code(o, r, t);
         if (t->record_files)
             sub(o, "%zu files checked against %s (%zu hashed; --verify hashes all)",
                 t->record_files, or_unknown(t->manifest), t->record_hashed);
@@ -809,6 +851,43 @@ static void json_strings(struct td_jsonw *w, const char *key, const char *const 
     td_jw_end_array(w);
 }
 
+/* One CUDA library's code: what was read, and its verdict for each GPU. */
+static void json_gpu_code_one(struct td_jsonw *w, const struct td_check_report *r,
+                              const struct td_gpu_code *c)
+{
+    td_jw_begin_object(w);
+    td_jw_kstr(w, "library", c->path);
+    td_jw_kstr(w, "loaded_by", c->via);
+    td_jw_kstr(w, "package", c->package);
+    td_jw_kuint(w, "containers", c->containers);
+    td_jw_kuint(w, "entries", c->entries);
+    td_jw_kbool(w, "complete", c->whole);
+    json_strings(w, "archs", c->archs, c->n_archs);
+    json_strings(w, "sections", c->where, c->where ? c->n_archs : 0);
+    td_jw_kstr(w, "error", c->error);
+    td_jw_key(w, "verdicts");
+    td_jw_begin_array(w);
+    for (size_t i = 0; c->verdicts && i < r->gpu.n_gpus; i++) {
+        td_jw_begin_object_inline(w);
+        td_jw_kuint(w, "gpu", i);
+        td_jw_kstr(w, "verdict", td_gpu_code_verdict_name(c->verdicts[i]));
+        td_jw_kstr(w, "needs_cuda", c->need ? c->need[i] : NULL);
+        td_jw_end_object(w);
+    }
+    td_jw_end_array(w);
+    td_jw_end_object(w);
+}
+
+static void json_gpu_code(struct td_jsonw *w, const struct td_check_report *r,
+                          const struct td_torch *t)
+{
+    td_jw_key(w, "gpu_code");
+    td_jw_begin_array(w);
+    for (size_t k = 0; k < t->n_gpu_code; k++)
+        json_gpu_code_one(w, r, &t->gpu_code[k]);
+    td_jw_end_array(w);
+}
+
 /* sys.path as the probe computed it, each entry with its reason. */
 static void json_sys_path(struct td_jsonw *w, const struct td_python *p)
 {
@@ -902,6 +981,7 @@ static void json_torch(struct td_jsonw *w, const struct td_check_report *r)
         td_jw_end_array(w);
         json_strings(w, "cuda_archs", t->cuda_archs, t->n_cuda_archs);
         td_jw_kstr(w, "archs_from", t->archs_from);
+        json_gpu_code(w, r, t);
         td_jw_kuint(w, "record_files", t->record_files);
         td_jw_kuint(w, "record_hashed", t->record_hashed);
         td_jw_kstr(w, "record_manifest", t->manifest);

@@ -16,6 +16,7 @@
 
 struct td_inspect_opts {
     bool symbols; /* list every symbol / import / export */
+    bool verbose; /* text: say where each part was found (the fat binary's sections) */
 };
 
 /* Each describer writes the fields of one file into the currently open
@@ -29,14 +30,17 @@ int td_inspect_pe(struct td_view *v, const struct td_pe *pe, const struct td_ins
 int td_inspect_macho(struct td_view *v, const struct td_macho *m, const struct td_inspect_opts *o,
                      struct td_arena *arena, struct td_err *err);
 
-/* The "fatbin" block of an ELF (.nv_fatbin) or PE (.nv_fatb) file: every
- * entry in JSON, one line per kind and architecture in text; "fatbin":
- * null without one. -1 with ERR when a header is malformed (the entries
- * before it are still listed). */
-int td_inspect_elf_fatbin(struct td_view *v, const struct td_elf *elf, struct td_arena *arena,
+/* The "fatbin" block of an ELF or PE file, from the containers of its fat
+ * binary section (.nv_fatbin, .nv_fatb) and of its other data sections:
+ * every entry in JSON, one line per kind and architecture in text (and
+ * per section with O->verbose); "fatbin": null without any container. -1
+ * with ERR when a header of the fat binary section is malformed (the
+ * entries before it are still listed). */
+int td_inspect_elf_fatbin(struct td_view *v, const struct td_elf *elf,
+                          const struct td_inspect_opts *o, struct td_arena *arena,
                           struct td_err *err);
-int td_inspect_pe_fatbin(struct td_view *v, const struct td_pe *pe, struct td_arena *arena,
-                         struct td_err *err);
+int td_inspect_pe_fatbin(struct td_view *v, const struct td_pe *pe, const struct td_inspect_opts *o,
+                         struct td_arena *arena, struct td_err *err);
 
 /* Splits a colon-separated search path (DT_RPATH/DT_RUNPATH) into a list. */
 void td_inspect_path_list(struct td_view *v, const char *key, const char *label, const char *paths);

@@ -270,7 +270,7 @@ int td_inspect_elf(struct td_view *v, const struct td_elf *e, const struct td_in
     describe_versions(v, e);
     td_view_end(v);
     struct td_err fat = {0};
-    td_inspect_elf_fatbin(v, e, arena, &fat);
+    td_inspect_elf_fatbin(v, e, o, arena, &fat);
 
     if (o->symbols && !listed) {
         uint32_t d2, u2;

@@ -1,8 +1,10 @@
-/* `inspect` for the CUDA fat binary inside an ELF or PE file: what
- * `cuobjdump --list-elf --list-ptx` would tell, read from the entry headers
- * alone (format/fatbin.h). JSON lists every entry; text groups the entries
- * of one kind, architecture and compression on one line each, since
- * libcublasLt holds 5,700 of them. */
+/* `inspect` for the CUDA fat binary containers of an ELF or PE file, in
+ * its fat binary section and among its other data (format/detect_fatbin.h):
+ * what `cuobjdump --list-elf --list-ptx` would tell, read from the entry
+ * headers alone (format/fatbin.h). JSON lists every entry with the section
+ * it lies in and its file offset; text groups the entries of one kind,
+ * architecture and compression on one line each (cuFFT holds 37,000 of
+ * them), and with --verbose also by section. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,16 +12,69 @@
 #include "format/fatbin.h"
 #include "report/inspect.h"
 
-/* Entries of one kind, architecture and compression (text). */
+/* Every entry of the file, file offsets, with the region it lies in. */
+struct collected {
+    struct td_fatbin_entry *entries;
+    uint16_t *region; /* beside each entry */
+    size_t n, cap;
+    const struct td_fatbin_regions *regions;
+    uint16_t at; /* the region being read */
+    struct td_arena *arena;
+    bool full; /* out of memory: the entries after are not listed */
+};
+
+static bool grow(struct collected *c)
+{
+    size_t cap = c->cap ? c->cap * 2 : 256;
+    struct td_fatbin_entry *e = td_arena_array(c->arena, cap, sizeof *e);
+    uint16_t *r = td_arena_array(c->arena, cap, sizeof *r);
+    if (!e || !r)
+        return false;
+    if (c->n) {
+        memcpy(e, c->entries, c->n * sizeof *e);
+        memcpy(r, c->region, c->n * sizeof *r);
+    }
+    c->entries = e, c->region = r, c->cap = cap;
+    return true;
+}
+
+static bool collect(const struct td_fatbin_entry *e, void *ctx)
+{
+    struct collected *c = ctx;
+    if (c->n == c->cap && !grow(c)) {
+        c->full = true;
+        return false;
+    }
+    uint64_t base = c->regions->list[c->at].offset;
+    struct td_fatbin_entry *out = &c->entries[c->n];
+    *out = *e;
+    out->container += base, out->offset += base, out->payload_offset += base;
+    c->region[c->n++] = c->at;
+    return true;
+}
+
+/* Entries of one kind, architecture and compression (and region). */
 struct entry_group {
     const struct td_fatbin_entry *first;
+    uint16_t region;
     size_t count;
     uint64_t stored, inflated;
 };
 
 static const char *kind_name(const struct td_fatbin_entry *e)
 {
-    return e->kind == TD_FATBIN_ELF ? "sass" : e->kind == TD_FATBIN_PTX ? "ptx" : "other";
+    return e->kind == TD_FATBIN_ELF   ? "sass"
+           : e->kind == TD_FATBIN_PTX ? "ptx"
+           : e->kind == TD_FATBIN_LTO ? "lto"
+                                      : "other";
+}
+
+static const char *kind_label(const struct td_fatbin_entry *e)
+{
+    return e->kind == TD_FATBIN_ELF   ? "SASS"
+           : e->kind == TD_FATBIN_PTX ? "PTX"
+           : e->kind == TD_FATBIN_LTO ? "LTO"
+                                      : "?";
 }
 
 static void entry_arch(const struct td_fatbin_entry *e, char *out, size_t cap)
@@ -28,7 +83,7 @@ static void entry_arch(const struct td_fatbin_entry *e, char *out, size_t cap)
         snprintf(out, cap, "kind %u arch %u", e->kind, e->arch);
 }
 
-static void json_entry(struct td_view *v, const struct td_fatbin_entry *e)
+static void json_entry(struct td_view *v, const struct td_fatbin_entry *e, const char *section)
 {
     char arch[48], version[16];
     entry_arch(e, arch, sizeof arch);
@@ -44,107 +99,180 @@ static void json_entry(struct td_view *v, const struct td_fatbin_entry *e)
     else
         td_view_json_str(v, "uncompressed_size", NULL);
     td_view_str(v, "version", NULL, version);
+    td_view_str(v, "section", NULL, section);
     td_view_hex(v, "offset", NULL, e->offset);
     td_view_row_end(v);
 }
 
-static bool same_group(const struct td_fatbin_entry *a, const struct td_fatbin_entry *b)
+static bool same_group(const struct entry_group *g, const struct td_fatbin_entry *e,
+                       uint16_t region, bool by_region)
 {
-    return a->kind == b->kind && a->arch == b->arch && a->variant == b->variant &&
-           a->compression == b->compression;
+    const struct td_fatbin_entry *a = g->first;
+    return a->kind == e->kind && a->arch == e->arch && a->variant == e->variant &&
+           a->compression == e->compression && (!by_region || g->region == region);
 }
 
-static void text_groups(struct td_view *v, const struct td_fatbin *fb, struct td_arena *arena)
+static void text_group(struct td_view *v, const struct entry_group *g, const char *section)
 {
-    struct entry_group *g = td_arena_array(arena, fb->count, sizeof *g);
+    const struct td_fatbin_entry *e = g->first;
+    char arch[48], size[64];
+    entry_arch(e, arch, sizeof arch);
+    if (e->compressed)
+        snprintf(size, sizeof size, "%llu bytes %s (%llu inflated)", (unsigned long long)g->stored,
+                 td_fatbin_compression_name(e->compression), (unsigned long long)g->inflated);
+    else
+        snprintf(size, sizeof size, "%llu bytes", (unsigned long long)g->stored);
+    td_view_note(v, "%-16s %-12s %-4s %5zu %-7s %s%s%s", "", arch, kind_label(e), g->count,
+                 g->count == 1 ? "entry" : "entries", size, section ? " in " : "",
+                 section ? section : "");
+}
+
+static void text_groups(struct td_view *v, const struct collected *c, bool by_region)
+{
+    struct entry_group *g = td_arena_array(c->arena, c->n ? c->n : 1, sizeof *g);
     size_t n = 0;
-    for (size_t i = 0; g && i < fb->count; i++) {
-        const struct td_fatbin_entry *e = &fb->entries[i];
+    for (size_t i = 0; g && i < c->n; i++) {
+        const struct td_fatbin_entry *e = &c->entries[i];
         size_t k = 0;
-        while (k < n && !same_group(g[k].first, e))
+        while (k < n && !same_group(&g[k], e, c->region[i], by_region))
             k++;
         if (k == n)
-            g[n++] = (struct entry_group){.first = e};
+            g[n++] = (struct entry_group){.first = e, .region = c->region[i]};
         g[k].count++;
         g[k].stored += e->payload_size;
         g[k].inflated += e->uncompressed_size ? e->uncompressed_size : e->payload_size;
     }
-    for (size_t k = 0; k < n; k++) {
-        const struct td_fatbin_entry *e = g[k].first;
-        char arch[48], size[64];
-        entry_arch(e, arch, sizeof arch);
-        if (e->compressed)
-            snprintf(size, sizeof size, "%llu bytes %s (%llu inflated)",
-                     (unsigned long long)g[k].stored, td_fatbin_compression_name(e->compression),
-                     (unsigned long long)g[k].inflated);
-        else
-            snprintf(size, sizeof size, "%llu bytes", (unsigned long long)g[k].stored);
-        td_view_note(v, "%-16s %-12s %-4s %5zu %-7s %s", "", arch,
-                     e->kind == TD_FATBIN_ELF   ? "SASS"
-                     : e->kind == TD_FATBIN_PTX ? "PTX"
-                                                : "?",
-                     g[k].count, g[k].count == 1 ? "entry" : "entries", size);
-    }
+    for (size_t k = 0; k < n; k++)
+        text_group(v, &g[k], by_region ? c->regions->list[g[k].region].name : NULL);
 }
 
-static int describe(struct td_view *v, const char *section, const uint8_t *data, size_t size,
-                    struct td_arena *arena, struct td_err *err)
+/* The distinct architecture names of C in first-seen order. */
+static size_t union_archs(const struct collected *c, const char **names)
 {
-    struct td_fatbin fb;
+    size_t n = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        char name[32];
+        if (!td_fatbin_arch_name(&c->entries[i], name, sizeof name))
+            continue;
+        size_t j = 0;
+        while (j < n && strcmp(names[j], name) != 0)
+            j++;
+        if (j == n && (names[n] = td_arena_strdup(c->arena, name)))
+            n++;
+    }
+    return n;
+}
+
+/* The sections that hold containers: a row each (JSON), a line each (text). */
+static void describe_sections(struct td_view *v, const struct collected *c,
+                              const size_t *containers)
+{
+    const struct td_fatbin_regions *r = c->regions;
+    td_view_list_begin(v, "sections", NULL);
+    for (size_t i = 0; i < r->count; i++) {
+        if (!containers[i])
+            continue;
+        size_t entries = 0;
+        for (size_t k = 0; k < c->n; k++)
+            entries += c->region[k] == i;
+        if (v->kind == TD_VIEW_JSON) {
+            td_view_row_begin(v);
+            td_view_str(v, "name", NULL, r->list[i].name);
+            td_view_uint(v, "containers", NULL, containers[i]);
+            td_view_uint(v, "entries", NULL, entries);
+            td_view_row_end(v);
+        }
+        td_view_note(v, "%-16s %s: %zu container%s, %zu entr%s", "fatbin", r->list[i].name,
+                     containers[i], containers[i] == 1 ? "" : "s", entries,
+                     entries == 1 ? "y" : "ies");
+    }
+    td_view_list_end(v);
+}
+
+/* Reads every region of R from the file in BUF; CONTAINERS per region. */
+static void read_all(const struct td_buf *buf, struct collected *c, size_t *containers,
+                     struct td_err *bad)
+{
+    for (size_t i = 0; i < c->regions->count && !c->full; i++) {
+        const struct td_fatbin_region *g = &c->regions->list[i];
+        const uint8_t *data = td_buf_at(buf, g->offset, g->size);
+        struct td_fatbin_scan st = {0};
+        struct td_err err = {0};
+        c->at = (uint16_t)i;
+        if (data)
+            td_fatbin_scan(data, (size_t)g->size, g->primary, collect, c, &st, &err);
+        containers[i] = st.containers;
+        if (err.set && !bad->set)
+            td_err_set(bad, "%s section: %s", g->name, err.msg);
+    }
+    if (c->full && !bad->set)
+        td_err_set(bad, "out of memory after %zu fat binary entries", c->n);
+}
+
+static int describe(struct td_view *v, const struct td_buf *buf, const struct td_fatbin_regions *r,
+                    const struct td_inspect_opts *o, struct td_arena *arena, struct td_err *err)
+{
+    struct collected c = {.regions = r, .arena = arena};
+    size_t *containers = td_arena_array(arena, r->count ? r->count : 1, sizeof *containers);
     struct td_err bad = {0};
-    td_fatbin_parse(&fb, data, size, arena, &bad);
+    if (!containers) {
+        td_err_set(err, "fat binary: out of memory");
+        return -1;
+    }
+    read_all(buf, &c, containers, &bad);
+    size_t total = 0, first = r->count;
+    for (size_t i = 0; i < r->count; i++) {
+        total += containers[i];
+        if (first == r->count && (containers[i] || r->list[i].primary))
+            first = i;
+    }
+    if (first == r->count && !bad.set) {
+        td_view_json_str(v, "fatbin", NULL);
+        return 0;
+    }
     td_view_begin(v, "fatbin", NULL);
-    td_view_str(v, "section", NULL, section);
-    td_view_uint(v, "containers", NULL, fb.containers);
-    td_view_note(v, "%-16s %s: %zu container%s, %zu entr%s", "fatbin", section, fb.containers,
-                 fb.containers == 1 ? "" : "s", fb.count, fb.count == 1 ? "y" : "ies");
-    const char **archs;
-    size_t n = td_fatbin_archs(&fb, arena, &archs);
+    td_view_str(v, "section", NULL, first < r->count ? r->list[first].name : NULL);
+    td_view_uint(v, "containers", NULL, total);
+    describe_sections(v, &c, containers);
+    const char **archs = td_arena_array(arena, c.n ? c.n : 1, sizeof *archs);
+    size_t n = archs ? union_archs(&c, archs) : 0;
     td_view_list_begin_inline(v, "archs", "gpu archs");
     for (size_t i = 0; i < n; i++)
         td_view_item(v, archs[i]);
     td_view_list_end(v);
     td_view_list_begin(v, "entries", NULL);
-    for (size_t i = 0; v->kind == TD_VIEW_JSON && i < fb.count; i++)
-        json_entry(v, &fb.entries[i]);
+    for (size_t i = 0; v->kind == TD_VIEW_JSON && i < c.n; i++)
+        json_entry(v, &c.entries[i], r->list[c.region[i]].name);
     td_view_list_end(v);
     if (v->kind == TD_VIEW_TEXT)
-        text_groups(v, &fb, arena);
+        text_groups(v, &c, o->verbose);
     td_view_str(v, "error", "fatbin error", bad.set ? bad.msg : NULL);
     td_view_end(v);
     if (!bad.set)
         return 0;
-    td_err_set(err, "%s section: %s", section, bad.msg);
+    td_err_set(err, "%s", bad.msg);
     return -1;
 }
 
-/* The block for a section found (or not, or pointing past the file: LOCATE). */
-static int describe_found(struct td_view *v, bool found, const struct td_fatbin_section *s,
-                          const struct td_err *locate, struct td_arena *arena, struct td_err *err)
-{
-    if (found)
-        return describe(v, s->name, s->data, s->size, arena, err);
-    td_view_json_str(v, "fatbin", NULL);
-    if (!locate->set)
-        return 0;
-    td_err_set(err, "%s", locate->msg);
-    return -1;
-}
-
-int td_inspect_elf_fatbin(struct td_view *v, const struct td_elf *elf, struct td_arena *arena,
+int td_inspect_elf_fatbin(struct td_view *v, const struct td_elf *elf,
+                          const struct td_inspect_opts *o, struct td_arena *arena,
                           struct td_err *err)
 {
-    struct td_fatbin_section s;
-    struct td_err locate = {0};
-    bool found = td_fatbin_section_elf(elf, &s, &locate);
-    return describe_found(v, found, &s, &locate, arena, err);
+    struct td_fatbin_regions r;
+    if (td_fatbin_regions_elf(elf, arena, &r, err) != 0) {
+        td_view_json_str(v, "fatbin", NULL);
+        return -1;
+    }
+    return describe(v, &elf->buf, &r, o, arena, err);
 }
 
-int td_inspect_pe_fatbin(struct td_view *v, const struct td_pe *pe, struct td_arena *arena,
-                         struct td_err *err)
+int td_inspect_pe_fatbin(struct td_view *v, const struct td_pe *pe, const struct td_inspect_opts *o,
+                         struct td_arena *arena, struct td_err *err)
 {
-    struct td_fatbin_section s;
-    struct td_err locate = {0};
-    bool found = td_fatbin_section_pe(pe, &s, &locate);
-    return describe_found(v, found, &s, &locate, arena, err);
+    struct td_fatbin_regions r;
+    if (td_fatbin_regions_pe(pe, arena, &r, err) != 0) {
+        td_view_json_str(v, "fatbin", NULL);
+        return -1;
+    }
+    return describe(v, &pe->buf, &r, o, arena, err);
 }

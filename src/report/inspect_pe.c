@@ -230,7 +230,7 @@ int td_inspect_pe(struct td_view *v, const struct td_pe *pe, const struct td_ins
     td_view_list_end(v);
     td_view_end(v);
     struct td_err e_fat = {0};
-    td_inspect_pe_fatbin(v, pe, arena, &e_fat);
+    td_inspect_pe_fatbin(v, pe, o, arena, &e_fat);
 
     if (o->symbols) {
         td_view_list_begin(v, "symbol_list", "symbol table");

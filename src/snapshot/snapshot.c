@@ -8,6 +8,7 @@
  * files of each torch's import closure, and PATH / LD_LIBRARY_PATH split
  * into entries. Nothing is imported or run. */
 #include "snapshot/snapshot.h"
+#include "base/map.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -189,7 +190,7 @@ static void collect_env(const struct td_probe_ctx *ctx, const struct td_python *
 
 static const char *sha256_hex(struct td_arena *a, const char *host_path)
 {
-    int fd = open(host_path, O_RDONLY | O_BINARY);
+    int fd = td_open_file(host_path, NULL);
     if (fd < 0)
         return NULL;
     static uint8_t buf[1 << 16];

@@ -58,36 +58,6 @@ static const char *base_name(const char *path)
     return td_trace_pe_base(path); /* '/' or '\\': a Windows trace names DLLs by C:\\ paths */
 }
 
-struct td_trace_lib *td_trace_add_lib(struct td_trace *t)
-{
-    if (t->n_libs == t->libs_cap) {
-        size_t cap = t->libs_cap ? t->libs_cap * 2 : 64;
-        struct td_trace_lib *grown = realloc(t->libs, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        t->libs = grown;
-        t->libs_cap = cap;
-    }
-    struct td_trace_lib *l = &t->libs[t->n_libs++];
-    memset(l, 0, sizeof *l);
-    return l;
-}
-
-struct td_trace_event *td_trace_add_event(struct td_trace *t)
-{
-    if (t->n_events == t->events_cap) {
-        size_t cap = t->events_cap ? t->events_cap * 2 : 256;
-        struct td_trace_event *grown = realloc(t->events, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        t->events = grown;
-        t->events_cap = cap;
-    }
-    struct td_trace_event *e = &t->events[t->n_events++];
-    memset(e, 0, sizeof *e);
-    return e;
-}
-
 /* The object with COOKIE when the event happened: the latest one mapped. */
 static struct td_trace_lib *by_cookie(struct td_trace *t, uint64_t cookie)
 {
@@ -102,7 +72,7 @@ static struct td_trace_lib *by_cookie(struct td_trace *t, uint64_t cookie)
 static const char *candidate_outcome(const char *path, const unsigned char want[20])
 {
     unsigned char h[20];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = td_open_file(path, NULL);
     if (fd < 0)
         return "absent";
     ssize_t n = pread(fd, h, sizeof h, 0);
@@ -623,13 +593,4 @@ void td_trace_analyze(struct td_trace *t, const struct td_graph *g)
     duplicate_runtimes(t);
     if (g)
         compare_with_model(t, g);
-}
-
-void td_trace_free(struct td_trace *t)
-{
-    free(t->events);
-    free(t->libs);
-    td_findings_free(&t->findings);
-    td_arena_free(&t->arena);
-    memset(t, 0, sizeof *t);
 }

@@ -16,6 +16,7 @@
 #include "base/arena.h"
 #include "base/err.h"
 #include "base/finding.h"
+#include "base/time_up.h"
 #include "graph/graph.h"
 
 /* How a search step located a candidate: rtld-audit(7) LA_SER_* values. */
@@ -127,9 +128,10 @@ struct td_trace {
 };
 
 struct td_trace_options {
-    int timeout_ms;         /* 0: none */
-    bool echo_stderr;       /* copy the child's stderr to ours as it comes */
-    const char *audit_path; /* NULL: the embedded module (tests may name a file) */
+    int timeout_ms;            /* 0: none */
+    struct td_time_up time_up; /* tests: an event (audit lines seen) instead of the clock */
+    bool echo_stderr;          /* copy the child's stderr to ours as it comes */
+    const char *audit_path;    /* NULL: the embedded module (tests may name a file) */
 };
 
 /* Runs ARGV (searched on PATH) with the audit module and fills OUT.

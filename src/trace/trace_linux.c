@@ -254,13 +254,18 @@ static void child(const char *const *argv, char **env, int err_w, int exec_err)
     _exit(127);
 }
 
-static int wait_child(pid_t pid, const struct td_trace_options *opts, uint64_t t0, int *status,
-                      bool *timed_out)
+/* TIME_UP: the test's event happened (with a test's TIME_UP, the clock is
+ * not read). */
+static int wait_child(pid_t pid, const struct td_trace_options *opts, uint64_t t0, bool time_up,
+                      int *status, bool *timed_out)
 {
     pid_t r = waitpid(pid, status, WNOHANG);
     if (r == pid)
         return 1;
-    if (opts->timeout_ms > 0 && now_ns() - t0 > (uint64_t)opts->timeout_ms * 1000000u) {
+    bool late = opts->time_up.said
+                    ? time_up
+                    : opts->timeout_ms > 0 && now_ns() - t0 > (uint64_t)opts->timeout_ms * 1000000u;
+    if (late) {
         kill(pid, SIGKILL);
         *timed_out = true;
         waitpid(pid, status, 0);
@@ -328,7 +333,7 @@ int td_trace_run(const char *const *argv, const struct td_trace_options *opts, s
      * command's own children may hold the pipes open after it exits, so
      * the child's exit, not end-of-file, ends the run. */
     int status = 0;
-    bool exited = false;
+    bool exited = false, time_up = false;
     uint64_t exit_seen = 0;
     struct pollfd pf[2] = {{ev[0], POLLIN, 0}, {er[0], POLLIN, 0}};
     char buf[1 << 16];
@@ -350,16 +355,18 @@ int td_trace_run(const char *const *argv, const struct td_trace_options *opts, s
                 continue;
             }
             got = true;
-            if (i == 0)
+            if (i == 0) {
                 sink_put(&events, buf, (size_t)r);
-            else
+                time_up |= opts->time_up.said &&
+                           opts->time_up.said(opts->time_up.ctx, events.buf, events.len);
+            } else
                 err_bytes(es, buf, (size_t)r);
         }
         if (!exited && open_fds == 0) {
             waitpid(pid, &status, 0); /* both pipes closed: only the exit is left */
             exited = true;
         } else if (!exited) {
-            exited = wait_child(pid, opts, t0, &status, &out->timed_out) == 1;
+            exited = wait_child(pid, opts, t0, time_up, &status, &out->timed_out) == 1;
         } else if (!got || now_ns() - exit_seen > 1000000000u) {
             break; /* exited, and nothing more to read now (or a second of draining) */
         }

@@ -359,6 +359,19 @@ def cuda_cases():
                      requires=["torch==2.9.*"]),
                "vendored libcudart", "duplicate_runtime", "libcudart.so.13", "nvidia-cuda-runtime",
                severity="warning")
+    # A real library too large to inflate whole (cuSPARSE, 162 MB, containers in .nv_fatbin
+    # and beside it): the architectures streamed from the deflated member equal inspect's.
+    big = os.path.join(CUDA, "lib64", "libcusparse.so.12")
+    if os.path.exists(big) and os.path.getsize(big) > (128 << 20):
+        _, doc = td_json("wheel", wheel("nvidia_cusparse-12.0.0-py3-none-manylinux_2_28_x86_64.whl",
+                                        {"nvidia/cusparse/lib/libcusparse.so.12": big}), schema=True)
+        got = doc["wheels"][0]["binaries"][0]
+        _, ins = td_json("inspect", big)
+        want = ins["files"][0]["fatbin"]["archs"]
+        check(sorted(got["cuda_arches"]) == sorted(want) and got["not_parsed"] is None,
+              f"cuSPARSE streamed: {sorted(got['cuda_arches'])} == inspect's {sorted(want)}; {got['not_parsed']}")
+    else:
+        print("skipped: cuSPARSE streamed (no", big, "over 128 MiB)")
     # An extension with sm_80 code only, made for torch 2.9 + CUDA 13.0, which runs on sm_120 too.
     cu = src("k.cu", "__global__ void k(float *x) { x[threadIdx.x] *= 2.0f; }\n"
                      "extern \"C\" void *PyModule_Create2(void *, int);\n"

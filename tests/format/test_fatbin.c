@@ -317,6 +317,69 @@ static void fatbin_walk_read_same(void **state)
     assert_int_equal(rd.n, 0);
 }
 
+/* A search over data with containers among it: found at 8-byte-aligned
+ * offsets only, data that merely holds the magic (a bad version, entries
+ * that do not chain to the end, an odd offset) passed over, and the same
+ * from the buffer and by reads, for every length of the region (lengths
+ * of 8k+4 ... 8k+7 once made the read search stand still). */
+static size_t searched(const uint8_t *b, size_t n, struct seen *mem, size_t *containers)
+{
+    struct td_fatbin_scan a = {0}, r = {0};
+    struct td_err e1 = {0}, e2 = {0};
+    struct seen rd = {0};
+    struct reader rr = {b, 0, false};
+    memset(mem, 0, sizeof *mem);
+    assert_int_equal(td_fatbin_scan(b, n, false, keep, mem, &a, &e1), 0);
+    assert_int_equal(td_fatbin_scan_read(read_blob, &rr, n, false, keep, &rd, &r, &e2), 0);
+    assert_false(e1.set || e2.set);
+    assert_int_equal(a.containers, r.containers);
+    assert_int_equal(mem->n, rd.n);
+    assert_memory_equal(mem->e, rd.e, mem->n * sizeof mem->e[0]);
+    *containers = a.containers;
+    return mem->n;
+}
+
+static void fatbin_search_among_data(void **state)
+{
+    struct blob x;
+    memset(&x, 0, sizeof x);
+    memset(x.b, 0x5A, 40);           /* data */
+    put(&x, 8, TD_FATBIN_MAGIC, 4);  /* the magic in data: version 0x5A5A */
+    put(&x, 20, TD_FATBIN_MAGIC, 4); /* at an odd offset */
+    x.n = 40;
+    size_t c = begin_container(&x);
+    add_entry(&x, TD_FATBIN_ELF, 86, 64, 16, 0);
+    add_entry(&x, TD_FATBIN_LTO, 80, 64, 8, 0);
+    end_container(&x, c);
+    size_t broken = x.n; /* a header whose entry runs past its fat size */
+    c = begin_container(&x);
+    add_entry(&x, TD_FATBIN_PTX, 90, 64, 8, 0);
+    end_container(&x, c);
+    put(&x, broken + 8, 40, 8);
+    memset(x.b + x.n, 0x5A, 13); /* more data, then one more container */
+    x.n += 16;
+    c = begin_container(&x);
+    add_entry(&x, TD_FATBIN_PTX, 120, 80, 8, 0);
+    end_container(&x, c);
+    struct seen mem;
+    size_t containers;
+    assert_int_equal(searched(x.b, x.n, &mem, &containers), 3);
+    assert_int_equal(containers, 2);
+    assert_int_equal(mem.e[0].arch, 86);
+    assert_int_equal(mem.e[0].container, 40);
+    assert_int_equal(mem.e[1].kind, TD_FATBIN_LTO);
+    assert_int_equal(mem.e[2].arch, 120);
+    char name[32];
+    assert_string_equal(td_fatbin_arch_name(&mem.e[1], name, sizeof name), "lto_80");
+    for (size_t n = 0; n <= x.n; n++)
+        searched(x.b, n, &mem, &containers);
+    /* A primary region is read as a fat binary section: the data is an error. */
+    struct td_fatbin_scan st = {0};
+    struct td_err err = {0};
+    assert_int_equal(td_fatbin_scan(x.b, x.n, true, keep, &mem, &st, &err), -1);
+    assert_true(err.set);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,6 +390,7 @@ int main(void)
         cmocka_unit_test(fatbin_variants_versions_compression),
         cmocka_unit_test(fatbin_walk_stops),
         cmocka_unit_test(fatbin_walk_read_same),
+        cmocka_unit_test(fatbin_search_among_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

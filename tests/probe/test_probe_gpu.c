@@ -29,9 +29,15 @@ static void fake_env(const char *ld_library_path)
     setenv("LD_LIBRARY_PATH", ld_library_path, 1);
 }
 
-static void probe(struct td_arena *arena, const char *root, int timeout_ms, struct td_gpu_info *out)
+/* The helper's timeout is an event: time is up once it has said TIME_UP_AT
+ * (NULL: never), so no test races the machine's speed. */
+static void probe(struct td_arena *arena, const char *root, int timeout_ms, const char *time_up_at,
+                  struct td_gpu_info *out)
 {
-    struct td_probe_ctx ctx = {.root = root, .arena = arena, .timeout_ms = timeout_ms};
+    struct td_probe_ctx ctx = {.root = root,
+                               .arena = arena,
+                               .timeout_ms = timeout_ms,
+                               .time_up = td_time_up_once_said(time_up_at)};
     assert_int_equal(td_probe_gpu(&ctx, out), 0);
 }
 
@@ -45,7 +51,7 @@ static void test_gpus_as_the_driver_says(void **state)
     setenv("TD_FAKE_NVML_DRIVER", "570.86.10", 1);
     struct td_arena arena = {0};
     struct td_gpu_info g;
-    probe(&arena, NULL, 0, &g);
+    probe(&arena, NULL, 0, NULL, &g);
     assert_int_equal(g.status, TD_GPU_OK);
     assert_null(g.status_detail);
     assert_int_equal(g.cuda_driver_version, 12080);
@@ -82,7 +88,7 @@ static void test_init_failure(void **state)
     setenv("TD_FAKE_CUDA_INIT", "803", 1);
     struct td_arena arena = {0};
     struct td_gpu_info g;
-    probe(&arena, NULL, 0, &g);
+    probe(&arena, NULL, 0, NULL, &g);
     assert_int_equal(g.status, TD_GPU_INIT_FAILED);
     assert_string_equal(g.status_detail, "cuInit returned 803 (CUDA_ERROR_SYSTEM_DRIVER_MISMATCH)");
     /* cuDriverGetVersion answers before cuInit. */
@@ -100,13 +106,13 @@ static void test_no_device(void **state)
     setenv("TD_FAKE_CUDA_INIT", "100", 1);
     struct td_arena arena = {0};
     struct td_gpu_info g;
-    probe(&arena, NULL, 0, &g);
+    probe(&arena, NULL, 0, NULL, &g);
     assert_int_equal(g.status, TD_GPU_NO_DEVICE);
     assert_string_equal(g.status_detail, "cuInit returned 100 (CUDA_ERROR_NO_DEVICE)");
 
     fake_env(lib_dir);
     setenv("TD_FAKE_GPUS", "", 1);
-    probe(&arena, NULL, 0, &g);
+    probe(&arena, NULL, 0, NULL, &g);
     assert_int_equal(g.status, TD_GPU_NO_DEVICE);
     assert_string_equal(g.status_detail, "the driver sees no GPU (cuDeviceGetCount is 0)");
     assert_int_equal(g.n_gpus, 0);
@@ -121,7 +127,7 @@ static void test_crash(void **state)
     setenv("TD_FAKE_NVML_DRIVER", "550.54.14", 1);
     struct td_arena arena = {0};
     struct td_gpu_info g;
-    probe(&arena, NULL, 0, &g);
+    probe(&arena, NULL, 0, NULL, &g);
     assert_int_equal(g.status, TD_GPU_CRASHED);
     assert_string_equal(g.status_detail, "killed by SIGSEGV");
     /* What was answered before the crash is kept. */
@@ -137,7 +143,7 @@ static void test_hang(void **state)
     setenv("TD_FAKE_CUDA_MODE", "hang", 1);
     struct td_arena arena = {0};
     struct td_gpu_info g;
-    probe(&arena, NULL, 300, &g);
+    probe(&arena, NULL, 300, "cuda_driver 12040\n", &g); /* then cuInit hangs */
     assert_int_equal(g.status, TD_GPU_TIMEOUT);
     assert_string_equal(g.status_detail, "no answer within 300 ms; the helper was killed");
     assert_int_equal(g.cuda_driver_version, 12040);
@@ -160,7 +166,7 @@ static void test_no_driver(void **state)
     fake_env("/nonexistent-td-dir");
     struct td_arena arena = {0};
     struct td_gpu_info g;
-    probe(&arena, r.dir, 0, &g);
+    probe(&arena, r.dir, 0, NULL, &g);
     assert_int_equal(g.status, TD_GPU_NO_DRIVER);
     assert_non_null(g.status_detail);
     /* Nothing to ask a driver: the child is not even started. */
@@ -175,7 +181,7 @@ static void test_no_driver(void **state)
                    "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 "
                    "01:15:15 UTC 2023\nGCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n",
                    0);
-    probe(&arena, r.dir, 0, &g);
+    probe(&arena, r.dir, 0, NULL, &g);
     assert_int_equal(g.status, TD_GPU_NO_DRIVER);
     assert_string_equal(g.kernel_driver, "535.104.05");
     assert_string_equal(g.driver_version, "535.104.05");
@@ -194,7 +200,7 @@ static void test_stub(void **state)
     fake_env(path);
     struct td_arena arena = {0};
     struct td_gpu_info g;
-    probe(&arena, NULL, 0, &g);
+    probe(&arena, NULL, 0, NULL, &g);
     char want[1100];
     snprintf(want, sizeof want, "%s/libcuda.so.1", stub_dir);
     assert_string_equal(g.libcuda, want);
@@ -230,7 +236,7 @@ static void test_root_files(void **state)
     unsetenv("LD_LIBRARY_PATH");
     struct td_arena arena = {0};
     struct td_gpu_info g;
-    probe(&arena, r.dir, 0, &g);
+    probe(&arena, r.dir, 0, NULL, &g);
     assert_string_equal(g.libcuda, "/usr/lib/wsl/lib/libcuda.so.1");
     assert_string_equal(g.libcuda_via, "ld.so.cache");
     assert_true(g.wsl_libcuda);

@@ -134,11 +134,53 @@ static void error_lines_name_the_failed_step(void **state)
     td_trace_free(&t);
 }
 
+/* Time is up once the audit module has said libc.so.6 was mapped: its
+ * open line ("O pid time addr lmid /lib/.../libc.so.6"), not the search
+ * lines that name the same path before it is mapped. */
+static bool libc_mapped(void *ctx, const char *said, size_t len)
+{
+    (void)ctx;
+    static const char libc[] = "/libc.so.6";
+    for (size_t at = 0; at < len;) {
+        const char *nl = memchr(said + at, '\n', len - at);
+        if (!nl)
+            break;
+        size_t n = (size_t)(nl - (said + at));
+        if (n > sizeof libc && said[at] == 'O' && said[at + 1] == ' ' &&
+            memcmp(nl - (sizeof libc - 1), libc, sizeof libc - 1) == 0)
+            return true;
+        at += n + 1;
+    }
+    return false;
+}
+
+/* --timeout kills the command, and what it loaded before is kept. The
+ * timeout is an event, not the clock: time is up once libc.so.6 is mapped,
+ * however slow the machine. */
+static void timeout_kills_and_keeps_what_was_loaded(void **state)
+{
+    (void)state;
+    const char *argv[] = {"sleep", "300", NULL};
+    struct td_trace_options o = {.timeout_ms = 500, .time_up = {.said = libc_mapped}};
+    struct td_trace t;
+    struct td_err err = {0};
+    assert_int_equal(td_trace_run(argv, &o, &t, &err), 0);
+    assert_true(t.timed_out);
+    assert_int_equal(t.exit_status, -1);
+    assert_int_equal(t.signal, 9);
+    bool libc = false;
+    for (size_t i = 0; i < t.n_libs; i++)
+        libc |= strcmp(t.libs[i].name, "libc.so.6") == 0 && t.libs[i].status == TD_TLIB_LOADED;
+    assert_true(libc);
+    td_trace_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(audit_lines_become_libraries),
         cmocka_unit_test(error_lines_name_the_failed_step),
+        cmocka_unit_test(timeout_kills_and_keeps_what_was_loaded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

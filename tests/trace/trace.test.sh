@@ -33,7 +33,9 @@ mkdir -p "$tmp/broken"
 printf 'not a library\n' >"$tmp/broken/libc10.so.1.13"
 trace torch_broken LD_LIBRARY_PATH="$tmp/broken" -- /usr/bin/python3 -c 'import torch'
 trace torch_launcher -- env LD_LIBRARY_PATH="$tmp/broken" /usr/bin/python3 -c 'import torch'
-# --timeout kills the command; the report says so (no exit status).
+# --timeout kills the command; the report says so (no exit status). What it
+# loaded before is checked in test_probe_trace.c, where the timeout is an
+# event rather than the clock (here 0.5 s may end before libc is mapped).
 "$TD_BIN" trace --quiet --format json --timeout 0.5 -- sleep 30 >"$tmp/timeout.json" || true
 echo 0 >"$tmp/timeout.rc"
 # A command that cannot be run is exit 2, not a report.
@@ -165,6 +167,5 @@ assert len(d) == 1 and d[0]["loaded"] is None and d[0]["predicted_via"] == "ld.s
 assert d[0]["predicted"].endswith("/libc10.so.1.13") and "LD_LIBRARY_PATH differed" in d[0]["why"]
 doc, t, rc = load("timeout")
 assert t["timed_out"] is True and t["exit_status"] is None and t["signal"] == 9, t
-assert lib(t, "libc.so.6")["status"] == "loaded"
 print("trace: 11 traced runs checked field by field")
 P

@@ -138,7 +138,7 @@ assert s[0]["via"] == "path as given" and s[1]["via"] is None
 trace --timeout 2 -- "$A\\sleeper.exe"
 expect "timeout" 0 '
 assert t["timed_out"] is True and t["exit_status"] is None and t["failed"] is None
-assert 2000 <= t["duration_ms"] < 30000, t["duration_ms"]
+assert t["duration_ms"] >= 2000, t["duration_ms"]  # killed at 2 s, never before; no upper bound: a busy machine is slow
 '
 
 # 8. A command that cannot be started.

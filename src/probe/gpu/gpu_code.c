@@ -1,7 +1,9 @@
 /* The fat binaries of a torch's import closure (probe/gpu/gpu_code.h). Each
- * file is mapped for its ELF/PE headers; the fat binary's container and
- * entry headers are read with pread, so that none of the ~540 MB of
- * payload pages of the CUDA 13 libraries is faulted in (and unmapped). */
+ * file is mapped for its ELF/PE headers; the containers of every region
+ * that may hold them (format/detect_fatbin.h: the fat binary section
+ * first) are found and their container and entry headers read with
+ * pread, so that none of the ~2 GB of payload pages of the CUDA 13
+ * libraries is faulted in (and unmapped). */
 #include "probe/gpu/gpu_code.h"
 
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "base/compat.h"
+#include "base/version.h"
 #include "base/data.h"
 #include "base/map.h"
 #include "format/detect.h"
@@ -18,14 +21,16 @@
 #include "kb/kb.h"
 #include "probe/python/pyfs.h"
 
-enum { MAX_ARCHS = 64 };
+enum { MAX_ARCHS = 64, MAX_REGIONS = 64 };
 
 /* The distinct architectures seen so far (a library has about fifteen). */
 struct arch_set {
     char names[MAX_ARCHS][24];
     const char *list[MAX_ARCHS];
-    uint16_t isa[MAX_ARCHS]; /* PTX: the lowest ISA version of the arch's entries */
+    uint16_t isa[MAX_ARCHS];   /* PTX: the lowest ISA version of the arch's entries */
+    uint64_t where[MAX_ARCHS]; /* bit R: seen in region R (the first MAX_REGIONS) */
     size_t n, entries;
+    unsigned region; /* the region being read */
     const struct td_gpu_code_for *q;
     bool stopped;
 };
@@ -50,10 +55,12 @@ static bool add_arch(const struct td_fatbin_entry *e, void *ctx)
         return true;
     uint16_t isa =
         e->kind == TD_FATBIN_PTX ? (uint16_t)(e->version_major << 8 | e->version_minor) : 0;
+    uint64_t bit = s->region < MAX_REGIONS ? (uint64_t)1 << s->region : 0;
     for (size_t i = 0; i < s->n; i++)
         if (strcmp(s->names[i], name) == 0) {
             if (isa && isa < s->isa[i])
                 s->isa[i] = isa;
+            s->where[i] |= bit;
             return true;
         }
     if (s->n == MAX_ARCHS)
@@ -61,6 +68,7 @@ static bool add_arch(const struct td_fatbin_entry *e, void *ctx)
     memcpy(s->names[s->n], name, sizeof name);
     s->list[s->n] = s->names[s->n];
     s->isa[s->n] = isa;
+    s->where[s->n] = bit;
     s->n++;
     s->stopped = e->kind == TD_FATBIN_ELF && every_gpu_served(s);
     return !s->stopped;
@@ -92,38 +100,86 @@ static bool section_read(void *src, uint64_t off, void *out, size_t n)
     return true;
 }
 
-/* Walks section S of the file mapped in M at HOST by its headers alone
- * (pread), falling back to the mapping when the file cannot be opened again. */
-static int walk_section(const char *host, const struct td_map *m, const struct td_fatbin_section *s,
-                        struct arch_set *set, struct td_err *bad)
+/* Reads every region of R in the file mapped in M at HOST by its headers
+ * alone (pread; the mapping when the file cannot be opened again) until
+ * the set has stopped. *CONTAINERS counts the containers read. */
+static int read_regions(const char *host, const struct td_map *m, const struct td_fatbin_regions *r,
+                        struct arch_set *set, size_t *containers, struct td_err *bad)
 {
-    struct section_reader r = {.fd = open(host, O_RDONLY | O_CLOEXEC)};
-    if (r.fd < 0)
-        return td_fatbin_walk(s->data, s->size, add_arch, set, bad);
-    r.base = (uint64_t)(s->data - m->data);
-    int rc = td_fatbin_walk_read(section_read, &r, s->size, add_arch, set, bad);
-    close(r.fd);
+    struct section_reader sr = {.fd = open(host, O_RDONLY | O_CLOEXEC)};
+    struct td_fatbin_scan st = {0};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && !st.stopped && i < r->count; i++) {
+        const struct td_fatbin_region *g = &r->list[i];
+        set->region = (unsigned)i;
+        if (sr.fd < 0) {
+            rc = td_fatbin_scan(m->data + g->offset, (size_t)g->size, g->primary, add_arch, set,
+                                &st, bad);
+            continue;
+        }
+        sr.base = g->offset;
+        sr.lo = sr.hi = 0;
+        rc = td_fatbin_scan_read(section_read, &sr, g->size, g->primary, add_arch, set, &st, bad);
+    }
+    if (sr.fd >= 0)
+        close(sr.fd);
+    *containers = st.containers;
     return rc;
 }
 
-/* The fat binary section of the file in M, if any; -1 when unparsable. */
-static int find_section(const struct td_map *m, struct td_arena *scratch,
-                        struct td_fatbin_section *s, struct td_err *err)
+/* The regions of the file in M that may hold containers: 1, or 0 when it
+ * is neither ELF nor PE, -1 when it cannot be parsed. */
+static int find_regions(const struct td_map *m, struct td_arena *scratch,
+                        struct td_fatbin_regions *r, struct td_err *err)
 {
     enum td_file_kind kind = td_detect(m->data, m->size);
+    r->count = 0;
     if (kind == TD_FILE_ELF) {
         struct td_elf elf;
-        if (td_elf_parse_headers(&elf, m->data, m->size, scratch, err) != 0)
+        if (td_elf_parse_headers(&elf, m->data, m->size, scratch, err) != 0 ||
+            td_fatbin_regions_elf(&elf, scratch, r, err) != 0)
             return -1;
-        return td_fatbin_section_elf(&elf, s, err) ? 1 : err->set ? -1 : 0;
+        return 1;
     }
     if (kind == TD_FILE_PE) {
         struct td_pe pe;
-        if (td_pe_parse(&pe, m->data, m->size, scratch, err) != 0)
+        if (td_pe_parse(&pe, m->data, m->size, scratch, err) != 0 ||
+            td_fatbin_regions_pe(&pe, scratch, r, err) != 0)
             return -1;
-        return td_fatbin_section_pe(&pe, s, err) ? 1 : err->set ? -1 : 0;
+        return 1;
     }
     return 0;
+}
+
+/* The names of the regions of R in WHERE's bits, space-separated, in ARENA. */
+static const char *region_names(uint64_t where, const struct td_fatbin_regions *r,
+                                struct td_arena *arena)
+{
+    char out[512] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < r->count && i < MAX_REGIONS && at < sizeof out; i++)
+        if (where & (uint64_t)1 << i)
+            at +=
+                (size_t)snprintf(out + at, sizeof out - at, "%s%s", at ? " " : "", r->list[i].name);
+    return td_arena_strdup(arena, out);
+}
+
+/* SET's architectures into OUT (ARENA strings). */
+static void store_archs(const struct arch_set *set, const struct td_fatbin_regions *r,
+                        struct td_arena *arena, struct td_gpu_code *out)
+{
+    size_t cap = set->n ? set->n : 1;
+    out->archs = td_arena_array(arena, cap, sizeof *out->archs);
+    out->where = td_arena_array(arena, cap, sizeof *out->where);
+    uint16_t *isa = td_arena_array(arena, cap, sizeof *isa);
+    for (size_t i = 0; out->archs && out->where && isa && i < set->n; i++) {
+        isa[i] = set->isa[i];
+        out->where[i] = region_names(set->where[i], r, arena);
+        out->archs[out->n_archs++] = td_arena_strdup(arena, set->names[i]);
+    }
+    out->ptx_isa = isa;
+    out->entries = set->entries;
+    out->whole = !set->stopped;
 }
 
 int td_gpu_code_read(const char *host, const struct td_gpu_code_for *q, struct td_arena *arena,
@@ -137,22 +193,15 @@ int td_gpu_code_read(const char *host, const struct td_gpu_code_for *q, struct t
         return -1;
     }
     struct td_arena scratch = {0};
-    struct td_fatbin_section s;
-    int found = find_section(&m, &scratch, &s, &err);
+    struct td_fatbin_regions r;
+    int found = find_regions(&m, &scratch, &r, &err);
     if (found == 1) {
         static const struct td_gpu_code_for every = {0};
         struct arch_set set = {.q = q ? q : &every};
         struct td_err bad = {0};
-        walk_section(host, &m, &s, &set, &bad);
-        out->archs = td_arena_array(arena, set.n ? set.n : 1, sizeof *out->archs);
-        uint16_t *isa = td_arena_array(arena, set.n ? set.n : 1, sizeof *isa);
-        for (size_t i = 0; out->archs && isa && i < set.n; i++) {
-            isa[i] = set.isa[i];
-            out->archs[out->n_archs++] = td_arena_strdup(arena, set.names[i]);
-        }
-        out->ptx_isa = isa;
-        out->entries = set.entries;
-        out->whole = !set.stopped;
+        read_regions(host, &m, &r, &set, &out->containers, &bad);
+        store_archs(&set, &r, arena, out);
+        found = out->containers > 0 || bad.set;
         if (bad.set)
             out->error = td_arena_strdup(arena, bad.msg);
     } else if (found < 0) {
@@ -324,4 +373,95 @@ void td_gpu_code_packages(const struct td_probe_ctx *ctx, const struct td_torch 
             }
         free(record);
     }
+}
+
+/* ARCHS of C that count under ENV: only PTX when the driver is forced to
+ * JIT, only SASS when it may not; into OUT (at most CAP). */
+static size_t counted_archs(const struct td_gpu_code *c, const struct td_gpu_code_env *env,
+                            const char **out, uint16_t *isa, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->n_archs && n < cap; i++) {
+        bool ptx = strncmp(c->archs[i], "compute_", 8) == 0;
+        if ((ptx && env->disable_ptx_jit) || (!ptx && env->force_ptx_jit))
+            continue;
+        isa[n] = c->ptx_isa ? c->ptx_isa[i] : 0;
+        out[n++] = c->archs[i];
+    }
+    return n;
+}
+
+/* Only PTX runs: whether the driver loads the ISA of one of those PTX
+ * arches (data/ptx_isa_cuda.tsv); NEED gets the lowest CUDA they ask for.
+ * An ISA the table does not know, or an unknown driver, is given the
+ * benefit of the doubt. */
+static enum td_gpu_code_verdict ptx_verdict(const char **archs, const uint16_t *isa, size_t n,
+                                            int major, int minor, const char *driver_cuda,
+                                            char *need, size_t cap)
+{
+    for (size_t i = 0; driver_cuda && i < n; i++) {
+        char cuda[16];
+        if (!isa[i] || td_kb_arch_fit(&archs[i], 1, major, minor) != TD_KB_ARCH_PTX)
+            continue;
+        if (!td_kb_ptx_isa_cuda(isa[i] >> 8, isa[i] & 0xff, cuda, sizeof cuda) ||
+            td_version_cmp(driver_cuda, cuda) >= 0)
+            return TD_GPU_CODE_PTX_JIT;
+        if (!need[0] || td_version_cmp(cuda, need) < 0)
+            snprintf(need, cap, "%s", cuda);
+    }
+    return need[0] ? TD_GPU_CODE_PTX_TOO_NEW : TD_GPU_CODE_PTX_JIT;
+}
+
+enum td_gpu_code_verdict td_gpu_code_judge(const struct td_gpu_code *c, int major, int minor,
+                                           const struct td_gpu_code_env *env, char *need,
+                                           size_t cap)
+{
+    const char *archs[MAX_ARCHS];
+    uint16_t isa[MAX_ARCHS];
+    need[0] = '\0';
+    if (!c->n_archs || (!c->whole && !env->force_ptx_jit))
+        return TD_GPU_CODE_NATIVE;
+    size_t n = counted_archs(c, env, archs, isa, MAX_ARCHS);
+    switch (td_kb_arch_fit(archs, n, major, minor)) {
+    case TD_KB_ARCH_SASS:
+        return TD_GPU_CODE_NATIVE;
+    case TD_KB_ARCH_PTX:
+        return ptx_verdict(archs, isa, n, major, minor, env->driver_cuda, need, cap);
+    default:
+        return TD_GPU_CODE_NONE;
+    }
+}
+
+const char *td_gpu_code_verdict_name(enum td_gpu_code_verdict v)
+{
+    static const char *const names[] = {"native", "ptx_jit", "ptx_too_new", "no_code"};
+    return v <= TD_GPU_CODE_NONE ? names[v] : "?";
+}
+
+void td_gpu_code_judge_all(struct td_gpu_code *c, size_t n, const struct td_gpu_info *gpu,
+                           const struct td_gpu_code_env *env, struct td_arena *arena)
+{
+    for (size_t i = 0; i < n && gpu->n_gpus; i++) {
+        uint8_t *v = td_arena_array(arena, gpu->n_gpus, sizeof *v);
+        const char **need = td_arena_array(arena, gpu->n_gpus, sizeof *need);
+        for (size_t k = 0; v && need && k < gpu->n_gpus; k++) {
+            char cuda[16];
+            const struct td_gpu *g = &gpu->gpus[k];
+            v[k] =
+                (uint8_t)td_gpu_code_judge(&c[i], g->cc_major, g->cc_minor, env, cuda, sizeof cuda);
+            need[k] = cuda[0] ? td_arena_strdup(arena, cuda) : NULL;
+        }
+        c[i].verdicts = v;
+        c[i].need = need;
+    }
+}
+
+const char *td_gpu_driver_cuda(const struct td_gpu_info *gpu, const char *os, char *out, size_t cap)
+{
+    if (!gpu)
+        return NULL;
+    if (gpu->cuda_driver_version > 0)
+        return td_kb_cuda_from_int(gpu->cuda_driver_version, out, cap);
+    const char *drv = gpu->driver_version ? gpu->driver_version : gpu->kernel_driver;
+    return drv ? td_kb_driver_max_cuda(drv, os, out, cap) : NULL;
 }

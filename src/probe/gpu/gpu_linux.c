@@ -111,19 +111,21 @@ static long long now_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Reads the child's answer from FD until end of file or DEADLINE. */
-static size_t read_answer(int fd, long long deadline, char *buf, size_t cap, bool *timed_out)
+/* Reads the child's answer from FD until end of file or DEADLINE (or, in
+ * tests, until TIME_UP says so: then the clock is not read). */
+static size_t read_answer(int fd, long long deadline, struct td_time_up time_up, char *buf,
+                          size_t cap, bool *timed_out)
 {
     size_t used = 0;
     char sink[4096];
     for (;;) {
-        long long left = deadline - now_ms();
-        if (left <= 0) {
+        long long left = time_up.said ? -1 : deadline - now_ms();
+        if (!time_up.said && left <= 0) {
             *timed_out = true;
             break;
         }
         struct pollfd p = {.fd = fd, .events = POLLIN};
-        int r = poll(&p, 1, (int)(left > 1000000 ? 1000000 : left));
+        int r = poll(&p, 1, left < 0 ? -1 : (int)(left > 1000000 ? 1000000 : left));
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)
@@ -137,16 +139,21 @@ static size_t read_answer(int fd, long long deadline, char *buf, size_t cap, boo
             break;
         if (used < cap)
             used += (size_t)n;
+        if (time_up.said && time_up.said(time_up.ctx, buf, used)) {
+            *timed_out = true;
+            break;
+        }
     }
     return used;
 }
 
-/* Waits for PID until DEADLINE, then kills it. */
-static void reap(pid_t pid, long long deadline, struct td_gpu_helper_outcome *o)
+/* Waits for PID until DEADLINE (with a TIME_UP, until it exits), then kills it. */
+static void reap(pid_t pid, long long deadline, struct td_time_up time_up,
+                 struct td_gpu_helper_outcome *o)
 {
     for (;;) {
         int st;
-        pid_t r = waitpid(pid, &st, WNOHANG);
+        pid_t r = waitpid(pid, &st, o->timed_out || !time_up.said ? WNOHANG : 0);
         if (r == pid) {
             o->exited = true;
             o->status = st;
@@ -154,19 +161,20 @@ static void reap(pid_t pid, long long deadline, struct td_gpu_helper_outcome *o)
         }
         if (r < 0 && errno != EINTR)
             return;
-        if (o->timed_out || now_ms() >= deadline) {
+        if (o->timed_out || (!time_up.said && now_ms() >= deadline)) {
             o->timed_out = true;
             kill(pid, SIGKILL);
             while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
                 ;
             return;
         }
-        poll(NULL, 0, 2);
+        if (!time_up.said)
+            poll(NULL, 0, 2);
     }
 }
 
-size_t td_gpu_helper_run(const char *const *args, int timeout, char *buf, size_t cap,
-                         struct td_gpu_helper_outcome *o)
+size_t td_gpu_helper_run(const char *const *args, int timeout, struct td_time_up time_up, char *buf,
+                         size_t cap, struct td_gpu_helper_outcome *o)
 {
     struct td_err err = {0};
     int exe = td_embed_fd("torchdoctor-gpu-helper", td_embed_gpu_helper, td_embed_gpu_helper_size,
@@ -201,8 +209,8 @@ size_t td_gpu_helper_run(const char *const *args, int timeout, char *buf, size_t
     o->started = true;
     close(pipefd[1]);
     pipefd[1] = -1;
-    used = read_answer(pipefd[0], deadline, buf, cap, &o->timed_out);
-    reap(pid, deadline, o);
+    used = read_answer(pipefd[0], deadline, time_up, buf, cap, &o->timed_out);
+    reap(pid, deadline, time_up, o);
 out:
     if (pipefd[0] >= 0)
         close(pipefd[0]);
@@ -230,7 +238,7 @@ static void ask_driver(const struct td_probe_ctx *ctx, struct td_gpu_info *out)
         return;
     }
     int timeout = ctx->timeout_ms > 0 ? ctx->timeout_ms : DEFAULT_TIMEOUT_MS;
-    size_t n = td_gpu_helper_run(NULL, timeout, buf, ANSWER_CAP, &o);
+    size_t n = td_gpu_helper_run(NULL, timeout, ctx->time_up, buf, ANSWER_CAP, &o);
     bool done = td_gpu_parse_answer(buf, n, ctx->arena, out);
     free(buf);
     if (!o.started) {

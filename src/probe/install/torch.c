@@ -10,6 +10,7 @@
  * architectures, and installs that shadow each other. Integrity and
  * companions are in torch_integrity.c and companions.c. */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,41 +72,6 @@ static bool ends_with(const char *s, const char *suffix)
 {
     size_t a = strlen(s), b = strlen(suffix);
     return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
-const char *td_site_dist_info(const struct td_probe_ctx *ctx, const struct td_site_listing *l,
-                              const char *name, bool prefix, size_t *from)
-{
-    size_t nl = strlen(name);
-    for (size_t i = from ? *from : 0; i < l->n; i++) {
-        const char *e = l->names[i];
-        if (!ends_with(e, ".dist-info") || strncasecmp(e, name, nl) != 0)
-            continue;
-        /* "{name}-{version}.dist-info" (PEP 427): the name ends at the first '-'. */
-        const char *dash = strchr(e, '-');
-        if (!dash || (!prefix && (size_t)(dash - e) != nl))
-            continue;
-        if (from)
-            *from = i + 1;
-        return td_pyfs_join(ctx->arena, l->dir, e);
-    }
-    if (from)
-        *from = l->n;
-    return NULL;
-}
-
-const char *td_dist_info_installer(const struct td_probe_ctx *ctx, const char *dist_info)
-{
-    char path[TD_PYFS_PATH_MAX];
-    size_t len;
-    snprintf(path, sizeof path, "%s/INSTALLER", dist_info);
-    char *text = td_pyfs_read(ctx, path, 256, &len);
-    if (!text)
-        return NULL;
-    size_t n = strcspn(text, "\r\n \t");
-    const char *out = n ? td_arena_strndup(ctx->arena, text, n) : NULL;
-    free(text);
-    return out;
 }
 
 /* One assignment of torch/version.py, as setup.py / tools/generate_torch_version.py
@@ -273,128 +239,6 @@ static void read_archs(const struct td_probe_ctx *ctx, struct td_torch *t)
     }
 }
 
-static bool is_shell_plain(const char *s)
-{
-    for (; *s; s++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:@", *s))
-            return false;
-    return true;
-}
-
-/* Appends S to OUT after a space: RAW words as they are (the command's own
- * fixed words), values quoted when the shell would split or expand them:
- * single quotes for sh, double quotes for cmd and PowerShell (QUOTE). */
-static void append(char *out, size_t cap, const char *s, bool raw, char quote)
-{
-    size_t at = strlen(out);
-    if (at && at + 1 < cap)
-        out[at++] = ' ', out[at] = '\0';
-    if (raw || is_shell_plain(s))
-        snprintf(out + at, cap - at, "%s", s);
-    else
-        snprintf(out + at, cap - at, "%c%s%c", quote, s, quote);
-}
-
-static void add_word(char *out, size_t cap, const char *s)
-{
-    append(out, cap, s, false, '\'');
-}
-
-static void add_words(char *out, size_t cap, const char *s)
-{
-    append(out, cap, s, true, '\'');
-}
-
-/* A Windows path, as the probes hold it ("C:/Users/...")? */
-static bool windows_path(const char *p)
-{
-    return p[0] && p[1] == ':' && (p[2] == '/' || p[2] == '\\');
-}
-
-/* A path (the interpreter, a file to delete) as a word of the command: a
- * Windows path in cmd's and PowerShell's form, backslashes, double quotes
- * when it has a blank or a character sh would quote; any other path as
- * add_word quotes it for sh. */
-static void add_path(char *out, size_t cap, const char *exe)
-{
-    if (!windows_path(exe)) {
-        add_word(out, cap, exe);
-        return;
-    }
-    size_t at = strlen(out);
-    append(out, cap, exe, false, '"');
-    for (char *p = out + at; *p; p++)
-        if (*p == '/')
-            *p = '\\';
-}
-
-const char *td_install_cmd(const char *installer, const char *exe, const char *prefix,
-                           const char *debian_package, enum td_install_verb verb, const char *spec,
-                           char *out, size_t cap)
-{
-    out[0] = '\0';
-    if (strcmp(installer, "debian") == 0 && debian_package) {
-        add_words(out, cap, verb == TD_REMOVE ? "sudo apt-get remove" : "sudo apt-get install");
-        if (verb == TD_REINSTALL)
-            add_word(out, cap, "--reinstall");
-        add_word(out, cap, debian_package);
-        return out;
-    }
-    if (strcmp(installer, "conda") == 0 && prefix) {
-        /* conda's spec: "pytorch=2.1.0", "torchvision=0.16" (conda docs, "Package match
-         * specifications"). */
-        char cspec[256];
-        size_t n = strcspn(spec, "=<>");
-        const char *op = spec + n;
-        bool eq = strncmp(op, "==", 2) == 0;
-        const char *name = n == 5 && strncmp(spec, "torch", 5) == 0 ? "pytorch" : NULL;
-        snprintf(cspec, sizeof cspec, "%.*s%s%s", name ? 7 : (int)n, name ? name : spec,
-                 eq ? "=" : "", eq ? op + 2 : op);
-        size_t cl = strlen(cspec);
-        if (cl > 2 && strcmp(cspec + cl - 2, ".*") == 0)
-            cspec[cl - 2] = '\0';
-        add_words(out, cap, verb == TD_REMOVE ? "conda remove" : "conda install");
-        add_word(out, cap, "-p");
-        add_word(out, cap, prefix);
-        if (verb == TD_REINSTALL)
-            add_word(out, cap, "--force-reinstall");
-        add_word(out, cap, cspec);
-        return out;
-    }
-    bool uv = strcmp(installer, "uv") == 0;
-    if (uv) {
-        add_words(out, cap, "uv pip");
-    } else {
-        add_path(out, cap, exe);
-        add_words(out, cap, "-m pip");
-    }
-    add_word(out, cap, verb == TD_REMOVE ? "uninstall" : "install");
-    if (verb == TD_REINSTALL)
-        add_words(out, cap, uv ? "--reinstall --no-deps" : "--force-reinstall --no-deps");
-    if (uv) {
-        add_word(out, cap, "--python");
-        add_path(out, cap, exe);
-    }
-    add_word(out, cap, spec);
-    return out;
-}
-
-void td_install_cmd_add(char *out, size_t cap, const char *word)
-{
-    append(out, cap, word, false, '\'');
-}
-
-const char *td_remove_cmd(const char *path, bool recursive, char *out, size_t cap)
-{
-    out[0] = '\0';
-    if (windows_path(path))
-        add_words(out, cap, recursive ? "rmdir /s /q" : "del");
-    else
-        add_words(out, cap, recursive ? "rm -r" : "rm");
-    add_path(out, cap, path);
-    return out;
-}
-
 /* The package name a removal command needs for T (Debian: from its list file). */
 static const char *debian_package(struct td_arena *a, const struct td_torch *t)
 {
@@ -420,21 +264,21 @@ static void shadow_fix(const struct td_probe_ctx *ctx, const struct td_python *p
 {
     fix[0] = '\0';
     if (e && e->why == TD_SP_PYTHONPATH) {
-        add_words(fix, cap, "unset PYTHONPATH");
-        add_words(fix, cap, " # or drop");
-        add_word(fix, cap, e->path);
-        add_words(fix, cap, "from it");
+        td_install_cmd_add_raw(fix, cap, "unset PYTHONPATH");
+        td_install_cmd_add_raw(fix, cap, " # or drop");
+        td_install_cmd_add(fix, cap, e->path);
+        td_install_cmd_add_raw(fix, cap, "from it");
     } else if (e && e->why == TD_SP_DOT_PTH) {
         td_remove_cmd(e->from, false, fix, cap);
-        add_words(fix, cap, " # the .pth file that adds");
-        add_word(fix, cap, e->path);
+        td_install_cmd_add_raw(fix, cap, " # the .pth file that adds");
+        td_install_cmd_add(fix, cap, e->path);
     } else if (!strcmp(lose->installer, "debian") || !strcmp(lose->installer, "conda")) {
         td_install_cmd(lose->installer, py->exe, py->prefix, debian_package(ctx->arena, lose),
                        TD_REMOVE, "torch", fix, cap);
     } else {
         td_remove_cmd(lose->dir, true, fix, cap);
         if (lose->dist_info)
-            add_path(fix, cap, lose->dist_info);
+            td_install_cmd_add_path(fix, cap, lose->dist_info);
     }
 }
 
@@ -624,14 +468,36 @@ static void report_namespace_only(const struct td_python *py, const struct td_to
     char init[TD_PYFS_PATH_MAX + 16], fix[2 * TD_PYFS_PATH_MAX + 64];
     snprintf(init, sizeof init, "%s/__init__.py", t->dir);
     td_remove_cmd(t->dir, true, fix, sizeof fix);
-    add_words(fix, sizeof fix, "&&");
-    add_path(fix, sizeof fix, py->exe);
-    add_words(fix, sizeof fix, "-m pip install torch");
+    td_install_cmd_add_raw(fix, sizeof fix, "&&");
+    td_install_cmd_add_path(fix, sizeof fix, py->exe);
+    td_install_cmd_add_raw(fix, sizeof fix, "-m pip install torch");
     td_findings_add(f, TD_SEV_WARNING, TD_KIND_CORRUPTED_FILE, init, py->exe, NULL, fix,
                     "%s imports torch as an empty namespace package: %s has no __init__.py and "
                     "no metadata (a leftover of an uninstall?), so torch.__version__ and "
                     "torch._C are missing",
                     py->exe, t->dir);
+}
+
+/* A sys.path folder that is there but cannot be listed (no permission):
+ * said once, so that "no torch found" never stands for "not looked". */
+static void report_unreadable_entry(const struct td_probe_ctx *ctx, const struct td_python *py,
+                                    const char *dir, struct td_findings *f)
+{
+    char host[TD_PYFS_PATH_MAX];
+    DIR *d = td_pyfs_host(ctx, dir, host, sizeof host) ? opendir(host) : NULL;
+    int e = d ? 0 : errno;
+    if (d)
+        closedir(d);
+    if (!e || e == ENOENT || e == ENOTDIR)
+        return;
+    for (size_t i = 0; i < f->count; i++)
+        if (strcmp(f->items[i].kind, TD_KIND_UNREADABLE_FILE) == 0 && f->items[i].library &&
+            strcmp(f->items[i].library, dir) == 0)
+            return;
+    td_findings_add(f, TD_SEV_WARNING, TD_KIND_UNREADABLE_FILE, dir, py->exe, NULL, NULL,
+                    "%s is on the sys.path of %s but cannot be read (%s): a torch there is not "
+                    "seen here, and Python running as this user would not import it either",
+                    dir, py->exe, strerror(e));
 }
 
 /* One interpreter: every torch on its sys.path, the winner first. */
@@ -643,6 +509,8 @@ static void scan_python(struct scan *s, const struct td_python *pythons, size_t 
     bool ns[MAX_TORCHES];
     for (size_t i = 0; i < py->n_sys_path && n < MAX_TORCHES; i++) {
         const struct td_syspath_entry *e = &py->sys_path[i];
+        if (e->why != TD_SP_CWD && e->exists)
+            report_unreadable_entry(s->ctx, py, e->path, s->f);
         if (e->why == TD_SP_CWD || !e->exists || !torch_in(s->ctx, e->path, &dirs[n], &ns[n]))
             continue;
         bool dup = false; /* one folder reached twice (a symlinked entry) counts once */

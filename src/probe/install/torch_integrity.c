@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "base/compat.h"
+#include "base/map.h"
 #include "format/record.h"
 #include "graph/graph.h"
 #include "probe/install/closure_checks.h"
@@ -189,7 +190,7 @@ static void *hash_jobs(void *arg)
         struct job *j = &q->jobs[i];
         enum td_digest_algo a = j->algo == ALGO_SHA256 ? TD_DIGEST_SHA256 : TD_DIGEST_MD5;
         uint8_t got[TD_DIGEST_MAX];
-        int fd = open(j->host, O_RDONLY | O_CLOEXEC | O_BINARY); /* no CRLF or ^Z translation */
+        int fd = td_open_file(j->host, NULL); /* binary; a FIFO is refused, never waited on */
         bool ok = fd >= 0 && td_digest_fd(fd, a, buf, READ_CHUNK, got);
         if (fd >= 0)
             close(fd);
@@ -280,6 +281,11 @@ static void check_file(struct check *c, const char *path, bool has_size, uint64_
         return;
     }
     size_t want = td_digest_size(algo == ALGO_SHA256 ? TD_DIGEST_SHA256 : TD_DIGEST_MD5);
+    if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        corrupted(c, path, "not a regular file (a FIFO, socket or device; %s lists a file)",
+                  c->manifest);
+        return;
+    }
     if (!digest || digest_len != want || !S_ISREG(st.st_mode))
         return;
     if (st.st_size == 0) { /* nothing to read: the digest of no bytes */
@@ -295,6 +301,23 @@ static void check_file(struct check *c, const char *path, bool has_size, uint64_
     add_job(c, path, algo, digest, want, (uint64_t)st.st_size);
 }
 
+/* A RECORD that is there but cannot be read or parsed (a FIFO, a device,
+ * no permission, garbage): said, so that "nothing corrupted" is never
+ * claimed for files nobody checked. WHY is the parser's, or NULL. */
+static void record_unreadable(struct check *c, const char *path, const char *why)
+{
+    struct stat st;
+    if (!td_pyfs_lstat(c->ctx, path, &st))
+        return; /* no RECORD at all: nothing to check against, nothing to say */
+    if (!why)
+        why = !td_pyfs_stat(c->ctx, path, &st) ? "a link to nothing"
+              : !S_ISREG(st.st_mode)           ? "not a regular file"
+                                               : "it cannot be opened";
+    td_findings_add(c->f, TD_SEV_WARNING, TD_KIND_UNREADABLE_FILE, path, c->t->dir, NULL, NULL,
+                    "%s cannot be read (%s): the files of %s were not checked against it", path,
+                    why, c->what);
+}
+
 /* RECORD rows are relative to the site dir (PEP 376 / packaging.python.org
  * "Recording installed projects"); rows without hash and size (RECORD
  * itself, .pyc files) are not checked. */
@@ -304,14 +327,18 @@ static bool check_record(struct check *c, const char *dist_info, uint64_t hash_l
     size_t len;
     snprintf(path, sizeof path, "%s/RECORD", dist_info);
     char *text = td_pyfs_read(c->ctx, path, 256 << 20, &len);
-    if (!text)
+    if (!text) {
+        record_unreadable(c, path, NULL);
         return false;
+    }
     struct stat st;
     c->installed_ns = td_pyfs_stat(c->ctx, path, &st) ? mtime_ns(&st) : 0;
     struct td_record r;
     struct td_err err = {0};
     int rc = td_record_parse(&r, text, len, &c->scratch, &err);
     free(text);
+    if (rc < 0)
+        record_unreadable(c, path, err.msg);
     if (rc < 0 || !set_reserve(&c->listed, &c->scratch, r.count))
         return false;
     c->manifest = "RECORD";

@@ -4,6 +4,7 @@
 #ifndef TD_PROBE_TORCH_INTERNAL_H
 #define TD_PROBE_TORCH_INTERNAL_H
 
+#include "probe/install/commands.h"
 #include "probe/probe.h"
 
 /* A site directory's entry names, sorted; read once per probe. */
@@ -20,7 +21,8 @@ struct td_site_listing {
 const char *td_site_dist_info(const struct td_probe_ctx *ctx, const struct td_site_listing *l,
                               const char *name, bool prefix, size_t *from);
 
-/* INSTALLER of a .dist-info ("pip", "uv"), or NULL. */
+/* INSTALLER of a .dist-info ("pip", "uv"), or NULL (dist_info.c, as the
+ * one above). */
 const char *td_dist_info_installer(const struct td_probe_ctx *ctx, const char *dist_info);
 
 /* Size and hash check against RECORD (pip/uv/conda wheels) or dpkg's
@@ -61,26 +63,5 @@ void td_torch_pins(const struct td_probe_ctx *ctx, struct td_torch *t,
 /* One assignment of torch/version.py TEXT ("cuda: Optional[str] = '12.1'"):
  * the quoted value of KEY (ARENA), NULL for None or when absent. */
 const char *td_version_py_value(struct td_arena *a, const char *text, const char *key);
-
-enum td_install_verb { TD_INSTALL, TD_REINSTALL, TD_REMOVE };
-
-/* The command that installs, reinstalls or removes SPEC (pip syntax:
- * "torchvision==0.16.*", "torch==2.1.0+cu121", "torch") with INSTALLER
- * ("pip", "uv", "conda", "debian", "unknown") for the interpreter EXE /
- * environment PREFIX, into OUT. DEBIAN_PACKAGE names the package when
- * INSTALLER is "debian". */
-const char *td_install_cmd(const char *installer, const char *exe, const char *prefix,
-                           const char *debian_package, enum td_install_verb verb, const char *spec,
-                           char *out, size_t cap);
-
-/* Appends one more word to a command from td_install_cmd, quoted when the
- * shell would split or expand it. */
-void td_install_cmd_add(char *out, size_t cap, const char *word);
-
-/* The command that deletes PATH (a folder with RECURSIVE) into OUT, in the
- * form of the system the path belongs to: rm for a POSIX path, del/rmdir
- * with backslashes in double quotes for a Windows one ("C:/..."), which
- * both cmd.exe and PowerShell accept for del. */
-const char *td_remove_cmd(const char *path, bool recursive, char *out, size_t cap);
 
 #endif

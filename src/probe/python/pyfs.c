@@ -1,5 +1,6 @@
 /* Target-path file helpers for the Python and torch probes (pyfs.h). */
 #include "probe/python/pyfs.h"
+#include "base/map.h"
 
 #include "base/compat.h"
 #include "probe/probe_util.h"
@@ -171,7 +172,7 @@ char *td_pyfs_read(const struct td_probe_ctx *ctx, const char *path, size_t max,
     *len = 0;
     if (!td_pyfs_host(ctx, path, host, sizeof host))
         return NULL;
-    int fd = open(host, O_RDONLY | O_CLOEXEC);
+    int fd = td_open_file(host, NULL); /* a FIFO as RECORD is refused, never waited on */
     if (fd < 0)
         return NULL;
     char *buf = td_probe_read_fd(fd, max, len);

@@ -1,7 +1,7 @@
 /* Python installations registered in the Windows registry (PEP 514) and
  * the Windows user site, for python.c. The registry is read by
  * python_windows.c (python_posix.c: none); the helpers that turn what it
- * holds into paths and versions are pure (python.c). Internal to src/probe. */
+ * holds into paths and versions are pure (pyreg.c). Internal to src/probe. */
 #ifndef TD_PROBE_PYREG_H
 #define TD_PROBE_PYREG_H
 
@@ -29,6 +29,9 @@ char *td_pyreg_exe(struct td_arena *a, const struct td_pyreg_entry *e);
 /* The version E declares: Version, else SysVersion, else a PythonCore tag
  * ("3.11", "3.11-32"); NULL when none. */
 const char *td_pyreg_version(const struct td_pyreg_entry *e);
+
+/* S with every backslash as '/', in the arena. */
+char *td_pyreg_slashes(struct td_arena *a, const char *s);
 
 /* USERBASE\PythonXY\site-packages with '/' separators (CPython
  * Lib/site.py _get_path on Windows). */

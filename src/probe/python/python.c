@@ -61,51 +61,6 @@ static void set_version(struct td_python *py, struct td_arena *a, const char *te
     py->minor = minor;
 }
 
-/* S with every backslash as '/', in the arena. */
-static char *slashes(struct td_arena *a, const char *s)
-{
-    char *out = td_arena_strdup(a, s);
-    for (char *p = out; p && *p; p++)
-        if (*p == '\\')
-            *p = '/';
-    return out;
-}
-
-char *td_pyreg_exe(struct td_arena *a, const struct td_pyreg_entry *e)
-{
-    if (e->executable_path)
-        return slashes(a, e->executable_path);
-    if (!e->install_path)
-        return NULL;
-    /* PEP 514: without ExecutablePath, python.exe in InstallPath. */
-    char *dir = slashes(a, e->install_path);
-    size_t n = dir ? strlen(dir) : 0;
-    while (n > 1 && dir[n - 1] == '/')
-        dir[--n] = '\0';
-    return dir ? td_pyfs_join(a, dir, "python.exe") : NULL;
-}
-
-const char *td_pyreg_version(const struct td_pyreg_entry *e)
-{
-    int major, minor;
-    if (e->version)
-        return e->version;
-    if (e->sys_version)
-        return e->sys_version;
-    /* PEP 514: PythonCore's tags are "X.Y" or "X.Y-32". */
-    if (e->company && e->tag && strcmp(e->company, "PythonCore") == 0 &&
-        sscanf(e->tag, "%d.%d", &major, &minor) == 2)
-        return e->tag;
-    return NULL;
-}
-
-char *td_pyreg_user_site(struct td_arena *a, const char *user_base, int major, int minor)
-{
-    char tmp[TD_PYFS_PATH_MAX];
-    int n = snprintf(tmp, sizeof tmp, "%s/Python%d%d/site-packages", user_base, major, minor);
-    return n > 0 && (size_t)n < sizeof tmp ? slashes(a, tmp) : NULL;
-}
-
 /* One "key = value" of pyvenv.cfg (CPython Lib/site.py venv(): keys are
  * lower-cased, the value stripped). Copies the value into OUT. */
 static bool cfg_value(const char *text, const char *key, char *out, size_t cap)
@@ -244,7 +199,7 @@ static void read_venv(const struct td_probe_ctx *ctx, struct td_python *py, cons
         (!py->version || strchr(py->version, '.') == strrchr(py->version, '.')))
         set_version(py, a, value);
     if (cfg_value(cfg, "home", value, sizeof value) && td_host_absolute(value)) {
-        char *home = slashes(a, value);
+        char *home = td_pyreg_slashes(a, value);
         size_t n = strlen(home);
         while (n > 1 && home[n - 1] == '/')
             home[--n] = '\0';
@@ -283,7 +238,7 @@ static const char *python_home(const struct td_probe_ctx *ctx, bool windows)
     const char *h = td_pyfs_env(ctx, "PYTHONHOME");
     if (!h || !*h)
         return NULL;
-    char *p = slashes(ctx->arena, h);
+    char *p = td_pyreg_slashes(ctx->arena, h);
     if (p)
         p[strcspn(p, windows ? ";" : ":")] = '\0';
     return p && td_host_absolute(p) ? p : NULL;

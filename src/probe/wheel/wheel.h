@@ -47,9 +47,9 @@ struct td_buf;
 int td_wheel_binary_read(struct td_wheel_binary *b, const struct td_buf *buf,
                          struct td_arena *arena, struct td_err *err);
 
-/* Internal: the architectures of B's fat binary (B->fatbin_offset, _size),
- * its bytes read through READ (offsets from the section's start, forward). */
+/* Internal: the containers of B's fat binary region REGION (B->regions),
+ * its bytes read through READ (offsets from the region's start, forward). */
 int td_wheel_binary_fatbin(struct td_wheel_binary *b, td_fatbin_read_fn read, void *src,
-                           struct td_arena *arena, struct td_err *err);
+                           size_t region, struct td_arena *arena, struct td_err *err);
 
 #endif

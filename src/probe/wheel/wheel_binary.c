@@ -4,6 +4,7 @@
  * architectures of its fat binaries. Reads through the format readers
  * only; allocates from the wheel's arena. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -81,32 +82,69 @@ static bool collect_arch(const struct td_fatbin_entry *e, void *ctx)
     return true;
 }
 
-static void read_fatbin(struct td_wheel_binary *b, const struct td_fatbin_section *s,
-                        struct td_arena *arena)
+/* Every container of the regions where BUF's fat binaries may lie. */
+static void scan_regions(struct td_wheel_binary *b, const struct td_buf *buf,
+                         const struct td_fatbin_regions *r, struct td_arena *arena)
 {
-    struct td_err err = {0};
     void *ctx[2] = {b, arena};
-    b->has_fatbin = true;
-    if (s->data)
-        td_fatbin_walk(s->data, s->size, collect_arch, ctx, &err);
+    struct td_fatbin_scan st = {0};
+    for (size_t i = 0; i < r->count; i++) {
+        const struct td_fatbin_region *g = &r->list[i];
+        const uint8_t *data = g->size ? td_buf_at(buf, g->offset, g->size) : NULL;
+        struct td_err err = {0};
+        b->has_fatbin |= g->primary;
+        if (data)
+            td_fatbin_scan(data, (size_t)g->size, g->primary, collect_arch, ctx, &st, &err);
+    }
+    b->has_fatbin |= st.containers > 0;
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    const struct td_wheel_region *x = a, *y = b;
+    return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+/* A member read in ranges: the regions are kept, in file order, for one
+ * forward streaming pass (wheel_read.c) rather than fetched. */
+static void keep_regions(struct td_wheel_binary *b, const struct td_fatbin_regions *r,
+                         struct td_arena *arena)
+{
+    b->regions = td_arena_array(arena, r->count + 1, sizeof *b->regions);
+    if (!b->regions)
+        return;
+    for (size_t i = 0; i < r->count; i++) {
+        b->regions[b->nregions++] =
+            (struct td_wheel_region){r->list[i].offset, r->list[i].size, r->list[i].primary};
+        b->has_fatbin |= r->list[i].primary;
+    }
+    qsort(b->regions, b->nregions, sizeof *b->regions, by_offset);
 }
 
 int td_wheel_binary_fatbin(struct td_wheel_binary *b, td_fatbin_read_fn read, void *src,
-                           struct td_arena *arena, struct td_err *err)
+                           size_t region, struct td_arena *arena, struct td_err *err)
 {
     void *ctx[2] = {b, arena};
-    return td_fatbin_walk_read(read, src, b->fatbin_size, collect_arch, ctx, err);
+    struct td_fatbin_scan st = {0};
+    const struct td_wheel_region *g = &b->regions[region];
+    int rc = td_fatbin_scan_read(read, src, g->size, g->primary, collect_arch, ctx, &st, err);
+    b->has_fatbin |= st.containers > 0;
+    return rc;
 }
 
 /* ---- ELF ---- */
 
-static bool count_debug(const struct td_elf_section *s, void *ctx)
+/* The bytes of the .debug_* / .zdebug_* sections (strip --strip-debug's). */
+static uint64_t debug_bytes(const struct td_elf *elf)
 {
-    enum { SHT_NOBITS = 8 };
-    if (s->type != SHT_NOBITS &&
-        (strncmp(s->name, ".debug_", 7) == 0 || strncmp(s->name, ".zdebug_", 8) == 0))
-        *(uint64_t *)ctx += s->size;
-    return true;
+    uint64_t sum = 0;
+    for (uint64_t i = 1; i < elf->section_count; i++) {
+        struct td_elf_section s;
+        if (td_elf_section_at(elf, i, &s) && s.name && s.type != TD_SHT_NOBITS &&
+            (strncmp(s.name, ".debug_", 7) == 0 || strncmp(s.name, ".zdebug_", 8) == 0))
+            sum += s.size;
+    }
+    return sum;
 }
 
 static void add_verref(struct td_wheel_binary *b, const char *lib, const char *version,
@@ -159,21 +197,15 @@ static int read_elf(struct td_wheel_binary *b, const struct td_buf *buf, struct 
         if (!b->is_extension && td_elf_lookup(&elf, init, td_elf_gnu_hash(init), NULL, &s))
             b->is_extension = true;
     }
-    td_elf_sections_walk(&elf, count_debug, &b->debug_bytes);
-    /* A member read in ranges holds its fat binary only when it is small:
-     * one of hundreds of MB would have to be inflated whole. */
-    struct td_elf_section nv;
-    if (buf->sparse && td_elf_section_by_name(&elf, ".nv_fatbin", &nv) &&
-        nv.size > TD_WHEEL_RANGE_MAX) {
-        b->has_fatbin = true;
-        b->fatbin_offset = nv.offset;
-        b->fatbin_size = nv.size;
-        return 0;
-    }
-    struct td_fatbin_section fs;
+    b->debug_bytes = debug_bytes(&elf);
+    struct td_fatbin_regions regions;
     struct td_err ferr = {0};
-    if (td_fatbin_section_elf(&elf, &fs, &ferr))
-        read_fatbin(b, &fs, arena);
+    if (td_fatbin_regions_elf(&elf, scratch, &regions, &ferr) == 0) {
+        if (buf->sparse)
+            keep_regions(b, &regions, arena);
+        else
+            scan_regions(b, buf, &regions, arena);
+    }
     return 0;
 }
 
@@ -225,9 +257,10 @@ static int read_pe(struct td_wheel_binary *b, const uint8_t *data, size_t size,
         if (td_pe_exports(&pe, &ex, &ierr) == 0 && td_pe_export_by_name(&pe, &ex, init, &e))
             b->is_extension = true;
     }
-    struct td_fatbin_section fs;
-    if (td_fatbin_section_pe(&pe, &fs, &ierr))
-        read_fatbin(b, &fs, arena);
+    struct td_fatbin_regions regions;
+    struct td_buf buf = td_buf_make(data, size, false);
+    if (td_fatbin_regions_pe(&pe, scratch, &regions, &ierr) == 0)
+        scan_regions(b, &buf, &regions, arena);
     return 0;
 }
 

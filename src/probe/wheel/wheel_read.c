@@ -25,8 +25,9 @@ enum {
     FETCH_MIN = 1 << 20,            /* a range fetched for a miss: at least this much */
     FETCH_MAX = TD_WHEEL_RANGE_MAX, /* and at most this much */
     MAX_EXTENTS = 24,               /* ranges held of one member (each pass adds one) */
-    RING = 8 << 20,      /* bytes of a member a forward reader may be behind the stream */
-    LOOKBACK = 64 << 10, /* and how far before its last read it may go back */
+    RING = 16 << 20,    /* bytes of a member a forward reader may be behind the stream */
+    LOOKBACK = 8 << 20, /* and how far before its last read it may go back cheaply */
+    RESTARTS = 16,      /* streams restarted for reads further back, per member */
     MAX_BINARIES = 8192,
     MAX_ISSUES = 4096,
     TEXT_MAX = 64 << 20, /* RECORD / METADATA / WHEEL read into memory */
@@ -402,7 +403,9 @@ struct ring {
     pthread_cond_t cv;
     uint8_t *buf;
     uint64_t lo, hi, base;
-    bool done, ended;
+    bool done, ended, running;
+    int restarts;
+    pthread_t thread;
 };
 
 static int ring_sink(void *ctx, const uint8_t *chunk, size_t len)
@@ -443,12 +446,46 @@ static void *ring_thread(void *arg)
     return NULL;
 }
 
+/* Starts the inflating thread from the member's first byte, keeping what
+ * comes from LO on. */
+static void ring_start(struct ring *g, uint64_t lo)
+{
+    struct pass p = g->pass;
+    p.produced = p.released = 0;
+    g->pass = p;
+    g->lo = lo;
+    g->hi = 0;
+    g->done = g->ended = false;
+    g->running = pthread_create(&g->thread, NULL, ring_thread, g) == 0;
+    g->ended = !g->running;
+}
+
+static void ring_stop(struct ring *g)
+{
+    if (!g->running)
+        return;
+    pthread_mutex_lock(&g->mu);
+    g->done = true;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+    pthread_join(g->thread, NULL);
+    g->running = false;
+    release_behind(&g->pass, true);
+}
+
 static bool ring_read(void *src, uint64_t off, void *out, size_t n)
 {
     struct ring *g = src;
-    uint64_t at = g->base + off;
+    uint64_t at = g->base + off, keep = at > LOOKBACK ? at - LOOKBACK : 0;
+    /* Further back than the ring holds (a long container checked, then
+     * read from its start): the stream starts again, a bounded number of
+     * times per member. */
+    if (at < g->lo && g->restarts < RESTARTS) {
+        g->restarts++;
+        ring_stop(g);
+        ring_start(g, keep);
+    }
     pthread_mutex_lock(&g->mu);
-    uint64_t keep = at > LOOKBACK ? at - LOOKBACK : 0;
     if (keep > g->lo) {
         g->lo = keep;
         pthread_cond_broadcast(&g->cv);
@@ -465,13 +502,12 @@ static bool ring_read(void *src, uint64_t off, void *out, size_t n)
     return ok;
 }
 
-/* Lists the architectures of a deflated member's fat binary too large to
- * hold: one more inflating pass, read forward through the ring. */
+/* Lists the fat binary containers of a deflated member too large to hold:
+ * one more inflating pass, its regions read forward through the ring. */
 static void stream_fatbin(struct pass *p, struct td_wheel_binary *b, struct td_arena *arena)
 {
     struct ring *g = calloc(1, sizeof *g);
     uint8_t *buf = malloc(RING);
-    pthread_t thread;
     if (!g || !buf) {
         free(g);
         free(buf);
@@ -482,20 +518,19 @@ static void stream_fatbin(struct pass *p, struct td_wheel_binary *b, struct td_a
     g->pass.sha = NULL;
     g->pass.whole = g->pass.head = g->pass.tail = g->pass.want = NULL;
     g->buf = buf;
-    g->base = b->fatbin_offset;
-    g->lo = b->fatbin_offset > LOOKBACK ? b->fatbin_offset - LOOKBACK : 0;
     pthread_mutex_init(&g->mu, NULL);
     pthread_cond_init(&g->cv, NULL);
-    struct td_err err = {0};
-    if (pthread_create(&thread, NULL, ring_thread, g) == 0) {
-        if (td_wheel_binary_fatbin(b, ring_read, g, arena, &err) != 0)
-            b->not_parsed = "its CUDA fat binary (a malformed header stopped the listing)";
-        pthread_mutex_lock(&g->mu);
-        g->done = true;
-        pthread_cond_broadcast(&g->cv);
-        pthread_mutex_unlock(&g->mu);
-        pthread_join(thread, NULL);
-        release_behind(&g->pass, true);
+    ring_start(g, b->regions[0].offset > LOOKBACK ? b->regions[0].offset - LOOKBACK : 0);
+    if (g->running) {
+        for (size_t i = 0; i < b->nregions; i++) {
+            struct td_err err = {0};
+            g->base = b->regions[i].offset;
+            if (td_wheel_binary_fatbin(b, ring_read, g, i, arena, &err) != 0)
+                b->not_parsed = "part of its CUDA fat binary (a malformed header stopped it)";
+        }
+        if (g->restarts == RESTARTS)
+            b->not_parsed = "part of its CUDA fat binary (read too far back too often to stream)";
+        ring_stop(g);
     } else {
         b->not_parsed = "its CUDA fat binary (no thread to stream it)";
     }
@@ -540,7 +575,7 @@ static void read_native(struct reader *r, struct pass *p)
         rc = td_wheel_binary_read(b, &buf, &w->arena, &err);
     } else if (p->head && p->tail) {
         rc = read_ranges(p, b, &w->arena, &err);
-        if (rc == 0 && b->fatbin_size && b->ncuda == 0)
+        if (rc == 0 && b->nregions)
             stream_fatbin(p, b, &w->arena);
     } else {
         b->not_parsed = "a deflated PE or Mach-O member larger than the size read whole";
