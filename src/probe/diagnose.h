@@ -13,6 +13,7 @@
 #include "base/finding.h"
 #include "graph/graph.h"
 #include "kb/kb.h"
+#include "probe/distributed/distributed.h"
 #include "probe/probe.h"
 #include "probe/system/environment.h"
 #include "trace/replay.h"
@@ -61,6 +62,7 @@ struct td_check_report {
     /* --live on Windows: torch's DLL loading replayed in a child; NULL when
      * not run. */
     const struct td_replay *replay;
+    struct td_distributed dist; /* distributed-training readiness */
     struct td_findings findings;
     double elapsed_ms;
     bool verbose; /* text: every CUDA library's architectures and where they lie */
