@@ -44,6 +44,10 @@ enum td_severity { TD_SEV_INFO, TD_SEV_WARNING, TD_SEV_ERROR };
 #define TD_KIND_PERFORMANCE_BELOW_EXPECTED "performance_below_expected"
 #define TD_KIND_GPU_ERROR "gpu_error" /* bench: the driver crashed, hung or failed a call */
 #define TD_KIND_PATH_TOO_LONG "path_too_long"
+/* wheel: a symbol version or minimum OS newer than the platform tag promises */
+#define TD_KIND_SYMBOL_VERSION_TOO_NEW "symbol_version_too_new"
+/* wheel: debug sections left in native members */
+#define TD_KIND_DEBUG_INFO_LEFT "debug_info_left"
 /* check's environment section (probe/system/environment_rules.c). */
 #define TD_KIND_DEVICE_NOT_ACCESSIBLE "device_not_accessible"     /* /dev/nvidia* not openable */
 #define TD_KIND_DRIVER_LIBRARY_MISMATCH "driver_library_mismatch" /* libcuda vs kernel module */

@@ -43,6 +43,13 @@ bool td_map_shrank(const struct td_map *m);
 int td_map_fd(int fd, uint64_t size, const char *path, struct td_map *m, struct td_err *err);
 #endif
 
+/* Gives back the pages of [OFF, OFF + LEN) of M that a reader is done with
+ * (POSIX: madvise MADV_DONTNEED; the file's bytes stay in the page cache
+ * and fault back in if touched again), so that streaming a mapped file
+ * of any size keeps the resident set bounded. No effect on Windows, where
+ * a view's pages leave the working set under pressure on their own. */
+void td_map_release(const struct td_map *m, uint64_t off, uint64_t len);
+
 /* Zeroed writable memory of SIZE bytes straight from the system (pages,
  * returned whole by td_map_scratch_free): room to inflate a zip member.
  * NULL when the system refuses. */

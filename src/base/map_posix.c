@@ -217,3 +217,18 @@ bool td_file_identity(const char *path, uint64_t *dev, uint64_t *ino)
     *ino = ok ? (uint64_t)st.st_ino : 0;
     return ok;
 }
+
+void td_map_release(const struct td_map *m, uint64_t off, uint64_t len)
+{
+    if (!m->mapped || off >= m->size)
+        return;
+    if (len > m->size - off)
+        len = m->size - off;
+    /* Only whole pages inside the range: the ends may still be in use. */
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t start = (uintptr_t)(m->data + off), end = start + (uintptr_t)len;
+    uintptr_t a = (start + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+    uintptr_t b = end & ~((uintptr_t)page - 1);
+    if (page > 0 && b > a)
+        madvise((void *)a, b - a, MADV_DONTNEED);
+}

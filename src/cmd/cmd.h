@@ -27,6 +27,7 @@ extern const char td_program_description[];
 void td_print_usage(FILE *out);
 
 int td_cmd_inspect(int argc, char **argv);
+int td_cmd_wheel(int argc, char **argv);
 int td_cmd_deps(int argc, char **argv);
 int td_cmd_check(int argc, char **argv);
 int td_cmd_explain(int argc, char **argv);
@@ -42,8 +43,8 @@ int td_cmd_completion(int argc, char **argv); /* hidden: args_complete.c */
 
 /* Each command's option table, beside its code. */
 extern const struct td_args_spec td_check_args, td_compat_args, td_deps_args, td_explain_args,
-    td_trace_args, td_inspect_args, td_snapshot_args, td_diff_args, td_log_args, td_bench_args,
-    td_fleet_args;
+    td_trace_args, td_inspect_args, td_wheel_args, td_snapshot_args, td_diff_args, td_log_args,
+    td_bench_args, td_fleet_args;
 #ifdef _WIN32
 int td_cmd_gpu_child(int argc, char **argv);    /* internal_windows.c */
 int td_cmd_replay_child(int argc, char **argv); /* internal_windows.c */

@@ -34,6 +34,8 @@ const struct td_command td_commands[] = {
     {"log", "the entries of a snapshot change log, one line each", td_cmd_log, &td_log_args},
     {"inspect", "show what a binary (ELF, PE, Mach-O) or wheel declares", td_cmd_inspect,
      &td_inspect_args},
+    {"wheel", "what a wheel will do on the machines its tags claim, before it is installed",
+     td_cmd_wheel, &td_wheel_args},
     {"bench", "measure CPU, memory, disk, import torch and GPUs against their expected peaks",
      td_cmd_bench, &td_bench_args},
     {"fleet", "many nodes' reports: groups, outliers and what differs, slow nodes; via Slurm",

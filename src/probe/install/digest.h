@@ -19,4 +19,12 @@ size_t td_digest_size(enum td_digest_algo algo);
  * OUT (td_digest_size bytes). False when a read fails. */
 bool td_digest_fd(int fd, enum td_digest_algo algo, uint8_t *buf, size_t cap, uint8_t *out);
 
+/* SHA-256 fed in pieces (a zip member streamed through the inflater):
+ * begin, update any number of times, end. End writes 32 bytes and frees
+ * what begin took; false when the system's hash refused. */
+struct td_sha256;
+struct td_sha256 *td_sha256_begin(void);
+void td_sha256_update(struct td_sha256 *h, const uint8_t *data, size_t len);
+bool td_sha256_end(struct td_sha256 *h, uint8_t out[32]);
+
 #endif

@@ -1,6 +1,7 @@
 #include "probe/install/digest.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <nettle/md5.h>
@@ -34,5 +35,32 @@ bool td_digest_fd(int fd, enum td_digest_algo algo, uint8_t *buf, size_t cap, ui
         sha256_digest(&sha, SHA256_DIGEST_SIZE, out);
     else
         md5_digest(&md5, MD5_DIGEST_SIZE, out);
+    return true;
+}
+
+struct td_sha256 {
+    struct sha256_ctx ctx;
+};
+
+struct td_sha256 *td_sha256_begin(void)
+{
+    struct td_sha256 *h = malloc(sizeof *h);
+    if (h)
+        sha256_init(&h->ctx);
+    return h;
+}
+
+void td_sha256_update(struct td_sha256 *h, const uint8_t *data, size_t len)
+{
+    if (h)
+        sha256_update(&h->ctx, len, data);
+}
+
+bool td_sha256_end(struct td_sha256 *h, uint8_t out[32])
+{
+    if (!h)
+        return false;
+    sha256_digest(&h->ctx, SHA256_DIGEST_SIZE, out);
+    free(h);
     return true;
 }

@@ -1,6 +1,7 @@
 #include "probe/install/digest.h"
 
 #include <io.h>
+#include <stdlib.h>
 #include <windows.h>
 
 #include <bcrypt.h>
@@ -34,5 +35,49 @@ out:
     if (h)
         BCryptDestroyHash(h);
     BCryptCloseAlgorithmProvider(alg, 0);
+    return ok;
+}
+
+struct td_sha256 {
+    BCRYPT_ALG_HANDLE alg;
+    BCRYPT_HASH_HANDLE h;
+    bool failed;
+};
+
+struct td_sha256 *td_sha256_begin(void)
+{
+    struct td_sha256 *h = calloc(1, sizeof *h);
+    if (!h)
+        return NULL;
+    if (BCryptOpenAlgorithmProvider(&h->alg, BCRYPT_SHA256_ALGORITHM, NULL, 0) != 0) {
+        free(h);
+        return NULL;
+    }
+    if (BCryptCreateHash(h->alg, &h->h, NULL, 0, NULL, 0, 0) != 0) {
+        BCryptCloseAlgorithmProvider(h->alg, 0);
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+void td_sha256_update(struct td_sha256 *h, const uint8_t *data, size_t len)
+{
+    while (h && !h->failed && len > 0) {
+        ULONG n = len > 0x40000000 ? 0x40000000 : (ULONG)len;
+        h->failed = BCryptHashData(h->h, (PUCHAR)(uintptr_t)data, n, 0) != 0;
+        data += n;
+        len -= n;
+    }
+}
+
+bool td_sha256_end(struct td_sha256 *h, uint8_t out[32])
+{
+    if (!h)
+        return false;
+    bool ok = !h->failed && BCryptFinishHash(h->h, out, 32, 0) == 0;
+    BCryptDestroyHash(h->h);
+    BCryptCloseAlgorithmProvider(h->alg, 0);
+    free(h);
     return ok;
 }
