@@ -29,9 +29,24 @@ def check(cond, what):
         FAILS.append(what)
 
 
+def validate(doc, what):
+    """Against schema/report.schema.json, where jsonschema is installed."""
+    try:
+        import jsonschema
+    except ImportError:
+        print(f"skipped: schema validation of {what} (no python3-jsonschema)")
+        return
+    schema = json.load(open(os.path.join(os.environ["TD_SRC"], "schema", "report.schema.json")))
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
+    check(not errors, f"{what} validates against the schema {[e.message for e in errors][:2]}")
+
+
 def inspect(path):
     rc, out, err = run("inspect", "--format", "json", path)
-    return rc, (json.loads(out)["files"][0] if out.strip() else None), err
+    doc = json.loads(out) if out.strip() else None
+    if doc and rc == 0:
+        validate(doc, "inspect " + os.path.basename(path))
+    return rc, (doc["files"][0] if doc else None), err
 
 
 def tiny(d):
@@ -218,6 +233,7 @@ def estimate(model):
     rc, out, err = run("check", "--no-gpu", "--format", "json", "--workload", "sdxl-lora",
                        "--batch", "2", "--resolution", "768", "--precision", "fp16",
                        "--optimizer", "adamw", "--lora-rank", "8", "--no-gradient-checkpointing")
+    validate(json.loads(out), "check --workload's JSON")
     m = json.loads(out)["workload"]["memory"]
     P, h, r, B = 2.567e9, 1280, 8, 2
     T = P * 2 * r / h
