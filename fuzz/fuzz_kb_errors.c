@@ -1,6 +1,8 @@
 /* libFuzzer target for the error explainer: any pasted text is cleaned,
- * its fields extracted, matched against the whole catalogue, read by the
- * general layer (load error, role, ranked causes) and made into findings. */
+ * its fields extracted, read into its parts (files, symbols, versions,
+ * codes, raiser: errors_read.c), matched against the whole catalogue, read
+ * by the general layer (load error, role, ranked causes) and made into
+ * findings. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -33,11 +35,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t i = 0; i < x.n_matches; i++)
             for (size_t k = 0; k < x.matches[i].n_captures; k++)
                 touch(x.matches[i].captures[k]);
+        const struct td_explain_parts *p = &x.parts;
+        for (size_t i = 0; i < p->n_files; i++)
+            touch(p->files[i].path), touch(p->files[i].name);
+        for (size_t i = 0; i < p->n_symbols; i++)
+            touch(p->symbols[i].name), touch(p->symbols[i].demangled), touch(p->symbols[i].version),
+                touch(p->symbols[i].owner);
+        for (size_t i = 0; i < p->n_versions; i++)
+            touch(p->versions[i].value);
+        for (size_t i = 0; i < p->n_codes; i++)
+            touch(p->codes[i].value), touch(p->codes[i].name);
+        touch(p->raiser_library);
         const struct td_explain_load *l = &x.load;
         touch(l->library);
         touch(l->needed_by);
         touch(l->symbol);
         touch(l->file);
+        touch(l->defined_by);
         for (size_t i = 0; i < l->n_causes; i++) {
             touch(l->causes[i].detail);
             touch(l->causes[i].fix);

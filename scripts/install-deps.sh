@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages a step needs, only those missing.
 #   install-deps.sh build   what building torchdoctor needs
 #   install-deps.sh test    + what the tests need (toolchains for fixtures, Wine, python3-torch,
-#                             libpython3.11-dev for a shared-libpython interpreter)
+#                             libpython3.11-dev for a shared-libpython interpreter, munge and
+#                             Slurm for fleet --slurm's single-node cluster)
 #   install-deps.sh bench   + the peer tools the benchmarks compare against
 #   install-deps.sh windows what `make windows` needs (mingw-w64 gcc, and g++ for libsupc++)
 #   install-deps.sh package what `make deb` and `make wheel` need (dpkg-deb, lintian, python3)
@@ -17,7 +18,7 @@ test_pkgs=(clang lld llvm libclang-rt-14-dev libcmocka-dev gcc-multilib
     wine64 wine binutils file patchelf zip unzip python3 python3-jsonschema python3-packaging python3-torch
     python3-venv python3-pip dpkg-dev lintian man-db groff-base git chromium fonts-dejavu-core
     libpython3.11-dev man-db groff-base bsdutils zsh fish locales-all
-    podman runc busybox-static)
+    podman runc busybox-static munge slurmctld slurmd slurm-client)
 bench_pkgs=(hyperfine libtree pax-utils time bc python3-numpy)
 package_pkgs=(dpkg-dev lintian python3 python3-venv python3-pip)
 windows_pkgs=(cmake ninja-build make gcc-mingw-w64-x86-64 gcc-mingw-w64-i686

@@ -50,6 +50,10 @@ enum td_severity { TD_SEV_INFO, TD_SEV_WARNING, TD_SEV_ERROR };
 #define TD_KIND_CONTAINER_LIMIT "container_limit"   /* /dev/shm, cgroup CPU, memlock */
 #define TD_KIND_LDCONFIG_WARNING "ldconfig_warning" /* WSL's libcuda copies */
 #define TD_KIND_PTX_JIT_ONLY "ptx_jit_only"
+/* fleet: a node whose environment differs from the majority's */
+#define TD_KIND_NODE_MISMATCH "node_mismatch"
+/* fleet --slurm: a node whose task failed or did not finish */
+#define TD_KIND_NODE_FAILED "node_failed"
 
 struct td_finding {
     enum td_severity severity;

@@ -3,6 +3,7 @@
  * fails at once), so a caller's loops always end. */
 #include "base/json.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static bool fail(struct td_json *j, const char *what)
@@ -216,6 +217,61 @@ bool td_json_skip(struct td_json *j)
     }
 }
 
+/* Past the string whose opening quote is at P: its closing quote is the
+ * first one not preceded by an odd run of backslashes. */
+static const char *string_end(const char *p, const char *end)
+{
+    for (const char *q = p + 1; q < end;) {
+        const char *quote = memchr(q, '"', (size_t)(end - q));
+        if (!quote)
+            return NULL;
+        const char *b = quote;
+        while (b > p + 1 && b[-1] == '\\')
+            b--;
+        if ((quote - b) % 2 == 0)
+            return quote + 1;
+        q = quote + 1;
+    }
+    return NULL;
+}
+
+bool td_json_skip_loose(struct td_json *j)
+{
+    enum td_json_type t = td_json_peek(j);
+    if (t != TD_JSON_OBJECT && t != TD_JSON_ARRAY)
+        return td_json_skip(j);
+    char close[TD_JSON_MAX_DEPTH];
+    int depth = 0;
+    const char *p = j->p, *end = j->end;
+    while (p < end) {
+        char c = *p;
+        if (c == '"') {
+            if (!(p = string_end(p, end)))
+                break;
+            continue;
+        }
+        if (c == '{' || c == '[') {
+            if (depth == TD_JSON_MAX_DEPTH) {
+                j->p = p;
+                return fail(j, "nested too deep");
+            }
+            close[depth++] = c == '{' ? '}' : ']';
+        } else if (c == '}' || c == ']') {
+            if (depth == 0 || close[depth - 1] != c) {
+                j->p = p;
+                return fail(j, "mismatched bracket");
+            }
+            if (--depth == 0) {
+                j->p = p + 1;
+                return true;
+            }
+        }
+        p++;
+    }
+    j->p = end;
+    return fail(j, "unterminated object or array");
+}
+
 bool td_json_string(struct td_json *j, struct td_json_str *out)
 {
     if (td_json_peek(j) == TD_JSON_STRING)
@@ -242,6 +298,26 @@ bool td_json_uint(struct td_json *j, uint64_t *out)
         v = v * 10 + d;
     }
     *out = v;
+    return true;
+}
+
+bool td_json_double(struct td_json *j, double *out)
+{
+    if (td_json_peek(j) != TD_JSON_NUMBER) {
+        td_json_skip(j);
+        return false;
+    }
+    const char *at = j->p;
+    bool plain = false;
+    if (!number(j, &plain))
+        return false;
+    char text[64];
+    size_t n = (size_t)(j->p - at);
+    if (n >= sizeof text)
+        return false;
+    memcpy(text, at, n);
+    text[n] = '\0';
+    *out = strtod(text, NULL);
     return true;
 }
 

@@ -59,10 +59,18 @@ bool td_json_key(struct td_json *j, struct td_json_str *key);
  * skipped, and false; j->error says whether the input was bad). */
 bool td_json_string(struct td_json *j, struct td_json_str *out);
 bool td_json_uint(struct td_json *j, uint64_t *out);
+/* Any number (fraction, exponent, sign) as a double; false (value skipped)
+ * for anything else. */
+bool td_json_double(struct td_json *j, double *out);
 
 /* Skips the value that comes next, whatever it is, validating its
  * brackets and strings. */
 bool td_json_skip(struct td_json *j);
+
+/* Skips the value that comes next checking only that its strings end and
+ * its brackets balance, at memchr speed: for large sections a reader does
+ * not want (fleet skips the deps closure of every node's report). */
+bool td_json_skip_loose(struct td_json *j);
 
 /* S with its escapes taken (\uXXXX as UTF-8, surrogate pairs joined; a
  * lone surrogate or a NUL is an error: NULL), NUL-terminated, in A. */

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "bench/bench.h"
+#include "probe/probe.h"
 
 /* The largest file in DIR whose name starts with PREFIX and names a shared
  * library, into BEST (its size in *BEST_SIZE, kept when larger). */
@@ -107,6 +108,7 @@ void td_bench_run(const struct td_bench_options *o, struct td_bench *b, struct t
 {
     double t0 = td_bench_now();
     memset(b, 0, sizeof *b);
+    b->host = td_probe_hostname(arena);
     td_bench_cpu_run(o, &b->cpu, arena);
     td_bench_memory_run(o, b->cpu.threads, &b->memory, arena);
     td_bench_import_run(o, &b->import, arena);

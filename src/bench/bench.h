@@ -174,6 +174,7 @@ struct td_bench {
     struct td_bench_gpus gpu;
     struct td_findings findings;
     double elapsed_s;
+    const char *host; /* this machine's name, for fleet */
 };
 
 void td_bench_run(const struct td_bench_options *o, struct td_bench *b, struct td_arena *arena);

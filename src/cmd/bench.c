@@ -16,7 +16,7 @@ struct bench_args {
     const char *format, *color;
 };
 
-static const char *const bench_formats[] = {"text", "json", "markdown", NULL};
+static const char *const bench_formats[] = {"text", "json", "jsonl", "markdown", NULL};
 
 #define AT(field, ctype) TD_AT(struct bench_args, field, ctype)
 static const struct td_option bench_options[] = {
@@ -42,8 +42,10 @@ static const struct td_option bench_options[] = {
      .max = 100000,
      .help = "launches of the GPU stability loop (default 100, 10 with --quick)",
      .at = AT(opts.iterations, int)},
-    TD_OPT_FORMAT(struct bench_args, format, bench_formats,
-                  "the report's form: text, json (docs/schema.md) or markdown"),
+    TD_OPT_FORMAT(
+        struct bench_args, format, bench_formats,
+        "the report's form: text, json (docs/schema.md), jsonl (the same JSON on one line, "
+        "for srun and fleet) or markdown"),
     TD_OPT_COLOR(struct bench_args, color),
     {0},
 };
@@ -100,8 +102,8 @@ int td_cmd_bench(int argc, char **argv)
     td_bench_run(&a.opts, &b, &arena);
     if (steps)
         fprintf(stderr, "\r\033[K");
-    if (strcmp(a.format, "json") == 0) {
-        td_bench_json(&b, stdout);
+    if (strcmp(a.format, "json") == 0 || strcmp(a.format, "jsonl") == 0) {
+        td_bench_json(&b, stdout, strcmp(a.format, "json") == 0);
     } else if (strcmp(a.format, "markdown") == 0) {
         td_bench_markdown(&b, stdout);
     } else {

@@ -29,7 +29,7 @@ struct check_args {
     const char *model, *precision, *optimizer; /* the job's memory estimate */
     int batch, resolution, lora_rank;
     bool checkpointing, no_checkpointing;
-    bool redact, verify, no_gpu, symbols, no_symbols, live, verbose;
+    bool redact, verify, no_gpu, symbols, no_symbols, live, verbose, health;
     int timeout_ms;
     double live_timeout_s;
 };
@@ -58,7 +58,7 @@ static bool precision_value(size_t i, char *out, size_t cap)
 
 static const char *const check_optimizers[] = {"adamw", "adamw8bit", "adafactor", NULL};
 
-static const char *const check_formats[] = {"text", "json", "markdown", "html", NULL};
+static const char *const check_formats[] = {"text", "json", "jsonl", "markdown", "html", NULL};
 
 #define AT(field, ctype) TD_AT(struct check_args, field, ctype)
 static const struct td_option check_options[] = {
@@ -122,8 +122,9 @@ static const struct td_option check_options[] = {
      .help = "with --workload: keep every activation",
      .at = AT(no_checkpointing, bool)},
     TD_OPT_FORMAT(struct check_args, format, check_formats,
-                  "the report's form: text (coloured on a terminal), json (docs/schema.md) or "
-                  "markdown, to paste into a bug report"),
+                  "the report's form: text (coloured on a terminal), json (docs/schema.md), jsonl "
+                  "(the same JSON on one line, for srun and fleet), markdown, to paste into a bug "
+                  "report, or html"),
     {.name = "--output",
      .alias = 'o',
      .type = TD_ARG_FILE,
@@ -163,6 +164,13 @@ static const struct td_option check_options[] = {
      .help = "diagnose the system whose root is DIR (an image, a test tree)",
      .at = AT(root, const char *)},
     TD_OPT_COLOR(struct check_args, color),
+    {.name = "--health",
+     .type = TD_ARG_FLAG,
+     .help = "for Slurm's HealthCheckProgram and NHC: only the version needs of the closure "
+             "(as --no-symbols), then one line fit for a drain reason and exit 0 (healthy) or 1; "
+             "on 1 also the `scontrol update nodename=... state=drain reason=...` line, printed, "
+             "never run (docs/fleet.md)",
+     .at = AT(health, bool)},
     {.name = "--live",
      .type = TD_ARG_FLAG,
      .help = "also run `import torch` (and torch.cuda.is_available() when a GPU answers) under "
@@ -191,6 +199,7 @@ static const struct td_example check_examples[] = {
      "whether FLUX.1 LoRA training fits this GPU with fp8 base weights, and why"},
     {"torchdoctor check --format markdown --redact", "a report to paste into a bug report"},
     {"torchdoctor check -o fix.sh", "the fixes as a script, to read and then run"},
+    {"torchdoctor check --health", "Slurm's HealthCheckProgram: one line, exit 0 or 1"},
     {0},
 };
 
@@ -326,8 +335,8 @@ static const char *color_mode(const struct check_args *a)
 
 static void render(const struct check_args *a, const struct td_check_report *r, FILE *out)
 {
-    if (strcmp(a->format, "json") == 0) {
-        td_check_json(r, out);
+    if (strcmp(a->format, "json") == 0 || strcmp(a->format, "jsonl") == 0) {
+        td_check_json(r, out, strcmp(a->format, "json") == 0);
     } else if (strcmp(a->format, "markdown") == 0) {
         td_check_markdown(r, out);
     } else if (strcmp(a->format, "html") == 0) {
@@ -463,15 +472,23 @@ int td_cmd_check(int argc, char **argv)
                                     .job = a.workload ? &job : NULL,
                                     .envp = (const char *const *)environ,
                                     .no_gpu = a.no_gpu,
-                                    .symbols = !a.no_symbols, /* --symbols: the default */
-                                    .verify = a.verify,
-                                    .live = a.live,
+                                    /* --symbols: the default; --health: fast */
+                                    .symbols = !a.no_symbols && !a.health,
+                                    .verify = a.verify && !a.health,
+                                    .live = a.live && !a.health,
                                     .timeout_ms = a.timeout_ms,
                                     .live_timeout_ms = (int)(a.live_timeout_s * 1000)};
     struct td_arena arena = {0};
     struct td_check_report r = {0};
     td_diagnose(&q, &r, &arena);
     r.verbose = a.verbose;
+    if (a.health) {
+        int health = td_check_health(&r, stdout);
+        fflush(stdout);
+        td_diagnosis_free(&r, true);
+        td_arena_free(&arena);
+        return health;
+    }
     int rc = emit(&a, &r) != 0                              ? TD_EXIT_USAGE
              : td_findings_count(&r.findings, TD_SEV_ERROR) ? TD_EXIT_FINDINGS
                                                             : TD_EXIT_OK;

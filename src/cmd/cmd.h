@@ -36,12 +36,14 @@ int td_cmd_snapshot(int argc, char **argv);
 int td_cmd_diff(int argc, char **argv);
 int td_cmd_log(int argc, char **argv);
 int td_cmd_bench(int argc, char **argv);
+int td_cmd_fleet(int argc, char **argv);
 int td_cmd_man(int argc, char **argv);        /* hidden: args_man.c */
 int td_cmd_completion(int argc, char **argv); /* hidden: args_complete.c */
 
 /* Each command's option table, beside its code. */
 extern const struct td_args_spec td_check_args, td_compat_args, td_deps_args, td_explain_args,
-    td_trace_args, td_inspect_args, td_snapshot_args, td_diff_args, td_log_args, td_bench_args;
+    td_trace_args, td_inspect_args, td_snapshot_args, td_diff_args, td_log_args, td_bench_args,
+    td_fleet_args;
 #ifdef _WIN32
 int td_cmd_gpu_child(int argc, char **argv);    /* internal_windows.c */
 int td_cmd_replay_child(int argc, char **argv); /* internal_windows.c */

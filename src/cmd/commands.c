@@ -36,6 +36,8 @@ const struct td_command td_commands[] = {
      &td_inspect_args},
     {"bench", "measure CPU, memory, disk, import torch and GPUs against their expected peaks",
      td_cmd_bench, &td_bench_args},
+    {"fleet", "many nodes' reports: groups, outliers and what differs, slow nodes; via Slurm",
+     td_cmd_fleet, &td_fleet_args},
     {NULL, NULL, NULL, NULL},
 };
 

@@ -258,7 +258,8 @@ static unsigned implied_platforms(const char *text, const struct td_explain_fiel
 {
     unsigned set = 0;
     if (f->win32 || strstr(text, "WinError") || strstr(text, "DLL load failed") ||
-        strstr(text, ".dll") || strstr(text, ".pyd") || strstr(text, ":\\"))
+        strstr(text, ".dll") || strstr(text, ".pyd") || strstr(text, ":\\") ||
+        td_explain_drive_path(text))
         set |= 1u;
     if (strstr(text, ".so") || strstr(text, "ld.so") || strstr(text, " ELF"))
         set |= 2u;
@@ -324,6 +325,7 @@ int td_explain_text(const char *text, size_t len, struct td_explain *out, struct
     }
     struct td_explain_fields *f = &out->fields;
     td_explain_extract(out->text, f, a);
+    td_explain_read(out->text, f, &out->parts, a);
     size_t removed;
     const char *neutral = td_explain_neutral(out->text, false, a, &removed);
     unsigned set = implied_platforms(out->text, f);
@@ -413,5 +415,6 @@ size_t td_explain_eres(const char **out, size_t cap)
             out[n++] = g_cat.rows[i].neutral.ere;
     }
     n += td_explain_extractor_eres(out + n, cap - n);
+    n += td_explain_raiser_eres(out + n, cap - n);
     return n + td_explain_dialog_eres(out + n, cap - n);
 }

@@ -40,6 +40,57 @@ struct td_explain_fields {
     const char *expected_in;      /* dyld's "Expected in:" (the library that should define) */
 };
 
+/* The text read into its parts before any catalogue row is tried
+ * (errors_read.c, docs/explain.md "How explain reads a text"): every file
+ * it names, every symbol, version and error code, and who raised it. */
+enum { TD_PARTS_FILES = 24, TD_PARTS_SYMBOLS = 8, TD_PARTS_VERSIONS = 16, TD_PARTS_CODES = 12 };
+
+struct td_part_file {
+    const char *path; /* as the text gives it, rejoined and unquoted */
+    const char *name; /* its last component */
+};
+
+struct td_part_symbol {
+    const char *name;      /* as printed ("_ZN3c104cuda9SetDeviceEi", "?f@c10@@YAXXZ") */
+    const char *demangled; /* "c10::cuda::SetDevice(int)"; NULL when not mangled */
+    const char *version;   /* "GLIBCXX_3.4.30", "libnvJitLink.so.12"; NULL */
+    const char *scheme;    /* "itanium", "msvc" or "c" */
+    const char *owner;     /* the library its namespace or prefix belongs to
+                              (data/symbol_owners.tsv: "libc10_cuda"); NULL */
+    const char *torch;     /* the torch versions a module needing it was built for, NULL */
+};
+
+struct td_part_version {
+    const char *what;  /* cuda, cudnn, driver, glibc, glibcxx, cxxabi, python, nccl, torch */
+    const char *value; /* "12.1", "9", "535.104", "2.34", "3.11" */
+};
+
+struct td_part_code {
+    const char *space;  /* win32, hresult, ntstatus, errno, cudaError, CUresult, ncclResult,
+                           cudnnStatus, cublasStatus, nvrtcResult, omp */
+    const char *value;  /* "126", "0x8007007E", "CUDA_ERROR_NO_DEVICE", "15" */
+    const char *name;   /* "ERROR_MOD_NOT_FOUND", "cudaErrorInsufficientDriver"; NULL */
+    const char *kind;   /* the finding kind the code stands for (data/error_codes.tsv), NULL */
+    const char *source; /* where the code's meaning comes from, NULL */
+};
+
+struct td_explain_parts {
+    struct td_part_file files[TD_PARTS_FILES];
+    size_t n_files;
+    struct td_part_symbol symbols[TD_PARTS_SYMBOLS];
+    size_t n_symbols;
+    struct td_part_version versions[TD_PARTS_VERSIONS];
+    size_t n_versions;
+    struct td_part_code codes[TD_PARTS_CODES];
+    size_t n_codes;
+    /* who printed the message and what it was doing (data/error_raisers.tsv) */
+    const char *raiser;    /* "cudnn", "ctranslate2", "nccl", "ld.so", ...; NULL */
+    const char *operation; /* load, symbol, init, alloc, compile, connect, device */
+    const char *raiser_kind, *raiser_detail, *raiser_fix, *raiser_source;
+    const char *raiser_library; /* the file the raiser's message is about, NULL */
+    const char *platform;       /* what the text implies: windows, linux, macos; NULL */
+};
+
 /* One likely cause of a load error, ranked (DESIGN.md "Findings": causes). */
 struct td_explain_cause {
     const char *kind, *detail, *fix;
@@ -58,14 +109,19 @@ enum { TD_EXPLAIN_MAX_CAUSES = 6 };
 struct td_explain_load {
     const char
         *form; /* "torch-preload", "ctypes", "python-import", "ld.so", "dyld", "dialog", ... */
-    const char *kind;      /* what failed: missing_library, missing_symbol, ... */
-    const char *role;      /* torch, cuda, vc_runtime, openmp, glibc, cxx_runtime, companion,
-                              python_extension; NULL when unknown */
-    const char *library;   /* the file at fault or missing (deps' "library") */
-    const char *needed_by; /* who needs it (deps' "needed_by") */
-    const char *symbol;    /* the function, ordinal or version missing */
-    const char *file;      /* the path to hand to `torchdoctor deps` */
-    const char *note;      /* a remark on the wording itself, NULL */
+    const char *kind;            /* what failed: missing_library, missing_symbol, ... */
+    const char *role;            /* torch, cuda, vc_runtime, openmp, glibc, cxx_runtime, companion,
+                                    python_extension; NULL when unknown */
+    const char *library;         /* the file at fault or missing (deps' "library") */
+    const char *needed_by;       /* who needs it (deps' "needed_by") */
+    const char *symbol;          /* the function, ordinal or version missing */
+    const char *file;            /* the path to hand to `torchdoctor deps` */
+    const char *note;            /* a remark on the wording itself, NULL */
+    const char *defined_by;      /* for a missing symbol: the library that should define it, from
+                                    its namespace or version (data/symbol_owners.tsv), NULL */
+    const char *symbol_readable; /* the missing symbol demangled, NULL */
+    const char *built_for;       /* the torch its requirer was built against, from the
+                                    symbol (data/torch_symbol_abi.tsv), NULL */
     struct td_explain_cause causes[TD_EXPLAIN_MAX_CAUSES];
     size_t n_causes;
 };
@@ -85,6 +141,7 @@ struct td_explain_match {
 struct td_explain {
     char *text; /* the cleaned text */
     struct td_explain_fields fields;
+    struct td_explain_parts parts;    /* read before any catalogue row */
     struct td_explain_match *matches; /* best first */
     size_t n_matches;
     size_t n_best; /* matches[0..n_best) are equally specific: the answer */

@@ -24,6 +24,7 @@ struct cause_row {
 struct dialog_row {
     const char *form, *kind, *pattern;
     int file, symbol;
+    char needle[64]; /* text every match holds, compared without case */
     regex_t re;
     bool ok;
 };
@@ -156,6 +157,8 @@ static void load_dialogs(void)
         d->symbol = atoi(td_table_cell(&t, 4));
         d->ok =
             d->pattern && regcomp(&d->re, d->pattern, REG_EXTENDED | REG_ICASE | REG_NEWLINE) == 0;
+        if (d->pattern)
+            td_ere_needle(d->pattern, d->needle, sizeof d->needle);
     }
 }
 
@@ -256,13 +259,25 @@ static char *grab(const char *text, const regmatch_t *m, int g, struct td_arena 
     return s;
 }
 
+/* Whether TEXT holds NEEDLE, ASCII letters compared without case (the
+ * dialogs are matched with REG_ICASE). */
+static bool has_nocase(const char *text, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (const char *p = text; *p; p++)
+        if (strncasecmp(p, needle, n) == 0)
+            return true;
+    return false;
+}
+
 /* One of the Windows loader's dialogs (data/windows_loader_dialogs.tsv). */
 static bool from_dialog(struct td_explain *x)
 {
     regmatch_t m[8];
     for (size_t i = 0; i < g_kb.n_dialogs; i++) {
         struct dialog_row *d = &g_kb.dialogs[i];
-        if (!d->ok || regexec(&d->re, x->text, 8, m, 0) != 0)
+        if (!d->ok || (d->needle[0] && !has_nocase(x->text, d->needle)) ||
+            regexec(&d->re, x->text, 8, m, 0) != 0)
             continue;
         struct td_explain_load *l = &x->load;
         l->form = "dialog";
@@ -270,6 +285,8 @@ static bool from_dialog(struct td_explain *x)
         l->file = grab(x->text, m, d->file, &x->arena);
         l->library = l->file ? td_explain_base_name(l->file) : NULL;
         l->symbol = grab(x->text, m, d->symbol, &x->arena);
+        if (l->symbol && !*l->symbol)
+            l->symbol = NULL; /* "The procedure entry point could not be located": no name */
         return true;
     }
     return false;
@@ -391,16 +408,18 @@ static void from_posix(struct td_explain *x)
     struct td_explain_load *l = &x->load;
     const struct td_explain_fields *f = &x->fields;
     const char *t = x->text;
-    if ((has(t, ": version `") || has(t, ": version '")) && has(t, "' not found") && f->file &&
-        f->version) {
+    if ((has(t, ": version `") || has(t, ": version '") || has(t, ": version ")) &&
+        has(t, " not found") && f->file && f->version) {
         l->form = "ld.so";
         l->kind = TD_KIND_MISSING_SYMBOL_VERSION;
         l->library = td_explain_base_name(f->file);
         l->needed_by = f->needed_by;
         l->symbol = f->version;
         l->file = f->needed_by;
-    } else if ((has(t, "ndefined symbol:") || has(t, "Symbol not found:")) && f->symbol) {
-        l->form = has(t, "Symbol not found:") ? "dyld" : "ld.so";
+    } else if ((has(t, "ndefined symbol:") || has(t, "Symbol not found:") ||
+                has(t, "symbol not found in flat namespace")) &&
+               f->symbol) {
+        l->form = has(t, "ndefined symbol:") ? "ld.so" : "dyld";
         l->kind = TD_KIND_MISSING_SYMBOL;
         l->needed_by = f->needed_by && l->form[0] == 'd' ? f->needed_by : f->file;
         if (l->needed_by && !strchr(td_explain_base_name(l->needed_by), '.'))
@@ -492,6 +511,112 @@ static void from_windows(struct td_explain *x)
             "below";
 }
 
+static const char *fill(const char *template, const struct td_explain *x, struct td_arena *a);
+
+/* The raiser the structural reading named (errors_read.c): a message that
+ * no loader form reads (cuDNN's, CTranslate2's, NVRTC's, the driver's, ...)
+ * becomes a load error of the raiser's kind, about the file it names; a
+ * load form keeps its reading, but the code of the raiser's message decides
+ * its kind ("Could not load library X. Error code 193"). */
+static void from_raiser(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    const struct td_explain_parts *p = &x->parts;
+    if (!p->raiser || !p->raiser_kind)
+        return;
+    if (l->form) {
+        if (is(p->operation, "load") && is(l->kind, TD_KIND_MISSING_LIBRARY))
+            l->kind = p->raiser_kind;
+        return;
+    }
+    l->form = p->raiser;
+    l->kind = p->raiser_kind;
+    l->library = p->raiser_library;
+    for (size_t i = 0; l->library && i < p->n_files; i++)
+        if (strcmp(p->files[i].name, l->library) == 0)
+            l->file = p->files[i].path;
+    if (!l->library && x->fields.file)
+        l->library = td_explain_base_name(x->fields.file);
+    if (!l->file)
+        l->file = x->fields.file;
+    l->symbol = p->n_symbols ? p->symbols[0].name : x->fields.symbol;
+}
+
+/* The library as the structural reading bounds it: a file name that a
+ * message form read with text glued on ("cudnn_cnn_infer64_8.dll.Error",
+ * "libcudnn_ops.so.9)") is cut back to the file the text names. */
+static void tidy_library(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    const struct td_explain_parts *p = &x->parts;
+    if (!l->library)
+        return;
+    for (size_t i = 0; i < p->n_files; i++) {
+        const char *n = p->files[i].name;
+        size_t k = strlen(n);
+        if (strcmp(l->library, n) == 0)
+            return;
+        size_t len = strlen(l->library);
+        if ((strncmp(l->library, n, k) == 0 && strchr(".:,;)'\"", l->library[k])) ||
+            (len > k && strcmp(l->library + len - k, n) == 0 &&
+             strchr(".'\"`", l->library[len - k - 1]))) {
+            l->library = n; /* "...fbgemm.dll": a path shortened with dots */
+            return;
+        }
+    }
+}
+
+/* For a missing symbol: which library should define it (its namespace or
+ * version, data/symbol_owners.tsv), and its demangled name. */
+static void name_definer(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    const struct td_explain_parts *p = &x->parts;
+    for (size_t i = 0; i < p->n_symbols; i++) {
+        const struct td_part_symbol *y = &p->symbols[i];
+        if (l->symbol && strcmp(l->symbol, y->name) != 0 &&
+            !(y->name[0] == '_' && strcmp(l->symbol, y->name + 1) == 0))
+            continue;
+        l->defined_by = y->owner;
+        l->symbol_readable = y->demangled;
+        l->built_for = y->torch;
+        return;
+    }
+}
+
+/* The raiser's own general cause, after the catalogue's. */
+static void add_raiser(struct td_explain *x, size_t cap)
+{
+    struct td_explain_load *l = &x->load;
+    const struct td_explain_parts *p = &x->parts;
+    if (!p->raiser || l->n_causes >= cap)
+        return;
+    const char *detail = p->raiser_detail, *fix = p->raiser_fix, *source = p->raiser_source;
+    char said[512];
+    if (!detail || !*detail) {
+        /* only a code named the failure (data/error_codes.tsv): say which */
+        const struct td_part_code *code = NULL;
+        for (size_t i = 0; i < p->n_codes && !code; i++)
+            if (p->codes[i].kind && strcmp(p->codes[i].space, p->raiser) == 0)
+                code = &p->codes[i];
+        if (!code || !p->raiser_kind)
+            return;
+        snprintf(said, sizeof said, "the GPU stack failed with %s %s%s%s%s, which stands for %s",
+                 code->space, code->value, code->name ? " (" : "", code->name ? code->name : "",
+                 code->name ? ")" : "", p->raiser_kind);
+        detail = said;
+        fix = "Run torchdoctor check: it names the driver, the GPUs and the CUDA runtime this "
+              "machine has, and what does not fit";
+        source = code->source;
+    }
+    struct td_explain_cause *c = &l->causes[l->n_causes++];
+    c->kind = is(p->raiser_kind, l->kind) || !p->raiser_kind ? l->kind : p->raiser_kind;
+    c->detail = fill(detail, x, &x->arena);
+    c->fix = fill(fix, x, &x->arena);
+    c->confirm = l->file ? fill("torchdoctor deps \"{file}\"", x, &x->arena) : "torchdoctor check";
+    c->source = source;
+}
+
 /* Whether MODULE is torch's own extension in TEXT's traceback ("from torch._C
  * import *", "import torch._C"): then the import failed inside torch, not in
  * a companion built for it. */
@@ -537,6 +662,7 @@ static void settle_role(struct td_explain *x)
             return;
         }
         l->role = r;
+        l->library = td_explain_base_name(requirer); /* the module that needed it */
         return;
     }
     l->role = role_of(l->library ? l->library : l->file);
@@ -668,13 +794,17 @@ void td_explain_load_error(struct td_explain *x)
             from_windows(x);
         from_python(x);
     }
+    from_raiser(x);
     if (!l->form)
         return;
+    tidy_library(x);
+    name_definer(x);
     settle_role(x);
     struct td_explain_cause late;
     bool is_late;
     add_catalogue(x, &late, &is_late);
     size_t cap = TD_EXPLAIN_MAX_CAUSES - is_late;
+    add_raiser(x, cap);
     /* a companion missing a symbol of its own (not torch's) was built
      * wrongly, not for another torch: the general causes apply */
     bool own_symbol = l->role && strcmp(l->role, "companion") == 0 &&
@@ -732,8 +862,15 @@ void td_explain_findings(const struct td_explain *x, const struct td_findings *l
                         here->symbol, here->fix, "%s", here->detail);
     } else if (l->form && l->n_causes) {
         const struct td_explain_cause *top = &l->causes[0];
+        char definer[1024] = "";
+        if (l->defined_by)
+            snprintf(definer, sizeof definer, " (%s should be defined by %s%s%s)",
+                     l->symbol_readable ? l->symbol_readable : l->symbol, l->defined_by,
+                     l->built_for ? "; the module that needs it was built against " : "",
+                     l->built_for ? l->built_for : "");
         td_findings_add(out, TD_SEV_ERROR, top->kind, l->library, l->needed_by, l->symbol, top->fix,
-                        "%s%s%s", top->detail, top->id ? " " : "", top->id ? top->id : "");
+                        "%s%s%s%s", top->detail, definer, top->id ? " " : "",
+                        top->id ? top->id : "");
     } else {
         catalogue_findings(x, out);
     }

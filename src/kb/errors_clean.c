@@ -2,6 +2,7 @@
  * codes and carriage returns go, lines that a terminal or a logger wrapped
  * are joined again, and doubled backslashes (Python's repr of a Windows
  * path) are halved. */
+#include <ctype.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -56,7 +57,73 @@ static size_t strip(const char *in, size_t len, char *out)
     return o;
 }
 
-/* Pass 2: a markdown link the issue tracker made of a file name
+static size_t digits_at(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+        i++;
+    return i;
+}
+
+/* The length of a log timestamp at S ("2025-03-14 09:26:53,589",
+ * "[2025-03-14T09:26:53.589Z]", "2025-05-12T01:48:43.608585") with what a
+ * logger puts after it (" - ", " | ", ": ", a level word), or 0. */
+static size_t timestamp_len(const char *s, size_t n)
+{
+    size_t i = s[0] == '[' ? 1 : 0;
+    static const size_t parts[] = {4, 2, 2, 2, 2, 2};
+    static const char seps[] = "--T::";
+    for (size_t k = 0; k < 6; k++) {
+        if (digits_at(s + i, n - i) != parts[k])
+            return 0;
+        i += parts[k];
+        if (k < 5) {
+            if (i >= n || !(s[i] == seps[k] || (k == 2 && s[i] == ' ')))
+                return 0;
+            i++;
+        }
+    }
+    if (i < n && (s[i] == '.' || s[i] == ','))
+        i += 1 + digits_at(s + i + 1, n - i - 1);
+    if (i < n && s[i] == 'Z')
+        i++;
+    else if (i + 5 < n && (s[i] == '+' || s[i] == '-') && digits_at(s + i + 1, 2) == 2)
+        i += s[i + 3] == ':' ? 6 : 5;
+    if (s[0] == '[' && i < n && s[i] == ']')
+        i++;
+    static const char *const levels[] = {"CRITICAL", "ERROR", "WARNING", "WARN", "INFO", "DEBUG"};
+    for (int pass = 0; pass < 2; pass++) {
+        while (i < n && (s[i] == ' ' || s[i] == '-' || s[i] == '|' || s[i] == ':' || s[i] == '\t'))
+            i++;
+        for (size_t k = 0; pass == 0 && k < sizeof levels / sizeof levels[0]; k++) {
+            size_t l = strlen(levels[k]);
+            if (i + l < n && strncmp(s + i, levels[k], l) == 0 &&
+                !isalpha((unsigned char)s[i + l])) {
+                i += l;
+                break;
+            }
+        }
+    }
+    return i;
+}
+
+/* Pass 2: the log timestamp at the start of each line goes. In place. */
+static size_t strip_timestamps(char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        size_t skip = (i == 0 || s[i - 1] == '\n') ? timestamp_len(s + i, n - i) : 0;
+        if (skip && i + skip < n && s[i + skip] != '\n') {
+            i += skip;
+            continue;
+        }
+        s[o++] = s[i++];
+    }
+    s[o] = '\0';
+    return o;
+}
+
+/* Pass 3: a markdown link the issue tracker made of a file name
  * ("[_ext.cpython-38-x86_64-linux-gnu.so](http://ext.cpython-38…/)") back
  * to its text. In place. */
 static size_t unlink_markdown(char *s, size_t n)
@@ -103,6 +170,10 @@ static size_t columns(const char *s, size_t n)
     return c;
 }
 
+/* Widths terminals open with (xterm, Windows console: 80; 100, 120, 132 are
+ * the other sizes terminal emulators offer). */
+static const size_t terminal_widths[] = {80, 100, 120, 132};
+
 /* The terminal width the text was wrapped at: the longest line length that
  * at least two lines fill exactly, the last line not counted (it is where
  * the text ended, not where the terminal broke it: a two-line text whose
@@ -119,7 +190,18 @@ static size_t wrap_width(const struct line *l, size_t n)
         if (same >= 2)
             best = l[i].columns;
     }
-    return best;
+    if (best)
+        return best;
+    /* one long line broken once: a line exactly as wide as a common terminal
+     * (80 columns and the other usual widths), followed by more text, with at
+     * most the one blank the terminal broke at between them */
+    for (size_t i = 0; i + 1 < n; i++)
+        for (size_t k = 0; k < sizeof terminal_widths / sizeof terminal_widths[0]; k++)
+            if (l[i].columns == terminal_widths[k] && l[i].raw <= l[i].len + 1 && l[i + 1].len &&
+                l[i + 1].indent + (l[i].raw - l[i].len) <= 1 &&
+                l[i + 1].s[l[i + 1].indent] != '>' && l[i + 1].s[0] != '\t')
+                return l[i].columns;
+    return 0;
 }
 
 char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
@@ -128,7 +210,7 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
     char *out = td_arena_alloc(a, len + 1);
     if (!flat || !out)
         return NULL;
-    size_t n = unlink_markdown(flat, strip(text, len, flat));
+    size_t n = strip_timestamps(flat, strip(text, len, flat));
 
     size_t count = 1;
     for (size_t i = 0; i < n; i++)
@@ -189,5 +271,6 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
         out[o++] = '\n';
     }
     out[o] = '\0';
+    unlink_markdown(out, o); /* after the joins: a wrapped link is whole again */
     return out;
 }

@@ -7,6 +7,7 @@
  * Python/dynload_win.c ("DLL load failed while importing"), ctypes
  * (OSError [WinError N]), torch/__init__.py ("Error loading ... or one of
  * its dependencies") and dyld ("Library not loaded", "Referenced from"). */
+#include <ctype.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@
 #include "base/data.h"
 #include "kb/errors_internal.h"
 
-enum { MAX_WINMSGS = 64, LINE_CAP = 2048 };
+enum { MAX_WINMSGS = 128, LINE_CAP = 2048 };
 
 static struct {
     bool loaded;
@@ -169,6 +170,15 @@ char *td_explain_neutral(const char *s, bool regex, struct td_arena *a, size_t *
 
 /* ---- fields ---- */
 
+bool td_explain_drive_path(const char *text)
+{
+    for (const char *p = strstr(text, ":/"); p; p = strstr(p + 1, ":/"))
+        if (p - text >= 1 && isalpha((unsigned char)p[-1]) &&
+            (p - text == 1 || !isalnum((unsigned char)p[-2])) && p[2] != '/')
+            return true; /* "C:/Users/...", not "https://" */
+    return false;
+}
+
 struct extractor {
     const char *re;
     int group;
@@ -221,6 +231,8 @@ static const struct extractor extractors[] = {
     /* macOS 12+ puts the image's UUID first: "Referenced from: <UUID> /path" */
     {"Referenced from: (<[^>\n]*> )?([^\n(]+)", 2, F_NEEDED_BY},
     {"Symbol not found: ([^ \t\n]+)", 1, F_SYMBOL},
+    /* macOS 12+: "symbol not found in flat namespace '_PyArg_ParseTuple'" */
+    {"symbol not found in flat namespace '([^'\n]+)'", 1, F_SYMBOL},
     {"Expected in: (<[^>\n]*> )?([^\n]+)", 2, F_EXPECTED},
     /* glibc elf/dl-lookup.c: "FILE: undefined symbol: NAME, version V" */
     {"([^ \t\n'\"(]+):[[:space:]]*undefined symbol: ([^ \t\n,]+)", 1, F_FILE},
@@ -236,6 +248,13 @@ static const struct extractor extractors[] = {
     /* the same, cut before "(required by" */
     {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found", 1, F_FILE},
     {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found", 2, F_VERSION},
+    /* the same, retyped without the quotes */
+    {"([^ \t\n'\"(]+): version ([A-Z]+_[0-9][0-9.]*) not found \\(required by ([^)\n]+)\\)", 1,
+     F_FILE},
+    {"([^ \t\n'\"(]+): version ([A-Z]+_[0-9][0-9.]*) not found \\(required by ([^)\n]+)\\)", 2,
+     F_VERSION},
+    {"([^ \t\n'\"(]+): version ([A-Z]+_[0-9][0-9.]*) not found \\(required by ([^)\n]+)\\)", 3,
+     F_NEEDED_BY},
     /* glibc: "LIB: cannot open shared object file: No such file or directory" */
     {"([^ \t\n'\"():]+): cannot open shared object file", 1, F_FILE},
     {"([^ \t\n'\"(]+): (wrong ELF class: ELFCLASS[0-9]+|invalid ELF header)", 1, F_FILE},
@@ -276,7 +295,9 @@ static const struct extractor extractors[] = {
 enum { N_EXTRACTORS = sizeof extractors / sizeof extractors[0] };
 
 static struct {
-    bool compiled;
+    bool needles_done;
+    char needle[N_EXTRACTORS][64];
+    bool compiled[N_EXTRACTORS];
     regex_t re[N_EXTRACTORS];
     bool ok[N_EXTRACTORS];
 } g_ex;
@@ -289,12 +310,62 @@ size_t td_explain_extractor_eres(const char **out, size_t cap)
     return n;
 }
 
+size_t td_ere_needle(const char *re, char *out, size_t cap)
+{
+    char run[256];
+    size_t n = 0, best = 0;
+    int depth = 0;
+    bool bracket = false;
+    out[0] = '\0';
+    for (size_t i = 0; re[i]; i++) {
+        char c = re[i], lit = 0;
+        if (bracket) {
+            bracket = !(c == ']' && re[i - 1] != '[' && !(re[i - 1] == '^' && re[i - 2] == '['));
+            continue;
+        }
+        if (c == '|' && depth == 0)
+            return out[0] = '\0', 0; /* an alternative at the top: no text is required */
+        if (c == '\\' && re[i + 1] && !isalnum((unsigned char)re[i + 1]))
+            lit = re[++i];
+        else if (!strchr("\\^$.[]()|*+?{}", c))
+            lit = c;
+        else if (c == '[')
+            bracket = true;
+        else if (c == '(')
+            depth++;
+        else if (c == ')')
+            depth--;
+        char next = re[i + 1];
+        bool optional = next == '*' || next == '?' || next == '{';
+        if (lit && depth == 0 && !bracket && !optional && n + 1 < sizeof run) {
+            run[n++] = lit;
+        } else {
+            n = 0;
+            continue;
+        }
+        if (n > best && n < cap) {
+            best = n;
+            memcpy(out, run, n);
+            out[n] = '\0';
+        }
+    }
+    return best;
+}
+
 static const char *grab(const char *text, size_t i, struct td_arena *a)
 {
-    if (!g_ex.compiled) {
-        g_ex.compiled = true;
+    if (!g_ex.needles_done) {
+        g_ex.needles_done = true;
         for (size_t k = 0; k < N_EXTRACTORS; k++)
-            g_ex.ok[k] = regcomp(&g_ex.re[k], extractors[k].re, REG_EXTENDED | REG_NEWLINE) == 0;
+            td_ere_needle(extractors[k].re, g_ex.needle[k], sizeof g_ex.needle[k]);
+    }
+    /* the pattern's required text first: most extractors are ruled out
+     * by a strstr, and compiled only when one is not */
+    if (g_ex.needle[i][0] && !strstr(text, g_ex.needle[i]))
+        return NULL;
+    if (!g_ex.compiled[i]) {
+        g_ex.compiled[i] = true;
+        g_ex.ok[i] = regcomp(&g_ex.re[i], extractors[i].re, REG_EXTENDED | REG_NEWLINE) == 0;
     }
     regmatch_t m[8];
     if (!g_ex.ok[i] || regexec(&g_ex.re[i], text, 8, m, 0) != 0)
@@ -405,7 +476,7 @@ static int errno_in(const char *text)
 static const char *infer_platform(const char *text, const struct td_explain_fields *f)
 {
     if (f->win32 || f->ntstatus || strstr(text, "DLL load failed") || strstr(text, ".dll") ||
-        strstr(text, ".pyd") || strstr(text, ":\\"))
+        strstr(text, ".pyd") || strstr(text, ":\\") || td_explain_drive_path(text))
         return "windows";
     if (strstr(text, ".dylib") || strstr(text, "@rpath") || strstr(text, "mach-o"))
         return "macos";

@@ -49,6 +49,25 @@ size_t td_explain_dialog_eres(const char **out, size_t cap);
  * from X's cleaned text, fields and matches. */
 void td_explain_load_error(struct td_explain *x);
 
+/* The structural reading (errors_read.c): fills P from TEXT (the cleaned
+ * input) and F (the fields already extracted). */
+void td_explain_read(const char *text, const struct td_explain_fields *f,
+                     struct td_explain_parts *p, struct td_arena *a);
+
+/* The platform's GPU driver library: libcuda.so.1, nvcuda.dll, MPS on macOS. */
+const char *td_explain_driver_library(const char *platform);
+
+/* The structural reading's EREs (data/error_raisers.tsv, version rules). */
+size_t td_explain_raiser_eres(const char **out, size_t cap);
+
+/* The longest text every match of the ERE RE must hold (a run of literal
+ * characters outside groups, brackets and optional parts) into OUT; ""
+ * when an alternative at the top level leaves none. Returns its length. */
+size_t td_ere_needle(const char *re, char *out, size_t cap);
+
+/* Whether TEXT holds a Windows path written with forward slashes ("C:/x"). */
+bool td_explain_drive_path(const char *text);
+
 /* The lower-cased last path component of PATH (either separator) in OUT. */
 const char *td_explain_base_name(const char *path);
 

@@ -14,6 +14,7 @@
 #include "graph/graph.h"
 #include "kb/kb.h"
 #include "kb/memory.h"
+#include "probe/distributed/distributed.h"
 #include "probe/probe.h"
 #include "probe/system/environment.h"
 #include "trace/replay.h"
@@ -68,6 +69,7 @@ struct td_check_report {
     /* --live on Windows: torch's DLL loading replayed in a child; NULL when
      * not run. */
     const struct td_replay *replay;
+    struct td_distributed dist; /* distributed-training readiness */
     struct td_findings findings;
     double elapsed_ms;
     bool verbose; /* text: every CUDA library's architectures and where they lie */

@@ -58,6 +58,10 @@ struct td_system {
 };
 
 int td_probe_system(const struct td_probe_ctx *ctx, struct td_system *out);
+/* This machine's host name (uname's nodename, GetComputerNameW), in A;
+ * NULL when unknown. Every report names it, so `fleet` pairs a node's
+ * check and bench reports. */
+const char *td_probe_hostname(struct td_arena *a);
 
 /* ---- Windows only (probe/system/system_windows.c; elsewhere probed stays false) ---- */
 
@@ -161,6 +165,14 @@ struct td_gpu {
     const char *pci_bus;    /* "0000:01:00.0" or NULL */
 };
 
+/* How two GPUs are joined (NVML's topology, in NVML's device order). */
+struct td_gpu_link {
+    unsigned a, b;
+    int level;  /* nvmlGpuTopologyLevel_t: 0 board, 10 switch, 20 switches, 30 host bridge,
+                   40 NUMA node, 50 across NUMA nodes */
+    int nvlink; /* 1 NVLink joins them, 0 not, -1 unknown */
+};
+
 struct td_gpu_info {
     enum td_gpu_status status;
     const char *status_detail;  /* "cuInit returned 100 (CUDA_ERROR_NO_DEVICE)", "killed by
@@ -176,6 +188,8 @@ struct td_gpu_info {
     bool wsl_libcuda;        /* /usr/lib/wsl/lib/libcuda.so.1 (WSL2 GPU paravirtualisation) */
     const char **dev_nodes;  /* /dev/nvidia0, /dev/nvidiactl, /dev/nvidia-uvm, /dev/dxg */
     size_t n_dev_nodes;
+    struct td_gpu_link *links; /* every pair of GPUs, when NVML answers and there are two */
+    size_t n_links;
 };
 
 /* Runs the driver probe in a child with ctx->timeout_ms; never fails: the

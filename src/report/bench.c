@@ -230,11 +230,12 @@ static void json_gpu(struct td_jsonw *w, const struct td_bench_gpu *g)
     td_jw_end_object(w);
 }
 
-void td_bench_json(const struct td_bench *b, FILE *out)
+void td_bench_json(const struct td_bench *b, FILE *out, bool pretty)
 {
     static struct td_jsonw w;
-    td_jw_init(&w, out, true);
+    td_jw_init(&w, out, pretty);
     td_envelope_begin(&w, "bench", td_host_platform());
+    td_envelope_host(&w, b->host);
     td_envelope_findings(&w, &b->findings);
     td_jw_key(&w, "bench");
     td_jw_begin_object(&w);

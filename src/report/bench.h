@@ -10,7 +10,8 @@
 #include "report/term.h"
 
 void td_bench_text(const struct td_bench *b, const struct td_term *t);
-void td_bench_json(const struct td_bench *b, FILE *out);
+/* PRETTY false: the whole document on one line (JSON Lines, for srun). */
+void td_bench_json(const struct td_bench *b, FILE *out, bool pretty);
 void td_bench_markdown(const struct td_bench *b, FILE *out);
 
 #endif

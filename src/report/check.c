@@ -8,6 +8,7 @@
 
 #include "probe/gpu/gpu_code.h"
 #include "report/deps.h"
+#include "report/distributed.h"
 #include "report/envelope.h"
 #include "report/html.h"
 #include "report/jsonw.h"
@@ -510,6 +511,26 @@ static void view_torch(const struct out *o, const struct td_check_report *r)
     }
 }
 
+static void view_distributed(const struct out *o, const struct td_check_report *r)
+{
+    const struct td_distributed *d = &r->dist;
+    if (!d->probed || (d->nccl != 1 && !d->nccl_path && d->gloo != 1))
+        return;
+    section(o, "Distributed");
+    line(o, MARK_INFO, "backends: NCCL %s, Gloo %s, MPI %s", d->nccl == 1 ? "yes" : "no",
+         d->gloo == 1 ? "yes" : "no", d->mpi == 1 ? "yes" : "no");
+    if (d->nccl_path)
+        line(o, d->nccl_pin_matches == 0 ? MARK_WARN : MARK_OK, "NCCL %s (%s)%s%s",
+             d->nccl_version ? d->nccl_version : "of unknown version", d->nccl_path,
+             d->nccl_pin ? ", torch pins " : "", d->nccl_pin ? d->nccl_pin : "");
+    if (d->shm_bytes)
+        line(o, d->shm_bytes < ((uint64_t)1 << 30) ? MARK_WARN : MARK_OK, "/dev/shm %.1f GiB",
+             (double)d->shm_bytes / (1 << 30));
+    for (size_t i = 0; i < d->n_links; i++)
+        line(o, MARK_INFO, "GPU %u-%u: %s%s", d->links[i].a, d->links[i].b,
+             d->links[i].nvlink == 1 ? "NVLink, " : "", td_gpu_link_path(d->links[i].level));
+}
+
 static void view_env(const struct out *o, const struct td_check_report *r)
 {
     section(o, "Environment");
@@ -685,6 +706,7 @@ void td_check_text(const struct td_check_report *r, const struct td_term *t)
     view_python(&o, r);
     view_torch(&o, r);
     view_env(&o, r);
+    view_distributed(&o, r);
     view_workload(&o, r);
     view_live(&o, r);
     view_replay(&o, r);
@@ -702,6 +724,7 @@ void td_check_markdown(const struct td_check_report *r, FILE *out)
     view_python(&o, r);
     view_torch(&o, r);
     view_env(&o, r);
+    view_distributed(&o, r);
     view_workload(&o, r);
     view_live(&o, r);
     view_replay(&o, r);
@@ -1105,6 +1128,7 @@ void td_check_json_sections(struct td_jsonw *w, const struct td_check_report *r,
     json_pythons(w, r);
     json_torch(w, r);
     json_strings(w, "env", r->env, r->n_env);
+    td_distributed_json(w, &r->dist);
     if (r->workload) {
         td_jw_key(w, "workload");
         td_jw_begin_object(w);
@@ -1190,11 +1214,12 @@ void td_check_json_sections(struct td_jsonw *w, const struct td_check_report *r,
     }
 }
 
-void td_check_json(const struct td_check_report *r, FILE *out)
+void td_check_json(const struct td_check_report *r, FILE *out, bool pretty)
 {
     static struct td_jsonw w;
-    td_jw_init(&w, out, true);
+    td_jw_init(&w, out, pretty);
     td_envelope_begin(&w, "check", r->os);
+    td_envelope_host(&w, r->sys.hostname);
     td_jw_key(&w, "elapsed_ms");
     td_jw_uint(&w, (uint64_t)(r->elapsed_ms + 0.5));
     td_check_json_sections(&w, r, false);

@@ -21,10 +21,16 @@ const char *td_check_workload_needs(const struct td_kb_workload *w, char *out, s
 
 void td_check_text(const struct td_check_report *r, const struct td_term *t);
 void td_check_markdown(const struct td_check_report *r, FILE *out);
-void td_check_json(const struct td_check_report *r, FILE *out);
+/* PRETTY false: the whole document on one line (JSON Lines, for srun). */
+void td_check_json(const struct td_check_report *r, FILE *out, bool pretty);
 /* One self-contained page (report/html.h): the machine and the verdict on
  * top, the findings with their fixes, the sections, each torch's tree. */
 void td_check_html(const struct td_check_report *r, FILE *out);
+/* check --health: one line fit for a Slurm drain reason ("torchdoctor:
+ * KIND: detail"), and on an error finding the `scontrol update ...
+ * state=drain reason=...` line after it, printed, never run. Returns the
+ * exit status: 0 healthy, 1 an error finding. */
+int td_check_health(const struct td_check_report *r, FILE *out);
 /* check's JSON sections (system ... deps) without the envelope, for the
  * commands that report what check reports (snapshot). STABLE leaves out
  * what changes from one second to the next (free RAM, free disk). */

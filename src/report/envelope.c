@@ -22,6 +22,11 @@ void td_envelope_begin(struct td_jsonw *w, const char *command, const char *plat
     td_jw_kstr(w, "platform", platform);
 }
 
+void td_envelope_host(struct td_jsonw *w, const char *host)
+{
+    td_jw_kstr(w, "host", host);
+}
+
 void td_envelope_finding_fields(struct td_jsonw *w, const struct td_finding *x)
 {
     td_jw_kstr(w, "severity", td_severity_name(x->severity));

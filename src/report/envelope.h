@@ -21,6 +21,9 @@ void td_envelope_begin(struct td_jsonw *w, const char *command, const char *plat
 /* The fields of one finding (severity ... fix) into the object W has open:
  * for a command that adds its own (explain's "causes"). */
 void td_envelope_finding_fields(struct td_jsonw *w, const struct td_finding *x);
+/* "host": the machine the report is about (check, bench), so fleet
+ * pairs a node's reports. */
+void td_envelope_host(struct td_jsonw *w, const char *host);
 /* Writes "findings": [...]. */
 void td_envelope_findings(struct td_jsonw *w, const struct td_findings *f);
 /* Closes the top-level object. */

@@ -71,6 +71,60 @@ static void json_fields(struct td_jsonw *w, const struct td_explain_fields *f)
     td_jw_end_object(w);
 }
 
+static void json_parts(struct td_jsonw *w, const struct td_explain_parts *p)
+{
+    td_jw_key(w, "parts");
+    td_jw_begin_object(w);
+    td_jw_key(w, "files");
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < p->n_files; i++) {
+        td_jw_begin_object_inline(w);
+        td_jw_kstr(w, "path", p->files[i].path);
+        td_jw_kstr(w, "name", p->files[i].name);
+        td_jw_end_object(w);
+    }
+    td_jw_end_array(w);
+    td_jw_key(w, "symbols");
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < p->n_symbols; i++) {
+        const struct td_part_symbol *y = &p->symbols[i];
+        td_jw_begin_object_inline(w);
+        td_jw_kstr(w, "name", y->name);
+        td_jw_kstr(w, "demangled", y->demangled);
+        td_jw_kstr(w, "version", y->version);
+        td_jw_kstr(w, "scheme", y->scheme);
+        td_jw_kstr(w, "owner", y->owner);
+        td_jw_kstr(w, "torch", y->torch);
+        td_jw_end_object(w);
+    }
+    td_jw_end_array(w);
+    td_jw_key(w, "versions");
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < p->n_versions; i++) {
+        td_jw_begin_object_inline(w);
+        td_jw_kstr(w, "what", p->versions[i].what);
+        td_jw_kstr(w, "value", p->versions[i].value);
+        td_jw_end_object(w);
+    }
+    td_jw_end_array(w);
+    td_jw_key(w, "codes");
+    td_jw_begin_array(w);
+    for (size_t i = 0; i < p->n_codes; i++) {
+        const struct td_part_code *c = &p->codes[i];
+        td_jw_begin_object_inline(w);
+        td_jw_kstr(w, "space", c->space);
+        td_jw_kstr(w, "value", c->value);
+        td_jw_kstr(w, "name", c->name);
+        td_jw_kstr(w, "kind", c->kind);
+        td_jw_end_object(w);
+    }
+    td_jw_end_array(w);
+    td_jw_kstr(w, "raiser", p->raiser);
+    td_jw_kstr(w, "operation", p->operation);
+    td_jw_kstr(w, "platform", p->platform);
+    td_jw_end_object(w);
+}
+
 static void json_causes(struct td_jsonw *w, const struct td_explain_cause *c, size_t n)
 {
     td_jw_key(w, "causes");
@@ -120,6 +174,8 @@ static void json_load(struct td_jsonw *w, const struct td_explain_load *l)
     td_jw_kstr(w, "symbol", l->symbol);
     td_jw_kstr(w, "file", l->file);
     td_jw_kstr(w, "note", l->note);
+    td_jw_kstr(w, "defined_by", l->defined_by);
+    td_jw_kstr(w, "built_for", l->built_for);
     td_jw_end_object(w);
 }
 
@@ -164,6 +220,7 @@ void td_explain_render_json(const struct td_explain_view *v, FILE *out)
     td_jw_kstr(&w, "source", m ? m->source : NULL);
     td_jw_kbool(&w, "language_neutral", m && m->language_neutral);
     json_fields(&w, &x->fields);
+    json_parts(&w, &x->parts);
     json_load(&w, &x->load);
     td_jw_key(&w, "matches");
     td_jw_begin_array(&w);

@@ -41,7 +41,7 @@ refuses "torchdoctor check: --root must be an existing directory (got '/nonexist
 refuses "torchdoctor deps: --root must be an existing directory (got '/nonexistent')" \
     deps --root /nonexistent /bin/sh
 refuses "torchdoctor explain: --root must be an existing directory" explain --root /nonexistent x
-refuses "torchdoctor check: --format must be one of text, json, markdown, html (got 'x')" \
+refuses "torchdoctor check: --format must be one of text, json, jsonl, markdown, html (got 'x')" \
     check --format x
 refuses "torchdoctor deps: --format must be one of text, json, markdown, html, dot (got 'svg')" \
     deps --format=svg /bin/sh

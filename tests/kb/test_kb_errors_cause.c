@@ -421,10 +421,11 @@ static void ld_so_and_dyld(void **state)
         {"ImportError: /x/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: "
          "_ZN3c104cuda9SetDeviceEi",
          "missing_symbol", "flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so", NULL},
-        /* a symbol of its own: deps' convention, the requirer in needed_by */
+        /* a symbol of its own: the module that needed it is the library, and needed_by */
         {"OSError: /usr/lib/python3.9/site-packages/torchaudio/_torchaudio.so: undefined symbol: "
          "WavpackGetMode",
-         "missing_symbol", NULL, "/usr/lib/python3.9/site-packages/torchaudio/_torchaudio.so"},
+         "missing_symbol", "_torchaudio.so",
+         "/usr/lib/python3.9/site-packages/torchaudio/_torchaudio.so"},
         {"ImportError: /x/libcusparse.so.12: undefined symbol: __nvJitLinkAddData_12_1, version "
          "libnvJitLink.so.12",
          "missing_symbol_version", "libnvJitLink.so.12", "/x/libcusparse.so.12"},
@@ -452,7 +453,8 @@ static void ld_so_and_dyld(void **state)
          "/usr/local/lib/python3.6/site-packages/torch/_C.so"},
         {"ImportError: Error relocating /venv/lib/python3.11/site-packages/torch/lib/"
          "libtorch_cpu.so: __memcpy_chk: symbol not found",
-         "missing_symbol", NULL, "/venv/lib/python3.11/site-packages/torch/lib/libtorch_cpu.so"},
+         "missing_symbol", "libtorch_cpu.so",
+         "/venv/lib/python3.11/site-packages/torch/lib/libtorch_cpu.so"},
     };
     check_cases(cases, N(cases));
 }

@@ -22,8 +22,9 @@ static int setup(void **state)
 
 static void fake_env(const char *ld_library_path)
 {
-    static const char *const vars[] = {"TD_FAKE_CUDA_VERSION", "TD_FAKE_GPUS", "TD_FAKE_CUDA_INIT",
-                                       "TD_FAKE_CUDA_MODE", "TD_FAKE_NVML_DRIVER"};
+    static const char *const vars[] = {"TD_FAKE_CUDA_VERSION", "TD_FAKE_GPUS",
+                                       "TD_FAKE_CUDA_INIT",    "TD_FAKE_CUDA_MODE",
+                                       "TD_FAKE_NVML_DRIVER",  "TD_FAKE_NVML_TOPO"};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         unsetenv(vars[i]);
     setenv("LD_LIBRARY_PATH", ld_library_path, 1);
@@ -78,6 +79,7 @@ static void test_gpus_as_the_driver_says(void **state)
     assert_string_equal(g.libcuda_via, "LD_LIBRARY_PATH");
     assert_false(g.libcuda_is_stub);
     assert_false(g.wsl_libcuda);
+    assert_int_equal(g.n_links, 0); /* NVML counts one GPU: no pair, quietly */
     td_arena_free(&arena);
 }
 
@@ -295,10 +297,44 @@ static void test_nvidia_version_parse(void **state)
     assert_false(td_parse_nvidia_version(c, sizeof c - 1, v, sizeof v));
 }
 
+/* NVML's topology: every pair of three GPUs, through several PCIe
+ * switches (level 20), without NVLink; then all joined by NVLink. */
+static void test_topology(void **state)
+{
+    (void)state;
+    fake_env(lib_dir);
+    setenv("TD_FAKE_CUDA_VERSION", "12040", 1);
+    setenv("TD_FAKE_GPUS",
+           "NVIDIA H100:9.0:85899345920;NVIDIA H100:9.0:85899345920;"
+           "NVIDIA H100:9.0:85899345920",
+           1);
+    setenv("TD_FAKE_NVML_DRIVER", "550.54.15", 1);
+    setenv("TD_FAKE_NVML_TOPO", "3 20 0", 1);
+    struct td_arena arena = {0};
+    struct td_gpu_info g;
+    probe(&arena, NULL, 0, NULL, &g);
+    assert_int_equal(g.n_links, 3);
+    assert_int_equal(g.links[0].a, 0);
+    assert_int_equal(g.links[0].b, 1);
+    assert_int_equal(g.links[2].a, 1);
+    assert_int_equal(g.links[2].b, 2);
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(g.links[i].level, 20);
+        assert_int_equal(g.links[i].nvlink, 0);
+    }
+    setenv("TD_FAKE_NVML_TOPO", "3 10 1", 1);
+    probe(&arena, NULL, 0, NULL, &g);
+    assert_int_equal(g.n_links, 3);
+    assert_int_equal(g.links[1].nvlink, 1);
+    assert_int_equal(g.links[1].level, 10);
+    td_arena_free(&arena);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpus_as_the_driver_says),
+        cmocka_unit_test(test_topology),
         cmocka_unit_test(test_init_failure),
         cmocka_unit_test(test_no_device),
         cmocka_unit_test(test_crash),

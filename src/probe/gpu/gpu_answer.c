@@ -111,6 +111,28 @@ static void error_line(const char *p, const char *end, struct td_arena *arena,
     set_status(out, arena, no_device ? TD_GPU_NO_DEVICE : TD_GPU_INIT_FAILED, detail);
 }
 
+/* "0 1 level=10 nvlink=1". */
+static void topo_line(const char *p, const char *end, struct td_arena *arena,
+                      struct td_gpu_info *out)
+{
+    enum { MAX_LINKS = 16 * 15 / 2 };
+    char text[96];
+    size_t n = (size_t)(end - p);
+    unsigned a, b;
+    int level, nvlink;
+    if (n >= sizeof text)
+        return;
+    memcpy(text, p, n);
+    text[n] = '\0';
+    if (sscanf(text, "%u %u level=%d nvlink=%d", &a, &b, &level, &nvlink) != 4 || a >= 16 ||
+        b >= 16 || level < 0 || level > 100 || nvlink < -1 || nvlink > 1)
+        return;
+    if (!out->links && !(out->links = td_arena_array(arena, MAX_LINKS, sizeof *out->links)))
+        return;
+    if (out->n_links < MAX_LINKS)
+        out->links[out->n_links++] = (struct td_gpu_link){a, b, level, nvlink};
+}
+
 bool td_gpu_parse_answer(const char *text, size_t len, struct td_arena *arena,
                          struct td_gpu_info *out)
 {
@@ -163,6 +185,8 @@ bool td_gpu_parse_answer(const char *text, size_t len, struct td_arena *arena,
             }
         } else if (is(key, kn, "gpu")) {
             gpu_line(p, end, arena, out, cap);
+        } else if (is(key, kn, "topo")) {
+            topo_line(p, end, arena, out);
         }
     }
     return done;

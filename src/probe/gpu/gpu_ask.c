@@ -8,6 +8,7 @@
  *   cuda_driver 12040                cuDriverGetVersion
  *   device_count 2                   cuDeviceGetCount
  *   gpu 0 cc=8.9 mem=25757220864 pci=0000:01:00.0 uuid=GPU-... name=NVIDIA ...
+ *   topo 0 1 level=10 nvlink=1       NVML's link between GPUs 0 and 1 (NVML's order)
  *   done                             everything was asked
  *
  * Values never contain a newline; name= is last and takes the rest of the
@@ -44,6 +45,16 @@ typedef int(CUDAAPI *fn_uuid)(unsigned char *, int);
 typedef int(CUDAAPI *fn_error_name)(int, const char **);
 typedef int (*fn_void)(void);
 typedef int (*fn_driver_version)(char *, unsigned);
+typedef int (*fn_count)(unsigned *);
+typedef int (*fn_handle)(unsigned, void **);
+typedef int (*fn_ancestor)(void *, void *, int *);
+typedef int (*fn_p2p)(void *, void *, int, int *);
+
+enum {
+    TOPO_MAX_GPUS = 16,
+    P2P_CAPS_INDEX_NVLINK = 2, /* nvmlGpuP2PCapsIndex_t NVML_P2P_CAPS_INDEX_NVLINK */
+    P2P_STATUS_OK = 0,         /* nvmlGpuP2PStatus_t NVML_P2P_STATUS_OK */
+};
 
 void td_gpu_say(const struct td_gpu_ask *ask, const char *fmt, ...)
 {
@@ -68,6 +79,38 @@ static void *sym(const struct td_gpu_ask *ask, void *lib, const char *name)
     return lib ? ask->sym(lib, name) : NULL;
 }
 
+/* Each pair of GPUs: the closest PCIe ancestor they share
+ * (nvmlDeviceGetTopologyCommonAncestor: nvmlGpuTopologyLevel_t, 0 the same
+ * board, 10 one switch, 20 several, 30 a host bridge, 40 a NUMA node, 50
+ * across NUMA nodes) and whether NVLink joins them (nvmlDeviceGetP2PStatus
+ * with NVML_P2P_CAPS_INDEX_NVLINK). Quiet when NVML lacks the calls. */
+static void topology(const struct td_gpu_ask *ask, void *lib)
+{
+    fn_count count = (fn_count)sym(ask, lib, "nvmlDeviceGetCount_v2");
+    fn_handle handle = (fn_handle)sym(ask, lib, "nvmlDeviceGetHandleByIndex_v2");
+    fn_ancestor ancestor = (fn_ancestor)sym(ask, lib, "nvmlDeviceGetTopologyCommonAncestor");
+    fn_p2p p2p = (fn_p2p)sym(ask, lib, "nvmlDeviceGetP2PStatus");
+    unsigned n = 0;
+    void *dev[TOPO_MAX_GPUS];
+    if (!count || !handle || !ancestor || count(&n) != 0 || n < 2)
+        return;
+    if (n > TOPO_MAX_GPUS)
+        n = TOPO_MAX_GPUS;
+    for (unsigned i = 0; i < n; i++)
+        if (handle(i, &dev[i]) != 0)
+            return;
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = i + 1; j < n; j++) {
+            int level = -1, status = -1;
+            if (ancestor(dev[i], dev[j], &level) != 0)
+                continue;
+            int nvlink = p2p && p2p(dev[i], dev[j], P2P_CAPS_INDEX_NVLINK, &status) == 0
+                             ? status == P2P_STATUS_OK
+                             : -1;
+            td_gpu_say(ask, "topo %u %u level=%d nvlink=%d", i, j, level, nvlink);
+        }
+}
+
 static void nvml(const struct td_gpu_ask *ask)
 {
     void *lib = NULL;
@@ -90,6 +133,7 @@ static void nvml(const struct td_gpu_ask *ask)
         td_gpu_say(ask, "nvml_driver %s", v);
     else
         td_gpu_say(ask, "nvml_error nvmlSystemGetDriverVersion %d", rc);
+    topology(ask, lib);
     if (shutdown)
         shutdown();
 }

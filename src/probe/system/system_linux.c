@@ -103,6 +103,12 @@ static void read_runtimes(const struct td_probe_ctx *ctx, struct td_system *out)
     td_probe_loader_close(&pl);
 }
 
+const char *td_probe_hostname(struct td_arena *a)
+{
+    struct utsname u;
+    return uname(&u) == 0 ? td_arena_strdup(a, u.nodename) : NULL;
+}
+
 int td_probe_system(const struct td_probe_ctx *ctx, struct td_system *out)
 {
     memset(out, 0, sizeof *out);

@@ -68,6 +68,16 @@ static const char *machine_name(void)
     }
 }
 
+const char *td_probe_hostname(struct td_arena *a)
+{
+    wchar_t wbuf[MAX_COMPUTERNAME_LENGTH + 1];
+    char buf[4 * (MAX_COMPUTERNAME_LENGTH + 1)];
+    DWORD n = sizeof wbuf / sizeof wbuf[0];
+    if (GetComputerNameW(wbuf, &n) && td_wide_to_utf8_buf(wbuf, buf, sizeof buf))
+        return td_arena_strdup(a, buf);
+    return NULL;
+}
+
 int td_probe_system(const struct td_probe_ctx *ctx, struct td_system *out)
 {
     struct td_arena *a = ctx->arena;

@@ -1,0 +1,848 @@
+/* The structural reading of a pasted text, done before any catalogue row is
+ * tried: every file name and path it holds (any OS, quoted or not), every
+ * symbol (Itanium or MSVC mangled, or plain; with its version and the
+ * library its namespace belongs to), every version token, every error code,
+ * and which layer raised the message (data/error_raisers.tsv). The kind of
+ * a finding follows from raiser, operation and code; the catalogue then
+ * adds the known cause (docs/explain.md "How explain reads a text"). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/compat.h"
+#include "base/data.h"
+#include "base/demangle.h"
+#include "kb/errors_internal.h"
+
+enum { MAX_RAISERS = 96, MAX_OWNERS = 64, MAX_CODES = 160, TEXT_CAP = 2048, NAME_CAP = 512 };
+
+struct raiser_row {
+    const char *raiser, *operation, *kind, *library, *detail, *fix, *source, *pattern;
+    int order;
+    int group;       /* the pattern's group that holds the file, 0: none */
+    char needle[64]; /* text every match holds (td_ere_needle), "" */
+    regex_t re;
+    bool ok;
+};
+struct owner_row {
+    const char *how, *text, *owner; /* how: demangled (prefix), name (prefix), version (prefix) */
+};
+struct code_row {
+    const char *space, *value, *name, *message, *kind, *library, *source;
+};
+
+static struct {
+    bool loaded;
+    struct raiser_row raisers[MAX_RAISERS];
+    size_t n_raisers;
+    struct owner_row owners[MAX_OWNERS];
+    size_t n_owners;
+    struct code_row codes[MAX_CODES];
+    size_t n_codes;
+    struct td_arena arena; /* the tables' text; lives as long as the program */
+} g_rd;
+
+static const char *keep(const char *s)
+{
+    return td_arena_strdup(&g_rd.arena, s);
+}
+
+static const char *keep_or_null(const char *s)
+{
+    return s && *s && strcmp(s, "-") ? keep(s) : NULL;
+}
+
+/* A table pattern with its \t and \n written as escapes made real, inside
+ * bracket expressions too (where POSIX would read the backslash as itself). */
+static const char *decode_escapes(const char *cell)
+{
+    char *out = td_arena_strdup(&g_rd.arena, cell);
+    size_t o = 0;
+    for (const char *p = cell; out && *p; p++) {
+        if (p[0] == '\\' && (p[1] == 't' || p[1] == 'n')) {
+            out[o++] = p[1] == 't' ? '\t' : '\n';
+            p++;
+        } else {
+            out[o++] = *p;
+        }
+    }
+    if (out)
+        out[o] = '\0';
+    return out;
+}
+
+static int by_order(const void *x, const void *y)
+{
+    const struct raiser_row *a = x, *b = y;
+    return (a->order > b->order) - (a->order < b->order);
+}
+
+static void load_raisers(void)
+{
+    static const char *const cols[] = {"raiser", "operation", "kind",   "library",
+                                       "group",  "pattern",   "detail", "fix",
+                                       "source", "order",     NULL};
+    struct td_table t;
+    if (!td_table_open(&t, "error_raisers", cols))
+        return;
+    while (g_rd.n_raisers < MAX_RAISERS && td_table_next(&t)) {
+        struct raiser_row *r = &g_rd.raisers[g_rd.n_raisers++];
+        r->raiser = keep(td_table_cell(&t, 0));
+        r->operation = keep(td_table_cell(&t, 1));
+        r->kind = keep_or_null(td_table_cell(&t, 2));
+        r->library = keep_or_null(td_table_cell(&t, 3));
+        r->group = atoi(td_table_cell(&t, 4));
+        r->detail = keep(td_table_cell(&t, 6));
+        r->fix = keep(td_table_cell(&t, 7));
+        r->source = keep(td_table_cell(&t, 8));
+        r->pattern = decode_escapes(td_table_cell(&t, 5));
+        r->order = atoi(td_table_cell(&t, 9));
+        r->ok = r->pattern && regcomp(&r->re, r->pattern, REG_EXTENDED | REG_NEWLINE) == 0;
+        if (r->pattern)
+            td_ere_needle(r->pattern, r->needle, sizeof r->needle);
+    }
+    qsort(g_rd.raisers, g_rd.n_raisers, sizeof g_rd.raisers[0], by_order);
+}
+
+static void load_owners(void)
+{
+    static const char *const cols[] = {"match", "owner", NULL};
+    struct td_table t;
+    if (!td_table_open(&t, "symbol_owners", cols))
+        return;
+    while (g_rd.n_owners < MAX_OWNERS && td_table_next(&t)) {
+        const char *m = td_table_cell(&t, 0), *colon = strchr(m, ':');
+        if (!colon)
+            continue;
+        struct owner_row *o = &g_rd.owners[g_rd.n_owners++];
+        o->how = td_arena_strndup(&g_rd.arena, m, (size_t)(colon - m));
+        o->text = keep(colon + 1);
+        o->owner = keep(td_table_cell(&t, 1));
+    }
+}
+
+static void load_codes(void)
+{
+    static const char *const cols[] = {"space", "value",   "name",   "message",
+                                       "kind",  "library", "source", NULL};
+    struct td_table t;
+    if (!td_table_open(&t, "error_codes", cols))
+        return;
+    while (g_rd.n_codes < MAX_CODES && td_table_next(&t)) {
+        struct code_row *c = &g_rd.codes[g_rd.n_codes++];
+        c->space = keep(td_table_cell(&t, 0));
+        c->value = keep(td_table_cell(&t, 1));
+        c->name = keep_or_null(td_table_cell(&t, 2));
+        c->message = keep_or_null(td_table_cell(&t, 3));
+        c->kind = keep_or_null(td_table_cell(&t, 4));
+        c->library = keep_or_null(td_table_cell(&t, 5));
+        c->source = keep_or_null(td_table_cell(&t, 6));
+    }
+}
+
+static void load_tables(void)
+{
+    if (g_rd.loaded)
+        return;
+    g_rd.loaded = true;
+    load_raisers();
+    load_owners();
+    load_codes();
+}
+
+/* ---- files ---- */
+
+static bool name_char(unsigned char c)
+{
+    return isalnum(c) || c == '_' || c == '.' || c == '+' || c == '-' || c == '~' || c >= 0x80;
+}
+
+/* A character that may stand in a path outside quotes. */
+static bool path_char(unsigned char c)
+{
+    return c > ' ' && !strchr("\"'`()<>|*?,;=[]{}:", c);
+}
+
+static bool ext_at(const char *p, const char *ext)
+{
+    size_t n = strlen(ext);
+    return strncasecmp(p, ext, n) == 0 && !isalnum((unsigned char)p[n]) && p[n] != '_';
+}
+
+/* The end of a library file name whose extension starts at DOT ("." of
+ * ".dll", ".pyd", ".dylib", ".so" with its version numbers), or NULL. */
+static const char *library_end(const char *dot)
+{
+    if (ext_at(dot, ".dll") || ext_at(dot, ".pyd"))
+        return dot + 4;
+    if (ext_at(dot, ".dylib"))
+        return dot + 6;
+    if (strncmp(dot, ".so", 3) != 0 || isalnum((unsigned char)dot[3]) || dot[3] == '_')
+        return NULL;
+    const char *e = dot + 3;
+    while (e[0] == '.' && isalnum((unsigned char)e[1])) {
+        const char *q = e + 1;
+        while (isalnum((unsigned char)*q))
+            q++;
+        e = q;
+    }
+    return e;
+}
+
+/* Where the path that ends with the file name at NAME begins: back over
+ * directories, a drive letter, and blanks when the path is quoted. */
+static const char *path_start(const char *text, const char *name)
+{
+    const char *s = name;
+    while (s > text && (s[-1] == '/' || s[-1] == '\\')) {
+        const char *q = s - 1;
+        while (q > text && path_char((unsigned char)q[-1]))
+            q--;
+        if (q - text >= 2 && q[-1] == ':' && isalpha((unsigned char)q[-2]) &&
+            (q - 2 == text || !name_char((unsigned char)q[-3])))
+            q -= 2; /* C:\... */
+        s = q;
+        if (s > text && (s[-1] == '/' || s[-1] == '\\'))
+            continue;
+        break;
+    }
+    /* a quoted path may hold blanks ("C:\Program Files\NVIDIA GPU Computing
+     * Toolkit\..."): back to the opening quote on the same line */
+    if (s > text && s[-1] == ' ') {
+        for (const char *q = s - 1; q > text && q[-1] != '\n'; q--) {
+            if (q[-1] == '"' || q[-1] == '\'') {
+                const char *open = q - 1;
+                int before = 0;
+                for (const char *b = open; b > text && b[-1] != '\n'; b--)
+                    before += b[-1] == *open;
+                bool has_sep =
+                    memchr(q, '\\', (size_t)(name - q)) || memchr(q, '/', (size_t)(name - q));
+                if (before % 2 == 0 && has_sep)
+                    return q;
+                break;
+            }
+            if (q[-1] == '\t' || (!path_char((unsigned char)q[-1]) && q[-1] != ' ' &&
+                                  q[-1] != ':' && q[-1] != '(' && q[-1] != ')'))
+                break;
+        }
+    }
+    return s;
+}
+
+static void add_file(struct td_explain_parts *p, const char *start, const char *end,
+                     const char *name, struct td_arena *a)
+{
+    if (p->n_files >= TD_PARTS_FILES || end <= name)
+        return;
+    char *path = td_arena_strndup(a, start, (size_t)(end - start));
+    if (!path)
+        return;
+    for (size_t i = 0; i < p->n_files; i++)
+        if (strcmp(p->files[i].path, path) == 0)
+            return;
+    p->files[p->n_files].path = path;
+    p->files[p->n_files++].name = td_explain_base_name(path);
+}
+
+static void read_files(const char *text, struct td_explain_parts *p, struct td_arena *a)
+{
+    for (const char *dot = strchr(text, '.'); dot; dot = strchr(dot + 1, '.')) {
+        const char *end = library_end(dot);
+        if (!end || dot == text)
+            continue;
+        const char *name = dot;
+        while (name > text && name_char((unsigned char)name[-1]))
+            name--;
+        while (name < dot && (*name == '.' || *name == '-'))
+            name++;
+        if (name == dot)
+            continue;
+        add_file(p, path_start(text, name), end, name, a);
+        dot = end - 1;
+    }
+}
+
+/* ---- symbols ---- */
+
+static bool sym_char(unsigned char c)
+{
+    return isalnum(c) || c == '_' || c == '$';
+}
+
+static const char *owner_of(const char *name, const char *demangled, const char *version)
+{
+    for (size_t i = 0; i < g_rd.n_owners; i++) {
+        const struct owner_row *o = &g_rd.owners[i];
+        const char *s = strcmp(o->how, "demangled") == 0 ? demangled
+                        : strcmp(o->how, "version") == 0 ? version
+                                                         : name;
+        if (s && strcmp(o->how, "name") == 0 && s[0] == '_' && s[1] == '_' &&
+            strncmp(o->text, "__", 2) != 0)
+            s++; /* dyld prints C names with the underscore of the Mach-O symbol table */
+        if (s && strncmp(s, o->text, strlen(o->text)) == 0)
+            return o->owner;
+    }
+    return NULL;
+}
+
+/* What a torch symbol's demangled name betrays about the torch its
+ * requirer was built against (data/torch_symbol_abi.tsv), or NULL. */
+static const char *torch_abi_of(const char *demangled, struct td_arena *a)
+{
+    static const char *const cols[] = {"match", "torch", "note", NULL};
+    struct td_table t;
+    if (!td_table_open(&t, "torch_symbol_abi", cols))
+        return NULL;
+    while (td_table_next(&t))
+        if (strstr(demangled, td_table_cell(&t, 0))) {
+            char out[512];
+            snprintf(out, sizeof out, "%s: %s", td_table_cell(&t, 1), td_table_cell(&t, 2));
+            return td_arena_strdup(a, out);
+        }
+    return NULL;
+}
+
+/* An MSVC decorated name "?Name@ns2@ns1@@...": its scope, outermost first
+ * ("ns1::ns2::Name"), for the owner lookup. */
+static const char *msvc_scope(const char *s, struct td_arena *a)
+{
+    const char *end = strstr(s, "@@");
+    if (!end || s[0] != '?')
+        return NULL;
+    const char *parts[8];
+    size_t lens[8], n = 0;
+    for (const char *p = s + 1; p < end && n < 8;) {
+        const char *at = memchr(p, '@', (size_t)(end - p));
+        if (!at)
+            at = end;
+        parts[n] = p;
+        lens[n++] = (size_t)(at - p);
+        p = at + 1;
+    }
+    char out[NAME_CAP];
+    size_t o = 0;
+    for (size_t i = n; i-- > 0 && o + lens[i] + 3 < sizeof out;) {
+        memcpy(out + o, parts[i], lens[i]);
+        o += lens[i];
+        if (i) {
+            memcpy(out + o, "::", 2);
+            o += 2;
+        }
+    }
+    out[o] = '\0';
+    return td_arena_strdup(a, out);
+}
+
+static void add_symbol(struct td_explain_parts *p, const char *s, size_t n, const char *version,
+                       struct td_arena *a)
+{
+    if (p->n_symbols >= TD_PARTS_SYMBOLS || n < 2)
+        return;
+    char *name = td_arena_strndup(a, s, n);
+    for (size_t i = 0; name && i < p->n_symbols; i++)
+        if (strcmp(p->symbols[i].name, name) == 0) {
+            if (!p->symbols[i].version && version)
+                p->symbols[i].version = version;
+            return;
+        }
+    if (!name)
+        return;
+    struct td_part_symbol *y = &p->symbols[p->n_symbols++];
+    y->name = name;
+    y->version = version;
+    const char *z = name[0] == '_' && name[1] == '_' && name[2] == 'Z' ? name + 1 : name;
+    if (z[0] == '_' && z[1] == 'Z') {
+        char buf[NAME_CAP];
+        const char *d = td_demangle(z, buf, sizeof buf);
+        y->scheme = "itanium";
+        y->demangled = d != z && strcmp(d, z) ? td_arena_strdup(a, d) : NULL;
+    } else if (name[0] == '?') {
+        y->scheme = "msvc";
+        y->demangled = msvc_scope(name, a);
+    } else {
+        y->scheme = "c";
+    }
+    y->owner = owner_of(name, y->demangled, version);
+    if (y->owner && y->demangled &&
+        (strncmp(y->owner, "libc10", 6) == 0 || strncmp(y->owner, "libtorch", 8) == 0))
+        y->torch = torch_abi_of(y->demangled, a);
+}
+
+/* After LEAD (a loader's words before a symbol), the symbol and its version. */
+static void symbols_after(const char *text, const char *lead, struct td_explain_parts *p,
+                          struct td_arena *a)
+{
+    size_t ll = strlen(lead);
+    for (const char *at = strstr(text, lead); at; at = strstr(at + 1, lead)) {
+        const char *s = at + ll;
+        while (*s == ' ' || *s == '"' || *s == '\'')
+            s++;
+        size_t n = 0;
+        while (s[n] && (sym_char((unsigned char)s[n]) || s[n] == '?' || s[n] == '@'))
+            n++;
+        const char *version = NULL;
+        const char *v = s + n;
+        char *at_sign = n ? memchr(s, '@', n) : NULL;
+        if (at_sign && s[0] != '?') {
+            /* memcpy@GLIBC_2.14, memcpy@@GLIBC_2.14 */
+            const char *vs = at_sign + 1 + (at_sign[1] == '@');
+            size_t vl = (size_t)(s + n - vs);
+            while (vs[vl] == '.' || isalnum((unsigned char)vs[vl]) || vs[vl] == '_')
+                vl++;
+            version = td_arena_strndup(a, vs, vl);
+            n = (size_t)(at_sign - s);
+        } else if (strncmp(v, ", version ", 10) == 0) {
+            const char *vs = v + 10;
+            size_t vl = strcspn(vs, " \t\n,)'\"");
+            version = td_arena_strndup(a, vs, vl);
+        }
+        add_symbol(p, s, n, version, a);
+    }
+}
+
+static void read_symbols(const char *text, struct td_explain_parts *p, struct td_arena *a)
+{
+    static const char *const leads[] = {
+        "undefined symbol:",
+        "Symbol not found:",
+        "Cannot load symbol",
+        "procedure entry point",
+        "entry point",
+        "symbol lookup error:",
+        "symbol not found in flat namespace",
+        ("\xe6\x97\xa0\xe6\xb3\x95\xe5\xae\x9a\xe4\xbd\x8d\xe7\xa8\x8b\xe5\xba\x8f\xe8\xbe\x93"
+         "\xe5\x85\xa5\xe7\x82\xb9"), /* 无法定位程序输入点 */
+    };
+    for (size_t k = 0; k < sizeof leads / sizeof leads[0]; k++)
+        symbols_after(text, leads[k], p, a);
+    /* musl: "Error relocating FILE: SYMBOL: symbol not found" */
+    for (const char *at = strstr(text, "Error relocating ") ? strstr(text, ": symbol not found")
+                                                            : NULL;
+         at; at = strstr(at + 1, ": symbol not found")) {
+        const char *s = at;
+        while (s > text && sym_char((unsigned char)s[-1]))
+            s--;
+        add_symbol(p, s, (size_t)(at - s), NULL, a);
+    }
+    /* any other mangled name in the text (a dialog, a log line) */
+    for (const char *s = text; *s; s++) {
+        if (s > text && (sym_char((unsigned char)s[-1]) || s[-1] == '?'))
+            continue;
+        if (s[0] == '_' && (s[1] == 'Z' || (s[1] == '_' && s[2] == 'Z')) &&
+            (s[1] == 'Z' ? isupper((unsigned char)s[2]) || isdigit((unsigned char)s[2])
+                         : isupper((unsigned char)s[3]))) {
+            size_t n = 0;
+            while (sym_char((unsigned char)s[n]))
+                n++;
+            if (n > 4)
+                add_symbol(p, s, n, NULL, a);
+            s += n ? n - 1 : 0;
+        } else if (s[0] == '?' && (isalpha((unsigned char)s[1]) || s[1] == '?')) {
+            size_t n = 1;
+            while (sym_char((unsigned char)s[n]) || s[n] == '@' || s[n] == '?')
+                n++;
+            bool scope_end = false; /* "@@" closes an MSVC name's scope */
+            for (size_t k = 0; k + 1 < n && !scope_end; k++)
+                scope_end = s[k] == '@' && s[k + 1] == '@';
+            if (n > 4 && scope_end)
+                add_symbol(p, s, n, NULL, a);
+            s += n - 1;
+        }
+    }
+}
+
+/* ---- versions ---- */
+
+struct version_rule {
+    const char *what, *re;
+    int group;
+    enum { V_AS_IS, V_CU_TAG, V_MAJOR_MINOR_DIGITS, V_PY, V_DRIVER_API } form;
+};
+
+static const struct version_rule version_rules[] = {
+    {"cuda",
+     "[Cc][Uu][Dd][Aa][ _-]?([Vv]ersion|[Rr]untime|[Tt]oolkit)?[ =:]*v?([0-9]{1,2}\\.[0-9])", 2,
+     V_AS_IS},
+    {"cuda", "\\+cu([0-9]{2,3})([^0-9]|$)", 1, V_CU_TAG},
+    {"cuda", "cuda([0-9]{3})\\.(so|dll)", 1, V_CU_TAG},
+    {"cuda",
+     "(cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink|nvrtc-builtins)64_"
+     "([0-9]{2,3})",
+     2, V_MAJOR_MINOR_DIGITS},
+    {"cuda",
+     "lib(cudart|cublas|cublasLt|cufft|curand|cusparse|cusolver|nvrtc|nvJitLink)\\.so\\.([0-9]+(\\."
+     "[0-9]+)?)",
+     2, V_AS_IS},
+    {"cudnn", "cudnn[a-z_]*64_([0-9]+)\\.dll", 1, V_AS_IS},
+    {"cudnn", "libcudnn[a-z_]*\\.so\\.([0-9]+(\\.[0-9]+)*)", 1, V_AS_IS},
+    {"cudnn", "[Cc][Uu][Dd][Nn][Nn] ?([Vv]ersion)?[ =:]*v?([0-9]+\\.[0-9]+(\\.[0-9]+)?)", 2,
+     V_AS_IS},
+    {"driver", "[Dd]river [Vv]ersion[ =:]*([0-9]{3}\\.[0-9]{2,3}(\\.[0-9]+)?)", 1, V_AS_IS},
+    {"driver_cuda", "found version ([0-9]{4,6})", 1, V_DRIVER_API},
+    {"glibc", "GLIBC_([0-9]+\\.[0-9]+(\\.[0-9]+)?)", 1, V_AS_IS},
+    {"glibcxx", "GLIBCXX_([0-9]+\\.[0-9]+(\\.[0-9]+)?)", 1, V_AS_IS},
+    {"cxxabi", "CXXABI_([0-9]+\\.[0-9]+(\\.[0-9]+)?)", 1, V_AS_IS},
+    {"python", "cpython-3([0-9]{1,2})", 1, V_PY},
+    {"python", "[^A-Za-z0-9]cp3([0-9]{1,2})[^0-9]", 1, V_PY},
+    {"python", "python3([0-9]{1,2})\\.dll", 1, V_PY},
+    {"python", "[Pp]ython ?3\\.([0-9]{1,2})", 1, V_PY},
+    {"nccl", "NCCL version ([0-9]+\\.[0-9]+(\\.[0-9]+)?)", 1, V_AS_IS},
+    /* torch: "found runtime version (8, 5, 0)"; TF: "Loaded runtime CuDNN library: 8.1.0" */
+    {"cudnn_runtime", "found runtime version \\(([0-9]+),", 1, V_AS_IS},
+    {"cudnn_runtime", "Loaded runtime CuDNN library: ([0-9]+)\\.", 1, V_AS_IS},
+};
+
+enum { N_VERSION_RULES = sizeof version_rules / sizeof version_rules[0] };
+
+static struct {
+    bool compiled;
+    regex_t re[N_VERSION_RULES];
+    bool ok[N_VERSION_RULES];
+    char needle[N_VERSION_RULES][32];
+} g_vr;
+
+static void add_version(struct td_explain_parts *p, const char *what, const char *value,
+                        struct td_arena *a)
+{
+    if (p->n_versions >= TD_PARTS_VERSIONS || !value)
+        return;
+    for (size_t i = 0; i < p->n_versions; i++)
+        if (strcmp(p->versions[i].what, what) == 0 && strcmp(p->versions[i].value, value) == 0)
+            return;
+    p->versions[p->n_versions].what = what;
+    p->versions[p->n_versions++].value = td_arena_strdup(a, value);
+}
+
+static void read_versions(const char *text, const struct td_explain_fields *f,
+                          struct td_explain_parts *p, struct td_arena *a)
+{
+    if (!g_vr.compiled) {
+        g_vr.compiled = true;
+        for (size_t k = 0; k < N_VERSION_RULES; k++) {
+            g_vr.ok[k] = regcomp(&g_vr.re[k], version_rules[k].re, REG_EXTENDED | REG_NEWLINE) == 0;
+            td_ere_needle(version_rules[k].re, g_vr.needle[k], sizeof g_vr.needle[k]);
+        }
+    }
+    for (size_t k = 0; k < N_VERSION_RULES; k++) {
+        const struct version_rule *r = &version_rules[k];
+        if (g_vr.needle[k][0] && !strstr(text, g_vr.needle[k]))
+            continue;
+        regmatch_t m[4];
+        for (const char *s = text; g_vr.ok[k] && regexec(&g_vr.re[k], s, 4, m, 0) == 0;
+             s += m[0].rm_eo > 0 ? m[0].rm_eo : 1) {
+            char v[32], out[32];
+            int len = (int)(m[r->group].rm_eo - m[r->group].rm_so);
+            snprintf(v, sizeof v, "%.*s", len, s + m[r->group].rm_so);
+            long n = strtol(v, NULL, 10);
+            switch (r->form) {
+            case V_CU_TAG: /* cu121 -> 12.1, cu92 -> 9.2 */
+                snprintf(out, sizeof out, "%ld.%ld", n / 10, n % 10);
+                break;
+            case V_MAJOR_MINOR_DIGITS: /* cublas64_12 -> 12, cudart64_110 -> 11.0 */
+                if (n >= 100)
+                    snprintf(out, sizeof out, "%ld.%ld", n / 10, n % 10);
+                else
+                    snprintf(out, sizeof out, "%ld", n);
+                break;
+            case V_PY:
+                snprintf(out, sizeof out, "3.%ld", n);
+                break;
+            case V_DRIVER_API: /* cudaDriverGetVersion: 1000 * major + 10 * minor */
+                snprintf(out, sizeof out, "%ld.%ld", n / 1000, (n % 1000) / 10);
+                break;
+            default:
+                snprintf(out, sizeof out, "%s", v);
+            }
+            add_version(p, r->what, out, a);
+            if (!s[m[0].rm_eo])
+                break;
+        }
+    }
+    if (f->torch_version)
+        add_version(p, "torch", f->torch_version, a);
+}
+
+/* ---- codes ---- */
+
+static const struct code_row *code_by_value(const char *space, const char *value)
+{
+    for (size_t i = 0; i < g_rd.n_codes; i++) {
+        const struct code_row *c = &g_rd.codes[i];
+        if (strcmp(c->space, space) == 0 &&
+            (strcasecmp(c->value, value) == 0 || (c->name && strcmp(c->name, value) == 0)))
+            return c;
+    }
+    return NULL;
+}
+
+static void add_code(struct td_explain_parts *p, const char *space, const char *value,
+                     const char *name, struct td_arena *a)
+{
+    if (p->n_codes >= TD_PARTS_CODES || !value)
+        return;
+    const struct code_row *row = code_by_value(space, value);
+    if (row && strcmp(row->value, value) != 0)
+        value = row->value; /* a name given: the table's number */
+    for (size_t i = 0; i < p->n_codes; i++)
+        if (strcmp(p->codes[i].space, space) == 0 && strcmp(p->codes[i].value, value) == 0)
+            return;
+    struct td_part_code *c = &p->codes[p->n_codes++];
+    c->space = space;
+    c->value = td_arena_strdup(a, value);
+    c->name = name ? name : row ? row->name : NULL;
+    c->kind = row ? row->kind : NULL;
+    c->source = row ? row->source : NULL;
+}
+
+/* Each word at S that starts with PREFIX and goes on in [A-Z0-9_] (or in
+ * letters, for camel-case names): CUDA_ERROR_NO_DEVICE, cudaErrorNoDevice. */
+static void names_with_prefix(const char *text, const char *prefix, const char *space,
+                              struct td_explain_parts *p, struct td_arena *a)
+{
+    size_t pl = strlen(prefix);
+    for (const char *at = strstr(text, prefix); at; at = strstr(at + pl, prefix)) {
+        if (at > text && sym_char((unsigned char)at[-1]))
+            continue;
+        size_t n = pl;
+        while (sym_char((unsigned char)at[n]))
+            n++;
+        if (n > pl) {
+            char *name = td_arena_strndup(a, at, n);
+            const struct code_row *row = name ? code_by_value(space, name) : NULL;
+            add_code(p, space, row ? row->value : name, name, a);
+        }
+    }
+}
+
+/* Messages of the code table found in the text ("CUDA error: out of memory",
+ * "unhandled system error"). */
+static void codes_by_message(const char *text, struct td_explain_parts *p, struct td_arena *a)
+{
+    for (size_t i = 0; i < g_rd.n_codes; i++) {
+        const struct code_row *c = &g_rd.codes[i];
+        if (c->message && strcmp(c->space, "win32") != 0 && strstr(text, c->message))
+            add_code(p, c->space, c->value, c->name, a);
+    }
+}
+
+static void numbers_after(const char *text, const char *lead, const char *space,
+                          struct td_explain_parts *p, struct td_arena *a)
+{
+    size_t ll = strlen(lead);
+    for (const char *at = strstr(text, lead); at; at = strstr(at + ll, lead)) {
+        const char *s = at + ll;
+        while (*s == ' ' || *s == '#' || *s == '=')
+            s++;
+        size_t n = strspn(s, "0123456789");
+        if (n && n < 8) {
+            char v[16];
+            snprintf(v, sizeof v, "%.*s", (int)n, s);
+            add_code(p, space, v, NULL, a);
+        }
+    }
+}
+
+static void read_codes(const char *text, const struct td_explain_fields *f,
+                       struct td_explain_parts *p, struct td_arena *a)
+{
+    char v[32];
+    if (f->win32) {
+        snprintf(v, sizeof v, "%d", f->win32);
+        add_code(p, "win32", v, f->win32_name, a);
+    }
+    /* Rust's io::Error (safetensors, tokenizers): "(os error 1455)" */
+    numbers_after(text, "os error",
+                  p->platform && strcmp(p->platform, "windows") == 0 ? "win32"
+                  : strstr(text, "os error 1455")                    ? "win32"
+                                                                     : "errno",
+                  p, a);
+    /* cuDNN on Windows: "Could not load library X. Error code 126" */
+    numbers_after(text, "Error code", "win32", p, a);
+    numbers_after(text, "error code", "win32", p, a);
+    /* HRESULT_FROM_WIN32: 0x8007XXXX carries the Win32 code */
+    for (const char *at = strstr(text, "0x8007"); at; at = strstr(at + 6, "0x8007")) {
+        char hex[8];
+        if (strspn(at + 6, "0123456789abcdefABCDEF") < 4)
+            continue;
+        snprintf(hex, sizeof hex, "%.4s", at + 6);
+        snprintf(v, sizeof v, "%ld", strtol(hex, NULL, 16));
+        char h[16];
+        snprintf(h, sizeof h, "0x8007%s", hex);
+        add_code(p, "hresult", h, NULL, a);
+        add_code(p, "win32", v, NULL, a);
+    }
+    if (f->ntstatus)
+        add_code(p, "ntstatus", f->ntstatus, f->ntstatus_name, a);
+    if (f->error_code && strncmp(f->error_code, "errno ", 6) == 0)
+        add_code(p, "errno", f->error_code + 6, NULL, a);
+    names_with_prefix(text, "cudaError", "cudaError", p, a);
+    names_with_prefix(text, "CUDA_ERROR_", "CUresult", p, a);
+    names_with_prefix(text, "CUDNN_STATUS_", "cudnnStatus", p, a);
+    names_with_prefix(text, "CUBLAS_STATUS_", "cublasStatus", p, a);
+    names_with_prefix(text, "NVRTC_ERROR_", "nvrtcResult", p, a);
+    names_with_prefix(text, "nccl", "ncclResult", p, a);
+    numbers_after(text, "CUDA failure", "cudaError", p, a);
+    numbers_after(text, "CUDA error", "cudaError", p, a);
+    numbers_after(text, "OMP: Error", "omp", p, a);
+    codes_by_message(text, p, a);
+    /* "ncclSomething" words that are not result codes are dropped */
+    size_t kept = 0;
+    for (size_t i = 0; i < p->n_codes; i++)
+        if (strcmp(p->codes[i].space, "ncclResult") != 0 || p->codes[i].kind ||
+            code_by_value("ncclResult", p->codes[i].value))
+            p->codes[kept++] = p->codes[i];
+    p->n_codes = kept;
+}
+
+/* ---- raiser ---- */
+
+static const char *driver_library(const char *platform)
+{
+    if (platform && strcmp(platform, "windows") == 0)
+        return "nvcuda.dll";
+    if (platform && strcmp(platform, "macos") == 0)
+        return "MPS";
+    return "libcuda.so.1";
+}
+
+/* The library a raiser's row names: its pattern's file, the driver, or a name. */
+static const char *row_library(const struct raiser_row *r, const char *text, const regmatch_t *m,
+                               const struct td_explain_parts *p, struct td_arena *a)
+{
+    if (r->group > 0 && m[r->group].rm_so >= 0) {
+        char *s = td_arena_strndup(a, text + m[r->group].rm_so,
+                                   (size_t)(m[r->group].rm_eo - m[r->group].rm_so));
+        size_t n = s ? strlen(s) : 0;
+        while (n && strchr(".,;:'\"", s[n - 1]))
+            s[--n] = '\0';
+        return s ? td_explain_base_name(s) : NULL;
+    }
+    if (!r->library)
+        return NULL;
+    if (strcmp(r->library, "driver") == 0)
+        return driver_library(p->platform);
+    bool windows = p->platform && strcmp(p->platform, "windows") == 0;
+    if (strcmp(r->library, "compiler") == 0)
+        return windows ? "cl.exe" : strstr(text, "++") || strstr(text, "Cxx") ? "g++" : "gcc";
+    if (strcmp(r->library, "cudnn") == 0) {
+        const char *major = "9";
+        for (size_t i = 0; i < p->n_versions; i++)
+            if (strcmp(p->versions[i].what, "cudnn_runtime") == 0)
+                major = p->versions[i].value;
+        char name[64];
+        snprintf(name, sizeof name, windows ? "cudnn64_%.8s.dll" : "libcudnn.so.%.8s", major);
+        return td_arena_strdup(a, name);
+    }
+    if (strcmp(r->library, "companion-c") == 0)
+        return windows ? "_C.pyd" : "_C.so";
+    if (strcmp(r->library, "torch-cuda") == 0)
+        return p->platform && strcmp(p->platform, "windows") == 0 ? "torch_cuda.dll"
+                                                                  : "libtorch_cuda.so";
+    if (strcmp(r->library, "first-file") == 0)
+        return p->n_files ? p->files[0].name : NULL;
+    if (strcmp(r->library, "last-file") == 0)
+        return p->n_files ? p->files[p->n_files - 1].name : NULL;
+    return r->library;
+}
+
+static void read_raiser(const char *text, struct td_explain_parts *p, struct td_arena *a)
+{
+    for (size_t i = 0; i < g_rd.n_raisers; i++) {
+        const struct raiser_row *r = &g_rd.raisers[i];
+        regmatch_t m[10];
+        if (!r->ok || (r->needle[0] && !strstr(text, r->needle)) ||
+            regexec(&r->re, text, 0, NULL, 0) != 0)
+            continue;
+        if (r->group > 0 && regexec(&r->re, text, 10, m, 0) != 0)
+            continue;
+        p->raiser = r->raiser;
+        p->operation = r->operation;
+        p->raiser_kind = r->kind;
+        p->raiser_detail = r->detail;
+        p->raiser_fix = r->fix;
+        p->raiser_source = r->source;
+        p->raiser_library = row_library(r, text, m, p, a);
+        break;
+    }
+    /* The code decides over the operation's usual outcome: a load that
+     * failed with 193 is a wrong architecture, with 1455 too little memory. */
+    for (size_t i = 0; p->raiser && i < p->n_codes; i++) {
+        const struct td_part_code *c = &p->codes[i];
+        if (!c->kind)
+            continue;
+        bool load_code = strcmp(c->space, "win32") == 0 || strcmp(c->space, "errno") == 0 ||
+                         strcmp(c->space, "ntstatus") == 0;
+        if (load_code == (strcmp(p->operation, "load") == 0) || !p->raiser_kind) {
+            p->raiser_kind = c->kind;
+            break;
+        }
+    }
+    /* No raiser's own words, but a code that names the failure
+     * (cudaErrorNoDevice, CUDA_ERROR_OUT_OF_MEMORY, ncclSystemError). */
+    for (size_t i = 0; !p->raiser && i < p->n_codes; i++) {
+        const struct td_part_code *c = &p->codes[i];
+        const struct code_row *row = code_by_value(c->space, c->value);
+        if (!c->kind || !row || strcmp(c->space, "win32") == 0 || strcmp(c->space, "errno") == 0 ||
+            strcmp(c->space, "ntstatus") == 0)
+            continue;
+        p->raiser = c->space;
+        p->operation = "device";
+        p->raiser_kind = c->kind;
+        p->raiser_library = row->library && strcmp(row->library, "driver") == 0
+                                ? driver_library(p->platform)
+                                : row->library;
+    }
+}
+
+static const char *platform_of(const char *text, const struct td_explain_fields *f,
+                               const struct td_explain_parts *p)
+{
+    if (f->platform)
+        return f->platform;
+    for (size_t i = 0; i < p->n_files; i++) {
+        const char *n = p->files[i].name;
+        size_t l = strlen(n);
+        if (l > 4 && (strcasecmp(n + l - 4, ".dll") == 0 || strcasecmp(n + l - 4, ".pyd") == 0))
+            return "windows";
+        if (l > 6 && strcmp(n + l - 6, ".dylib") == 0)
+            return "macos";
+    }
+    if (strstr(text, "darwin") || strstr(text, "macOS") || strstr(text, "MPS") ||
+        strstr(text, "/Users/") || strstr(text, "Metal"))
+        return "macos";
+    if (strstr(text, ":\\") || td_explain_drive_path(text) || strstr(text, "Windows"))
+        return "windows";
+    if (p->n_files || strstr(text, "/home/") || strstr(text, "/usr/") || strstr(text, "Linux"))
+        return "linux";
+    return NULL;
+}
+
+void td_explain_read(const char *text, const struct td_explain_fields *f,
+                     struct td_explain_parts *p, struct td_arena *a)
+{
+    load_tables();
+    memset(p, 0, sizeof *p);
+    read_files(text, p, a);
+    read_symbols(text, p, a);
+    read_versions(text, f, p, a);
+    p->platform = platform_of(text, f, p);
+    read_codes(text, f, p, a);
+    read_raiser(text, p, a);
+}
+
+const char *td_explain_driver_library(const char *platform)
+{
+    return driver_library(platform);
+}
+
+size_t td_explain_raiser_eres(const char **out, size_t cap)
+{
+    load_tables();
+    size_t n = 0;
+    for (size_t i = 0; i < g_rd.n_raisers && n < cap; i++)
+        out[n++] = g_rd.raisers[i].pattern;
+    for (size_t k = 0; k < N_VERSION_RULES && n < cap; k++)
+        out[n++] = version_rules[k].re;
+    return n;
+}

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The same problem pasted differently gets the same answer (issue 25, item 5).
+# Every text of the corpora (tests/cmd/explain_corpus.json, explain_heldout.json,
+# explain_fresh_a.json) is perturbed the ways users paste it -- user names,
+# drive letters and folders changed; versions bumped; hard-wrapped at 80
+# columns (inside words too); only its last line; each line behind a log
+# timestamp; backslashes turned into forward slashes; the English Windows
+# message replaced by the same message in each display language that
+# data/windows_error_messages.tsv knows (zh-CN, ja, ko, ru, de, fr, es, pt-BR)
+# -- and each variant must get the unperturbed answer: the first finding's
+# kind and library (or needed_by). Prints the stability per perturbation and
+# overall, and every variant that changed; fails under 95% overall or for any
+# one perturbation (a regression in one way of pasting is not hidden by the
+# others).
+# "Only the last line" is asked only of texts whose last line is an error
+# message of its own (it says error, failed, not found, cannot, unable) and
+# names the answer's file (or the answer has none): a file named only on an
+# earlier line, or the tail of a message wrapped over lines, cannot carry it.
+set -euo pipefail
+exec /usr/bin/python3 - "$TD_BIN" "$TD_SRC" <<'P'
+import json, os, re, subprocess, sys, collections
+td, src = sys.argv[1], sys.argv[2]
+here = os.path.join(src, "tests/cmd")
+texts = []
+for name in ("explain_corpus.json", "explain_heldout.json", "explain_fresh_a.json"):
+    path = os.path.join(here, name)
+    if not os.path.exists(path):
+        print(f"skipped: {name} is not in the tree"); continue
+    texts += [c["text"] for c in json.load(open(path, encoding="utf-8"))]
+if not texts:
+    print("skipped: no corpus"); sys.exit(0)
+
+# The Windows messages, per code and language (the canonical English text first).
+msgs = collections.defaultdict(dict)
+english = {}
+for line in open(os.path.join(src, "data/windows_error_messages.tsv"), encoding="utf-8"):
+    if line.startswith("#") or not line.strip() or line.startswith("code\t"):
+        continue
+    code, name, lang, canon, msg = line.rstrip("\n").split("\t")[:5]
+    if lang == "en":
+        english.setdefault(code, []).append(msg)
+    elif lang.split("-")[0] in ("zh", "ja", "ko", "ru", "de", "fr", "es", "pt") and lang != "zh-TW":
+        msgs[code].setdefault(lang.split("-")[0], msg)
+
+def answer(text):
+    out = subprocess.run([td, "explain", "--format", "json", "-"], input=text.encode("utf-8"),
+                         capture_output=True)
+    if out.returncode not in (0, 1):
+        return ("exit %d" % out.returncode, None)
+    f = (json.loads(out.stdout)["findings"] or [{}])[0]
+    lib = f.get("library") or f.get("needed_by")
+    return (f.get("kind"), re.split(r"[\\/]", lib.strip())[-1].lower() if lib else None)
+
+def users(t):
+    t = re.sub(r"(?i)([\\/](Users|home)[\\/])[^\\/\s\"']+", lambda m: m.group(1) + "Zoë_Müller", t)
+    t = re.sub(r"\b[C-H]:\\", r"Q:\\", t)
+    t = re.sub(r"\b[C-H]:/", "Q:/", t)
+    return re.sub(r"(?i)(anaconda3|miniconda3)", "miniforge3", t)
+
+def bump(t):
+    # versions outside file names: 2.4.0 -> 2.4.1, 3.10.12 -> 3.10.13, "Python 3.10" -> 3.11
+    t = re.sub(r"((?:torch|Python|python|CUDA|cuda|cuDNN|version)[ =:v]*)(\d+)\.(\d+)(?![.\d])",
+               lambda m: f"{m.group(1)}{m.group(2)}.{int(m.group(3)) + 1}", t)
+    return re.sub(r"(?<![\w.])(\d+)\.(\d+)\.(\d+)(?![\w.]*\.(so|dll|dylib|pyd)\b)(?![.\w])",
+                  lambda m: f"{m.group(1)}.{m.group(2)}.{int(m.group(3)) + 1}", t)
+
+def wrap(t):
+    out = []
+    for line in t.split("\n"):
+        while len(line) > 80:
+            out.append(line[:80]); line = line[80:]
+        out.append(line)
+    return "\n".join(out)
+
+def last_line(t):
+    lines = [l for l in t.split("\n") if l.strip()]
+    return lines[-1] if lines else t
+
+def stamped(t):
+    return "\n".join(f"2025-03-14 09:26:53,589 - ERROR - {l}" if i % 2 == 0 else
+                     f"[2025-03-14T09:26:53.589Z] {l}" for i, l in enumerate(t.split("\n")))
+
+def slashes(t):
+    return t.replace("\\", "/")
+
+def translations(t):
+    for code, ens in english.items():
+        for en in ens:
+            if en in t or en.rstrip(".") in t:
+                for lang, msg in sorted(msgs[code].items()):
+                    yield lang, t.replace(en if en in t else en.rstrip("."), msg)
+
+# a line that is an error message on its own, not the tail of a wrapped one
+ERROR_LINE = re.compile(r"(Error|error|failed|Failed|not found|cannot|Cannot|[Uu]nable|Could not)\b")
+
+def digits(lib):
+    return re.sub(r"\d+", "#", lib) if lib else lib
+
+stats = collections.Counter(); same = collections.Counter(); changed = []
+for i, t in enumerate(texts):
+    base = answer(t)
+    variants = [("users", users(t)), ("versions", bump(t)), ("wrap80", wrap(t)),
+                ("timestamps", stamped(t)), ("slashes", slashes(t))]
+    ll = last_line(t)
+    if ll != t and (base[1] is None or base[1] in ll.lower()) and ERROR_LINE.search(ll):
+        variants.append(("last_line", ll))
+    variants += [("lang-" + lang, v) for lang, v in translations(t)]
+    for what, v in variants:
+        if v == t:
+            continue
+        got = answer(v)
+        ok = got == base or (what == "versions" and got[0] == base[0] and digits(got[1]) == digits(base[1]))
+        key = what if not what.startswith("lang-") else "language"
+        stats[key] += 1
+        same[key] += ok
+        if not ok:
+            changed.append(f"  text {i} {what}: {base} -> {got}")
+total, stable = sum(stats.values()), sum(same.values())
+for k in sorted(stats):
+    print(f"  {k:<11} {same[k]}/{stats[k]}")
+share = stable / total if total else 1
+print(f"explain perturbation: {stable}/{total} variants of {len(texts)} texts kept their answer ({share:.1%})")
+for c in changed:
+    print(c)
+weak = [k for k in stats if same[k] / stats[k] < 0.95]
+for k in weak:
+    print(f"FAIL: {k}: under 95% of its variants kept their answer")
+sys.exit(0 if share >= 0.95 and not weak else 1)
+P

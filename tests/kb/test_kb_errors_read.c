@@ -1,0 +1,172 @@
+/* The structural reading (kb/errors_read.c): files with either slash, a
+ * drive, blanks inside quotes and a shortened path; symbols Itanium, MSVC
+ * and plain with their version, owner and the ABI a torch symbol betrays;
+ * version tokens; codes by number, name and message; the raiser and the
+ * kind that follows from its operation and code. */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "kb/errors.h"
+
+static void explain(const char *text, struct td_explain *x)
+{
+    struct td_err err = {0};
+    assert_int_equal(td_explain_text(text, strlen(text), x, &err), 0);
+}
+
+static const struct td_part_file *file_named(const struct td_explain_parts *p, const char *name)
+{
+    for (size_t i = 0; i < p->n_files; i++)
+        if (strcmp(p->files[i].name, name) == 0)
+            return &p->files[i];
+    return NULL;
+}
+
+static const char *version_of(const struct td_explain_parts *p, const char *what)
+{
+    for (size_t i = 0; i < p->n_versions; i++)
+        if (strcmp(p->versions[i].what, what) == 0)
+            return p->versions[i].value;
+    return NULL;
+}
+
+static const struct td_part_code *code_in(const struct td_explain_parts *p, const char *space)
+{
+    for (size_t i = 0; i < p->n_codes; i++)
+        if (strcmp(p->codes[i].space, space) == 0)
+            return &p->codes[i];
+    return NULL;
+}
+
+static void files(void **state)
+{
+    (void)state;
+    struct td_explain x;
+    explain("OSError: [WinError 126] Error loading \"C:\\Program Files\\Py 3.11\\Lib\\site-packages"
+            "\\torch\\lib\\fbgemm.dll\" or one of its dependencies.\n"
+            "Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9}\n"
+            "dlopen(/Users/a/x/_C.cpython-310-darwin.so, 0x0002) and E:/venv/lib/cublas64_12.dll",
+            &x);
+    const struct td_part_file *f = file_named(&x.parts, "fbgemm.dll");
+    assert_non_null(f);
+    assert_string_equal(f->path,
+                        "C:\\Program Files\\Py 3.11\\Lib\\site-packages\\torch\\lib\\fbgemm.dll");
+    assert_non_null(file_named(&x.parts, "libcudnn_ops.so.9.1.0"));
+    assert_non_null(file_named(&x.parts, "libcudnn_ops.so.9"));
+    assert_non_null(file_named(&x.parts, "_C.cpython-310-darwin.so"));
+    f = file_named(&x.parts, "cublas64_12.dll");
+    assert_non_null(f);
+    assert_string_equal(f->path, "E:/venv/lib/cublas64_12.dll");
+    assert_string_equal(x.parts.platform, "windows");
+    assert_string_equal(version_of(&x.parts, "python"), "3.10");
+    assert_string_equal(version_of(&x.parts, "cuda"), "12");
+    td_explain_free(&x);
+}
+
+static void symbols(void **state)
+{
+    (void)state;
+    struct td_explain x;
+    explain("ImportError: /x/_C.abi3.so: undefined symbol: _ZN5torch3jit17parseSchemaOrNameERKSsb",
+            &x);
+    assert_int_equal(x.parts.n_symbols, 1);
+    const struct td_part_symbol *y = &x.parts.symbols[0];
+    assert_string_equal(y->scheme, "itanium");
+    assert_string_equal(y->demangled, "torch::jit::parseSchemaOrName(std::string const&, bool)");
+    assert_string_equal(y->owner, "libtorch_cpu");
+    assert_non_null(strstr(y->torch, "<= 2.6"));
+    assert_string_equal(x.load.library, "_C.abi3.so");
+    assert_string_equal(x.load.defined_by, "libtorch_cpu");
+    td_explain_free(&x);
+
+    explain("undefined symbol: _ZN3c104cuda9SetDeviceEi", &x);
+    assert_string_equal(x.parts.symbols[0].owner, "libc10_cuda");
+    td_explain_free(&x);
+    explain(
+        "libcusparse.so.12: undefined symbol: __nvJitLinkAddData_12_1, version libnvJitLink.so.12",
+        &x);
+    assert_string_equal(x.parts.symbols[0].version, "libnvJitLink.so.12");
+    assert_string_equal(x.parts.symbols[0].owner, "libnvJitLink");
+    td_explain_free(&x);
+    explain("The procedure entry point ?SetDevice@cuda@c10@@YAXH@Z could not be located in the "
+            "dynamic link library C:\\x\\xformers\\_C.pyd",
+            &x);
+    assert_string_equal(x.parts.symbols[0].scheme, "msvc");
+    assert_string_equal(x.parts.symbols[0].demangled, "c10::cuda::SetDevice");
+    assert_string_equal(x.parts.symbols[0].owner, "libc10_cuda");
+    td_explain_free(&x);
+}
+
+static void codes_and_raisers(void **state)
+{
+    (void)state;
+    struct td_explain x;
+    /* cuDNN's loader: the Win32 code decides the kind */
+    explain("Could not load library zlibwapi.dll. Error code 193. Please verify that the library "
+            "is built correctly for your processor architecture (32-bit, 64-bit)",
+            &x);
+    assert_string_equal(x.parts.raiser, "cudnn");
+    assert_string_equal(code_in(&x.parts, "win32")->value, "193");
+    assert_string_equal(x.load.kind, "wrong_architecture");
+    assert_string_equal(x.load.library, "zlibwapi.dll");
+    td_explain_free(&x);
+    /* a CUDA error by its message, and the driver library of the platform */
+    explain(
+        "RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version",
+        &x);
+    assert_string_equal(code_in(&x.parts, "cudaError")->value, "35");
+    assert_string_equal(x.load.kind, "cuda_driver_too_old");
+    assert_string_equal(x.load.library, "libcuda.so.1");
+    td_explain_free(&x);
+    /* Rust's io::Error on Windows: the paging file, no library */
+    explain("OSError: The paging file is too small for this operation to complete. (os error 1455)",
+            &x);
+    assert_string_equal(code_in(&x.parts, "win32")->value, "1455");
+    assert_string_equal(x.load.kind, "insufficient_memory");
+    assert_null(x.load.library);
+    td_explain_free(&x);
+    /* CTranslate2 names the CUDA major it wants */
+    explain("RuntimeError: Library cublas64_12.dll is not found or cannot be loaded", &x);
+    assert_string_equal(x.parts.raiser, "ctranslate2");
+    assert_string_equal(x.load.library, "cublas64_12.dll");
+    assert_string_equal(version_of(&x.parts, "cuda"), "12");
+    td_explain_free(&x);
+    /* a name: CUresult */
+    explain("cuInit failed: CUDA_ERROR_NO_DEVICE", &x);
+    assert_string_equal(code_in(&x.parts, "CUresult")->value, "100");
+    assert_string_equal(x.load.kind, "gpu_not_visible");
+    td_explain_free(&x);
+}
+
+static void timestamps_and_one_wrap(void **state)
+{
+    (void)state;
+    struct td_explain x;
+    explain(
+        "2025-03-14 09:26:53,589 - ERROR - Could not locate cudnn_ops64_9.dll. Please make sure "
+        "it is in your library path!",
+        &x);
+    assert_string_equal(x.load.library, "cudnn_ops64_9.dll");
+    td_explain_free(&x);
+    /* one line broken once at 80 columns, inside a word */
+    explain("ImportError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' \n"
+            "not found (required by /x/libtorch_python.so)",
+            &x);
+    assert_non_null(x.load.kind);
+    assert_string_equal(x.load.kind, "missing_symbol_version");
+    assert_non_null(x.load.library);
+    assert_string_equal(x.load.library, "libstdc++.so.6");
+    td_explain_free(&x);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(files),
+        cmocka_unit_test(symbols),
+        cmocka_unit_test(codes_and_raisers),
+        cmocka_unit_test(timestamps_and_one_wrap),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
