@@ -277,6 +277,56 @@ def estimate(model):
     check(rc == 2 and "need --workload" in err, "--batch without --workload: usage, exit 2")
 
 
+PEAK = r"""
+import resource, sys, torch
+torch.set_num_threads(1)
+def rss():
+    return int(open("/proc/self/statm").read().split()[1]) * 4096
+layers, width = int(sys.argv[1]), int(sys.argv[2])
+base = rss()  # torch imported, no model yet
+m = torch.nn.Sequential(*[torch.nn.Linear(width, width) for _ in range(layers)])
+opt = torch.optim.AdamW(m.parameters(), lr=1e-3)
+x = torch.randn(1, width)
+for _ in range(2):
+    opt.zero_grad()
+    m(x).square().mean().backward()
+    opt.step()
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(sum(p.numel() for p in m.parameters()), peak - base)
+"""
+
+
+def torch_peak(d):
+    """The estimate for a small model on CPU against torch's own peak: an
+    MLP of 8 fp32 2048 x 2048 layers trained with AdamW (full fine-tuning;
+    at batch 1 and 64 px the activations are negligible), its weights
+    written as safetensors for --model; the child's peak RSS over what
+    `import torch` left, within 25%."""
+    py = "/usr/bin/python3"
+    probe = subprocess.run([py, "-c", "import torch"], capture_output=True)
+    if probe.returncode != 0:
+        print("skipped: estimate vs torch's peak (no torch for /usr/bin/python3: python3-torch)")
+        return
+    layers, width = 8, 2048
+    p = os.path.join(d, "mlp.safetensors")
+    tensors = []
+    for i in range(layers):
+        tensors += [(f"{i}.weight", "F32", [width, width]), (f"{i}.bias", "F32", [width])]
+    mf.write_safetensors(p, tensors, sparse=True)
+    out = subprocess.run([py, "-c", PEAK, str(layers), str(width)], capture_output=True,
+                         text=True, timeout=300, check=True).stdout.split()
+    params, measured = int(out[0]), int(out[1])
+    rc, js, err = run("check", "--no-gpu", "--format", "json", "--workload", "sdxl-full",
+                      "--model", p, "--precision", "fp32", "--optimizer", "adamw",
+                      "--lora-rank", "0", "--batch", "1", "--resolution", "64")
+    m = json.loads(js)["workload"]["memory"]
+    est = m["total_bytes"]
+    check(m["job"]["params"] == params, f"the MLP's {params} parameters read from its header")
+    check(abs(est - measured) <= 0.25 * measured,
+          f"estimate {est / 1e6:.0f} MB vs torch's measured peak {measured / 1e6:.0f} MB "
+          f"({(est - measured) / measured:+.0%}, within 25%)")
+
+
 def main():
     with tempfile.TemporaryDirectory() as d:
         tiny(d)
@@ -286,6 +336,7 @@ def main():
         model = flux(d)
         malformed(d)
         estimate(model)
+        torch_peak(d)
     print(f"{len(FAILS)} failed" if FAILS else "all passed")
     return 1 if FAILS else 0
 
