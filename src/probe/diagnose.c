@@ -392,8 +392,14 @@ static void estimate_memory(const struct td_facts *x, const struct td_mem_job *j
     const struct td_mem_estimate *e = &r->memory;
     if (r->has_memory && cap > 0 && !e->fits) {
         double g30 = 1024.0 * 1024.0 * 1024.0;
+        char fix[256] = "";
+        if (e->fix_total > 0)
+            snprintf(fix, sizeof fix, "train with %s: the job then needs %.1f GB", e->fix,
+                     e->fix_total / g30);
+        else
+            snprintf(fix, sizeof fix, "%s", e->fix);
         td_findings_add(&r->findings, TD_SEV_ERROR, TD_KIND_INSUFFICIENT_MEMORY, r->memory_device,
-                        job->workload, NULL, e->fix[0] ? e->fix : NULL,
+                        job->workload, NULL, fix[0] ? fix : NULL,
                         "will not fit: needs %.1f GB, %s has %.1f GB", e->parts.total / g30,
                         r->memory_device, cap / g30);
     }

@@ -277,6 +277,41 @@ def estimate(model):
     check(rc == 2 and "need --workload" in err, "--batch without --workload: usage, exit 2")
 
 
+def gpu_verdicts():
+    """The verdict against a GPU: the fake driver of tests/fixtures/fake_cuda.sh
+    answers for a 24 GB RTX 3090 (25447170048 bytes, 23.7 GiB)."""
+    lib = os.path.join(os.environ.get("TD_FIXTURES", "/nonexistent"), "fake_cuda", "lib")
+    if not os.path.isdir(lib):
+        print(f"skipped: verdicts against a GPU (no fake driver at {lib}: run the fixtures test)")
+        return
+    env = {**os.environ, "LD_LIBRARY_PATH": lib, "TD_FAKE_CUDA_VERSION": "12040",
+           "TD_FAKE_NVML_DRIVER": "550.54.14",
+           "TD_FAKE_GPUS": "NVIDIA GeForce RTX 3090:8.6:25447170048"}
+
+    def job(*args):
+        p = subprocess.run([TD, "check", "--no-symbols", "--python", "/usr/bin/python3",
+                            "--format", "json", "--workload", "flux-lora", *args],
+                           capture_output=True, text=True, env=env, timeout=300)
+        doc = json.loads(p.stdout)
+        return p.returncode, doc["workload"]["memory"], doc["findings"]
+
+    rc, m, f = job()
+    GIB = 1 << 30
+    want = (f"will not fit: needs {m['total_bytes'] / GIB:.1f} GB, NVIDIA GeForce RTX 3090 has "
+            f"23.7 GB; with --precision fp8 (fp8 base weights) {m['fix_total_bytes'] / GIB:.1f} GB")
+    check(m["device"] == "NVIDIA GeForce RTX 3090" and m["verdict"] == want and rc == 1 and
+          any(x["kind"] == "insufficient_memory" and "will not fit" in x["detail"] and
+              "--precision fp8" in x["fix"] for x in f),
+          f"flux-lora on a 24 GB GPU: '{m['verdict']}'")
+    rc, m2, f = job("--precision", "fp8")
+    check(m2["fits"] and m2["verdict"].startswith("fits with ") and
+          abs(m2["total_bytes"] - m["fix_total_bytes"]) <= 1,
+          f"with the suggested --precision fp8: '{m2['verdict']}'")
+    rc, m3, f = job("--no-gradient-checkpointing", "--precision", "fp8", "--batch", "4")
+    check(not m3["fits"] and "--gradient-checkpointing" in m3["fix"],
+          f"fp8, batch 4, no checkpointing: '{m3['verdict']}'")
+
+
 PEAK = r"""
 import resource, sys, torch
 torch.set_num_threads(1)
@@ -337,6 +372,7 @@ def main():
         malformed(d)
         estimate(model)
         torch_peak(d)
+    gpu_verdicts()
     print(f"{len(FAILS)} failed" if FAILS else "all passed")
     return 1 if FAILS else 0
 
