@@ -41,7 +41,9 @@ sed -e "s/@VERSION@/$debversion/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" \
     "$src/packaging/debian/control.in" >"$root/DEBIAN/control"
 (cd "$root" && find usr -type f -print0 | sort -z | xargs -0 md5sum) >"$root/DEBIAN/md5sums"
 find "$root" -type d -exec chmod 0755 {} +
-find "$root/usr" -type f ! -path '*/bin/*' -exec chmod 0644 {} +
+find "$root/usr" -type f ! -path '*/bin/*' ! -path '*/share/torchdoctor/slurm/*' -exec chmod 0644 {} +
+# The Slurm scripts are run by sbatch and HealthCheckProgram: they stay executable.
+find "$root/usr/share/torchdoctor/slurm" -type f -exec chmod 0755 {} + 2>/dev/null || true
 chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
 
 mkdir -p "$out"

@@ -27,7 +27,8 @@ static FILE *open_beside(const char *path, char *tmp, size_t cap)
     static unsigned serial;
     snprintf(tmp, cap, "%s.td-%lu-%u.tmp", path, (unsigned long)GetCurrentProcessId(), serial++);
     wchar_t *w = td_path_to_wide(tmp);
-    FILE *f = w ? _wfopen(w, L"wbx") : NULL;
+    /* Text mode, as fopen(path, "w") wrote reports before: a .bat needs CRLF. */
+    FILE *f = w ? _wfopen(w, L"wx") : NULL;
     free(w);
     return f;
 #else

@@ -124,6 +124,7 @@ struct ctx {
     const struct td_gpu_info *gpu;
     const char *torch_cuda;
     bool wants_gpu; /* a CUDA torch, a CUDA image, or the toolkit's variable says so */
+    bool asks_gpus; /* NVIDIA_VISIBLE_DEVICES names GPUs: the image was made to get them */
     struct td_findings *f;
 };
 
@@ -204,8 +205,12 @@ static void passthrough(const struct ctx *c)
         fix_line(e->container, "gpu", line, sizeof line);
         fix_line(e->container, "toolkit", kit, sizeof kit);
         snprintf(fix, sizeof fix, "%s%s%s", line, kit[0] ? "; " : "", kit);
-        td_findings_add(c->f, TD_SEV_ERROR, TD_KIND_GPU_NOT_VISIBLE, "/dev/nvidiactl", NULL, NULL,
-                        fix,
+        /* An error when the image asks the toolkit for GPUs (NVIDIA's CUDA
+         * images set NVIDIA_VISIBLE_DEVICES=all); else a warning, as on a
+         * machine without a driver: pip's default Linux torch and a CUDA
+         * toolkit are CUDA builds on CPU-only build machines too. */
+        td_findings_add(c->f, c->asks_gpus ? TD_SEV_ERROR : TD_SEV_WARNING, TD_KIND_GPU_NOT_VISIBLE,
+                        "/dev/nvidiactl", NULL, NULL, fix,
                         "this %s container was started without the GPU: no /dev/nvidia* device "
                         "node and no libcuda.so.1 (the NVIDIA Container Toolkit mounts both)",
                         e->container);
@@ -465,6 +470,7 @@ void td_rules_environment(const struct td_environment *e, const struct td_gpu_in
         .gpu = gpu,
         .torch_cuda = torch_cuda,
         .wants_gpu = torch_cuda || e->image_cuda || (v && v[0] && strcmp(v, "void") != 0),
+        .asks_gpus = v && v[0] && strcmp(v, "void") != 0 && strcmp(v, "none") != 0,
         .f = f,
     };
     bool refused = e->container && toolkit_variables(&c);
