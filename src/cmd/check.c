@@ -15,6 +15,8 @@
 #include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "kb/kb.h"
+#include "kb/memory.h"
+#include "loader/model.h"
 #include "report/check.h"
 #include "report/envelope.h"
 #include "report/fix_script.h"
@@ -24,6 +26,9 @@ extern char **environ;
 
 struct check_args {
     const char *python, *workload, *format, *output, *root, *color;
+    const char *model, *precision, *optimizer; /* the job's memory estimate */
+    int batch, resolution, lora_rank;
+    bool checkpointing, no_checkpointing;
     bool redact, verify, no_gpu, symbols, no_symbols, live, verbose, health;
     int timeout_ms;
     double live_timeout_s;
@@ -41,6 +46,18 @@ static bool workload_value(size_t i, char *out, size_t cap)
     return i == 0 || (i - 1 < n && i - 1 < 64);
 }
 
+/* --precision: the rows of data/precisions.tsv. */
+static bool precision_value(size_t i, char *out, size_t cap)
+{
+    const char *names[16];
+    size_t n = td_mem_precisions(names, 16);
+    if (i < n)
+        snprintf(out, cap, "%s", names[i]);
+    return i < n;
+}
+
+static const char *const check_optimizers[] = {"adamw", "adamw8bit", "adafactor", NULL};
+
 static const char *const check_formats[] = {"text", "json", "jsonl", "markdown", "html", NULL};
 
 #define AT(field, ctype) TD_AT(struct check_args, field, ctype)
@@ -54,8 +71,56 @@ static const struct td_option check_options[] = {
      .type = TD_ARG_CHOICE,
      .value = "NAME",
      .values = workload_value,
-     .help = "readiness for a training job; 'list' shows them with their needs and sources",
+     .help = "readiness for a training job, and the memory it needs against the GPU's (or the "
+             "RAM without one); 'list' shows them with their needs and sources",
      .at = AT(workload, const char *)},
+    {.name = "--model",
+     .type = TD_ARG_STRING,
+     .value = "PATH",
+     .help = "with --workload: take the parameter count from this checkpoint (a .safetensors, "
+             "an index, a .gguf or a diffusers folder: its transformer or unet)",
+     .at = AT(model, const char *)},
+    {.name = "--batch",
+     .type = TD_ARG_INT,
+     .value = "N",
+     .min = 1,
+     .max = 4096,
+     .help = "with --workload: images per step (default: the workload's)",
+     .at = AT(batch, int)},
+    {.name = "--resolution",
+     .type = TD_ARG_INT,
+     .value = "PX",
+     .min = 64,
+     .max = 16384,
+     .help = "with --workload: the image side in pixels (default: the workload's)",
+     .at = AT(resolution, int)},
+    {.name = "--precision",
+     .type = TD_ARG_CHOICE,
+     .value = "P",
+     .values = precision_value,
+     .help = "with --workload: the base weights' precision (data/precisions.tsv)",
+     .at = AT(precision, const char *)},
+    {.name = "--optimizer",
+     .type = TD_ARG_CHOICE,
+     .value = "OPT",
+     .choices = check_optimizers,
+     .help = "with --workload: the optimizer, whose state is counted (data/optimizers.tsv)",
+     .at = AT(optimizer, const char *)},
+    {.name = "--lora-rank",
+     .type = TD_ARG_INT,
+     .value = "R",
+     .min = 0,
+     .max = 4096,
+     .help = "with --workload: train a LoRA of this rank; 0 = full fine-tuning",
+     .at = AT(lora_rank, int)},
+    {.name = "--gradient-checkpointing",
+     .type = TD_ARG_FLAG,
+     .help = "with --workload: recompute activations in the backward pass",
+     .at = AT(checkpointing, bool)},
+    {.name = "--no-gradient-checkpointing",
+     .type = TD_ARG_FLAG,
+     .help = "with --workload: keep every activation",
+     .at = AT(no_checkpointing, bool)},
     TD_OPT_FORMAT(struct check_args, format, check_formats,
                   "the report's form: text (coloured on a terminal), json (docs/schema.md), jsonl "
                   "(the same JSON on one line, for srun and fleet), markdown, to paste into a bug "
@@ -130,6 +195,8 @@ static const struct td_example check_examples[] = {
     {"torchdoctor check", "diagnose every Python and torch on this machine"},
     {"torchdoctor check --python venv/bin/python --workload flux-lora",
      "one interpreter, and whether it is ready for FLUX.1 LoRA training"},
+    {"torchdoctor check --workload flux-lora --model FLUX.1-dev --precision fp8",
+     "whether FLUX.1 LoRA training fits this GPU with fp8 base weights, and why"},
     {"torchdoctor check --format markdown --redact", "a report to paste into a bug report"},
     {"torchdoctor check -o fix.sh", "the fixes as a script, to read and then run"},
     {"torchdoctor check --health", "Slurm's HealthCheckProgram: one line, exit 0 or 1"},
@@ -329,9 +396,62 @@ static bool python_exists(const struct check_args *a)
     return false;
 }
 
+/* The trained network of a checkpoint: its transformer or unet, else its
+ * largest component. */
+static double model_params(const struct td_model *m)
+{
+    const struct td_model_component *best = &m->comps[0];
+    for (unsigned i = 0; i < m->ncomps; i++) {
+        const char *n = m->comps[i].name;
+        if (strcmp(n, "transformer") == 0 || strcmp(n, "unet") == 0)
+            return (double)m->comps[i].params;
+        if (m->comps[i].params > best->params)
+            best = &m->comps[i];
+    }
+    return (double)best->params;
+}
+
+/* --workload's estimate options into JOB; false (said) on bad usage. */
+static bool memory_job(const struct check_args *a, struct td_mem_job *job)
+{
+    bool any = a->model || a->batch || a->resolution || a->precision || a->optimizer ||
+               a->lora_rank >= 0 || a->checkpointing || a->no_checkpointing;
+    if (any && !a->workload) {
+        fprintf(stderr, "torchdoctor check: --model, --batch, --resolution, --precision, "
+                        "--optimizer, --lora-rank and --gradient-checkpointing need --workload\n");
+        return false;
+    }
+    if (a->checkpointing && a->no_checkpointing) {
+        fprintf(stderr, "torchdoctor check: --gradient-checkpointing and "
+                        "--no-gradient-checkpointing contradict each other\n");
+        return false;
+    }
+    *job = (struct td_mem_job){.workload = a->workload,
+                               .batch = a->batch,
+                               .resolution = a->resolution,
+                               .precision = a->precision,
+                               .optimizer = a->optimizer,
+                               .lora_rank = a->lora_rank,
+                               .checkpointing = a->checkpointing      ? 1
+                                                : a->no_checkpointing ? 0
+                                                                      : -1};
+    if (!a->model)
+        return true;
+    static struct td_model m;
+    struct td_arena arena = {0};
+    struct td_err err = {0};
+    bool ok = td_model_read(a->model, &m, &arena, &err) == 0;
+    if (ok)
+        job->params = model_params(&m);
+    else
+        fprintf(stderr, "torchdoctor check: --model: %s\n", err.msg);
+    td_arena_free(&arena);
+    return ok;
+}
+
 int td_cmd_check(int argc, char **argv)
 {
-    struct check_args a = {0};
+    struct check_args a = {.lora_rank = -1};
     struct td_operands none;
     int status = td_args_parse(&td_check_args, argc, argv, &a, &none);
     if (status != TD_ARGS_CONTINUE)
@@ -343,9 +463,13 @@ int td_cmd_check(int argc, char **argv)
     struct td_kb_workload w;
     if (a.workload && !td_kb_workload(a.workload, &w))
         return TD_EXIT_USAGE; /* the table accepted it: cannot happen */
+    struct td_mem_job job;
+    if (!memory_job(&a, &job))
+        return TD_EXIT_USAGE;
     struct td_diagnose_request q = {.python = a.python,
                                     .root = a.root,
                                     .workload = a.workload ? &w : NULL,
+                                    .job = a.workload ? &job : NULL,
                                     .envp = (const char *const *)environ,
                                     .no_gpu = a.no_gpu,
                                     /* --symbols: the default; --health: fast */

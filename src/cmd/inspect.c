@@ -48,6 +48,7 @@ static const struct td_option inspect_options[] = {
 
 static const struct td_example inspect_examples[] = {
     {"torchdoctor inspect torch/lib/libtorch_cuda.so", "its soname, needs, runpath, versions"},
+    {"torchdoctor inspect ~/models/FLUX.1-dev", "each component's parameters, dtypes and size"},
     {"torchdoctor inspect --format json torch-2.1.2-cp311-cp311-win_amd64.whl",
      "a wheel's members and every DLL inside it, as JSON"},
     {0},
@@ -61,7 +62,10 @@ const struct td_args_spec td_inspect_args = {
     .description =
         "Shows what each binary declares: format, machine, soname or DLL name, needed "
         "libraries, rpath/runpath, symbol versions, imports and exports, version resource, and "
-        "for a wheel (.whl) its members and every native library inside.",
+        "for a wheel (.whl) its members and every native library inside. For a model "
+        "checkpoint (.safetensors, *.safetensors.index.json, .gguf, or a diffusers or "
+        "transformers folder) it reads the headers only: parameters per component, dtypes, "
+        "bytes on disk and the memory the weights take at each precision.",
     .options = inspect_options,
     .examples = inspect_examples,
     .exit_status = "0 every file was read, 2 a file was unreadable or malformed.",
@@ -270,8 +274,28 @@ static void describe_buffer(struct inspect_run *r, const char *path, const uint8
     td_arena_free(&arena);
 }
 
+/* A model checkpoint: headers only, however large its tensors. */
+static void describe_model(struct inspect_run *r, const char *path)
+{
+    static struct td_model m;
+    struct td_arena arena = {0};
+    struct td_err err = {0};
+    td_view_begin(&r->view, NULL, path);
+    td_view_str(&r->view, "path", NULL, path);
+    if (td_model_read(path, &m, &arena, &err) == 0)
+        td_inspect_model(&r->view, &m);
+    else
+        record_failure(r, path, TD_KIND_UNREADABLE_FILE, err.msg);
+    td_view_end(&r->view);
+    td_arena_free(&arena);
+}
+
 static void describe_path(struct inspect_run *r, const char *path)
 {
+    if (td_model_is_model(path)) {
+        describe_model(r, path);
+        return;
+    }
     struct td_map map;
     struct td_err err = {0};
     if (td_map_open(path, &map, &err) != 0) {

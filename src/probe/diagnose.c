@@ -379,6 +379,32 @@ static void judge_environment(struct td_check_report *r, size_t torch_from)
     }
 }
 
+/* The job's memory against the first GPU, else the system's RAM; a job
+ * that does not fit is an error finding. */
+static void estimate_memory(const struct td_facts *x, const struct td_mem_job *job,
+                            struct td_check_report *r)
+{
+    const struct td_gpu *g =
+        x->gpu && x->gpu->status == TD_GPU_OK && x->gpu->n_gpus ? &x->gpu->gpus[0] : NULL;
+    double cap = g ? (double)g->memory : x->sys ? (double)x->sys->ram_total : 0;
+    r->memory_device = g ? g->name : "system RAM";
+    r->has_memory = td_mem_estimate(job, cap, &r->memory, r->memory_error, sizeof r->memory_error);
+    const struct td_mem_estimate *e = &r->memory;
+    if (r->has_memory && cap > 0 && !e->fits) {
+        double g30 = 1024.0 * 1024.0 * 1024.0;
+        char fix[256] = "";
+        if (e->fix_total > 0)
+            snprintf(fix, sizeof fix, "train with %s: the job then needs %.1f GB", e->fix,
+                     e->fix_total / g30);
+        else
+            snprintf(fix, sizeof fix, "%s", e->fix);
+        td_findings_add(&r->findings, TD_SEV_ERROR, TD_KIND_INSUFFICIENT_MEMORY, r->memory_device,
+                        job->workload, NULL, fix[0] ? fix : NULL,
+                        "will not fit: needs %.1f GB, %s has %.1f GB", e->parts.total / g30,
+                        r->memory_device, cap / g30);
+    }
+}
+
 static void judge(const struct td_diagnose_request *a, struct td_check_report *r)
 {
     struct td_facts x = {.os = r->os,
@@ -407,6 +433,8 @@ static void judge(const struct td_diagnose_request *a, struct td_check_report *r
         r->workload = a->workload;
         r->workload_ready = td_rules_workload(&x, a->workload, &r->findings);
     }
+    if (a->job)
+        estimate_memory(&x, a->job, r);
 }
 
 void td_diagnose(const struct td_diagnose_request *q, struct td_check_report *r,

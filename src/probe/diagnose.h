@@ -13,6 +13,7 @@
 #include "base/finding.h"
 #include "graph/graph.h"
 #include "kb/kb.h"
+#include "kb/memory.h"
 #include "probe/distributed/distributed.h"
 #include "probe/probe.h"
 #include "probe/system/environment.h"
@@ -25,6 +26,7 @@ struct td_diagnose_request {
     const char *python;                    /* --python: only this interpreter */
     const char *root;                      /* --root, or NULL for this machine */
     const struct td_kb_workload *workload; /* --workload, or NULL */
+    const struct td_mem_job *job;          /* --workload's memory estimate, or NULL */
     const char *const *envp;               /* the environment check runs in */
     bool no_gpu, verify, live;
     bool symbols;   /* bind every symbol of each closure (false: --no-symbols, versions only) */
@@ -51,6 +53,11 @@ struct td_check_report {
     size_t n_env;
     const struct td_kb_workload *workload; /* --workload, or NULL */
     bool workload_ready;
+    /* The job's memory estimate against the first GPU (or RAM without one). */
+    bool has_memory;
+    struct td_mem_estimate memory;
+    const char *memory_device; /* the GPU's name, or "system RAM" */
+    char memory_error[200];    /* why there is no estimate ("" when there is) */
     /* --live: `import torch` run under trace with the interpreter that owns
      * the first torch; NULL when not asked or not possible. */
     struct td_trace *live;

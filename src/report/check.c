@@ -112,6 +112,11 @@ static double gib(uint64_t bytes)
     return (double)bytes / (1024.0 * 1024.0 * 1024.0);
 }
 
+static double gb(double bytes)
+{
+    return bytes / (1024.0 * 1024.0 * 1024.0);
+}
+
 static const char *or_unknown(const char *s)
 {
     return s ? s : "unknown";
@@ -535,6 +540,24 @@ static void view_env(const struct out *o, const struct td_check_report *r)
         line(o, MARK_INFO, "%s", r->env[i]);
 }
 
+const char *td_check_memory_verdict(const struct td_mem_estimate *e, const char *device, char *out,
+                                    size_t cap)
+{
+    double need = gb(e->parts.total), have = gb(e->capacity);
+    if (e->capacity <= 0)
+        snprintf(out, cap, "needs %.1f GB (the memory of %s is not known)", need, device);
+    else if (e->fits)
+        snprintf(out, cap, "fits with %.1f GB to spare (needs %.1f GB, %s has %.1f GB)",
+                 have - need, need, device, have);
+    else if (e->fix_total > 0)
+        snprintf(out, cap, "will not fit: needs %.1f GB, %s has %.1f GB; with %s %.1f GB", need,
+                 device, have, e->fix, gb(e->fix_total));
+    else
+        snprintf(out, cap, "will not fit: needs %.1f GB, %s has %.1f GB; %s may make it fit", need,
+                 device, have, e->fix);
+    return out;
+}
+
 const char *td_check_workload_needs(const struct td_kb_workload *w, char *out, size_t cap)
 {
     size_t n = 0;
@@ -556,6 +579,36 @@ const char *td_check_workload_needs(const struct td_kb_workload *w, char *out, s
     return out;
 }
 
+/* The job's memory estimate: verdict, parts, formula, assumptions. */
+static void view_memory(const struct out *o, const struct td_check_report *r)
+{
+    const struct td_mem_estimate *e = &r->memory;
+    if (!r->has_memory) {
+        if (r->memory_error[0])
+            line(o, MARK_INFO, "no memory estimate: %s", r->memory_error);
+        return;
+    }
+    char verdict[512];
+    td_check_memory_verdict(e, r->memory_device, verdict, sizeof verdict);
+    line(o, e->capacity <= 0 ? MARK_INFO : e->fits ? MARK_OK : MARK_BAD, "%s", verdict);
+    const struct td_mem_job *u = &e->used;
+    char rank[48] = "full fine-tuning";
+    if (u->lora_rank > 0)
+        snprintf(rank, sizeof rank, "LoRA rank %d", u->lora_rank);
+    sub(o, "job: batch %d, %d px, %s weights, %s, %s%s", u->batch, u->resolution, u->precision,
+        u->optimizer, rank, u->checkpointing ? ", gradient checkpointing" : "");
+    sub(o,
+        "weights %.1f GB + trainable copies %.1f GB + gradients %.1f GB + optimizer %.1f GB + "
+        "activations %.1f GB = %.1f GB",
+        gb(e->parts.weights), gb(e->parts.trainable), gb(e->parts.grads), gb(e->parts.optimizer),
+        gb(e->parts.activations), gb(e->parts.total));
+    sub(o, "formula: %s", e->formula);
+    sub(o, "assumes: %s", e->assumptions);
+    if (r->workload && r->workload->vram_min_gb > 0)
+        sub(o, "cross-check: the toolkit says %g GB minimum with its options (%s)",
+            r->workload->vram_min_gb, r->workload->notes);
+}
+
 static void view_workload(const struct out *o, const struct td_check_report *r)
 {
     const struct td_kb_workload *w = r->workload;
@@ -566,6 +619,7 @@ static void view_workload(const struct out *o, const struct td_check_report *r)
          r->workload_ready ? "ready" : "not ready (see below)");
     char needs[256];
     sub(o, "needs %s (%s)", td_check_workload_needs(w, needs, sizeof needs), w->notes);
+    view_memory(o, r);
 }
 
 static void view_live(const struct out *o, const struct td_check_report *r)
@@ -1015,6 +1069,56 @@ static void json_torch(struct td_jsonw *w, const struct td_check_report *r)
     td_jw_end_array(w);
 }
 
+static void json_memory(struct td_jsonw *w, const struct td_check_report *r)
+{
+    const struct td_mem_estimate *e = &r->memory;
+    const struct td_mem_job *u = &e->used;
+    char verdict[512];
+    td_jw_key(w, "memory");
+    td_jw_begin_object(w);
+    td_jw_kstr(w, "device", r->memory_device);
+    td_jw_key(w, "capacity_bytes");
+    td_jw_fixed(w, e->capacity, 0);
+    td_jw_key(w, "total_bytes");
+    td_jw_fixed(w, e->parts.total, 0);
+    td_jw_kbool(w, "fits", e->fits);
+    td_jw_kstr(w, "verdict", td_check_memory_verdict(e, r->memory_device, verdict, sizeof verdict));
+    td_jw_kstr(w, "fix", e->fix[0] ? e->fix : NULL);
+    td_jw_key(w, "fix_total_bytes");
+    td_jw_fixed(w, e->fix_total, 0);
+    td_jw_key(w, "parts");
+    td_jw_begin_object(w);
+    static const char *const names[] = {"weights", "trainable", "gradients", "optimizer",
+                                        "activations"};
+    const double v[] = {e->parts.weights, e->parts.trainable, e->parts.grads, e->parts.optimizer,
+                        e->parts.activations};
+    for (int i = 0; i < 5; i++) {
+        td_jw_key(w, names[i]);
+        td_jw_fixed(w, v[i], 0);
+    }
+    td_jw_end_object(w);
+    td_jw_key(w, "job");
+    td_jw_begin_object(w);
+    td_jw_kstr(w, "arch", e->arch);
+    td_jw_key(w, "params");
+    td_jw_fixed(w, e->params, 0);
+    td_jw_key(w, "trainable_params");
+    td_jw_fixed(w, e->trainable_params, 0);
+    td_jw_key(w, "batch");
+    td_jw_fixed(w, u->batch, 0);
+    td_jw_key(w, "resolution");
+    td_jw_fixed(w, u->resolution, 0);
+    td_jw_kstr(w, "precision", u->precision);
+    td_jw_kstr(w, "optimizer", u->optimizer);
+    td_jw_key(w, "lora_rank");
+    td_jw_fixed(w, u->lora_rank, 0);
+    td_jw_kbool(w, "gradient_checkpointing", u->checkpointing == 1);
+    td_jw_end_object(w);
+    td_jw_kstr(w, "formula", e->formula);
+    td_jw_kstr(w, "assumptions", e->assumptions);
+    td_jw_end_object(w);
+}
+
 void td_check_json_sections(struct td_jsonw *w, const struct td_check_report *r, bool stable)
 {
     json_system(w, r, stable);
@@ -1032,6 +1136,8 @@ void td_check_json_sections(struct td_jsonw *w, const struct td_check_report *r,
         td_jw_kstr(w, "name", r->workload->name);
         td_jw_kbool(w, "ready", r->workload_ready);
         td_jw_kstr(w, "source", r->workload->source);
+        if (r->has_memory)
+            json_memory(w, r);
         td_jw_end_object(w);
     }
     if (r->live) {

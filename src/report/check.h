@@ -14,6 +14,9 @@
 
 /* "24 GB GPU memory (32 recommended), 50 GB RAM": the needs W states, in
  * words; fields the source gives no number for are left out. */
+/* "fits with 3.1 GB to spare (...)" / "will not fit: needs ...; with X Y GB". */
+const char *td_check_memory_verdict(const struct td_mem_estimate *e, const char *device, char *out,
+                                    size_t cap);
 const char *td_check_workload_needs(const struct td_kb_workload *w, char *out, size_t cap);
 
 void td_check_text(const struct td_check_report *r, const struct td_term *t);

@@ -9,6 +9,7 @@
 
 #include "base/arena.h"
 #include "base/err.h"
+#include "loader/model.h"
 #include "format/elf.h"
 #include "format/macho.h"
 #include "format/pe.h"
@@ -44,5 +45,9 @@ int td_inspect_pe_fatbin(struct td_view *v, const struct td_pe *pe, const struct
 
 /* Splits a colon-separated search path (DT_RPATH/DT_RUNPATH) into a list. */
 void td_inspect_path_list(struct td_view *v, const char *key, const char *label, const char *paths);
+
+/* A model checkpoint (inspect MODEL): components, parameters, dtypes,
+ * bytes on disk, and its weights' memory at each precision. */
+void td_inspect_model(struct td_view *v, const struct td_model *m);
 
 #endif
