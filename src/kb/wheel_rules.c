@@ -136,11 +136,28 @@ static bool has_arch(const struct td_wheel_binary *b, const char *arch)
     return false;
 }
 
+/* The architectures of B, '+'-joined, by the names its platform uses
+ * (macOS and its tags say arm64 where ELF says aarch64). */
 static void arches_text(const struct td_wheel_binary *b, char *out, size_t cap)
 {
+    bool mac = strcmp(b->os, "macos") == 0;
     out[0] = '\0';
-    for (size_t i = 0; i < b->narches; i++)
-        snprintf(out + strlen(out), cap - strlen(out), "%s%s", i ? "+" : "", b->arches[i]);
+    for (size_t i = 0; i < b->narches; i++) {
+        const char *a = mac && strcmp(b->arches[i], "aarch64") == 0 ? "arm64" : b->arches[i];
+        snprintf(out + strlen(out), cap - strlen(out), "%s%s", i ? "+" : "", a);
+    }
+}
+
+/* What the platform's loader does with a file of another machine, in its
+ * own words. */
+static const char *loader_refusal(const char *os)
+{
+    return strcmp(os, "windows") == 0 ? "LoadLibrary fails with WinError 193 (\"%1 is not a valid "
+                                        "Win32 application\")"
+           : strcmp(os, "macos") == 0 ? "dyld refuses it (\"mach-o file, but is an incompatible "
+                                        "architecture\")"
+                                      : "ld.so skips it (wrong ELF class or machine) and the "
+                                        "import fails";
 }
 
 /* ---- 1. tags against contents ---- */
@@ -186,9 +203,8 @@ static void check_platform(const struct tags *t, const struct td_wheel_binary *b
                             NEEDED_BY(w, b, nb), NULL,
                             "rebuild the member for the tag's machine, or retag the wheel for the "
                             "machine it holds (wheel tags --platform-tag)",
-                            "%s is %s code, but the wheel's tag %s promises %s: the loader refuses "
-                            "it there (ELF: wrong ELF class/machine; Windows: WinError 193)",
-                            b->path, have, t->plat_text[i < t->nplat ? i : 0], p->arch);
+                            "%s is %s code, but the wheel's tag %s promises %s: %s", b->path, have,
+                            t->plat_text[i < t->nplat ? i : 0], p->arch, loader_refusal(b->os));
     }
     if (!any_os && w->nplatforms)
         td_findings_add(out, TD_SEV_ERROR, TD_KIND_WRONG_ARCHITECTURE, base_of(b->path),

@@ -401,6 +401,46 @@ def markdown():
     check(len(doc["wheels"]) > 10, f"a directory of wheels: {len(doc['wheels'])}")
 
 
+# Real binaries built by others' toolchains: npm packages that ship a prebuilt
+# MSVC DLL (Windows x64) and an arm64 Mach-O (macOS), pinned by version and
+# cached beside the build (the registry is asked once; offline later runs
+# use the cache, or say skipped).
+NPM_PINS = {"win": ("@node-rs/crc32-win32-x64-msvc", "1.10.6", "crc32.win32-x64-msvc.node"),
+            "mac": ("@node-rs/crc32-darwin-arm64", "1.10.6", "crc32.darwin-arm64.node")}
+
+
+def npm_binary(key):
+    """The pinned package's binary, from the cache or fetched with npm pack."""
+    import tarfile
+    pkg, version, member = NPM_PINS[key]
+    cache = os.path.join(os.environ.get("TD_BUILD", T), "npm-cache")
+    tgz = os.path.join(cache, pkg.strip("@").replace("/", "-") + f"-{version}.tgz")
+    if not os.path.exists(tgz) and have("npm"):
+        os.makedirs(cache, exist_ok=True)
+        subprocess.run(["npm", "pack", "--silent", "--pack-destination", cache, f"{pkg}@{version}"],
+                       capture_output=True, timeout=120)
+    if not os.path.exists(tgz):
+        return None
+    with tarfile.open(tgz) as t:
+        return t.extractfile("package/" + member).read()
+
+
+def npm_cases():
+    dll, dylib = npm_binary("win"), npm_binary("mac")
+    if dll is None or dylib is None:
+        print("skipped: the npm packages' real MSVC DLL and arm64 dylib (no npm, no registry, "
+              "and nothing in the cache)")
+        return
+    check(dll[:2] == b"MZ" and dylib[:4] == b"\xcf\xfa\xed\xfe", "npm binaries: a PE and a Mach-O")
+    expect_none(wheel("crc-1.0-py3-none-win_amd64.whl", {"crc/crc32.dll": dll}), "MSVC DLL, win_amd64")
+    expect_one(wheel("crc-1.1-py3-none-win_arm64.whl", {"crc/crc32.dll": dll}),
+               "MSVC x64 DLL under win_arm64", "wrong_architecture", "crc32.dll", "x86")
+    expect_none(wheel("crc-1.0-py3-none-macosx_11_0_arm64.whl", {"crc/libcrc32.dylib": dylib}),
+                "arm64 dylib, macosx_11_0_arm64")
+    expect_one(wheel("crc-1.1-py3-none-macosx_11_0_x86_64.whl", {"crc/libcrc32.dylib": dylib}),
+               "arm64 dylib under macosx_11_0_x86_64", "wrong_architecture", "libcrc32.dylib", "arm64")
+
+
 def big_fatbin():
     """A deflated member too large to inflate whole whose fat binary (60 MB:
     nvcc's container for sm_80 + compute_90, repeated) is larger than any
@@ -453,6 +493,7 @@ windows_cases()
 macos_cases()
 cuda_cases()
 markdown()
+npm_cases()
 big_fatbin()
 tag_oracle()
 shutil.rmtree(T, ignore_errors=True)
