@@ -278,9 +278,11 @@ char *td_hostlist_fold(const char *const *names, size_t n, struct td_arena *aren
         return NULL;
     for (size_t i = 0; i < n; i++)
         split_name(names[i], &s[i]);
-    qsort(s, n, sizeof *s, compare_split);
-    join_padded(s, n);
-    qsort(s, n, sizeof *s, compare_split);
+    if (n) { /* qsort of NULL, even with no element, is undefined */
+        qsort(s, n, sizeof *s, compare_split);
+        join_padded(s, n);
+        qsort(s, n, sizeof *s, compare_split);
+    }
     struct out o = {0};
     put(&o, "", 0);
     for (size_t i = 0; i < n;) {
