@@ -6,6 +6,7 @@
  * libraries is faulted in (and unmapped). */
 #include "probe/gpu/gpu_code.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,14 +213,6 @@ int td_gpu_code_read(const char *host, const struct td_gpu_code_for *q, struct t
     return found;
 }
 
-static bool listed(const struct td_gpu_code *c, size_t n, const char *name)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(td_pyfs_basename(c[i].path), name) == 0)
-            return true;
-    return false;
-}
-
 /* PATH's directory joined with NAME ('/' or '\\' as PATH has it). */
 static char *sibling(struct td_arena *a, const char *path, const char *name)
 {
@@ -266,21 +259,24 @@ static char *tidy_path(struct td_arena *a, const char *path)
     return out;
 }
 
-/* Reads HOST into C[*N] when it has a fat binary. */
-static void add_file(struct td_gpu_code *c, size_t *n, size_t cap, const char *host,
-                     const char *path, const char *via, const struct td_gpu_code_for *q,
-                     struct td_arena *arena)
+/* A file of the closure to read, and what reading it gave. */
+struct pending {
+    const char *host, *path, *via;
+    struct td_gpu_code code; /* strings in the reading thread's arena */
+    int found;
+};
+
+static bool pending_has(const struct pending *p, size_t n, const char *name)
 {
-    if (*n >= cap || td_gpu_code_read(host, q, arena, &c[*n]) != 1)
-        return;
-    c[*n].path = tidy_path(arena, path);
-    c[*n].via = via ? tidy_path(arena, via) : NULL;
-    (*n)++;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(td_pyfs_basename(p[i].path), name) == 0)
+            return true;
+    return false;
 }
 
 /* The sub-libraries the closure's object O loads from its own directory. */
-static void add_sublibraries(const struct td_object *o, struct td_gpu_code *c, size_t *n,
-                             size_t cap, const struct td_gpu_code_for *q, struct td_arena *arena)
+static void add_sublibraries(const struct td_object *o, struct pending *p, size_t *n, size_t cap,
+                             struct td_arena *arena)
 {
     static const char *const cols[] = {"library", "loads", NULL};
     struct td_table t;
@@ -289,28 +285,97 @@ static void add_sublibraries(const struct td_object *o, struct td_gpu_code *c, s
         return;
     while (td_table_next(&t)) {
         const char *loads = td_table_cell(&t, 1);
-        if (strcmp(td_table_cell(&t, 0), name) != 0 || listed(c, *n, loads))
+        if (strcmp(td_table_cell(&t, 0), name) != 0 || pending_has(p, *n, loads) || *n >= cap)
             continue;
         char *host = sibling(arena, o->host_path, loads), *path = sibling(arena, o->path, loads);
         if (host && path)
-            add_file(c, n, cap, host, path, o->path, q, arena);
+            p[(*n)++] = (struct pending){.host = host, .path = path, .via = o->path};
     }
+}
+
+/* Files read by two threads: the search between containers is most of
+ * check's cost on a GPU the libraries lack (docs/performance.md), and the
+ * files are independent. Each thread reads into its own arena; the results
+ * are copied into the caller's after. */
+struct reading {
+    struct pending *p;
+    size_t n;
+    int next; /* atomic: the next file to take */
+    const struct td_gpu_code_for *q;
+};
+
+struct reader_thread {
+    struct reading *r;
+    struct td_arena arena;
+};
+
+static void *read_files(void *arg)
+{
+    struct reader_thread *w = arg;
+    for (;;) {
+        size_t i = (size_t)__atomic_fetch_add(&w->r->next, 1, __ATOMIC_RELAXED);
+        if (i >= w->r->n)
+            return NULL;
+        struct pending *p = &w->r->p[i];
+        p->found = td_gpu_code_read(p->host, w->r->q, &w->arena, &p->code);
+    }
+}
+
+static const char **copy_strings(struct td_arena *a, const char *const *s, size_t n)
+{
+    const char **out = s ? td_arena_array(a, n ? n : 1, sizeof *out) : NULL;
+    for (size_t i = 0; out && i < n; i++)
+        out[i] = s[i] ? td_arena_strdup(a, s[i]) : NULL;
+    return out;
+}
+
+/* C, read into another arena, with its strings and arrays in A. */
+static void copy_code(struct td_arena *a, const struct td_gpu_code *c, struct td_gpu_code *out)
+{
+    *out = *c;
+    out->archs = copy_strings(a, c->archs, c->n_archs);
+    out->where = copy_strings(a, c->where, c->n_archs);
+    uint16_t *isa = c->ptx_isa ? td_arena_array(a, c->n_archs ? c->n_archs : 1, sizeof *isa) : NULL;
+    if (isa && c->n_archs)
+        memcpy(isa, c->ptx_isa, c->n_archs * sizeof *isa);
+    out->ptx_isa = isa;
+    out->error = c->error ? td_arena_strdup(a, c->error) : NULL;
 }
 
 size_t td_gpu_code_of_closure(const struct td_graph *g, const struct td_gpu_code_for *q,
                               struct td_arena *arena, struct td_gpu_code **out)
 {
-    size_t cap = g->count + 16, n = 0;
+    size_t cap = g->count + 16, n = 0, kept = 0;
+    struct pending *p = td_arena_array(arena, cap, sizeof *p);
     struct td_gpu_code *c = td_arena_array(arena, cap, sizeof *c);
     *out = c;
-    for (size_t i = 0; c && i < g->count; i++) {
+    for (size_t i = 0; p && c && i < g->count && n < cap; i++) {
         const struct td_object *o = g->objects[i];
         if (o->refused || (o->kind != TD_FILE_ELF && o->kind != TD_FILE_PE))
             continue;
-        add_file(c, &n, cap, o->host_path, o->path, NULL, q, arena);
-        add_sublibraries(o, c, &n, cap, q, arena);
+        p[n++] = (struct pending){.host = o->host_path, .path = o->path};
+        add_sublibraries(o, p, &n, cap, arena);
     }
-    return n;
+    if (!p || !c)
+        return 0;
+    struct reading r = {.p = p, .n = n, .q = q};
+    struct reader_thread mine = {.r = &r}, other = {.r = &r};
+    pthread_t thread;
+    bool threaded = n > 1 && pthread_create(&thread, NULL, read_files, &other) == 0;
+    read_files(&mine);
+    if (threaded)
+        pthread_join(thread, NULL);
+    for (size_t i = 0; i < n; i++) {
+        if (p[i].found != 1)
+            continue;
+        copy_code(arena, &p[i].code, &c[kept]);
+        c[kept].path = tidy_path(arena, p[i].path);
+        c[kept].via = p[i].via ? tidy_path(arena, p[i].via) : NULL;
+        kept++;
+    }
+    td_arena_free(&mine.arena);
+    td_arena_free(&other.arena);
+    return kept;
 }
 
 /* RECORD's path of the target file PATH, relative to SITE, '/'-separated. */
