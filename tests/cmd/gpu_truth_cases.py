@@ -174,13 +174,20 @@ def torch_fatbin(path, ccs):
     os.replace(path + ".new", path)
 
 
+def every_library():
+    """The file name of every NVIDIA shared library under /usr/local/cuda/lib."""
+    lib = os.path.join(cudalayout.CUDA, "lib")
+    return tuple(sorted(f for f in os.listdir(lib) if ".so" in f and not os.path.islink(os.path.join(lib, f))))
+
+
 def layout(root, libs=None):
     """A venv with torch; LIBS (name: path) copied in as CUDA libraries it
-    needs, else the real CUDA 13 wheels."""
+    needs, else the real CUDA 13 wheels, torch needing every one of their
+    libraries (not only those a real torch loads: each is judged)."""
     py, site = cudalayout.venv(root)
     if libs is None:
         cudalayout.lay_out(site)
-        needs = TORCH_NEEDS
+        needs = TORCH_NEEDS + tuple(n for n in every_library() if n not in TORCH_NEEDS)
     else:
         d = os.path.join(site, "nvidia", "cu13", "lib")
         os.makedirs(d)
@@ -282,7 +289,12 @@ def real_verdicts(t):
             name = os.path.basename(c["library"])
             if name not in archs:
                 archs[name] = oracle.read(os.path.join(lib, name))[0]
-        check(len(code) >= 12, f"libraries judged: {[os.path.basename(c['library']) for c in code]}")
+        names = [os.path.basename(c["library"]) for c in code]
+        check(len(names) == len(set(names)), f"each library judged once: {sorted(names)}")
+        judged = set(names)
+        with_code = {n for n in every_library() if oracle.read(os.path.join(lib, n))[1]}
+        check(judged == with_code, f"every NVIDIA library with containers is judged: "
+                                   f"missing {sorted(with_code - judged)}, extra {sorted(judged - with_code)}")
         for k, n in enumerate(compare(doc, code, batch, archs, "CUDA 13")):
             totals[k] += n
         if batch[0][1:] == (6, 1):
@@ -290,7 +302,7 @@ def real_verdicts(t):
             check(any("libcublas.so.13" in f["detail"] for f in pascal) and
                   any("libcufft.so.12" in f["detail"] for f in pascal),
                   f"Pascal under CUDA 13's libraries: {[f['detail'][:120] for f in pascal]}")
-    print(f"CUDA 13 layout: {totals[1]}/{totals[0]} (library, GPU) verdicts agree with the oracle, "
+    print(f"CUDA 13 layout, {len(archs)} libraries: {totals[1]}/{totals[0]} (library, GPU) verdicts agree with the oracle, "
           f"{totals[2]} false gpu_arch_unsupported errors, over {len(GPUS)} GPUs {GPUS[0][1]}.{GPUS[0][2]}"
           f" ... {GPUS[-1][1]}.{GPUS[-1][2]}")
     check(totals[2] == 0, "no false gpu_arch_unsupported on the CUDA 13 layout")

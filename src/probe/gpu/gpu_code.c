@@ -351,7 +351,8 @@ size_t td_gpu_code_of_closure(const struct td_graph *g, const struct td_gpu_code
     *out = c;
     for (size_t i = 0; p && c && i < g->count && n < cap; i++) {
         const struct td_object *o = g->objects[i];
-        if (o->refused || (o->kind != TD_FILE_ELF && o->kind != TD_FILE_PE))
+        if (o->refused || (o->kind != TD_FILE_ELF && o->kind != TD_FILE_PE) ||
+            pending_has(p, n, td_pyfs_basename(o->path))) /* a sub-library read already */
             continue;
         p[n++] = (struct pending){.host = o->host_path, .path = o->path};
         add_sublibraries(o, p, &n, cap, arena);
