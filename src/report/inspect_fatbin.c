@@ -146,35 +146,20 @@ static void text_groups(struct td_view *v, const struct collected *c, bool by_re
         text_group(v, &g[k], by_region ? c->regions->list[g[k].region].name : NULL);
 }
 
-/* The distinct architecture names of C in first-seen order. */
-static size_t union_archs(const struct collected *c, const char **names)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        char name[32];
-        if (!td_fatbin_arch_name(&c->entries[i], name, sizeof name))
-            continue;
-        size_t j = 0;
-        while (j < n && strcmp(names[j], name) != 0)
-            j++;
-        if (j == n && (names[n] = td_arena_strdup(c->arena, name)))
-            n++;
-    }
-    return n;
-}
-
 /* The sections that hold containers: a row each (JSON), a line each (text). */
 static void describe_sections(struct td_view *v, const struct collected *c,
                               const size_t *containers)
 {
     const struct td_fatbin_regions *r = c->regions;
     td_view_list_begin(v, "sections", NULL);
+    size_t next = 0; /* the entries lie in region order */
     for (size_t i = 0; i < r->count; i++) {
+        size_t first = next;
+        while (next < c->n && c->region[next] == i)
+            next++;
+        size_t entries = next - first;
         if (!containers[i])
             continue;
-        size_t entries = 0;
-        for (size_t k = 0; k < c->n; k++)
-            entries += c->region[k] == i;
         if (v->kind == TD_VIEW_JSON) {
             td_view_row_begin(v);
             td_view_str(v, "name", NULL, r->list[i].name);
@@ -234,8 +219,9 @@ static int describe(struct td_view *v, const struct td_buf *buf, const struct td
     td_view_str(v, "section", NULL, first < r->count ? r->list[first].name : NULL);
     td_view_uint(v, "containers", NULL, total);
     describe_sections(v, &c, containers);
-    const char **archs = td_arena_array(arena, c.n ? c.n : 1, sizeof *archs);
-    size_t n = archs ? union_archs(&c, archs) : 0;
+    const char **archs;
+    struct td_fatbin all = {.entries = c.entries, .count = c.n};
+    size_t n = td_fatbin_archs(&all, arena, &archs);
     td_view_list_begin_inline(v, "archs", "gpu archs");
     for (size_t i = 0; i < n; i++)
         td_view_item(v, archs[i]);
