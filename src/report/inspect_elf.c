@@ -11,11 +11,8 @@ static const char *elf_type_name(const struct td_elf *e)
         return "relocatable object";
     case TD_ET_EXEC:
         return "executable";
-    case TD_ET_DYN:
-        /* A PIE is ET_DYN too; DF_1_PIE or an interpreter tells them apart. */
-        if ((e->dyn.flags_1 & TD_DF_1_PIE) || e->interp)
-            return "position-independent executable";
-        return "shared library";
+    case TD_ET_DYN: /* a PIE is ET_DYN too */
+        return td_elf_is_program(e) ? "position-independent executable" : "shared library";
     case 4:
         return "core file";
     }
