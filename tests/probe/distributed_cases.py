@@ -34,6 +34,10 @@ def fake_root(top):
     write(os.path.join(root, "proc/self/mountinfo"),
           "22 1 0:21 / / rw - overlay overlay rw\n"
           "33 22 0:30 / /dev/shm rw,nosuid,nodev,noexec,relatime - tmpfs shm rw,size=65536k\n")
+    # MASTER_ADDR is looked up in the root's files (no glibc NSS; see
+    # resolve_cases.py): localhost in its /etc/hosts, asked first.
+    write(os.path.join(root, "etc/hosts"), "127.0.0.1 localhost\n")
+    write(os.path.join(root, "etc/nsswitch.conf"), "hosts: files dns\n")
     write(os.path.join(root, "proc/self/limits"),
           "Limit                     Soft Limit           Hard Limit           Units     \n"
           "Max locked memory         65536                65536                bytes     \n")

@@ -40,8 +40,10 @@ struct td_distributed {
     /* NVML's topology between each pair of GPUs (the GPU probe's). */
     const struct td_gpu_link *links;
     size_t n_links;
-    /* MASTER_ADDR: -1 unset, 0 does not resolve, 1 resolves. */
+    /* MASTER_ADDR: -1 unset or unknown, 0 does not resolve, 1 resolves;
+     * what the lookup found or why it cannot tell (NULL: unset). */
     int master_addr_resolves;
+    const char *master_addr_lookup;
 };
 
 /* Fills D for torch T (NULL: none) and its closure G (NULL: not built),

@@ -8,13 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#ifndef _WIN32
-#include <netdb.h>
-#include <sys/socket.h>
-#endif
 
 #include "base/data.h"
 #include "probe/distributed/distributed.h"
+#include "probe/distributed/resolve.h"
 #include "probe/probe_util.h"
 
 static const char *env_get(const char *const *envp, const char *name)
@@ -273,26 +270,51 @@ static void check_ranks(const char *const *envp, struct td_findings *f)
                         why, v[0], v[1], v[2], v[3]);
 }
 
-static void check_master(const char *const *envp, struct td_distributed *d, struct td_findings *f)
+/* The port of the DNS servers: 53, except under a test's fake root, where
+ * TD_TEST_DNS_PORT (tests only) points the lookup at a server of its own
+ * (resolv.conf cannot name a port). Asking the real system ignores it. */
+static int dns_port(const struct td_probe_ctx *ctx, const char *const *envp)
+{
+    const char *port = env_get(envp, "TD_TEST_DNS_PORT");
+    long p = port ? whole(port) : -1;
+    bool fake_root = ctx->root && strcmp(ctx->root, "/") != 0;
+    return fake_root && p > 0 && p < 65536 ? (int)p : 53;
+}
+
+static void check_master(const struct td_probe_ctx *ctx, const char *const *envp,
+                         struct td_distributed *d, struct td_findings *f)
 {
     const char *addr = env_get(envp, "MASTER_ADDR"), *port = env_get(envp, "MASTER_PORT");
     d->master_addr_resolves = -1;
     if (addr) {
-#ifndef _WIN32
-        struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res = NULL;
-        int rc = getaddrinfo(addr, NULL, &hints, &res);
-        d->master_addr_resolves = rc == 0;
-        if (res)
-            freeaddrinfo(res);
-        if (rc != 0)
+        struct td_resolve_request q = {
+            .ctx = ctx, .budget_ms = ctx->dns_budget_ms, .dns_port = dns_port(ctx, envp)};
+        struct td_resolve_result r;
+        td_resolve_host(&q, addr, &r);
+        d->master_addr_resolves = r.status == TD_RESOLVE_YES  ? 1
+                                  : r.status == TD_RESOLVE_NO ? 0
+                                                              : -1;
+        d->master_addr_lookup = keep(ctx, r.how);
+        const char *fix = "export MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" "
+                          "| head -n 1)   (rank 0's host, as every node resolves it)";
+        if (r.status == TD_RESOLVE_NO)
             td_findings_add(f, TD_SEV_ERROR, TD_KIND_ENV_VAR_INVALID, NULL, NULL, "MASTER_ADDR",
-                            "export MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" "
-                            "| head -n 1)   (rank 0's host, as every node resolves it)",
-                            "MASTER_ADDR=%.200s does not resolve here (%s): every rank but 0 fails "
-                            "to reach the rendezvous (torch.distributed: 'failed to resolve "
-                            "address' or a timeout)",
-                            addr, gai_strerror(rc));
-#endif
+                            fix,
+                            "MASTER_ADDR=%.200s does not resolve here (%s; nsswitch hosts: %s): "
+                            "every rank but 0 fails to reach the rendezvous (torch.distributed: "
+                            "'failed to resolve address' or a timeout)",
+                            addr, r.how, r.order);
+        else if (r.status == TD_RESOLVE_UNKNOWN)
+            td_findings_add(f, r.unaskable ? TD_SEV_INFO : TD_SEV_WARNING, TD_KIND_ENV_VAR_INVALID,
+                            NULL, NULL, "MASTER_ADDR",
+                            r.unaskable ? "getent hosts \"$MASTER_ADDR\"   (asks every source "
+                                          "nsswitch.conf lists)"
+                                        : "getent hosts \"$MASTER_ADDR\"   (a slow or failing "
+                                          "DNS server delays or breaks the rendezvous too)",
+                            "whether MASTER_ADDR=%.200s resolves is unknown: %s (nsswitch hosts: "
+                            "%s; check waits at most %d ms for DNS)",
+                            addr, r.how, r.order,
+                            ctx->dns_budget_ms > 0 ? ctx->dns_budget_ms : 300);
     }
     long p = port ? whole(port) : -2;
     if (port && (p < 1 || p > 65535))
@@ -388,7 +410,7 @@ void td_probe_distributed(const struct td_probe_ctx *ctx, const struct td_torch 
         d->memlock_bytes = d->memlock_unlimited ? 0 : e->memlock;
         d->infiniband = e->rdma_devices > 0;
     }
-    check_master(envp, d, f);
+    check_master(ctx, envp, d, f);
     check_ranks(envp, f);
     check_ifnames(envp, d, f);
     check_settings(envp, d, f);
