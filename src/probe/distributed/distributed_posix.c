@@ -183,15 +183,15 @@ struct row {
     char buf[8192];
 };
 
-/* The data/distributed.tsv row for NAME. */
-static bool row_for(const char *name, struct row *r)
+/* The data/distributed.tsv row for NAME when WHEN. */
+static bool row_for(const char *name, const char *when, struct row *r)
 {
     static const char *const cols[] = {"name", "when", "severity", "detail", "fix", "source", NULL};
     struct td_table t;
     if (!td_table_open(&t, "distributed", cols))
         return false;
     while (td_table_next(&t))
-        if (strcmp(td_table_cell(&t, 0), name) == 0) {
+        if (strcmp(td_table_cell(&t, 0), name) == 0 && strcmp(td_table_cell(&t, 1), when) == 0) {
             size_t n = 0;
             const char **out[] = {&r->severity, &r->detail, &r->fix, &r->source};
             for (int i = 0; i < 4; i++) {
@@ -215,11 +215,13 @@ static enum td_severity severity_of(const char *s)
                                        : TD_SEV_INFO;
 }
 
-/* The finding a data row describes, {value} in its detail replaced. */
-static void add_row(struct td_findings *f, const char *name, const char *kind, const char *value)
+/* The finding the data row for NAME and WHEN describes, {value} in its
+ * detail replaced. */
+static void add_row(struct td_findings *f, const char *name, const char *when, const char *kind,
+                    const char *value)
 {
     struct row r;
-    if (!row_for(name, &r))
+    if (!row_for(name, when, &r))
         return;
     char detail[2048];
     const char *at = strstr(r.detail, "{value}");
@@ -374,15 +376,24 @@ static void check_ifnames(const char *const *envp, const struct td_distributed *
 static void check_settings(const char *const *envp, const struct td_distributed *d,
                            struct td_findings *f)
 {
+    /* P2P off where NVLink joins GPUs (NVML's topology): the fast path. */
+    char pairs[256] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < d->n_links && len < sizeof pairs; i++)
+        if (d->links[i].nvlink == 1)
+            len += (size_t)snprintf(pairs + len, sizeof pairs - len, "%s%u-%u",
+                                    len ? ", " : "GPUs ", d->links[i].a, d->links[i].b);
     static const char *const costly[] = {"NCCL_P2P_DISABLE", "NCCL_IB_DISABLE"};
     for (int i = 0; i < 2; i++) {
         const char *v = env_get(envp, costly[i]);
+        bool nvlink = i == 0 && *pairs;
         if (v && strcmp(v, "1") == 0)
-            add_row(f, costly[i], TD_KIND_ENV_VAR_INVALID, v);
+            add_row(f, costly[i], nvlink ? "1 with NVLink" : "1", TD_KIND_ENV_VAR_INVALID,
+                    nvlink ? pairs : v);
     }
     bool distributed = env_get(envp, "MASTER_ADDR") || env_get(envp, "WORLD_SIZE");
     if (distributed && d->nccl == 1 && !env_get(envp, "NCCL_DEBUG"))
-        add_row(f, "NCCL_DEBUG", TD_KIND_ENV_VAR_INVALID, "");
+        add_row(f, "NCCL_DEBUG", "unset", TD_KIND_ENV_VAR_INVALID, "");
     if (d->nccl_pin_matches == 0)
         td_findings_add(f, TD_SEV_WARNING, TD_KIND_COMPANION_MISMATCH, d->nccl_path, NULL, NULL,
                         "remove the other NCCL from the library path (LD_LIBRARY_PATH, "
@@ -394,11 +405,13 @@ static void check_settings(const char *const *envp, const struct td_distributed 
 
 void td_probe_distributed(const struct td_probe_ctx *ctx, const struct td_torch *t,
                           const struct td_graph *g, const char *const *envp,
-                          const struct td_environment *e, struct td_distributed *d,
-                          struct td_findings *f)
+                          const struct td_environment *e, const struct td_gpu_link *links,
+                          size_t n_links, struct td_distributed *d, struct td_findings *f)
 {
     memset(d, 0, sizeof *d);
     d->probed = true;
+    d->links = links;
+    d->n_links = n_links;
     read_nccl(ctx, t, g, d);
     read_backends(g, d);
     d->n_ifaces = list_dir(ctx, "/sys/class/net", d->ifaces, TD_DIST_MAX_IFACES, &d->ifaces_known);
