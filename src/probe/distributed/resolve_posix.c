@@ -405,7 +405,7 @@ static int ask_dns(struct lookup *l)
             break;
     }
     if (*nx)
-        say(l, "DNS (%s): NXDOMAIN for %s", servers[0].label, nx);
+        say(l, "DNS %s: NXDOMAIN for %s", servers[0].label, nx);
     if (failed) {
         could_not_tell(l, false);
         return unavailable ? TD_NSS_UNAVAIL : TD_NSS_TRYAGAIN;
