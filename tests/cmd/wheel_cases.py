@@ -438,6 +438,14 @@ def markdown():
           f"text: exit {p.returncode}: {p.stdout[-600:]}")
     p = subprocess.run([TD, "wheel", os.path.join(T, "nothing.whl")], capture_output=True, text=True)
     check(p.returncode == 2 and "nothing.whl" in p.stderr, f"unreadable wheel: exit {p.returncode}: {p.stderr}")
+    # Bytes that are no zip: the error alone, no report saying "No findings."
+    junk = os.path.join(T, "junk-1.0-py3-none-any.whl")
+    with open(junk, "wb") as f:
+        f.write(bytes(range(256)) * 16)
+    for fmt in ("text", "json", "markdown"):
+        p = subprocess.run([TD, "wheel", "--format", fmt, junk], capture_output=True, text=True)
+        check(p.returncode == 2 and "junk-1.0" in p.stderr and p.stdout == "",
+              f"a wheel that is no zip ({fmt}): exit {p.returncode}, stdout {p.stdout[:200]!r}")
     _, doc = td_json("wheel", os.path.join(T, "dist"), schema=True)
     check(len(doc["wheels"]) > 10, f"a directory of wheels: {len(doc['wheels'])}")
 
