@@ -22,7 +22,8 @@ import json, os, re, subprocess, sys, collections
 td, src = sys.argv[1], sys.argv[2]
 here = os.path.join(src, "tests/cmd")
 texts = []
-for name in ("explain_corpus.json", "explain_heldout.json", "explain_fresh_a.json"):
+for name in ("explain_corpus.json", "explain_heldout.json", "explain_fresh_a.json",
+             "explain_fresh_b.json", "explain_families.json"):
     path = os.path.join(here, name)
     if not os.path.exists(path):
         print(f"skipped: {name} is not in the tree"); continue
