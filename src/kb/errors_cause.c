@@ -593,6 +593,10 @@ static void add_raiser(struct td_explain *x, size_t cap)
     const struct td_explain_parts *p = &x->parts;
     if (!p->raiser || l->n_causes >= cap)
         return;
+    if (is(p->raiser_kind, TD_KIND_MISSING_LIBRARY) && !is(l->kind, TD_KIND_MISSING_LIBRARY) &&
+        !is(l->form, p->raiser))
+        return; /* a wrapper that only says the load failed ("unable to load shared
+                   object"): the loader's own reason after it has said more */
     const char *detail = p->raiser_detail, *fix = p->raiser_fix, *source = p->raiser_source;
     char said[512];
     if (!detail || !*detail) {
