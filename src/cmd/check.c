@@ -366,10 +366,15 @@ static int emit(const struct check_args *a, const struct td_check_report *r)
     FILE *mem = td_memstream_open(&ms);
     if (!mem)
         return -1;
+    /* --redact: the host field hidden at the source too, since a short name
+     * ("vm") is not replaced in the text, where it would mangle words. */
+    struct td_check_report shown = *r;
+    if (a->redact && shown.sys.hostname)
+        shown.sys.hostname = "<host>";
     if (script)
         td_fix_script(mem, &r->findings, shell);
     else
-        render(a, r, mem);
+        render(a, &shown, mem);
     size_t len;
     char *buf = td_memstream_close(&ms, &len);
     if (!buf)
