@@ -256,6 +256,18 @@ def bad_inputs(t, base):
                  ["diff", base, "--format", "yaml"]):
         p = td(args)
         check(p.returncode == 2 and p.stderr, f"{args}: exit {p.returncode} {p.stderr!r}")
+    # A FIFO (nobody writing) or a folder where a snapshot or a log is
+    # expected: refused at once with what it is, never waited on.
+    fifo = os.path.join(t, "snap.fifo")
+    os.mkfifo(fifo)
+    for args, what in ((["diff", fifo, base], "FIFO"), (["log", fifo], "FIFO"),
+                       (["diff", t, base], "directory"), (["log", t], "directory")):
+        try:
+            p = subprocess.run([TD, *args], capture_output=True, text=True, timeout=10,
+                               env=env_with({}, "/nonexistent-home"))
+            check(p.returncode == 2 and what in p.stderr, f"{args}: exit {p.returncode} {p.stderr!r}")
+        except subprocess.TimeoutExpired:
+            check(False, f"{args}: no answer within 10 s (it waits for a writer)")
 
 
 def home_folded(t):
