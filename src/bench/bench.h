@@ -280,13 +280,29 @@ bool td_bench_workload_run(const struct td_workload_options *o, struct td_bench_
                            struct td_arena *arena);
 void td_bench_workload_free(struct td_bench_workload *w);
 
+/* Reading the child's lines (the protocol at the top of workload.c). */
+struct td_workload_reader {
+    struct td_bench_workload *w; /* its plan set; block_s, step_s, stage_s for rounds_asked */
+    const struct td_workload_options *o;
+    struct td_arena *arena;
+    int stages_said;
+    bool hello, done;
+    const char *bad;   /* a line that is not the protocol */
+    const char *error; /* the child's own error line */
+    double said_s;     /* seconds the child has reported */
+};
+/* One line (LEN bytes, LINE[LEN] == '\0') into R->w; false (R->bad set)
+ * when it is not the protocol. */
+bool td_workload_read_line(struct td_workload_reader *r, const char *line, size_t len);
+
 /* The Python program of the child (workload_script.c). */
 extern const char td_workload_script[];
 
 /* How a line-speaking child ended (workload_posix.c). */
 struct td_line_child {
     bool started, timed_out, exited;
-    int status;          /* waitpid status when exited */
+    int exit_code;       /* when it exited by itself; -1 otherwise */
+    char signal[16];     /* "SEGV" when a signal ended it, else "" */
     double peak_rss;     /* bytes (wait4's ru_maxrss); 0 unknown */
     char why[300];       /* why it could not be started */
     char err_tail[1024]; /* the end of what it wrote on stderr */

@@ -20,27 +20,14 @@
  * (blocks x block time) and judged against what a healthy machine of the
  * kind does (data/gpu_peaks.tsv, or bench's own GEMM on a CPU). */
 #include <math.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "bench/bench.h"
 #include "kb/bench.h"
 #include "kb/kb.h"
-
-struct reader {
-    struct td_bench_workload *w;
-    const struct td_workload_options *o;
-    struct td_arena *arena;
-    int stages_said;
-    bool hello, done;
-    const char *bad;   /* a line that is not the protocol */
-    const char *error; /* the child's own error line */
-    double said_s;     /* seconds the child has reported */
-};
 
 /* The number at *P (advancing it past the word), or NAN. */
 static double word_num(const char **p)
@@ -70,7 +57,7 @@ static const char *word(const char **p, char *out, size_t cap)
     return out;
 }
 
-static bool parse(struct reader *r, const char *line)
+static bool parse(struct td_workload_reader *r, const char *line)
 {
     struct td_bench_workload *w = r->w;
     char key[32], tok[64];
@@ -103,7 +90,7 @@ static bool parse(struct reader *r, const char *line)
     }
     if (strcmp(key, "stage") == 0) {
         double i = word_num(&p), load = word_num(&p), params = word_num(&p);
-        if (isnan(i) || isnan(load) || isnan(params) || (int)i != r->stages_said ||
+        if (isnan(i) || isnan(load) || isnan(params) || i != (double)r->stages_said ||
             r->stages_said >= (int)w->plan.n)
             return false;
         w->stage_params[r->stages_said++] = params;
@@ -118,7 +105,7 @@ static bool parse(struct reader *r, const char *line)
     }
     if (strcmp(key, "round") == 0) {
         double i = word_num(&p), block = 0, step = 0;
-        if (isnan(i) || (int)i != w->rounds || w->rounds >= w->rounds_asked)
+        if (isnan(i) || i != (double)w->rounds || w->rounds >= w->rounds_asked)
             return false;
         for (size_t s = 0; s < w->plan.n; s++) {
             double t = word_num(&p);
@@ -149,13 +136,20 @@ static bool parse(struct reader *r, const char *line)
     return false;
 }
 
-static bool on_line(void *ctx, const char *line, size_t len)
+bool td_workload_read_line(struct td_workload_reader *r, const char *line, size_t len)
 {
-    struct reader *r = ctx;
-    if (!parse(r, line)) {
+    if (memchr(line, '\0', len) || !parse(r, line)) {
         r->bad = td_arena_strndup(r->arena, line, len > 160 ? 160 : len);
         return false;
     }
+    return true;
+}
+
+static bool on_line(void *ctx, const char *line, size_t len)
+{
+    struct td_workload_reader *r = ctx;
+    if (!td_workload_read_line(r, line, len))
+        return false;
     if (r->o->progress)
         r->o->progress(r->o->progress_ctx, r->w->rounds, r->w->rounds_asked, r->said_s);
     return true;
@@ -201,7 +195,7 @@ static const char *last_line(const char *tail, char *out, size_t cap)
 }
 
 /* How the child ended, as W->error; false when it finished. */
-static bool ended(const struct reader *r, const struct td_line_child *c, int stall_ms,
+static bool ended(const struct td_workload_reader *r, const struct td_line_child *c, int stall_ms,
                   struct td_arena *arena)
 {
     struct td_bench_workload *w = r->w;
@@ -219,14 +213,13 @@ static bool ended(const struct reader *r, const struct td_line_child *c, int sta
     else if (c->timed_out)
         w->error = say(arena, "the step child said nothing for %d s and was killed (%s)",
                        stall_ms / 1000, where);
-    else if (c->exited && WIFSIGNALED(c->status))
-        w->error = say(arena, "the step child was killed by SIG%s %s%s%s",
-                       sigabbrev_np(WTERMSIG(c->status)) ? sigabbrev_np(WTERMSIG(c->status)) : "?",
-                       where, *c->err_tail ? ": " : "", last_line(c->err_tail, err, sizeof err));
+    else if (c->exited && c->signal[0])
+        w->error = say(arena, "the step child was killed by SIG%s %s%s%s", c->signal, where,
+                       *c->err_tail ? ": " : "", last_line(c->err_tail, err, sizeof err));
     else if (!r->done || w->rounds != w->rounds_asked)
         w->error = say(arena, "the step child exited with status %d %s before it was done%s%s",
-                       c->exited && WIFEXITED(c->status) ? WEXITSTATUS(c->status) : -1, where,
-                       *c->err_tail ? ": " : "", last_line(c->err_tail, err, sizeof err));
+                       c->exit_code, where, *c->err_tail ? ": " : "",
+                       last_line(c->err_tail, err, sizeof err));
     return w->error != NULL;
 }
 
@@ -362,7 +355,7 @@ bool td_bench_workload_run(const struct td_workload_options *o, struct td_bench_
                           slow,
                           say(arena, "stages=%s", stages_arg(&w->plan, arena)),
                           NULL};
-    struct reader r = {.w = w, .o = o, .arena = arena};
+    struct td_workload_reader r = {.w = w, .o = o, .arena = arena};
     struct td_line_child c;
     int stall = o->stall_ms > 0 ? o->stall_ms : 600 * 1000;
     td_line_child_run(argv, stall, o->time_up, on_line, &r, &c);

@@ -53,7 +53,14 @@ static void reap(pid_t pid, bool kill_it, struct td_line_child *out)
         if (errno != EINTR)
             return;
     out->exited = true;
-    out->status = st;
+    out->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    if (WIFSIGNALED(st)) {
+        const char *name = sigabbrev_np(WTERMSIG(st));
+        if (name)
+            snprintf(out->signal, sizeof out->signal, "%s", name);
+        else
+            snprintf(out->signal, sizeof out->signal, "%d", WTERMSIG(st));
+    }
     out->peak_rss = (double)ru.ru_maxrss * 1024.0; /* kilobytes on Linux */
 }
 

@@ -14,6 +14,13 @@ static double gbytes(double b)
     return b / (1024.0 * 1024.0 * 1024.0);
 }
 
+/* Seconds as a person reads them: "0.0123", "2.31", "1104". */
+static const char *secs(double v, char *out, size_t cap)
+{
+    snprintf(out, cap, v >= 100 ? "%.0f" : "%.3g", v);
+    return out;
+}
+
 /* "35 s", "4.2 min", "2.1 h" */
 static const char *duration(double s, char *out, size_t cap)
 {
@@ -28,10 +35,10 @@ static const char *duration(double s, char *out, size_t cap)
 
 const char *td_workload_speed_verdict(const struct td_bench_workload *w, char *out, size_t cap)
 {
-    char d[32];
+    char d[32], m[32];
     bool unstable = w->drift_limit_pct > 0 && w->stats.drift_pct > w->drift_limit_pct;
-    snprintf(out, cap, "%.3g s/step, 100 steps \xe2\x89\x88 %s; %s (drift %+.0f%% over %d rounds)",
-             w->stats.median, duration(100 * w->stats.median, d, sizeof d),
+    snprintf(out, cap, "%s s/step, 100 steps \xe2\x89\x88 %s; %s (drift %+.0f%% over %d rounds)",
+             secs(w->stats.median, m, sizeof m), duration(100 * w->stats.median, d, sizeof d),
              unstable ? "unstable" : "stable", w->stats.drift_pct, w->rounds);
     return out;
 }
@@ -92,15 +99,18 @@ void td_bench_workload_text(const struct td_bench_workload *w, const struct td_t
     for (size_t i = 0; i < p->n && n < sizeof buf; i++)
         n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%d x %.3g s", i ? " + " : "",
                               p->stages[i].blocks, w->stage_median_s[i]);
+    char a[5][32];
     fprintf(t->out,
-            "  step: %.3g s/step = %s (extrapolated: blocks x one block's time; the embeddings, "
+            "  step: %s s/step = %s (extrapolated: blocks x one block's time; the embeddings, "
             "final layer, text encoders, VAE and the optimizer step are not counted)\n",
-            w->stats.median, buf);
+            secs(w->stats.median, a[0], sizeof a[0]), buf);
     fprintf(t->out,
-            "  rounds: %d after a warm-up: median %.3g s, IQR %.3g-%.3g s, min-max %.3g-%.3g s, "
+            "  rounds: %d after a warm-up: median %s s, IQR %s-%s s, min-max %s-%s s, "
             "drift %+.1f%% (median of the last %zu round%s against the first)\n",
-            w->rounds, w->stats.median, w->stats.q1, w->stats.q3, w->stats.min, w->stats.max,
-            w->stats.drift_pct, w->stats.quarter, w->stats.quarter == 1 ? "" : "s");
+            w->rounds, a[0], secs(w->stats.q1, a[1], sizeof a[1]),
+            secs(w->stats.q3, a[2], sizeof a[2]), secs(w->stats.min, a[3], sizeof a[3]),
+            secs(w->stats.max, a[4], sizeof a[4]), w->stats.drift_pct, w->stats.quarter,
+            w->stats.quarter == 1 ? "" : "s");
     fprintf(t->out, "  peak memory: %.2f GB (%s)\n", gbytes(w->peak_bytes), w->peak_source);
     fprintf(t->out, "  FLOPs: %.3g a step; %s\n", p->flops, p->formula);
     fprintf(t->out, "%sVerdicts%s\n", td_term_style(t, TD_STYLE_BOLD),
