@@ -17,7 +17,6 @@
 #include "cmd/job.h"
 #include "kb/kb.h"
 #include "kb/memory.h"
-#include "loader/model.h"
 #include "report/check.h"
 #include "report/envelope.h"
 #include "report/fix_script.h"
