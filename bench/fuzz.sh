@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every libFuzzer target for SECONDS each, two at a time, seeded from the
+# Runs every libFuzzer target for SECONDS each, FUZZ_JOBS (2) at a time, seeded from the
 # test fixtures of its format (FIXTURES/<module>/). Any crash, leak, timeout or
 # allocation over 64 MiB fails the run; the reproducer is kept in OUT.
 #   bench/fuzz.sh FUZZ_BUILD_DIR SECONDS FIXTURES_DIR
@@ -28,8 +28,10 @@ run_one() {
     local rc=$?
     local runs
     runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$out/$mod.log" | grep -Eo '[0-9]+$')
+    local cov
+    cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+' "$out/$mod.log" | tail -n 1)
     if [ $rc -eq 0 ]; then
-        echo "fuzz $mod: ${runs:-?} inputs in ${seconds}s, no defect"
+        echo "fuzz $mod: ${runs:-?} inputs in ${seconds}s (${cov:-cov ?}), no defect"
     else
         echo "fuzz $mod: FAILED (rc $rc); log follows"
         tail -n 60 "$out/$mod.log"
@@ -43,7 +45,7 @@ for bin in "$build"/fuzz_*; do
     [ -x "$bin" ] || continue
     run_one "$bin" &
     pids+=($!)
-    if [ ${#pids[@]} -ge 2 ]; then
+    if [ ${#pids[@]} -ge "${FUZZ_JOBS:-2}" ]; then
         wait "${pids[0]}" || status=1
         pids=("${pids[@]:1}")
     fi

@@ -28,7 +28,7 @@ struct check_args {
     const char *python, *format, *output, *root, *color;
     struct td_job_args job; /* --workload and the job's sizing */
     bool redact, verify, no_gpu, symbols, no_symbols, live, verbose, health;
-    int timeout_ms;
+    int timeout_ms, dns_timeout_ms;
     double live_timeout_s;
 };
 
@@ -85,6 +85,15 @@ static const struct td_option check_options[] = {
      .at = AT(symbols, bool)},
     TD_OPT_NO_GPU(struct check_args, no_gpu),
     TD_OPT_DRIVER_TIMEOUT(struct check_args, timeout_ms),
+    {.name = "--dns-timeout",
+     .type = TD_ARG_INT,
+     .value = "MS",
+     .min = 1,
+     .max = 10000,
+     .def = "300",
+     .help = "how long the MASTER_ADDR lookup may wait for DNS servers, all waits together, in "
+             "milliseconds (no answer within it: \"unknown\", never \"does not resolve\")",
+     .at = AT(dns_timeout_ms, int)},
     {.name = "--root",
      .type = TD_ARG_DIR,
      .value = "DIR",
@@ -352,7 +361,8 @@ int td_cmd_check(int argc, char **argv)
                                     .verify = a.verify && !a.health,
                                     .live = a.live && !a.health,
                                     .timeout_ms = a.timeout_ms,
-                                    .live_timeout_ms = (int)(a.live_timeout_s * 1000)};
+                                    .live_timeout_ms = (int)(a.live_timeout_s * 1000),
+                                    .dns_budget_ms = a.dns_timeout_ms};
     struct td_arena arena = {0};
     struct td_check_report r = {0};
     td_diagnose(&q, &r, &arena);

@@ -4,7 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
+#include "base/compat.h"
 #include "base/finding.h"
 #include "base/map.h"
 #include "cmd/args.h"
@@ -173,7 +176,10 @@ static void describe_member(struct inspect_run *r, const char *wheel, const stru
         record_failure(r, path, TD_KIND_UNREADABLE_FILE, err.msg);
         td_view_end(&r->view);
     } else if (bytes) {
+        struct td_inspect_opts whole = r->opts; /* a member's offsets are not the file's */
+        r->opts.read = NULL, r->opts.src = NULL;
         describe_buffer(r, path, bytes, len, depth + 1);
+        r->opts = whole;
     }
     if (inflated)
         td_map_scratch_free(inflated, len);
@@ -290,6 +296,18 @@ static void describe_model(struct inspect_run *r, const char *path)
     td_arena_free(&arena);
 }
 
+/* pread of the file inspected, for the fat binary search (a read past
+ * the end of a file that shrank fails). */
+struct file_reader {
+    int fd;
+};
+
+static bool file_read(void *src, uint64_t off, void *out, size_t n)
+{
+    const struct file_reader *f = src;
+    return pread(f->fd, out, n, (off_t)off) == (ssize_t)n;
+}
+
 static void describe_path(struct inspect_run *r, const char *path)
 {
     if (td_model_is_model(path)) {
@@ -306,7 +324,13 @@ static void describe_path(struct inspect_run *r, const char *path)
         return;
     }
     r->map = &map;
+    struct file_reader fr = {.fd = open(path, O_RDONLY | O_CLOEXEC)};
+    if (fr.fd >= 0)
+        r->opts.read = file_read, r->opts.src = &fr;
     describe_buffer(r, path, map.data, map.size, 0);
+    r->opts.read = NULL, r->opts.src = NULL;
+    if (fr.fd >= 0)
+        close(fr.fd);
     r->map = NULL;
     td_map_close(&map);
 }
@@ -321,9 +345,15 @@ int td_cmd_inspect(int argc, char **argv)
     struct inspect_run r = {.opts.symbols = a.symbols, .opts.verbose = a.verbose};
     const char *format = a.format, *color = a.color;
 
-    static char outbuf[1 << 20];
-    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     bool json = strcmp(format, "json") == 0;
+    /* JSON leaves in the writer's own buffer, whole: a stdio buffer beside
+     * it would copy every byte again (and 1 MiB of it is 256 fresh pages,
+     * half of inspect --symbols' page faults on libtorch_cpu). */
+    static char outbuf[1 << 20];
+    if (json)
+        setvbuf(stdout, NULL, _IONBF, 0);
+    else
+        setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     td_view_init(&r.view, json ? TD_VIEW_JSON : TD_VIEW_TEXT, stdout, color);
     if (json) {
         td_envelope_begin(&r.view.json, "inspect", td_host_platform());

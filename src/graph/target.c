@@ -130,12 +130,25 @@ static const char *torch_of(const struct td_target_request *r, struct td_arena *
  * with TORCH's own separator. */
 static const char *inside_torch(const char *torch, struct td_arena *arena)
 {
-    char sep = strchr(torch, '/') ? '/' : '\\';
+    char sep = strchr(torch, '\\') && !strchr(torch, '/') ? '\\' : '/';
     size_t len = strlen(torch) + 8;
     char *p = td_arena_alloc(arena, len);
     if (p)
         snprintf(p, len, "%s%clib%c_", torch, sep, sep);
     return p;
+}
+
+/* Whether `import torch` of TORCH loads anything (libtorch_global_deps.so,
+ * an extension module; on Windows torch\lib's DLLs): a directory named
+ * torch holding only some libraries is not an installation. */
+static bool imports_something(const struct td_target_request *r, const struct td_object *first,
+                              const char *torch, struct td_arena *arena)
+{
+    struct td_loader_config scratch = {.platform = pick_platform(r->platform, first),
+                                       .root = r->root};
+    const char *roots[MAX_ROOTS];
+    const char *probe = inside_torch(torch, arena);
+    return probe && td_torch_import_roots(&scratch, probe, roots, MAX_ROOTS, arena) > 0;
 }
 
 static bool same_torch(const char *file, const char *torch)
@@ -305,6 +318,8 @@ int td_target_build(const struct td_target_request *r, struct td_graph *g, struc
     if (r->n_files && !first)
         return -1;
     const char *torch = torch_of(r, arena);
+    if (first && torch && !imports_something(r, first, torch, arena))
+        torch = NULL; /* a torch directory without _C: the file is analysed as itself */
     if (!first && !torch) {
         td_err_set(err, "no file to analyse");
         return -1;

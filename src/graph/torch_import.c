@@ -18,22 +18,48 @@ static bool ends_with(const char *s, const char *tail)
     return n >= m && strcasecmp(s + n - m, tail) == 0;
 }
 
-/* The torch package directory FILE belongs to (".../torch" for
- * ".../torch/lib/x" or ".../torch/_C*"), written to OUT, or NULL. */
-const char *td_torch_dir_of(const char *file, char *out, size_t cap)
+/* The torch package directory that PATH names lexically (".../torch" for
+ * ".../torch/lib/x" or ".../torch/_C*", "torch" for "torch/lib/x"), in OUT. */
+static const char *torch_dir_spelled(const char *path, char *out, size_t cap)
 {
-    snprintf(out, cap, "%s", file);
+    snprintf(out, cap, "%s", path);
     char *slash = td_host_last_sep(out);
     if (!slash)
         return NULL;
     bool is_c = strncmp(slash + 1, "_C.", 3) == 0 || strncmp(slash + 1, "_C_", 3) == 0;
     *slash = '\0';
     char *up = td_host_last_sep(out);
-    if (!is_c && up && strcmp(up + 1, "lib") == 0)
-        *up = '\0', up = td_host_last_sep(out);
-    else if (!is_c)
+    const char *dir = up ? up + 1 : out;
+    if (!is_c && strcmp(dir, "lib") == 0) {
+        if (!up)
+            return NULL;
+        *up = '\0';
+        up = td_host_last_sep(out);
+        dir = up ? up + 1 : out;
+    } else if (!is_c) {
         return NULL;
-    return up && strcmp(up + 1, "torch") == 0 ? out : NULL;
+    }
+    return strcmp(dir, "torch") == 0 ? out : NULL;
+}
+
+/* The torch package directory FILE belongs to, written to OUT, or NULL:
+ * by its spelling, else (a relative path such as "lib/x" or "../lib/x"
+ * from inside torch) by its directory's real path. The file itself is
+ * not resolved: torch/lib/libc10.so may be a link out of torch. */
+const char *td_torch_dir_of(const char *file, char *out, size_t cap)
+{
+    if (torch_dir_spelled(file, out, cap))
+        return out;
+    char dir[4096], real[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", file);
+    char *slash = td_host_last_sep(dir);
+    if (slash)
+        *slash = '\0';
+    if (!realpath(slash ? (slash == dir ? "/" : dir) : ".", real))
+        return NULL;
+    char joined[4096 + PATH_MAX];
+    snprintf(joined, sizeof joined, "%s/%s", real, slash ? slash + 1 : file);
+    return torch_dir_spelled(joined, out, cap);
 }
 
 static int by_name(const void *x, const void *y)

@@ -173,15 +173,24 @@ static void target_of_host(const struct td_loader *L, const char *host, char *ou
 
 /* $ORIGIN of O: for the program, the directory of its realpath (glibc
  * _dl_get_origin reads /proc/self/exe); for a library, the directory of
- * the name it was opened by, not resolved (elf/dl-object.c _dl_new_object).
- * Checked with LD_DEBUG=libs through symlinks on glibc 2.36. */
+ * the name it was opened by, not resolved (elf/dl-object.c _dl_new_object):
+ * a relative name after the working directory, links and ".." left as
+ * they are. Checked with LD_DEBUG=libs and ldd through symlinks on glibc
+ * 2.36. */
 static bool origin_of(const struct td_loader *L, const struct td_object *o, char *out, size_t cap)
 {
-    char buf[PATH_CAP], host[PATH_CAP];
+    char buf[PATH_CAP], host[PATH_CAP], cwd[PATH_CAP];
     if (!o)
         return false;
-    if (is_program(L, o) || o->path[0] != '/') {
+    if (is_program(L, o)) {
         if (!realpath(o->host_path, host))
+            return false;
+        target_of_host(L, host, buf, sizeof buf);
+    } else if (o->path[0] != '/') {
+        bool relative = o->host_path[0] != '/';
+        if ((relative && !getcwd(cwd, sizeof cwd)) ||
+            snprintf(host, sizeof host, "%s%s%s", relative ? cwd : "", relative ? "/" : "",
+                     o->host_path) >= (int)sizeof host)
             return false;
         target_of_host(L, host, buf, sizeof buf);
     } else {

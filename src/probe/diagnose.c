@@ -431,12 +431,12 @@ void td_diagnose(const struct td_diagnose_request *q, struct td_check_report *r,
     double t0 = now_ms();
     probe_all(q, r, arena);
     judge(q, r);
-    struct td_probe_ctx ctx = {.root = q->root, .arena = arena, .envp = q->envp};
+    struct td_probe_ctx ctx = {
+        .root = q->root, .arena = arena, .envp = q->envp, .dns_budget_ms = q->dns_budget_ms};
     td_probe_distributed(&ctx, r->n_torch ? &r->torch[0] : NULL,
                          r->graphs && r->n_torch ? r->graphs[0] : NULL, q->envp, &r->environment,
+                         r->gpu_probed ? r->gpu.links : NULL, r->gpu_probed ? r->gpu.n_links : 0,
                          &r->dist, &r->findings);
-    r->dist.links = r->gpu_probed ? r->gpu.links : NULL;
-    r->dist.n_links = r->gpu_probed ? r->gpu.n_links : 0;
     if (q->live)
         live(q, r, arena);
     known_env(q, r, arena);

@@ -32,6 +32,7 @@ struct td_diagnose_request {
     bool symbols;   /* bind every symbol of each closure (false: --no-symbols, versions only) */
     int timeout_ms; /* the driver probe's child; 0: 5000 */
     int live_timeout_ms; /* --live; 0: 120 s */
+    int dns_budget_ms;   /* --dns-timeout: the MASTER_ADDR lookup's DNS waits; 0: 300 */
 };
 
 struct td_check_report {

@@ -26,6 +26,7 @@ struct td_probe_ctx {
     const char *root;          /* NULL or "/" = this machine */
     struct td_arena *arena;    /* owns every string the probes return */
     int timeout_ms;            /* for child processes (GPU driver); 0 = 5000 */
+    int dns_budget_ms;         /* all DNS waits of a host lookup together; 0 = 300 */
     struct td_time_up time_up; /* tests: an event instead of the clock */
     const char *home;          /* $HOME; NULL = from the environment */
     /* The environment the probed programs would run in ("NAME=value",

@@ -64,6 +64,7 @@ void td_distributed_json(struct td_jsonw *w, const struct td_distributed *d)
         td_jw_null(w);
     td_jw_kbool(w, "memlock_unlimited", d->memlock_known && d->memlock_unlimited);
     tri(w, "master_addr_resolves", d->master_addr_resolves);
+    td_jw_kstr(w, "master_addr_lookup", d->master_addr_lookup);
     td_jw_key(w, "topology");
     td_jw_begin_array(w);
     for (size_t i = 0; i < d->n_links; i++) {

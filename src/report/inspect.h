@@ -11,6 +11,7 @@
 #include "base/err.h"
 #include "loader/model.h"
 #include "format/elf.h"
+#include "format/fatbin.h"
 #include "format/macho.h"
 #include "format/pe.h"
 #include "report/view.h"
@@ -18,6 +19,11 @@
 struct td_inspect_opts {
     bool symbols; /* list every symbol / import / export */
     bool verbose; /* text: say where each part was found (the fat binary's sections) */
+    /* Reads the described file itself (file offsets), when the buffer is a
+     * whole file on disk: the fat binary search reads the data sections
+     * through it instead of touching their pages (NULL: the buffer). */
+    td_fatbin_read_fn read;
+    void *src;
 };
 
 /* Each describer writes the fields of one file into the currently open

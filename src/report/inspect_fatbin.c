@@ -174,17 +174,35 @@ static void describe_sections(struct td_view *v, const struct collected *c,
     td_view_list_end(v);
 }
 
-/* Reads every region of R from the file in BUF; CONTAINERS per region. */
-static void read_all(const struct td_buf *buf, struct collected *c, size_t *containers,
-                     struct td_err *bad)
+/* A region read through the file's reader (offsets from its start). */
+struct region_reader {
+    const struct td_inspect_opts *o;
+    uint64_t base;
+};
+
+static bool region_read(void *src, uint64_t off, void *out, size_t n)
+{
+    const struct region_reader *r = src;
+    return r->o->read(r->o->src, r->base + off, out, n);
+}
+
+/* Reads every region of R from the file in BUF; CONTAINERS per region.
+ * The regions searched (not the fat binary section, which is walked in
+ * place) are read through O's reader when there is one: libtorch_cpu's
+ * 11 MB of data sections were 70% of inspect's peak RSS once touched. */
+static void read_all(const struct td_buf *buf, const struct td_inspect_opts *o, struct collected *c,
+                     size_t *containers, struct td_err *bad)
 {
     for (size_t i = 0; i < c->regions->count && !c->full; i++) {
         const struct td_fatbin_region *g = &c->regions->list[i];
-        const uint8_t *data = td_buf_at(buf, g->offset, g->size);
+        struct region_reader rr = {o, g->offset};
+        const uint8_t *data = NULL;
         struct td_fatbin_scan st = {0};
         struct td_err err = {0};
         c->at = (uint16_t)i;
-        if (data)
+        if (o->read && !g->primary && g->offset + g->size <= buf->size)
+            td_fatbin_scan_read(region_read, &rr, g->size, false, collect, c, &st, &err);
+        else if ((data = td_buf_at(buf, g->offset, g->size)) != NULL)
             td_fatbin_scan(data, (size_t)g->size, g->primary, collect, c, &st, &err);
         containers[i] = st.containers;
         if (err.set && !bad->set)
@@ -204,7 +222,7 @@ static int describe(struct td_view *v, const struct td_buf *buf, const struct td
         td_err_set(err, "fat binary: out of memory");
         return -1;
     }
-    read_all(buf, &c, containers, &bad);
+    read_all(buf, o, &c, containers, &bad);
     size_t total = 0, first = r->count;
     for (size_t i = 0; i < r->count; i++) {
         total += containers[i];

@@ -36,7 +36,7 @@ static void put(struct td_jsonw *w, const char *s, size_t n)
     w->used += n;
 }
 
-void td_jw_raw(struct td_jsonw *w, const char *text, size_t len)
+void td_jw_raw_slow(struct td_jsonw *w, const char *text, size_t len)
 {
     put(w, text, len);
 }
@@ -308,31 +308,73 @@ static bool word_needs_care(uint64_t x)
     return ((low | high | quote | bslash) & highs) != 0;
 }
 
-/* Length of the leading run of S (N bytes) that needs no escaping. */
-static size_t plain_prefix(const char *s, size_t n)
+/* Length of the leading run of S (N bytes) that needs no escaping, copied
+ * to COPY as it is checked when COPY is not NULL (room for N bytes). */
+typedef unsigned char td_bytes16 __attribute__((vector_size(16)));
+
+/* True when one of the 16 bytes at S needs escaping (GCC and clang vector
+ * types: SSE2 or NEON compares where there are some, word code elsewhere;
+ * twice the bytes of word_needs_care per step, in fewer instructions). */
+static bool block_needs_care(const char *s)
+{
+    td_bytes16 x;
+    memcpy(&x, s, sizeof x);
+    td_bytes16 care = (td_bytes16)((x < 0x20) | (x >= 0x7f) | (x == '"') | (x == '\\'));
+    uint64_t half[2];
+    memcpy(half, &care, sizeof half);
+    return (half[0] | half[1]) != 0;
+}
+
+static size_t plain_prefix(const char *s, size_t n, char *copy)
 {
     size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        if (block_needs_care(s + i))
+            break;
+        if (copy)
+            memcpy(copy + i, s + i, 16);
+    }
     for (; i + 8 <= n; i += 8) {
         uint64_t x;
         memcpy(&x, s + i, 8);
         if (word_needs_care(x))
             break;
+        if (copy)
+            memcpy(copy + i, &x, 8);
     }
-    while (i < n && plain_byte[(unsigned char)s[i]])
-        i++;
+    for (; i < n && plain_byte[(unsigned char)s[i]]; i++)
+        if (copy)
+            copy[i] = s[i];
     return i;
 }
 
 /* Writes NUL-terminated S quoted and escaped: the plain run is copied in
  * one piece, the escaper takes over from the first byte that needs care. */
-static void write_cstring(struct td_jsonw *w, const char *s)
+static void write_stringn(struct td_jsonw *w, const char *s, size_t n)
 {
-    size_t n = strlen(s), p = plain_prefix(s, n);
+    if (n + 1 > sizeof w->buf - w->used && n + 1 <= sizeof w->buf)
+        td_jw_flush(w);
+    if (n + 1 <= sizeof w->buf - w->used) {
+        /* The plain run copied as it is checked, a word at a time. */
+        w->buf[w->used] = '"';
+        size_t i = plain_prefix(s, n, w->buf + w->used + 1);
+        w->used += 1 + i;
+        if (i < n)
+            escape_body(w, s + i, n - i);
+        putch(w, '"');
+        return;
+    }
+    size_t p = plain_prefix(s, n, NULL);
     putch(w, '"');
     put(w, s, p);
     if (p < n)
         escape_body(w, s + p, n - p);
     putch(w, '"');
+}
+
+static void write_cstring(struct td_jsonw *w, const char *s)
+{
+    write_stringn(w, s, strlen(s));
 }
 
 void td_jw_item(struct td_jsonw *w)

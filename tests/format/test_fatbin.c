@@ -339,6 +339,45 @@ static size_t searched(const uint8_t *b, size_t n, struct seen *mem, size_t *con
     return mem->n;
 }
 
+/* searched() of every length of X (prefixes end mid-container and
+ * mid-magic), then of the whole, whose count it returns. */
+static size_t searched_all(const struct blob *x, struct seen *mem, size_t *containers)
+{
+    for (size_t n = 0; n < x->n; n++)
+        searched(x->b, n, mem, containers);
+    return searched(x->b, x->n, mem, containers);
+}
+
+/* The search looks for the magic's last byte (0xBA) first: data made of
+ * that byte (every position a candidate: checked position by position),
+ * 0xBA at offsets that cannot end a magic, and the magic less its last
+ * byte, all before containers that must still be found. */
+static void fatbin_search_byte_runs(void **state)
+{
+    (void)state;
+    struct blob x;
+    memset(&x, 0, sizeof x);
+    memset(x.b, 0xBA, 520);           /* dense: 65 words of candidates */
+    put(&x, 200, 0x0055ED50, 4);      /* the magic but its last byte */
+    put(&x, 296, TD_FATBIN_MAGIC, 4); /* the magic in data: version 0xBABA */
+    x.b[525] = 0xBA, x.b[530] = 0xBA; /* sparse, at offsets no magic ends at */
+    x.n = 592;
+    size_t c = begin_container(&x);
+    add_entry(&x, TD_FATBIN_ELF, 86, 64, 16, 0);
+    end_container(&x, c);
+    memset(x.b + x.n, 0xBA, 100);
+    x.n += 104;
+    c = begin_container(&x);
+    add_entry(&x, TD_FATBIN_PTX, 90, 64, 8, 0);
+    end_container(&x, c);
+    struct seen mem;
+    size_t containers;
+    assert_int_equal(searched_all(&x, &mem, &containers), 2);
+    assert_int_equal(containers, 2);
+    assert_int_equal(mem.e[0].container, 592);
+    assert_int_equal(mem.e[1].arch, 90);
+}
+
 static void fatbin_search_among_data(void **state)
 {
     struct blob x;
@@ -363,7 +402,7 @@ static void fatbin_search_among_data(void **state)
     end_container(&x, c);
     struct seen mem;
     size_t containers;
-    assert_int_equal(searched(x.b, x.n, &mem, &containers), 3);
+    assert_int_equal(searched_all(&x, &mem, &containers), 3);
     assert_int_equal(containers, 2);
     assert_int_equal(mem.e[0].arch, 86);
     assert_int_equal(mem.e[0].container, 40);
@@ -371,8 +410,6 @@ static void fatbin_search_among_data(void **state)
     assert_int_equal(mem.e[2].arch, 120);
     char name[32];
     assert_string_equal(td_fatbin_arch_name(&mem.e[1], name, sizeof name), "lto_80");
-    for (size_t n = 0; n <= x.n; n++)
-        searched(x.b, n, &mem, &containers);
     /* A primary region is read as a fat binary section: the data is an error. */
     struct td_fatbin_scan st = {0};
     struct td_err err = {0};
@@ -391,6 +428,7 @@ int main(void)
         cmocka_unit_test(fatbin_walk_stops),
         cmocka_unit_test(fatbin_walk_read_same),
         cmocka_unit_test(fatbin_search_among_data),
+        cmocka_unit_test(fatbin_search_byte_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,8 @@ MASTER_ADDR that cannot resolve (RFC 6761's .invalid) and localhost,
 MASTER_PORT, incoherent ranks, NCCL_IB_DISABLE. Last, a venv whose fake
 torch has ProcessGroupNCCL in libtorch_cuda.so's symbols, needs
 libnccl.so.2 from nvidia/nccl/lib, and pins nvidia-nccl-cu12==2.20.5 while
-the wheel beside it is 2.19.3."""
+the wheel beside it is 2.19.3. And NCCL_P2P_DISABLE against the NVLink
+NVML reports."""
 import os
 import subprocess
 import sys
@@ -34,6 +35,10 @@ def fake_root(top):
     write(os.path.join(root, "proc/self/mountinfo"),
           "22 1 0:21 / / rw - overlay overlay rw\n"
           "33 22 0:30 / /dev/shm rw,nosuid,nodev,noexec,relatime - tmpfs shm rw,size=65536k\n")
+    # MASTER_ADDR is looked up in the root's files (no glibc NSS; see
+    # resolve_cases.py): localhost in its /etc/hosts, asked first.
+    write(os.path.join(root, "etc/hosts"), "127.0.0.1 localhost\n")
+    write(os.path.join(root, "etc/nsswitch.conf"), "hosts: files dns\n")
     write(os.path.join(root, "proc/self/limits"),
           "Limit                     Soft Limit           Hard Limit           Units     \n"
           "Max locked memory         65536                65536                bytes     \n")
@@ -140,7 +145,36 @@ def fake_torch(top):
     check(len(got) == 1 and "2.20.5" in got[0]["detail"], f"pin mismatch finding: {got}")
 
 
+def topology():
+    """NCCL_P2P_DISABLE=1 against NVML's topology (the stand-in driver of
+    tests/fixtures/fake_cuda answers for three H100s): with NVLink between
+    them the finding names the pairs it turns off; without, the plain
+    cost; one finding either way."""
+    lib = os.path.join(os.environ["TD_FIXTURES"], "fake_cuda", "lib")
+    gpus = ";".join(["NVIDIA H100:9.0:85899345920"] * 3)
+    for topo, p2p, nvlink in [("3 10 1", "1", True), ("3 20 0", "1", False), ("3 10 1", None, False)]:
+        env = dict(BASE_ENV, LD_LIBRARY_PATH=lib, TD_FAKE_CUDA_VERSION="12040",
+                   TD_FAKE_NVML_DRIVER="550.54.15", TD_FAKE_GPUS=gpus, TD_FAKE_NVML_TOPO=topo)
+        if p2p:
+            env["NCCL_P2P_DISABLE"] = p2p
+        doc, rc = run_env(env)
+        links = doc["distributed"]["topology"]
+        check(len(links) == 3 and all(x["nvlink"] is (topo.endswith("1")) for x in links),
+              f"topology {topo}: {links}")
+        got = about(doc, "NCCL_P2P_DISABLE")
+        check(len(got) == (1 if p2p else 0), f"P2P off with {topo}: {got}")
+        if got:
+            said = "NVLink joins GPUs 0-1, 0-2, 1-2" in got[0]["detail"]
+            check(said is nvlink and got[0]["severity"] == "warning", f"{topo}: {got[0]['detail']}")
+
+
+def run_env(env):
+    rc, doc = td_json("check", env=env, schema=True)
+    return doc, rc
+
+
 with tempfile.TemporaryDirectory() as top:
     roots_and_env(top)
     fake_torch(top)
+topology()
 finish("distributed")

@@ -34,6 +34,45 @@ static void escapes(struct td_jsonw *j)
     td_jw_end_object(j);
 }
 
+/* Every byte at every position of a 40-byte string (the plain run is
+ * checked 16 and 8 bytes at a time, then byte by byte) is escaped as it
+ * is alone, where the byte loop sees it. */
+static unsigned char probe_byte;
+static size_t probe_at, probe_len;
+
+static void one_string(struct td_jsonw *j)
+{
+    char s[41];
+    memset(s, 'a', probe_len);
+    s[probe_at] = (char)probe_byte;
+    s[probe_len] = '\0';
+    td_jw_string(j, s);
+}
+
+static void every_byte_at_every_position(void **state)
+{
+    (void)state;
+    for (unsigned c = 1; c < 256; c++) {
+        probe_byte = (unsigned char)c, probe_at = 0, probe_len = 1;
+        char *alone = render(one_string, false);
+        size_t esc = strlen(alone) - 3; /* less the quotes and the newline */
+        for (probe_at = 0; probe_at < 40; probe_at++) {
+            probe_len = 40;
+            char *out = render(one_string, false);
+            char want[128];
+            size_t n = 0;
+            want[n++] = '"';
+            memset(want + n, 'a', probe_at), n += probe_at;
+            memcpy(want + n, alone + 1, esc), n += esc;
+            memset(want + n, 'a', 39 - probe_at), n += 39 - probe_at;
+            memcpy(want + n, "\"\n", 3);
+            assert_string_equal(out, want);
+            free(out);
+        }
+        free(alone);
+    }
+}
+
 static void escaping_and_numbers(void **state)
 {
     char *out = render(escapes, false);
@@ -94,6 +133,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(escaping_and_numbers),
+        cmocka_unit_test(every_byte_at_every_position),
         cmocka_unit_test(inline_rows_stay_on_one_line),
         cmocka_unit_test(output_larger_than_the_buffer),
     };

@@ -40,17 +40,19 @@ struct td_distributed {
     /* NVML's topology between each pair of GPUs (the GPU probe's). */
     const struct td_gpu_link *links;
     size_t n_links;
-    /* MASTER_ADDR: -1 unset, 0 does not resolve, 1 resolves. */
+    /* MASTER_ADDR: -1 unset or unknown, 0 does not resolve, 1 resolves;
+     * what the lookup found or why it cannot tell (NULL: unset). */
     int master_addr_resolves;
+    const char *master_addr_lookup;
 };
 
 /* Fills D for torch T (NULL: none) and its closure G (NULL: not built),
- * the environment ENVP and the environment probe's facts E, adding
- * findings to F. */
+ * the environment ENVP, the environment probe's facts E and NVML's
+ * topology LINKS[0..N_LINKS) (NULL: no GPU probed), adding findings to F. */
 void td_probe_distributed(const struct td_probe_ctx *ctx, const struct td_torch *t,
                           const struct td_graph *g, const char *const *envp,
-                          const struct td_environment *e, struct td_distributed *d,
-                          struct td_findings *f);
+                          const struct td_environment *e, const struct td_gpu_link *links,
+                          size_t n_links, struct td_distributed *d, struct td_findings *f);
 
 /* NCCL_SOCKET_IFNAME's rule (NCCL's docs, "NCCL_SOCKET_IFNAME"): a comma
  * list of prefixes, '^' before the list to exclude them, '=' to match

@@ -8,13 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#ifndef _WIN32
-#include <netdb.h>
-#include <sys/socket.h>
-#endif
 
 #include "base/data.h"
 #include "probe/distributed/distributed.h"
+#include "probe/distributed/resolve.h"
 #include "probe/probe_util.h"
 
 static const char *env_get(const char *const *envp, const char *name)
@@ -186,15 +183,15 @@ struct row {
     char buf[8192];
 };
 
-/* The data/distributed.tsv row for NAME. */
-static bool row_for(const char *name, struct row *r)
+/* The data/distributed.tsv row for NAME when WHEN. */
+static bool row_for(const char *name, const char *when, struct row *r)
 {
     static const char *const cols[] = {"name", "when", "severity", "detail", "fix", "source", NULL};
     struct td_table t;
     if (!td_table_open(&t, "distributed", cols))
         return false;
     while (td_table_next(&t))
-        if (strcmp(td_table_cell(&t, 0), name) == 0) {
+        if (strcmp(td_table_cell(&t, 0), name) == 0 && strcmp(td_table_cell(&t, 1), when) == 0) {
             size_t n = 0;
             const char **out[] = {&r->severity, &r->detail, &r->fix, &r->source};
             for (int i = 0; i < 4; i++) {
@@ -218,11 +215,13 @@ static enum td_severity severity_of(const char *s)
                                        : TD_SEV_INFO;
 }
 
-/* The finding a data row describes, {value} in its detail replaced. */
-static void add_row(struct td_findings *f, const char *name, const char *kind, const char *value)
+/* The finding the data row for NAME and WHEN describes, {value} in its
+ * detail replaced. */
+static void add_row(struct td_findings *f, const char *name, const char *when, const char *kind,
+                    const char *value)
 {
     struct row r;
-    if (!row_for(name, &r))
+    if (!row_for(name, when, &r))
         return;
     char detail[2048];
     const char *at = strstr(r.detail, "{value}");
@@ -273,26 +272,51 @@ static void check_ranks(const char *const *envp, struct td_findings *f)
                         why, v[0], v[1], v[2], v[3]);
 }
 
-static void check_master(const char *const *envp, struct td_distributed *d, struct td_findings *f)
+/* The port of the DNS servers: 53, except under a test's fake root, where
+ * TD_TEST_DNS_PORT (tests only) points the lookup at a server of its own
+ * (resolv.conf cannot name a port). Asking the real system ignores it. */
+static int dns_port(const struct td_probe_ctx *ctx, const char *const *envp)
+{
+    const char *port = env_get(envp, "TD_TEST_DNS_PORT");
+    long p = port ? whole(port) : -1;
+    bool fake_root = ctx->root && strcmp(ctx->root, "/") != 0;
+    return fake_root && p > 0 && p < 65536 ? (int)p : 53;
+}
+
+static void check_master(const struct td_probe_ctx *ctx, const char *const *envp,
+                         struct td_distributed *d, struct td_findings *f)
 {
     const char *addr = env_get(envp, "MASTER_ADDR"), *port = env_get(envp, "MASTER_PORT");
     d->master_addr_resolves = -1;
     if (addr) {
-#ifndef _WIN32
-        struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res = NULL;
-        int rc = getaddrinfo(addr, NULL, &hints, &res);
-        d->master_addr_resolves = rc == 0;
-        if (res)
-            freeaddrinfo(res);
-        if (rc != 0)
+        struct td_resolve_request q = {
+            .ctx = ctx, .budget_ms = ctx->dns_budget_ms, .dns_port = dns_port(ctx, envp)};
+        struct td_resolve_result r;
+        td_resolve_host(&q, addr, &r);
+        d->master_addr_resolves = r.status == TD_RESOLVE_YES  ? 1
+                                  : r.status == TD_RESOLVE_NO ? 0
+                                                              : -1;
+        d->master_addr_lookup = keep(ctx, r.how);
+        const char *fix = "export MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" "
+                          "| head -n 1)   (rank 0's host, as every node resolves it)";
+        if (r.status == TD_RESOLVE_NO)
             td_findings_add(f, TD_SEV_ERROR, TD_KIND_ENV_VAR_INVALID, NULL, NULL, "MASTER_ADDR",
-                            "export MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" "
-                            "| head -n 1)   (rank 0's host, as every node resolves it)",
-                            "MASTER_ADDR=%.200s does not resolve here (%s): every rank but 0 fails "
-                            "to reach the rendezvous (torch.distributed: 'failed to resolve "
-                            "address' or a timeout)",
-                            addr, gai_strerror(rc));
-#endif
+                            fix,
+                            "MASTER_ADDR=%.200s does not resolve here (%s; nsswitch hosts: %s): "
+                            "every rank but 0 fails to reach the rendezvous (torch.distributed: "
+                            "'failed to resolve address' or a timeout)",
+                            addr, r.how, r.order);
+        else if (r.status == TD_RESOLVE_UNKNOWN)
+            td_findings_add(f, r.unaskable ? TD_SEV_INFO : TD_SEV_WARNING, TD_KIND_ENV_VAR_INVALID,
+                            NULL, NULL, "MASTER_ADDR",
+                            r.unaskable ? "getent hosts \"$MASTER_ADDR\"   (asks every source "
+                                          "nsswitch.conf lists)"
+                                        : "getent hosts \"$MASTER_ADDR\"   (a slow or failing "
+                                          "DNS server delays or breaks the rendezvous too)",
+                            "whether MASTER_ADDR=%.200s resolves is unknown: %s (nsswitch hosts: "
+                            "%s; check waits at most %d ms for DNS)",
+                            addr, r.how, r.order,
+                            ctx->dns_budget_ms > 0 ? ctx->dns_budget_ms : 300);
     }
     long p = port ? whole(port) : -2;
     if (port && (p < 1 || p > 65535))
@@ -352,15 +376,24 @@ static void check_ifnames(const char *const *envp, const struct td_distributed *
 static void check_settings(const char *const *envp, const struct td_distributed *d,
                            struct td_findings *f)
 {
+    /* P2P off where NVLink joins GPUs (NVML's topology): the fast path. */
+    char pairs[256] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < d->n_links && len < sizeof pairs; i++)
+        if (d->links[i].nvlink == 1)
+            len += (size_t)snprintf(pairs + len, sizeof pairs - len, "%s%u-%u",
+                                    len ? ", " : "GPUs ", d->links[i].a, d->links[i].b);
     static const char *const costly[] = {"NCCL_P2P_DISABLE", "NCCL_IB_DISABLE"};
     for (int i = 0; i < 2; i++) {
         const char *v = env_get(envp, costly[i]);
+        bool nvlink = i == 0 && *pairs;
         if (v && strcmp(v, "1") == 0)
-            add_row(f, costly[i], TD_KIND_ENV_VAR_INVALID, v);
+            add_row(f, costly[i], nvlink ? "1 with NVLink" : "1", TD_KIND_ENV_VAR_INVALID,
+                    nvlink ? pairs : v);
     }
     bool distributed = env_get(envp, "MASTER_ADDR") || env_get(envp, "WORLD_SIZE");
     if (distributed && d->nccl == 1 && !env_get(envp, "NCCL_DEBUG"))
-        add_row(f, "NCCL_DEBUG", TD_KIND_ENV_VAR_INVALID, "");
+        add_row(f, "NCCL_DEBUG", "unset", TD_KIND_ENV_VAR_INVALID, "");
     if (d->nccl_pin_matches == 0)
         td_findings_add(f, TD_SEV_WARNING, TD_KIND_COMPANION_MISMATCH, d->nccl_path, NULL, NULL,
                         "remove the other NCCL from the library path (LD_LIBRARY_PATH, "
@@ -372,11 +405,13 @@ static void check_settings(const char *const *envp, const struct td_distributed 
 
 void td_probe_distributed(const struct td_probe_ctx *ctx, const struct td_torch *t,
                           const struct td_graph *g, const char *const *envp,
-                          const struct td_environment *e, struct td_distributed *d,
-                          struct td_findings *f)
+                          const struct td_environment *e, const struct td_gpu_link *links,
+                          size_t n_links, struct td_distributed *d, struct td_findings *f)
 {
     memset(d, 0, sizeof *d);
     d->probed = true;
+    d->links = links;
+    d->n_links = n_links;
     read_nccl(ctx, t, g, d);
     read_backends(g, d);
     d->n_ifaces = list_dir(ctx, "/sys/class/net", d->ifaces, TD_DIST_MAX_IFACES, &d->ifaces_known);
@@ -388,7 +423,7 @@ void td_probe_distributed(const struct td_probe_ctx *ctx, const struct td_torch 
         d->memlock_bytes = d->memlock_unlimited ? 0 : e->memlock;
         d->infiniband = e->rdma_devices > 0;
     }
-    check_master(envp, d, f);
+    check_master(ctx, envp, d, f);
     check_ranks(envp, f);
     check_ifnames(envp, d, f);
     check_settings(envp, d, f);

@@ -7,10 +7,10 @@
 
 void td_probe_distributed(const struct td_probe_ctx *ctx, const struct td_torch *t,
                           const struct td_graph *g, const char *const *envp,
-                          const struct td_environment *e, struct td_distributed *d,
-                          struct td_findings *f)
+                          const struct td_environment *e, const struct td_gpu_link *links,
+                          size_t n_links, struct td_distributed *d, struct td_findings *f)
 {
-    (void)ctx, (void)t, (void)g, (void)envp, (void)e, (void)f;
+    (void)ctx, (void)t, (void)g, (void)envp, (void)e, (void)links, (void)n_links, (void)f;
     memset(d, 0, sizeof *d);
     d->nccl = d->gloo = d->mpi = -1;
     d->nccl_pin_matches = -1;
