@@ -1,7 +1,8 @@
 /* libFuzzer target for bench --workload's child protocol (bench/bench.h
  * td_workload_read_line): any bytes, split into lines, read into a run of
  * two stages and three rounds until a line is refused; the rounds read
- * never exceed the rounds asked and every time read is a finite number. */
+ * never exceed the rounds asked, every time read is a finite number, and
+ * "done" is taken only after every round and the device, dtype and torch. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -37,6 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         line += len + 1;
     }
     if (w.rounds > w.rounds_asked || r.stages_said > 2)
+        abort();
+    /* "done" only after every round, which only come after what they ran on */
+    if (r.done &&
+        (w.rounds != w.rounds_asked || !w.device || !w.dtype || !w.torch_version || !w.attention))
         abort();
     for (int i = 0; i < w.rounds; i++)
         if (!isfinite(w.step_s[i]) || w.step_s[i] < 0)

@@ -286,7 +286,7 @@ struct td_workload_reader {
     const struct td_workload_options *o;
     struct td_arena *arena;
     int stages_said;
-    bool hello, done;
+    bool hello, warm, done;
     const char *bad;   /* a line that is not the protocol */
     const char *error; /* the child's own error line */
     double said_s;     /* seconds the child has reported */

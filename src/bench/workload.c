@@ -90,6 +90,8 @@ static bool parse(struct td_workload_reader *r, const char *line)
     }
     if (strcmp(key, "stage") == 0) {
         double i = word_num(&p), load = word_num(&p), params = word_num(&p);
+        if (!w->torch_version || !w->device || !w->attention || !w->dtype)
+            return false; /* the stages come after what they run on */
         if (isnan(i) || isnan(load) || isnan(params) || i != (double)r->stages_said ||
             r->stages_said >= (int)w->plan.n)
             return false;
@@ -101,11 +103,11 @@ static bool parse(struct td_workload_reader *r, const char *line)
     if (strcmp(key, "warmup") == 0) {
         w->warmup_s = word_num(&p);
         r->said_s += w->warmup_s;
-        return !isnan(w->warmup_s) && r->stages_said == (int)w->plan.n;
+        return !isnan(w->warmup_s) && r->stages_said == (int)w->plan.n && (r->warm = true);
     }
     if (strcmp(key, "round") == 0) {
         double i = word_num(&p), block = 0, step = 0;
-        if (isnan(i) || i != (double)w->rounds || w->rounds >= w->rounds_asked)
+        if (isnan(i) || i != (double)w->rounds || w->rounds >= w->rounds_asked || !r->warm)
             return false;
         for (size_t s = 0; s < w->plan.n; s++) {
             double t = word_num(&p);
@@ -128,7 +130,7 @@ static bool parse(struct td_workload_reader *r, const char *line)
         return !isnan(w->peak_bytes);
     }
     if (strcmp(key, "done") == 0)
-        return (r->done = true);
+        return w->rounds == w->rounds_asked && (r->done = true);
     if (strcmp(key, "error") == 0) {
         r->error = td_arena_strdup(r->arena, p);
         return true;

@@ -210,6 +210,7 @@ def failures(d):
          "memory'\nexit 3\n", "the step failed in torch after 0 of 5 rounds: OutOfMemoryError"),
         ("bad_number", protocol([1.0]).replace("round 0 1.000000", "round 0 fast"),
          "does not speak"),
+        ("early_done", protocol([1.0]), "it wrote \"td-step done\" (after 1 of 5 rounds)"),
     ]
     for name, script, want in cases:
         py = venv(d, name, script)
