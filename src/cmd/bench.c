@@ -118,7 +118,14 @@ const struct td_args_spec td_bench_args = {
         "with the PCIe link, clocks and health from NVML. A figure whose peak cannot be known (a "
         "VM hides its clock) has no expected value and no verdict; one under 80% of its expected "
         "value (50% for the disk) is a performance_below_expected warning naming the likely "
-        "cause.\n\nA progress line goes to stderr when it is a terminal.",
+        "cause.\n\nWith --workload NAME it answers for a training job instead: will it fit "
+        "(check's memory estimate against the GPU's memory, or the RAM), how fast will it go "
+        "(one block of each stage run forward and backward through the discovered torch at the "
+        "job's shapes and dtype, the time extrapolated to the model), is the machine stable "
+        "over the rounds (median, IQR, drift), and is it as fast as a healthy machine of its "
+        "kind (the GPU's BF16 peak, or this CPU's own GEMM).\n\nA progress line goes to "
+        "stderr when it is a terminal; with --workload a bar, once the child has reported 2 s "
+        "of work.",
     .options = bench_options,
     .examples = bench_examples,
     .exit_status = "0 no error finding (warnings included), 1 an error finding (a GPU that "
