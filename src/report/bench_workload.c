@@ -36,10 +36,14 @@ static const char *duration(double s, char *out, size_t cap)
 const char *td_workload_speed_verdict(const struct td_bench_workload *w, char *out, size_t cap)
 {
     char d[32], m[32];
-    bool unstable = w->drift_limit_pct > 0 && w->stats.drift_pct > w->drift_limit_pct;
-    snprintf(out, cap, "%s s/step, 100 steps \xe2\x89\x88 %s; %s (drift %+.0f%% over %d rounds)",
+    bool judged = w->rounds >= 4; /* as the step_unstable finding (workload.c) */
+    bool unstable = judged && w->drift_limit_pct > 0 && w->stats.drift_pct > w->drift_limit_pct;
+    snprintf(out, cap, "%s s/step, 100 steps \xe2\x89\x88 %s; %s (drift %+.0f%% over %d rounds%s)",
              secs(w->stats.median, m, sizeof m), duration(100 * w->stats.median, d, sizeof d),
-             unstable ? "unstable" : "stable", w->stats.drift_pct, w->rounds);
+             !judged    ? "stability not judged"
+             : unstable ? "unstable"
+                        : "stable",
+             w->stats.drift_pct, w->rounds, judged ? "" : "; 4 or more needed");
     return out;
 }
 
@@ -122,7 +126,8 @@ void td_bench_workload_text(const struct td_bench_workload *w, const struct td_t
         snprintf(buf, sizeof buf, "no memory estimate: %s", w->memory_error);
         line(t, TD_STYLE_DIM, "-", buf);
     }
-    bool unstable = w->drift_limit_pct > 0 && w->stats.drift_pct > w->drift_limit_pct;
+    bool unstable =
+        w->rounds >= 4 && w->drift_limit_pct > 0 && w->stats.drift_pct > w->drift_limit_pct;
     td_workload_speed_verdict(w, buf, sizeof buf);
     line(t, unstable ? TD_STYLE_YELLOW : TD_STYLE_GREEN, unstable ? "!" : "✓", buf);
     bool slow = w->expected_s > 0 && w->stats.median > w->expected_s * w->slow_factor;

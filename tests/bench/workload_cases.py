@@ -157,6 +157,13 @@ def stats(d):
     rc, out, err = run("--workload", "sd3-lora", "--python", py, "--rounds", "8")
     check("drift +100.0%" in out and "unstable" in out and "24 x 1.05 s" in out,
           "text: the drift and the extrapolation 24 x block")
+    few = venv(d, "few", protocol([1.0, 1.0, 2.0]))
+    rc, out, err = run("--workload", "sd3-lora", "--python", few, "--rounds", "3",
+                       "--format", "json")
+    doc = json.loads(out)
+    check("step_unstable" not in [f["kind"] for f in doc["findings"]] and
+          "stability not judged (drift +100% over 3 rounds; 4 or more needed)" in
+          doc["bench_workload"]["verdicts"]["speed"], "3 rounds: drift shown, not judged")
     steady = venv(d, "steady", protocol([1.0] * 8))
     rc, out, err = run("--workload", "sd3-lora", "--python", steady, "--rounds", "8",
                        "--format", "json")
