@@ -96,6 +96,7 @@ static const struct td_option check_options[] = {
      .at = AT(dns_timeout_ms, int)},
     {.name = "--root",
      .type = TD_ARG_DIR,
+     .absolute = true,
      .value = "DIR",
      .must_exist = true,
      .help = "diagnose the system whose root is DIR (an image, a test tree)",

@@ -119,6 +119,7 @@ static const struct td_option deps_options[] = {
      .at = AT(search_dirs, struct td_arg_list)},
     {.name = "--root",
      .type = TD_ARG_DIR,
+     .absolute = true,
      .value = "DIR",
      .must_exist = true,
      .help = "treat DIR as the target's filesystem root (an extracted image, a Windows drive: "

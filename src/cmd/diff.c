@@ -32,6 +32,7 @@ static const struct td_option diff_options[] = {
      .at = AT(python, const char *)},
     {.name = "--root",
      .type = TD_ARG_DIR,
+     .absolute = true,
      .value = "DIR",
      .must_exist = true,
      .help = "without NEW: take the snapshot of the system whose root is DIR",

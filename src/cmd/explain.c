@@ -62,6 +62,7 @@ static const char *const explain_formats[] = {"text", "json", "markdown", "html"
 static const struct td_option explain_options[] = {
     {.name = "--root",
      .type = TD_ARG_DIR,
+     .absolute = true,
      .value = "DIR",
      .must_exist = true,
      .help = "look for the files the message names under DIR, the target's filesystem root "

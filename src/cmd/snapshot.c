@@ -70,6 +70,7 @@ static const struct td_option snapshot_options[] = {
      .at = AT(symbols, bool)},
     {.name = "--root",
      .type = TD_ARG_DIR,
+     .absolute = true,
      .value = "DIR",
      .must_exist = true,
      .help = "snapshot the system whose root is DIR",
