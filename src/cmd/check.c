@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/outfile.h"
@@ -39,7 +40,8 @@ static const struct td_option check_options[] = {
     {.name = "--python",
      .type = TD_ARG_FILE,
      .value = "EXE",
-     .help = "check this interpreter only (a path on the target: under --root, inside DIR)",
+     .help = "check this interpreter only (a path on the target: under --root, inside DIR; "
+             "a bare name such as python3 is looked up on PATH, as the shell would)",
      .at = AT(python, const char *)},
     {.name = "--workload",
      .type = TD_ARG_CHOICE,
@@ -327,11 +329,34 @@ static int emit(const struct check_args *a, const struct td_check_report *r)
     return ok || !o ? 0 : -1; /* stdout's errors are main's to say */
 }
 
-/* --python names a file of the target: under --root it is looked up there. */
-static bool python_exists(const struct check_args *a)
+/* --python names a file of the target: under --root it is looked up there.
+ * A bare name ("python3") is looked up on PATH as the shell would: the
+ * first directory holding an executable of that name; its path is written
+ * to FOUND and a->python points there. */
+static bool python_exists(struct check_args *a, char *found, size_t cap)
 {
     char host[4200];
-    snprintf(host, sizeof host, "%s%s", a->root ? a->root : "", a->python);
+    struct stat st;
+    const char *root = a->root ? a->root : "";
+    const char *path = getenv("PATH");
+    if (!td_host_last_sep(a->python) && path) {
+        for (const char *d = path; *d;) {
+            size_t n = strcspn(d, TD_HOST_PATH_LIST_SEP);
+            if (n && (size_t)snprintf(found, cap, "%.*s/%s", (int)n, d, a->python) < cap &&
+                td_host_absolute(found) &&
+                (size_t)snprintf(host, sizeof host, "%s%s", root, found) < sizeof host &&
+                access(host, X_OK) == 0 && stat(host, &st) == 0 && !S_ISDIR(st.st_mode)) {
+                a->python = found;
+                return true;
+            }
+            d += n;
+            d += *d != '\0';
+        }
+        fprintf(stderr, "torchdoctor check: --python '%s' is not on PATH%s\n", a->python,
+                a->root ? " under --root" : "");
+        return false;
+    }
+    snprintf(host, sizeof host, "%s%s", root, a->python);
     if (access(host, F_OK) == 0)
         return true;
     fprintf(stderr, "torchdoctor check: --python must be an existing file%s (got '%s')\n",
@@ -348,7 +373,8 @@ int td_cmd_check(int argc, char **argv)
         return status;
     if (a.job.workload && strcmp(a.job.workload, "list") == 0)
         return list_workloads(a.format);
-    if (a.python && !python_exists(&a))
+    char on_path[4096];
+    if (a.python && !python_exists(&a, on_path, sizeof on_path))
         return TD_EXIT_USAGE;
     struct td_kb_workload w;
     if (a.job.workload && !td_kb_workload(a.job.workload, &w))
