@@ -112,4 +112,8 @@ pip_root sparse
 truncate -s 4G "$site/torch/lib/libc10.so"
 expect "check --verify: a 4 GiB libc10.so" "0|1" "libc10\.so" -- \
     "$td" check --root "$root" --no-gpu --verify --format json
+
+# Not a change log at all: one message, not one "incomplete entry" a line.
+expect "log /etc/passwd" 2 "/etc/passwd is not a change log" -- "$td" log /etc/passwd
+[ "$(wc -l <"$work/err")" -eq 1 ] || fail "log /etc/passwd: $(wc -l <"$work/err") lines on stderr, want 1"
 finish
