@@ -31,11 +31,12 @@ def same_file(got, want):
     return g == w or g.split(".")[0] == w.split(".")[0]
 
 
-def judge(td, check, c):
+def judge(td, check, c, docs=None):
     """Run explain on entry c's text. Returns (error, right, miss): error is a
     message when explain crashed, exited other than 0/1, or printed a document
     that is not JSON or not valid against the schema (check), else None; miss
-    is the line describing a wrong answer, else None."""
+    is the line describing a wrong answer, else None. The document is appended
+    to the list DOCS when one is given."""
     out = subprocess.run([td, "explain", "--format", "json", "-"], input=c["text"].encode(),
                          capture_output=True)
     if out.returncode not in (0, 1):
@@ -45,6 +46,8 @@ def judge(td, check, c):
         check.validate(d)
     except (ValueError, jsonschema.ValidationError) as e:
         return f"bad JSON: {str(e)[:200]}", False, None
+    if docs is not None:
+        docs.append(d)
     f = d["findings"][0] if d["findings"] else {}
     lib = f.get("library") or f.get("needed_by")
     kind_ok = f.get("kind") in c["kind"]
@@ -54,3 +57,14 @@ def judge(td, check, c):
         return None, True, None
     return None, False, (f"  {c['url']}: got {f.get('kind')} {lib!r}, want {'|'.join(c['kind'])} "
                          f"{'|'.join(c['library']) or 'no library'}")
+
+
+def unnamed_file(d):
+    """The first library file the structural reading found in a text whose
+    first finding names no library (nor needed_by), else None: every finding
+    about a text that names a file must name one."""
+    f = d["findings"][0] if d["findings"] else None
+    files = (d.get("explain") or {}).get("parts", {}).get("files") or []
+    if f and files and not (f.get("library") or f.get("needed_by")):
+        return files[0]["name"]
+    return None

@@ -11,16 +11,18 @@ void td_thread_claim_lower(struct td_thread_claim *c)
     if (__atomic_load_n(&c->due, __ATOMIC_SEQ_CST))
         return;
     c->id = td_thread_current_id();
-    if (!td_thread_set_background(c->id, true))
+    c->base = td_thread_priority(c->id);
+    int low = td_thread_priority_lowered(c->base);
+    if (low == c->base || !td_thread_priority_set(c->id, low))
         return;
     __atomic_store_n(&c->lowered, 1, __ATOMIC_SEQ_CST);
     if (__atomic_load_n(&c->due, __ATOMIC_SEQ_CST))
-        td_thread_set_background(c->id, false);
+        td_thread_priority_set(c->id, c->base);
 }
 
 void td_thread_claim_restore(struct td_thread_claim *c)
 {
     __atomic_store_n(&c->due, 1, __ATOMIC_SEQ_CST);
     if (__atomic_load_n(&c->lowered, __ATOMIC_SEQ_CST))
-        td_thread_set_background(c->id, false);
+        td_thread_priority_set(c->id, c->base);
 }

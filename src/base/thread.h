@@ -8,8 +8,11 @@
  *
  * Raising it back is a privilege on Linux (RLIMIT_NICE, CAP_SYS_NICE):
  * where it is refused the thread stays lowered, which is why the lowering
- * is mild (nice 10: about a tenth of a core against one busy thread of
- * normal priority, not nothing, as SCHED_IDLE would be). */
+ * is mild (nice 10 more than the thread had: about a tenth of a core
+ * against one busy thread of its former priority, not nothing, as
+ * SCHED_IDLE would be). Both steps are relative to the priority the
+ * thread started with, so `nice -n 19 torchdoctor` never runs a thread
+ * above nice 19. */
 #ifndef TD_BASE_THREAD_H
 #define TD_BASE_THREAD_H
 
@@ -18,6 +21,7 @@
 /* Shared by the lowered thread and the one that raises it. */
 struct td_thread_claim {
     long id;          /* the thread's id for the system (Linux tid, Windows thread id) */
+    int base;         /* its priority before it lowered it: what a restore sets */
     int lowered, due; /* atomics: lowered (by the thread), raise requested */
 };
 
@@ -39,5 +43,10 @@ void td_threads_prepare(void);
 
 /* Platform part (thread_posix.c, thread_windows.c). */
 long td_thread_current_id(void);
-bool td_thread_set_background(long id, bool background);
+/* The thread's priority in the platform's own terms (Linux: its nice
+ * value; Windows: its thread priority), what lowering it gives (the same
+ * value where it cannot go lower), and setting it. */
+int td_thread_priority(long id);
+int td_thread_priority_lowered(int base);
+bool td_thread_priority_set(long id, int priority);
 #endif

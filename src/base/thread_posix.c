@@ -3,11 +3,12 @@
  * would have it per process, so other systems leave it alone). */
 #include "base/thread.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
-enum { BACKGROUND_NICE = 10, DESCRIPTORS = 1024 };
+enum { BACKGROUND_STEP = 10, NICEST = 19, DESCRIPTORS = 1024 };
 
 void td_threads_prepare(void)
 {
@@ -30,9 +31,21 @@ long td_thread_current_id(void)
     return (long)gettid();
 }
 
-bool td_thread_set_background(long id, bool background)
+int td_thread_priority(long id)
 {
-    return setpriority(PRIO_PROCESS, (id_t)id, background ? BACKGROUND_NICE : 0) == 0;
+    errno = 0; /* -1 is a nice value too */
+    int nice = getpriority(PRIO_PROCESS, (id_t)id);
+    return errno ? 0 : nice;
+}
+
+int td_thread_priority_lowered(int base)
+{
+    return base + BACKGROUND_STEP < NICEST ? base + BACKGROUND_STEP : base > NICEST ? base : NICEST;
+}
+
+bool td_thread_priority_set(long id, int priority)
+{
+    return setpriority(PRIO_PROCESS, (id_t)id, priority) == 0;
 }
 #else
 long td_thread_current_id(void)
@@ -40,10 +53,21 @@ long td_thread_current_id(void)
     return 0;
 }
 
-bool td_thread_set_background(long id, bool background)
+int td_thread_priority(long id)
 {
     (void)id;
-    (void)background;
+    return 0;
+}
+
+int td_thread_priority_lowered(int base)
+{
+    return base; /* per-thread priorities are Linux's: nothing lowered */
+}
+
+bool td_thread_priority_set(long id, int priority)
+{
+    (void)id;
+    (void)priority;
     return false;
 }
 #endif

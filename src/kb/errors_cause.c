@@ -426,8 +426,10 @@ static void from_posix(struct td_explain *x)
             l->needed_by = NULL; /* "ImportError: undefined symbol: ..." names no file */
         if (!l->needed_by)
             l->needed_by = last_library_named(t, &x->arena);
-        l->symbol = f->symbol;
         l->file = l->needed_by;
+        if (!l->needed_by) /* the traceback's last import names the module */
+            l->needed_by = f->module ? f->module : imported_module(t, &x->arena);
+        l->symbol = f->symbol;
         if (f->expected_in && !has(f->expected_in, "flat namespace"))
             l->library = td_explain_base_name(f->expected_in);
         if (f->version && has(f->version, ".so")) {
@@ -472,7 +474,7 @@ static void from_posix(struct td_explain *x)
         l->library = td_explain_base_name(f->file);
     if (l->form && !l->needed_by && !is(l->kind, TD_KIND_MISSING_SYMBOL))
         l->needed_by = f->needed_by;
-    if (l->form && !l->file)
+    if (l->form && !l->file && !is(l->kind, TD_KIND_MISSING_SYMBOL))
         l->file = l->needed_by ? l->needed_by : f->file;
 }
 
@@ -591,6 +593,10 @@ static void add_raiser(struct td_explain *x, size_t cap)
     const struct td_explain_parts *p = &x->parts;
     if (!p->raiser || l->n_causes >= cap)
         return;
+    if (is(p->raiser_kind, TD_KIND_MISSING_LIBRARY) && !is(l->kind, TD_KIND_MISSING_LIBRARY) &&
+        !is(l->form, p->raiser))
+        return; /* a wrapper that only says the load failed ("unable to load shared
+                   object"): the loader's own reason after it has said more */
     const char *detail = p->raiser_detail, *fix = p->raiser_fix, *source = p->raiser_source;
     char said[512];
     if (!detail || !*detail) {
@@ -634,6 +640,13 @@ static bool torch_module(const char *text, const char *module)
     return false;
 }
 
+/* Whether PATH is the operating system's own (macOS /usr/lib, /System). */
+static bool system_file(const char *path)
+{
+    return strncmp(path, "/usr/lib/", 9) == 0 || strncmp(path, "/System/", 8) == 0 ||
+           strncmp(path, "/lib/", 5) == 0;
+}
+
 /* The library at fault and the role, once the form is known. */
 static void settle_role(struct td_explain *x)
 {
@@ -643,14 +656,23 @@ static void settle_role(struct td_explain *x)
     if (!l->library && !l->file && !elf_or_dyld)
         l->library = last_library_named(x->text, &x->arena);
     const char *requirer = l->needed_by ? l->needed_by : l->file;
-    if (is(l->kind, TD_KIND_MISSING_SYMBOL) && l->library && requirer && torch_symbol(l->symbol) &&
+    if (is(l->kind, TD_KIND_MISSING_SYMBOL) && l->library && requirer &&
         is(role_of(l->library), "torch") && !is(role_of(requirer), "torch")) {
         /* dyld's "Expected in: .../torch/lib/libc10.dylib": torch's own library
-         * lacks a torch symbol, so the file that wants it was built for another torch */
+         * lacks a symbol another file wants (a C++ name or torch's C entry
+         * points, _torch_library_impl), so that file was built for another torch */
+        l->defined_by = td_explain_base_name(l->library);
         l->role = "companion";
         l->library = td_explain_base_name(requirer);
         l->needed_by = NULL;
         return;
+    }
+    if (is(l->kind, TD_KIND_MISSING_SYMBOL) && l->library && requirer && !system_file(requirer)) {
+        /* dyld's "Expected in: X": X should define it, and the file at fault is
+         * the one that needed it (built for a newer X); only a system library
+         * that needs it points at X instead (another copy shadowing the system's) */
+        l->defined_by = td_explain_base_name(l->library);
+        l->library = NULL;
     }
     if (is(l->kind, TD_KIND_MISSING_SYMBOL) && !l->library && requirer) {
         /* ELF/dyld: the requirer is the file whose build does not fit */
@@ -775,7 +797,12 @@ static void add_catalogue(struct td_explain *x, struct td_explain_cause *late, b
     c.detail = td_arena_strdup(&x->arena, buf);
     c.contradicted = holds == 0;
     c.confirm = l->file ? fill("torchdoctor deps \"{file}\"", x, &x->arena) : "torchdoctor check";
-    if (c.contradicted) {
+    /* a row that knows only that a library is missing ranks after what the
+     * message itself says went wrong with it (a wrong architecture, a bad
+     * signature, an old version of it) */
+    bool says_less = is(m->kind, TD_KIND_MISSING_LIBRARY) && l->kind &&
+                     !is(l->kind, TD_KIND_MISSING_LIBRARY) && !is(l->kind, TD_KIND_MISSING_SYMBOL);
+    if (c.contradicted || says_less) {
         *late = c; /* ranked after the general causes */
         *is_late = true;
         return;
@@ -808,7 +835,8 @@ void td_explain_load_error(struct td_explain *x)
     /* a companion missing a symbol of its own (not torch's) was built
      * wrongly, not for another torch: the general causes apply */
     bool own_symbol = l->role && strcmp(l->role, "companion") == 0 &&
-                      is(l->kind, TD_KIND_MISSING_SYMBOL) && !torch_symbol(l->symbol);
+                      is(l->kind, TD_KIND_MISSING_SYMBOL) && !torch_symbol(l->symbol) &&
+                      !is(role_of(l->defined_by), "torch");
     if (l->role && !own_symbol)
         add_general(x, l->role, cap);
     if (l->n_causes < (size_t)(2 + (x->n_matches > 0 && !is_late)))

@@ -34,7 +34,7 @@ static size_t escape_len(const char *s, size_t n)
     return 2;
 }
 
-/* Pass 1: escapes out, CR and CRLF to LF, "\\" to "\". */
+/* Pass 1: escapes out, CR and CRLF to LF. */
 static size_t strip(const char *in, size_t len, char *out)
 {
     size_t o = 0;
@@ -44,9 +44,6 @@ static size_t strip(const char *in, size_t len, char *out)
         } else if (in[i] == '\r') {
             out[o++] = '\n';
             i += (i + 1 < len && in[i + 1] == '\n') ? 2 : 1;
-        } else if (in[i] == '\\' && i + 1 < len && in[i + 1] == '\\') {
-            out[o++] = '\\';
-            i += 2;
         } else if (in[i] == '\0') {
             i++;
         } else {
@@ -95,6 +92,8 @@ static size_t timestamp_len(const char *s, size_t n)
     for (int pass = 0; pass < 2; pass++) {
         while (i < n && (s[i] == ' ' || s[i] == '-' || s[i] == '|' || s[i] == ':' || s[i] == '\t'))
             i++;
+        while (pass == 1 && i >= 2 && s[i - 1] == ' ' && s[i - 2] == ' ')
+            i--; /* the message's own indentation ("  File ...") stays */
         for (size_t k = 0; pass == 0 && k < sizeof levels / sizeof levels[0]; k++) {
             size_t l = strlen(levels[k]);
             if (i + l < n && strncmp(s + i, levels[k], l) == 0 &&
@@ -105,6 +104,21 @@ static size_t timestamp_len(const char *s, size_t n)
         }
     }
     return i;
+}
+
+/* Last pass: "\\\\" to "\\" (Python's repr of a Windows path), once the lines
+ * are joined, so that a terminal's wrap is measured in the columns it
+ * filled and a pair it broke apart is halved too. In place. */
+static size_t halve_backslashes(char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\\')
+            i++;
+        s[o++] = s[i++];
+    }
+    s[o] = '\0';
+    return o;
 }
 
 /* Pass 2: the log timestamp at the start of each line goes. In place. */
@@ -271,6 +285,7 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
         out[o++] = '\n';
     }
     out[o] = '\0';
+    o = halve_backslashes(out, o);
     unlink_markdown(out, o); /* after the joins: a wrapped link is whole again */
     return out;
 }

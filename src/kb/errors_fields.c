@@ -478,10 +478,15 @@ static const char *infer_platform(const char *text, const struct td_explain_fiel
     if (f->win32 || f->ntstatus || strstr(text, "DLL load failed") || strstr(text, ".dll") ||
         strstr(text, ".pyd") || strstr(text, ":\\") || td_explain_drive_path(text))
         return "windows";
-    if (strstr(text, ".dylib") || strstr(text, "@rpath") || strstr(text, "mach-o"))
+    if (strstr(text, ".dylib") || strstr(text, "@rpath") || strstr(text, "mach-o") ||
+        strstr(text, "-darwin.so") || strstr(text, "Library not loaded") ||
+        strstr(text, "Referenced from") || strstr(text, "dyld"))
         return "macos";
     if (strstr(text, ".so") || strstr(text, "ld.so") || strstr(text, "ELF"))
         return "linux";
+    /* weaker: cmd's "pause" after a batch file, a Windows program */
+    if (strstr(text, "Press any key to continue") || strstr(text, ".exe"))
+        return "windows";
     return NULL;
 }
 

@@ -710,7 +710,7 @@ static const char *driver_library(const char *platform)
 static const char *row_library(const struct raiser_row *r, const char *text, const regmatch_t *m,
                                const struct td_explain_parts *p, struct td_arena *a)
 {
-    if (r->group > 0 && m[r->group].rm_so >= 0) {
+    if (r->group > 0 && m && m[r->group].rm_so >= 0) {
         char *s = td_arena_strndup(a, text + m[r->group].rm_so,
                                    (size_t)(m[r->group].rm_eo - m[r->group].rm_so));
         size_t n = s ? strlen(s) : 0;
@@ -734,6 +734,30 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
         snprintf(name, sizeof name, windows ? "cudnn64_%.8s.dll" : "libcudnn.so.%.8s", major);
         return td_arena_strdup(a, name);
     }
+    if (strcmp(r->library, "nvrtc-builtins") == 0) {
+        /* NVRTC's builtins library carries the CUDA version of libnvrtc */
+        const char *cuda = NULL;
+        for (size_t i = 0; i < p->n_versions && !cuda; i++)
+            if (strcmp(p->versions[i].what, "cuda") == 0)
+                cuda = p->versions[i].value;
+        char name[64];
+        if (windows)
+            snprintf(name, sizeof name, "nvrtc-builtins64_%s.dll", cuda ? cuda : "XY");
+        else
+            snprintf(name, sizeof name,
+                     p->platform && strcmp(p->platform, "macos") == 0 ? "libnvrtc-builtins.dylib"
+                     : cuda                                           ? "libnvrtc-builtins.so.%s"
+                                                                      : "libnvrtc-builtins.so",
+                     cuda);
+        if (windows && cuda) { /* 12.1 -> nvrtc-builtins64_121.dll */
+            char *dot = strchr(name, '.');
+            if (dot && dot < name + strlen(name) - 4)
+                memmove(dot, dot + 1, strlen(dot));
+        }
+        return td_arena_strdup(a, name);
+    }
+    if (strcmp(r->library, "ort-cuda") == 0)
+        return windows ? "onnxruntime_providers_cuda.dll" : "libonnxruntime_providers_cuda.so";
     if (strcmp(r->library, "companion-c") == 0)
         return windows ? "_C.pyd" : "_C.so";
     if (strcmp(r->library, "torch-cuda") == 0)
@@ -746,6 +770,50 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
     return r->library;
 }
 
+/* The length of the longest Windows path in TEXT ("C:\\..." or "C:/..."):
+ * to the closing quote when quoted, else to the first blank. */
+static size_t longest_windows_path(const char *text)
+{
+    size_t best = 0;
+    for (const char *p = text + 1; *p && p[1]; p++) {
+        if (p[0] != ':' || (p[1] != '\\' && p[1] != '/') || !isalpha((unsigned char)p[-1]) ||
+            (p - 1 > text && isalnum((unsigned char)p[-2])))
+            continue; /* one letter: "https://" is no drive */
+        char quote = p - 1 > text && strchr("'\"`", p[-2]) ? p[-2] : 0;
+        size_t n = 1;
+        while (p[n] && p[n] != '\n' && (quote ? p[n] != quote : p[n] != ' ' && p[n] != '\t'))
+            n++;
+        if (n + 1 > best)
+            best = n + 1; /* with its drive letter */
+    }
+    return best;
+}
+
+/* A file operation that failed for a path longer than Windows' MAX_PATH
+ * (260 characters with its terminator) when long paths are not enabled:
+ * "No such file or directory", WinError 3 or 206, whatever it tried. */
+static bool past_max_path(const char *text, const struct td_explain_parts *p)
+{
+    bool failed = strstr(text, "No such file or directory") || strstr(text, "Errno 2]") ||
+                  strstr(text, "cannot find the path") || strstr(text, "too long");
+    for (size_t i = 0; i < p->n_codes && !failed; i++)
+        failed = strcmp(p->codes[i].space, "win32") == 0 &&
+                 (strcmp(p->codes[i].value, "3") == 0 || strcmp(p->codes[i].value, "206") == 0);
+    return failed && longest_windows_path(text) >= 260;
+}
+
+static void use_row(const struct raiser_row *r, const char *text, const regmatch_t *m,
+                    struct td_explain_parts *p, struct td_arena *a)
+{
+    p->raiser = r->raiser;
+    p->operation = r->operation;
+    p->raiser_kind = r->kind;
+    p->raiser_detail = r->detail;
+    p->raiser_fix = r->fix;
+    p->raiser_source = r->source;
+    p->raiser_library = row_library(r, text, m, p, a);
+}
+
 static void read_raiser(const char *text, struct td_explain_parts *p, struct td_arena *a)
 {
     for (size_t i = 0; i < g_rd.n_raisers; i++) {
@@ -756,15 +824,13 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
             continue;
         if (r->group > 0 && regexec(&r->re, text, 10, m, 0) != 0)
             continue;
-        p->raiser = r->raiser;
-        p->operation = r->operation;
-        p->raiser_kind = r->kind;
-        p->raiser_detail = r->detail;
-        p->raiser_fix = r->fix;
-        p->raiser_source = r->source;
-        p->raiser_library = row_library(r, text, m, p, a);
+        use_row(r, text, m, p, a);
         break;
     }
+    /* no raiser's words, but the path the operation failed on is too long */
+    for (size_t i = 0; !p->raiser && i < g_rd.n_raisers; i++)
+        if (strcmp(g_rd.raisers[i].raiser, "windows-path") == 0 && past_max_path(text, p))
+            use_row(&g_rd.raisers[i], text, NULL, p, a);
     /* The code decides over the operation's usual outcome: a load that
      * failed with 193 is a wrong architecture, with 1455 too little memory. */
     for (size_t i = 0; p->raiser && i < p->n_codes; i++) {
@@ -808,6 +874,8 @@ static const char *platform_of(const char *text, const struct td_explain_fields 
         if (l > 6 && strcmp(n + l - 6, ".dylib") == 0)
             return "macos";
     }
+    if (strstr(text, "Press any key to continue") || strstr(text, ".exe"))
+        return "windows"; /* cmd's "pause", a Windows program */
     if (strstr(text, "darwin") || strstr(text, "macOS") || strstr(text, "MPS") ||
         strstr(text, "/Users/") || strstr(text, "Metal"))
         return "macos";

@@ -160,6 +160,145 @@ static void timestamps_and_one_wrap(void **state)
     td_explain_free(&x);
 }
 
+/* Explains TEXT and checks the load error's kind, library and first cause
+ * (each when not NULL). */
+static void expect(const char *text, const char *kind, const char *library, const char *cause)
+{
+    struct td_explain x;
+    explain(text, &x);
+    if (kind) {
+        assert_non_null(x.load.kind);
+        assert_string_equal(x.load.kind, kind);
+    }
+    if (library) {
+        assert_non_null(x.load.library);
+        assert_string_equal(x.load.library, library);
+    }
+    if (cause) {
+        assert_true(x.load.n_causes > 0);
+        assert_string_equal(x.load.causes[0].kind, cause);
+    }
+    td_explain_free(&x);
+}
+
+/* An undefined symbol whose message names no file: the module is the
+ * traceback's last import ("import X as Y", "from P import X"). */
+static void symbol_module_from_imports(void **state)
+{
+    (void)state;
+    expect("  File \"/opt/venv/lib/python3.10/site-packages/flash_attn/flash_attn_interface.py\", "
+           "line 10, in <module>\n"
+           "    import flash_attn_2_cuda as flash_attn_cuda\n"
+           "ImportError: undefined symbol: _ZN3c104cuda9SetDeviceEi",
+           "missing_symbol", "flash_attn_2_cuda", "companion_mismatch");
+    expect(
+        "    from torchvision import _C\n"
+        "ImportError: undefined symbol: _ZN2at4_ops10select_int4callERKNS_6TensorElN3c106SymIntE",
+        "missing_symbol", "_C", NULL);
+}
+
+/* dyld: the file at fault is the one that needed the symbol ("Referenced
+ * from"), "Expected in" the library that should define it; a symbol torch's
+ * own library lacks, whatever its name, makes the requirer a companion; a
+ * system library that needs it points at the copy it found instead. */
+static void dyld_requirer_and_definer(void **state)
+{
+    (void)state;
+    struct td_explain x;
+    explain("ImportError: dlopen(/Users/a/env/lib/python3.9/site-packages/coremltools/"
+            "libcoremlpython.so, 2): Symbol not found: _OBJC_CLASS_$_MLModelConfiguration\n"
+            "  Referenced from: /Users/a/env/lib/python3.9/site-packages/coremltools/"
+            "libcoremlpython.so\n"
+            "  Expected in: /System/Library/Frameworks/CoreML.framework/Versions/A/CoreML\n",
+            &x);
+    assert_string_equal(x.load.library, "libcoremlpython.so");
+    assert_string_equal(x.load.defined_by, "CoreML");
+    td_explain_free(&x);
+    expect("OSError: dlopen(/Users/a/v/lib/python3.11/site-packages/torchaudio/lib/"
+           "_torchaudio.abi3.so, 0x0006): Symbol not found: _torch_library_impl\n"
+           "  Referenced from: <98> /Users/a/v/lib/python3.11/site-packages/torchaudio/lib/"
+           "_torchaudio.abi3.so\n"
+           "  Expected in:     <8A> /Users/a/v/lib/python3.11/site-packages/torch/lib/"
+           "libtorch_cpu.dylib\n",
+           "missing_symbol", "_torchaudio.abi3.so", "companion_mismatch");
+    expect("ImportError: dlopen(/usr/local/lib/python3.9/site-packages/x/_x.so, 2): Symbol not "
+           "found: ___addtf3\n"
+           "  Referenced from: /usr/lib/libarchive.2.dylib\n"
+           "  Expected in: /opt/conda/lib/libgcc_s.1.dylib\n",
+           "missing_symbol", "libgcc_s.1.dylib", NULL);
+}
+
+/* dyld's reasons decide the kind over "Library not loaded" and over a
+ * catalogue row that knows only a missing library. */
+static void dyld_reasons(void **state)
+{
+    (void)state;
+    expect("ImportError: dlopen(/Users/me/v/lib/python3.11/site-packages/torch/"
+           "_C.cpython-311-darwin.so, 0x0002): Library not loaded: @rpath/libtorch_cpu.dylib\n"
+           "  Referenced from: <5B> /Users/me/v/lib/python3.11/site-packages/torch/"
+           "_C.cpython-311-darwin.so\n"
+           "  Reason: tried: '/Users/me/v/lib/python3.11/site-packages/torch/lib/"
+           "libtorch_cpu.dylib' (mach-o file, but is an incompatible architecture (have 'x86_64', "
+           "need 'arm64e' or 'arm64')), '/usr/lib/libtorch_cpu.dylib' (no such file)",
+           "wrong_architecture", "libtorch_cpu.dylib", "wrong_architecture");
+    expect("ImportError: dlopen(/Users/x/s/cv2.so, 2): Library not loaded: @rpath/"
+           "libpng16.16.dylib\n  Referenced from: /Users/x/s/cv2.so\n"
+           "  Reason: Incompatible library version: cv2.so requires version 54.0.0 or later, but "
+           "libpng16.16.dylib provides version 38.0.0",
+           "missing_symbol_version", "libpng16.16.dylib", NULL);
+    expect("OSError: dlopen(/Users/x/lib/libomp.dylib, 0x0006): tried: '/Users/x/lib/libomp.dylib' "
+           "(code signature in <CC> '/Users/x/lib/libomp.dylib' not valid for use in process: "
+           "library load disallowed by system policy)",
+           "unreadable_file", "libomp.dylib", NULL);
+    expect("ImportError: dlopen(.../envs/e/lib/python3.9/site-packages/coremltools/"
+           "libmodelpackage.so, 2): no suitable image found.  Did find:\n"
+           "\t.../envs/e/lib/python3.9/site-packages/coremltools/libmodelpackage.so: mach-o, but "
+           "wrong architecture",
+           "wrong_architecture", "libmodelpackage.so", NULL);
+}
+
+/* A failed file operation on a Windows path longer than MAX_PATH, quoted in
+ * Python's repr (doubled backslashes) and wrapped by an 80-column terminal. */
+static void path_past_max_path(void **state)
+{
+    (void)state;
+    struct td_explain x;
+    const char *line =
+        "ERROR: Could not install packages due to an OSError: [Errno 2] No such file or "
+        "directory: "
+        "'C:\\\\Users\\\\someone\\\\AppData\\\\Local\\\\Packages\\\\PythonSoftwareFoundation."
+        "Python.3.10_qbz5n2kfra8p0\\\\LocalCache\\\\local-packages\\\\Python310\\\\site-"
+        "packages\\\\"
+        "torch\\\\include\\\\ATen\\\\native\\\\transformers\\\\cuda\\\\mem_eff_"
+        "attention\\\\kernels\\\\"
+        "cutlassB_f32_aligned_k65536_dropout_sm80_generated_kernel.cu'";
+    char wrapped[1024];
+    size_t o = 0;
+    for (size_t i = 0; line[i] && o + 2 < sizeof wrapped; i++) {
+        if (i && i % 80 == 0)
+            wrapped[o++] = '\n';
+        wrapped[o++] = line[i];
+    }
+    wrapped[o] = '\0';
+    explain(wrapped, &x);
+    assert_non_null(x.load.kind);
+    assert_string_equal(x.load.kind, "path_too_long");
+    td_explain_free(&x);
+    /* the same operation on a short path is no such finding */
+    explain("OSError: [Errno 2] No such file or directory: 'C:\\\\Users\\\\a\\\\x.cu'", &x);
+    assert_true(!x.load.kind || strcmp(x.load.kind, "path_too_long") != 0);
+    td_explain_free(&x);
+}
+
+/* The platform from a text that names no file: cmd's "pause" says Windows. */
+static void platform_without_files(void **state)
+{
+    (void)state;
+    expect("RuntimeError: The NVIDIA driver on your system is too old (found version 11070).\n"
+           "Press any key to continue . . .",
+           "cuda_driver_too_old", "nvcuda.dll", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +306,11 @@ int main(void)
         cmocka_unit_test(symbols),
         cmocka_unit_test(codes_and_raisers),
         cmocka_unit_test(timestamps_and_one_wrap),
+        cmocka_unit_test(symbol_module_from_imports),
+        cmocka_unit_test(dyld_requirer_and_definer),
+        cmocka_unit_test(dyld_reasons),
+        cmocka_unit_test(path_past_max_path),
+        cmocka_unit_test(platform_without_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
