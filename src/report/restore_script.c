@@ -115,10 +115,17 @@ static void header(FILE *out, const struct td_check_report *r, const struct td_s
     if (r->win.probed)
         fprintf(out, "%s   the Microsoft Visual C++ runtime: it was %s\n", c,
                 r->win.vc_redist ? r->win.vc_redist : "not registered");
-    for (size_t i = 0; i < env->n_packages; i++)
-        if (debian_owned(&env->packages[i]))
-            fprintf(out, "%s   %s %s, a Debian package (apt-get install --reinstall)\n", c,
-                    env->packages[i].name, env->packages[i].version);
+    for (size_t i = 0; i < env->n_packages; i++) {
+        const struct td_snap_package *p = &env->packages[i];
+        if (debian_owned(p) && p->deb_package)
+            fprintf(out, "%s   %s %s, a Debian package (apt-get install --reinstall %s)\n", c,
+                    p->name, p->version, p->deb_package);
+        else if (debian_owned(p))
+            fprintf(out,
+                    "%s   %s %s, a Debian package (`dpkg -S %s` names it; then "
+                    "apt-get install --reinstall that package)\n",
+                    c, p->name, p->version, p->meta_dir ? p->meta_dir : p->location);
+    }
     if (sh == TD_RESTORE_SH) {
         fputs("set -eu\nPY=${1:-", out);
         quoted(out, sh, env->python);
