@@ -41,8 +41,14 @@ int td_open_file(const char *path, struct td_err *err)
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         int e = errno;
+        char to[4096];
+        ssize_t n;
         if (e == ENXIO && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
             refuse(path, st.st_mode, err); /* a socket cannot be opened at all */
+        else if (e == ENOENT && lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
+                 (n = readlink(path, to, sizeof to - 1)) >= 0)
+            td_err_set(err, "%s: a broken symbolic link: it points to %.*s, which does not exist",
+                       path, (int)n, to);
         else
             td_err_set(err, "%s: cannot open: %s", path, strerror(e));
         errno = e;

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "base/compat.h"
 #include "cmd/cmd.h"
 
 enum { HELP_WIDTH = 79, HELP_COLUMN = 24 };
@@ -117,6 +119,61 @@ static bool path_exists(const char *path, bool want_dir)
     return want_dir ? S_ISDIR(st.st_mode) : !S_ISDIR(st.st_mode);
 }
 
+/* The working directory as the shell names it: $PWD when it is this very
+ * directory (a path through a symbolic link stays as typed), else getcwd. */
+static bool working_dir(char *out, size_t cap)
+{
+    const char *pwd = getenv("PWD");
+    struct stat here, there;
+    if (pwd && td_host_absolute(pwd) && stat(".", &here) == 0 && stat(pwd, &there) == 0 &&
+        here.st_dev == there.st_dev && here.st_ino == there.st_ino &&
+        (size_t)snprintf(out, cap, "%s", pwd) < cap)
+        return true;
+    return getcwd(out, cap) != NULL;
+}
+
+/* V made absolute: the working directory, then V's components, with "."
+ * dropped and ".." taking one back (as `cd` does with a logical $PWD).
+ * The result lives until the fourth call after this one; V when it cannot
+ * be made absolute (the loader then sees what the user typed). */
+static const char *absolute_path(const char *v)
+{
+    enum { SLOTS = 4, CAP = 4096 };
+    static char slots[SLOTS][CAP];
+    static unsigned next;
+    if (!v || td_host_absolute(v))
+        return v;
+    char *out = slots[next++ % SLOTS];
+    if (!working_dir(out, CAP))
+        return v;
+    size_t len = strlen(out);
+    while (len > 1 && TD_HOST_SEP(out[len - 1]))
+        out[--len] = '\0';
+    for (const char *p = v; *p;) {
+        size_t n = 0;
+        while (p[n] && !TD_HOST_SEP(p[n]))
+            n++;
+        if (n == 2 && p[0] == '.' && p[1] == '.') {
+            char *sep = td_host_last_sep(out);
+            if (sep)
+                len = sep == out ? 1 : (size_t)(sep - out);
+            out[len] = '\0';
+        } else if (n && !(n == 1 && p[0] == '.')) {
+            if (len + 1 + n >= CAP)
+                return v;
+            if (!TD_HOST_SEP(out[len - 1]))
+                out[len++] = '/';
+            memcpy(out + len, p, n);
+            len += n;
+            out[len] = '\0';
+        }
+        p += n;
+        while (TD_HOST_SEP(*p))
+            p++;
+    }
+    return out;
+}
+
 /* Checks V against O and stores it; -1 after a message. */
 static int store(const char *cmd, const struct td_option *o, const char *v, void *args)
 {
@@ -159,6 +216,8 @@ static int store(const char *cmd, const struct td_option *o, const char *v, void
         if (o->must_exist && !path_exists(v, o->type == TD_ARG_DIR))
             return bad_value(cmd, o, v,
                              o->type == TD_ARG_DIR ? "an existing directory" : "an existing file");
+        if (o->absolute)
+            v = absolute_path(v);
         break;
     case TD_ARG_STRING:
         break;

@@ -43,6 +43,10 @@ struct td_option {
     const char *help; /* one or more sentences; wrapped when printed */
     bool repeat;      /* may be given many times: the field is a struct td_arg_list */
     bool must_exist;  /* TD_ARG_FILE, TD_ARG_DIR: a missing path is bad usage */
+    /* TD_ARG_DIR: a relative value is made absolute against the working
+     * directory as the shell spells it ($PWD), so it compares equal with
+     * the absolute paths given beside it ("--root drive $PWD/drive/x"). */
+    bool absolute;
     /* A further check of the value: NULL when it is fine, else what is
      * accepted ("NAME=VALUE"), for the message. */
     const char *(*check)(const char *value);

@@ -101,6 +101,25 @@ static int read_entries(const char *file, char *text, struct td_log_entry **out,
     return rc < 0 ? rc : incomplete;
 }
 
+/* A change log is snapshots, one JSON object a line; an entry cut short
+ * still begins as one. A text with no line opening with '{' (/etc/passwd)
+ * is some other file, said once rather than once per line. An empty log
+ * is a log (nothing recorded yet). */
+static bool looks_like_log(const char *text)
+{
+    bool empty = true;
+    for (const char *p = text; *p; p++) {
+        p += strspn(p, " \t\r");
+        if (*p == '{')
+            return true;
+        empty &= *p == '\n' || !*p;
+        p += strcspn(p, "\n");
+        if (!*p)
+            break;
+    }
+    return empty;
+}
+
 int td_cmd_log(int argc, char **argv)
 {
     struct log_args a = {0};
@@ -114,6 +133,14 @@ int td_cmd_log(int argc, char **argv)
     char *text = td_snapshot_file(a.file, &len, &err);
     if (!text) {
         fprintf(stderr, "torchdoctor log: %s\n", err.msg);
+        return TD_EXIT_USAGE;
+    }
+    if (!looks_like_log(text)) {
+        fprintf(stderr,
+                "torchdoctor log: %s is not a change log (no line of it is a snapshot; "
+                "`torchdoctor snapshot --log FILE` writes one)\n",
+                a.file);
+        free(text);
         return TD_EXIT_USAGE;
     }
     struct td_arena arena = {0};

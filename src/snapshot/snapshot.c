@@ -80,6 +80,27 @@ static bool debian_site(const char *site)
     return strncmp(site, "/usr/lib/python3/", 17) == 0;
 }
 
+/* The Debian package that ships META_DIR of distribution NAME: Debian
+ * names a module's package python3-NAME (Debian Python Policy 2.2), so that
+ * package's file list is read (through the probe root) and believed only
+ * when it lists META_DIR itself. NULL when it does not. */
+static const char *debian_owner(const struct td_probe_ctx *ctx, const char *name,
+                                const char *meta_dir)
+{
+    char pkg[256], list[TD_PYFS_PATH_MAX];
+    size_t n = (size_t)snprintf(pkg, sizeof pkg, "python3-%s", name);
+    for (size_t i = 8; i < n && i < sizeof pkg; i++)
+        pkg[i] = pkg[i] == '_' ? '-' : (char)tolower((unsigned char)pkg[i]);
+    snprintf(list, sizeof list, "/var/lib/dpkg/info/%s.list", pkg);
+    size_t len, dl = strlen(meta_dir);
+    char *text = td_pyfs_read(ctx, list, 16 << 20, &len);
+    bool hit = false;
+    for (const char *p = text; p && *p && !hit; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        hit = strncmp(p, meta_dir, dl) == 0 && (p[dl] == '\n' || p[dl] == '\0');
+    free(text);
+    return hit ? td_arena_strdup(ctx->arena, pkg) : NULL;
+}
+
 /* Where the wheel came from: its direct_url.json, else the index the tables
  * give its local version label. */
 static void find_index(const struct td_probe_ctx *ctx, const char *meta_dir,
@@ -122,7 +143,10 @@ static bool read_package(const struct td_probe_ctx *ctx, const char *site, const
     p->installer = egg ? NULL : td_dist_info_installer(ctx, meta_dir);
     if (!p->installer)
         p->installer = debian_site(site) ? "debian" : "unknown";
+    if (strcmp(p->installer, "debian") == 0)
+        p->deb_package = debian_owner(ctx, p->name, meta_dir);
     p->location = site;
+    p->meta_dir = meta_dir;
     if (!egg)
         find_index(ctx, meta_dir, p);
     return true;

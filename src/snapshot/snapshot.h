@@ -18,13 +18,15 @@
 
 /* One installed distribution (a .dist-info or .egg-info). */
 struct td_snap_package {
-    const char *name;       /* METADATA Name: "nvidia-cudnn-cu12" */
-    const char *version;    /* "2.1.2+cu121" */
-    const char *local;      /* the local version label ("cu121"), or NULL */
-    const char *installer;  /* INSTALLER ("pip", "uv"), "debian", or "unknown" */
-    const char *index_url;  /* where it came from, or NULL (PyPI or not known) */
-    const char *index_from; /* "direct_url.json" or "variant" (the tables), NULL with it */
-    const char *location;   /* the site directory */
+    const char *name;        /* METADATA Name: "nvidia-cudnn-cu12" */
+    const char *version;     /* "2.1.2+cu121" */
+    const char *local;       /* the local version label ("cu121"), or NULL */
+    const char *installer;   /* INSTALLER ("pip", "uv"), "debian", or "unknown" */
+    const char *deb_package; /* "debian": the package whose file list holds it, or NULL */
+    const char *index_url;   /* where it came from, or NULL (PyPI or not known) */
+    const char *index_from;  /* "direct_url.json" or "variant" (the tables), NULL with it */
+    const char *location;    /* the site directory */
+    const char *meta_dir;    /* its .dist-info / .egg-info path, or NULL (read back) */
 };
 
 struct td_snap_env {

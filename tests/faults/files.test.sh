@@ -112,4 +112,16 @@ pip_root sparse
 truncate -s 4G "$site/torch/lib/libc10.so"
 expect "check --verify: a 4 GiB libc10.so" "0|1" "libc10\.so" -- \
     "$td" check --root "$root" --no-gpu --verify --format json
+
+# Not a change log at all: one message, not one "incomplete entry" a line.
+expect "log /etc/passwd" 2 "/etc/passwd is not a change log" -- "$td" log /etc/passwd
+[ "$(wc -l <"$work/err")" -eq 1 ] || fail "log /etc/passwd: $(wc -l <"$work/err") lines on stderr, want 1"
+# A dangling link (dpkg --verify's missing libcaffe2_*.so.1.13 leave them):
+# said to be one, with where it points as readlink(1) reads it.
+ln -s libcaffe2_gone.so.1.13 "$work/libcaffe2_dangling.so"
+to=$(readlink "$work/libcaffe2_dangling.so")
+for c in inspect deps; do
+    expect "$c a dangling link" 2 "libcaffe2_dangling\.so: a broken symbolic link: it points to $to," -- \
+        "$td" "$c" "$work/libcaffe2_dangling.so"
+done
 finish

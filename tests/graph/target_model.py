@@ -25,10 +25,13 @@ casekit.show_ok = True
 SO = "_C.cpython-311-x86_64-linux-gnu.so"
 
 
-def run(cmd, args, env=None):
+def run(cmd, args, env=None, cwd=None):
     env = env or env_without("LD_", "PYTHON")
     env.setdefault("HOME", "/nonexistent-home")
-    return td_json(cmd, *args, env=env, timeout=120, strict=True, what=f"{cmd} {args}", tail=800)
+    if cwd:
+        env["PWD"] = cwd
+    return td_json(cmd, *args, env=env, cwd=cwd, timeout=120, strict=True, what=f"{cmd} {args}",
+                   tail=800)
 
 
 def venv(base, site_rel="lib/python3.11/site-packages"):
@@ -113,14 +116,18 @@ def root_closure(tmp):
     build_torch(torch, os.path.join(tmp))
     os.makedirs(os.path.join(root, "usr", "bin"))
     shutil.copy("/usr/bin/python3.11", os.path.join(root, "usr", "bin", "python3.11"))
-    rc, c = run("check", ["--root", root, "--python", "/opt/venv/bin/python3", "--no-gpu"])
-    libs = {os.path.basename(l["name"]): l for l in c.get("deps", {}).get("libraries", [])}
-    check("libtorch_fake.so" in libs and libs["libtorch_fake.so"]["path"],
-          f"check --root: closure {sorted(libs)[:8]}")
-    missing = [f for f in c["findings"] if f["kind"] == "missing_library"
-               and f["library"] == "libc10_gone.so"]
-    check(len(missing) == 1 and missing[0]["needed_by"].endswith("torch/lib/libtorch_fake.so"),
-          f"check --root: libc10_gone.so missing, needed by libtorch_fake.so: {missing}")
+    # A relative --root (from TMP, "root") must give the same closure (trial 2).
+    for given, cwd in ((root, None), ("root", tmp), ("./root/../root/", tmp)):
+        rc, c = run("check", ["--root", given, "--python", "/opt/venv/bin/python3", "--no-gpu"],
+                    cwd=cwd)
+        libs = {os.path.basename(l["name"]): l for l in c.get("deps", {}).get("libraries", [])}
+        check("libtorch_fake.so" in libs and libs["libtorch_fake.so"]["path"],
+              f"check --root {given}: closure {sorted(libs)[:8]}")
+        missing = [f for f in c["findings"] if f["kind"] == "missing_library"
+                   and f["library"] == "libc10_gone.so"]
+        check(len(missing) == 1 and missing[0]["needed_by"].endswith("torch/lib/libtorch_fake.so"),
+              f"check --root {given}: libc10_gone.so missing, needed by libtorch_fake.so: "
+              f"{missing}")
 
 
 def no_extra_root(torch):

@@ -376,6 +376,9 @@ static void add_env(struct found *f, const char *prefix, const char *found_by, b
     char *exe = td_pyfs_join(a, prefix, "bin/python");
     if (exe && td_pyfs_is_file(f->ctx, exe))
         add(f, exe, found_by, active);
+    /* Some tools (uv, virtualenv --without-pip variants) make only python3. */
+    else if ((exe = td_pyfs_join(a, prefix, "bin/python3")) && td_pyfs_is_file(f->ctx, exe))
+        add(f, exe, found_by, active);
     else if ((exe = td_pyfs_join(a, prefix, "Scripts/python.exe")) && td_pyfs_is_file(f->ctx, exe))
         add(f, exe, found_by, active);
     else if ((exe = td_pyfs_join(a, prefix, "python.exe")))
