@@ -12,8 +12,12 @@ set(TD_TEST_ENV
   TD_BUILD=${PROJECT_BINARY_DIR}
   TD_SANITIZE=$<IF:$<BOOL:${TD_SANITIZE}>,ON,OFF>)
 
+# The TIMEOUTs below are guards against a hang, never a measure of speed: the
+# fixtures' build (compilers only, nothing that waits) took over 15 minutes on
+# the 2-core machine at nice 19 beside three fuzzers and other builds (issue
+# 31), so its guard is an hour, inside CI's 90 minutes.
 add_test(NAME fixtures COMMAND bash ${PROJECT_SOURCE_DIR}/tests/fixtures/build.sh ${FIXTURES})
-set_tests_properties(fixtures PROPERTIES FIXTURES_SETUP fx TIMEOUT 900)
+set_tests_properties(fixtures PROPERTIES FIXTURES_SETUP fx TIMEOUT 3600)
 
 file(GLOB_RECURSE td_c_tests CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/*/test_*.c)
 foreach(t IN LISTS td_c_tests)

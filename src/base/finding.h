@@ -36,6 +36,8 @@ enum td_severity { TD_SEV_INFO, TD_SEV_WARNING, TD_SEV_ERROR };
 #define TD_KIND_CORRUPTED_FILE "corrupted_file"
 #define TD_KIND_STRAY_FILE "stray_file"
 #define TD_KIND_MULTIPLE_INSTALLS "multiple_installs"
+/* check: the interpreter a shell runs has no torch, another one has */
+#define TD_KIND_TORCH_NOT_ON_PATH "torch_not_on_path"
 #define TD_KIND_ENV_VAR_INVALID "env_var_invalid"
 #define TD_KIND_INSUFFICIENT_MEMORY "insufficient_memory"
 #define TD_KIND_INIT_FAILURE "init_failure"
@@ -43,6 +45,8 @@ enum td_severity { TD_SEV_INFO, TD_SEV_WARNING, TD_SEV_ERROR };
 #define TD_KIND_COMPANION_MISMATCH "companion_mismatch"
 #define TD_KIND_PERFORMANCE_BELOW_EXPECTED "performance_below_expected"
 #define TD_KIND_GPU_ERROR "gpu_error" /* bench: the driver crashed, hung or failed a call */
+#define TD_KIND_STEP_UNSTABLE                                                                      \
+    "step_unstable" /* bench --workload: the step slowed down over the rounds */
 #define TD_KIND_PATH_TOO_LONG "path_too_long"
 /* wheel: a symbol version or minimum OS newer than the platform tag promises */
 #define TD_KIND_SYMBOL_VERSION_TOO_NEW "symbol_version_too_new"

@@ -15,6 +15,8 @@
 
 #include "base/arena.h"
 #include "base/finding.h"
+#include "kb/memory.h"
+#include "kb/step.h"
 
 /* One measured figure. */
 struct td_bench_figure {
@@ -187,6 +189,10 @@ void td_bench_memory_run(const struct td_bench_options *o, unsigned threads,
                          struct td_bench_memory *m, struct td_arena *arena);
 void td_bench_disk_run(const struct td_bench_options *o, const char *path, struct td_bench_disk *d,
                        struct td_arena *arena);
+/* The interpreter and torch bench uses: PYTHON's (--python), else the one
+ * that owns the first torch found (the static model of sys.path, as check
+ * finds it). Fills IMP's python, torch_dir, installer, or error. */
+void td_bench_find_python(const char *python, struct td_bench_import *imp, struct td_arena *arena);
 void td_bench_import_run(const struct td_bench_options *o, struct td_bench_import *imp,
                          struct td_arena *arena);
 void td_bench_gpu_run(const struct td_bench_options *o, struct td_bench_gpus *g,
@@ -210,6 +216,106 @@ void td_bench_gpu_parse(const char *text, size_t len, struct td_bench_gpus *g,
 /* The child ended early (HOW: "the GPU helper was killed by SIGSEGV"): G
  * failed, and the device it was working on gets HOW and the step. */
 void td_bench_gpu_ended(struct td_bench_gpus *g, const char *how, struct td_arena *arena);
+
+/* ---- bench --workload: one block of the job, through torch (workload.c) ---- */
+
+struct td_workload_options {
+    struct td_mem_job job; /* the job (check --workload's sizing options) */
+    int hidden, tokens;    /* > 0: run the blocks at this width / image tokens (a quick trial) */
+    int rounds;            /* timed rounds after one warm-up; 0: 5 */
+    const char *python;    /* --python, or NULL: the interpreter that owns the first torch */
+    bool no_gpu;           /* run on the CPU even when torch sees a GPU */
+    int stall_ms;          /* the child is killed after this long without a line; 0: 600 s */
+    struct td_time_up time_up; /* tests: an event instead of the clock */
+    /* Called after each line the child says, with the rounds done, the
+     * rounds asked and the seconds the child has reported so far (import,
+     * load, warm-up, rounds); may be NULL. */
+    void (*progress)(void *ctx, int done, int rounds, double child_s);
+    void *progress_ctx;
+};
+
+/* Median, spread and drift of a series of step times (workload_stats.c). */
+struct td_workload_stats {
+    double median, q1, q3, min, max; /* seconds; quartiles by linear interpolation */
+    double drift_pct; /* median of the last quarter against the first, in %: + slower */
+    size_t quarter;   /* rounds in each quarter (at least 1) */
+};
+void td_workload_stats(const double *x, size_t n, struct td_workload_stats *out);
+
+struct td_bench_workload {
+    const char *workload;
+    const char *python, *torch_dir, *torch_version;
+    const char *device;                          /* "cpu", "cuda" */
+    const char *device_name;                     /* the GPU's name, or NULL */
+    double device_bytes;                         /* the GPU's memory, or the system's RAM */
+    const char *dtype_asked, *dtype, *dtype_why; /* why dtype differs from dtype_asked, or NULL */
+    const char *attention;                       /* "sdpa", "math" */
+    struct td_step_plan plan;
+    double import_s, load_s, warmup_s;
+    double stage_params[TD_STEP_STAGES]; /* one block's parameters */
+    double stage_median_s[TD_STEP_STAGES];
+    int rounds_asked, rounds;
+    double *block_s; /* per round: one block of each stage */
+    double *step_s;  /* per round: extrapolated to the network (blocks x block time) */
+    double *stage_s; /* per round, per stage: [round * plan.n + stage] */
+    struct td_workload_stats stats; /* of step_s */
+    double peak_bytes;              /* 0 unknown */
+    const char *peak_source;        /* "torch.cuda.max_memory_allocated", "peak RSS of the child" */
+    bool has_memory;
+    struct td_mem_estimate memory;
+    char memory_error[200];
+    double rate_flops;           /* the rate the expectation assumes, FLOP/s; 0 unknown */
+    double efficiency;           /* its share a healthy step reaches */
+    double expected_s;           /* expected s/step of the network; 0 unknown */
+    const char *expected_source; /* how, or why unknown */
+    double slow_factor, drift_limit_pct;
+    const char *error; /* why the run could not be done (exit 2), or NULL */
+    struct td_findings findings;
+    double elapsed_s;
+};
+
+/* Runs the job's blocks through the discovered torch in a child and judges
+ * them; false when the run could not be done (W->error says why). */
+bool td_bench_workload_run(const struct td_workload_options *o, struct td_bench_workload *w,
+                           struct td_arena *arena);
+void td_bench_workload_free(struct td_bench_workload *w);
+
+/* Reading the child's lines (the protocol at the top of workload.c). */
+struct td_workload_reader {
+    struct td_bench_workload *w; /* its plan set; block_s, step_s, stage_s for rounds_asked */
+    const struct td_workload_options *o;
+    struct td_arena *arena;
+    int stages_said;
+    bool hello, warm, done;
+    const char *bad;   /* a line that is not the protocol */
+    const char *error; /* the child's own error line */
+    double said_s;     /* seconds the child has reported */
+};
+/* One line (LEN bytes, LINE[LEN] == '\0') into R->w; false (R->bad set)
+ * when it is not the protocol. */
+bool td_workload_read_line(struct td_workload_reader *r, const char *line, size_t len);
+
+/* The Python program of the child (workload_script.c). */
+extern const char td_workload_script[];
+
+/* How a line-speaking child ended (workload_posix.c). */
+struct td_line_child {
+    bool started, timed_out, exited;
+    int exit_code;       /* when it exited by itself; -1 otherwise */
+    char signal[16];     /* "SEGV" when a signal ended it, else "" */
+    double peak_rss;     /* bytes (wait4's ru_maxrss); 0 unknown */
+    char why[300];       /* why it could not be started */
+    char err_tail[1024]; /* the end of what it wrote on stderr */
+};
+
+/* Runs ARGV (ARGV[0] a path), calling LINE for each whole line of its
+ * stdout as it arrives (LINE returning false stops reading and kills the
+ * child); the child is killed after STALL_MS without a line (TIME_UP, when
+ * it has a function, decides instead, asked with all the child has said).
+ * Its stderr is kept in OUT->err_tail. */
+void td_line_child_run(const char *const *argv, int stall_ms, struct td_time_up time_up,
+                       bool (*line)(void *ctx, const char *line, size_t len), void *ctx,
+                       struct td_line_child *out);
 
 /* Seconds on a monotonic clock. */
 double td_bench_now(void);

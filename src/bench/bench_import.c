@@ -59,25 +59,22 @@ static const char script_fmt[] =
     "            best = max(best, 2.0 * n ** 3 / (time.perf_counter() - t) / 1e9)\n"
     "        sys.stderr.write('td-bench cuda_%%s=%%.1f n=%%d\\n' %% (name, best, n))\n";
 
-/* The interpreter and torch bench uses: --python's, else the one that owns
- * the first torch found (the static model of sys.path). */
-static void find_python(const struct td_bench_options *o, struct td_bench_import *imp,
-                        struct td_arena *arena)
+void td_bench_find_python(const char *python, struct td_bench_import *imp, struct td_arena *arena)
 {
     struct td_probe_ctx ctx = {.arena = arena};
     struct td_python *py = NULL;
     struct td_torch *torch = NULL;
     size_t n_py = 0, n_torch = 0;
     struct td_findings ignored = {0};
-    td_probe_pythons(&ctx, o->python, &py, &n_py);
+    td_probe_pythons(&ctx, python, &py, &n_py);
     td_probe_torch_installs(&ctx, py, n_py, &torch, &n_torch, &ignored); /* no integrity */
     td_findings_free(&ignored);
     if (n_torch && torch[0].python < n_py) {
         imp->python = py[torch[0].python].exe;
         imp->torch_dir = torch[0].dir;
         imp->installer = torch[0].installer;
-    } else if (o->python) {
-        imp->python = o->python;
+    } else if (python) {
+        imp->python = python;
         imp->error = "no torch on this interpreter's sys.path";
     } else {
         imp->error = "no Python interpreter with torch was found";
@@ -211,7 +208,7 @@ void td_bench_import_run(const struct td_bench_options *o, struct td_bench_impor
         cuda[i]->threshold = 0.5;
         cuda[i]->source = "unknown: the tensor-core peaks are not in data/gpu_peaks.tsv";
     }
-    find_python(o, imp, arena);
+    td_bench_find_python(o->python, imp, arena);
     if (!imp->python || imp->error)
         return;
     if (o->progress)

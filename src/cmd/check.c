@@ -14,9 +14,9 @@
 #include "base/compat.h"
 #include "cmd/args.h"
 #include "cmd/cmd.h"
+#include "cmd/job.h"
 #include "kb/kb.h"
 #include "kb/memory.h"
-#include "loader/model.h"
 #include "report/check.h"
 #include "report/envelope.h"
 #include "report/fix_script.h"
@@ -25,38 +25,12 @@
 extern char **environ;
 
 struct check_args {
-    const char *python, *workload, *format, *output, *root, *color;
-    const char *model, *precision, *optimizer; /* the job's memory estimate */
-    int batch, resolution, lora_rank;
-    bool checkpointing, no_checkpointing;
+    const char *python, *format, *output, *root, *color;
+    struct td_job_args job; /* --workload and the job's sizing */
     bool redact, verify, no_gpu, symbols, no_symbols, live, verbose, health;
     int timeout_ms, dns_timeout_ms;
     double live_timeout_s;
 };
-
-/* --workload: "list", then every workload of data/workloads.tsv. */
-static bool workload_value(size_t i, char *out, size_t cap)
-{
-    struct td_kb_workload w[64];
-    size_t n = td_kb_workloads(w, 64);
-    if (i == 0)
-        snprintf(out, cap, "list");
-    else if (i - 1 < n && i - 1 < 64)
-        snprintf(out, cap, "%s", w[i - 1].slug);
-    return i == 0 || (i - 1 < n && i - 1 < 64);
-}
-
-/* --precision: the rows of data/precisions.tsv. */
-static bool precision_value(size_t i, char *out, size_t cap)
-{
-    const char *names[16];
-    size_t n = td_mem_precisions(names, 16);
-    if (i < n)
-        snprintf(out, cap, "%s", names[i]);
-    return i < n;
-}
-
-static const char *const check_optimizers[] = {"adamw", "adamw8bit", "adafactor", NULL};
 
 static const char *const check_formats[] = {"text", "json", "jsonl", "markdown", "html", NULL};
 
@@ -70,57 +44,11 @@ static const struct td_option check_options[] = {
     {.name = "--workload",
      .type = TD_ARG_CHOICE,
      .value = "NAME",
-     .values = workload_value,
+     .values = td_job_workload_value,
      .help = "readiness for a training job, and the memory it needs against the GPU's (or the "
              "RAM without one); 'list' shows them with their needs and sources",
-     .at = AT(workload, const char *)},
-    {.name = "--model",
-     .type = TD_ARG_STRING,
-     .value = "PATH",
-     .help = "with --workload: take the parameter count from this checkpoint (a .safetensors, "
-             "an index, a .gguf or a diffusers folder: its transformer or unet)",
-     .at = AT(model, const char *)},
-    {.name = "--batch",
-     .type = TD_ARG_INT,
-     .value = "N",
-     .min = 1,
-     .max = 4096,
-     .help = "with --workload: images per step (default: the workload's)",
-     .at = AT(batch, int)},
-    {.name = "--resolution",
-     .type = TD_ARG_INT,
-     .value = "PX",
-     .min = 64,
-     .max = 16384,
-     .help = "with --workload: the image side in pixels (default: the workload's)",
-     .at = AT(resolution, int)},
-    {.name = "--precision",
-     .type = TD_ARG_CHOICE,
-     .value = "P",
-     .values = precision_value,
-     .help = "with --workload: the base weights' precision (data/precisions.tsv)",
-     .at = AT(precision, const char *)},
-    {.name = "--optimizer",
-     .type = TD_ARG_CHOICE,
-     .value = "OPT",
-     .choices = check_optimizers,
-     .help = "with --workload: the optimizer, whose state is counted (data/optimizers.tsv)",
-     .at = AT(optimizer, const char *)},
-    {.name = "--lora-rank",
-     .type = TD_ARG_INT,
-     .value = "R",
-     .min = 0,
-     .max = 4096,
-     .help = "with --workload: train a LoRA of this rank; 0 = full fine-tuning",
-     .at = AT(lora_rank, int)},
-    {.name = "--gradient-checkpointing",
-     .type = TD_ARG_FLAG,
-     .help = "with --workload: recompute activations in the backward pass",
-     .at = AT(checkpointing, bool)},
-    {.name = "--no-gradient-checkpointing",
-     .type = TD_ARG_FLAG,
-     .help = "with --workload: keep every activation",
-     .at = AT(no_checkpointing, bool)},
+     .at = AT(job.workload, const char *)},
+    TD_OPT_JOB(struct check_args, job),
     TD_OPT_FORMAT(struct check_args, format, check_formats,
                   "the report's form: text (coloured on a terminal), json (docs/schema.md), jsonl "
                   "(the same JSON on one line, for srun and fleet), markdown, to paste into a bug "
@@ -366,10 +294,15 @@ static int emit(const struct check_args *a, const struct td_check_report *r)
     FILE *mem = td_memstream_open(&ms);
     if (!mem)
         return -1;
+    /* --redact: the host field hidden at the source too, since a short name
+     * ("vm") is not replaced in the text, where it would mangle words. */
+    struct td_check_report shown = *r;
+    if (a->redact && shown.sys.hostname)
+        shown.sys.hostname = "<host>";
     if (script)
         td_fix_script(mem, &r->findings, shell);
     else
-        render(a, r, mem);
+        render(a, &shown, mem);
     size_t len;
     char *buf = td_memstream_close(&ms, &len);
     if (!buf)
@@ -405,80 +338,27 @@ static bool python_exists(const struct check_args *a)
     return false;
 }
 
-/* The trained network of a checkpoint: its transformer or unet, else its
- * largest component. */
-static double model_params(const struct td_model *m)
-{
-    const struct td_model_component *best = &m->comps[0];
-    for (unsigned i = 0; i < m->ncomps; i++) {
-        const char *n = m->comps[i].name;
-        if (strcmp(n, "transformer") == 0 || strcmp(n, "unet") == 0)
-            return (double)m->comps[i].params;
-        if (m->comps[i].params > best->params)
-            best = &m->comps[i];
-    }
-    return (double)best->params;
-}
-
-/* --workload's estimate options into JOB; false (said) on bad usage. */
-static bool memory_job(const struct check_args *a, struct td_mem_job *job)
-{
-    bool any = a->model || a->batch || a->resolution || a->precision || a->optimizer ||
-               a->lora_rank >= 0 || a->checkpointing || a->no_checkpointing;
-    if (any && !a->workload) {
-        fprintf(stderr, "torchdoctor check: --model, --batch, --resolution, --precision, "
-                        "--optimizer, --lora-rank and --gradient-checkpointing need --workload\n");
-        return false;
-    }
-    if (a->checkpointing && a->no_checkpointing) {
-        fprintf(stderr, "torchdoctor check: --gradient-checkpointing and "
-                        "--no-gradient-checkpointing contradict each other\n");
-        return false;
-    }
-    *job = (struct td_mem_job){.workload = a->workload,
-                               .batch = a->batch,
-                               .resolution = a->resolution,
-                               .precision = a->precision,
-                               .optimizer = a->optimizer,
-                               .lora_rank = a->lora_rank,
-                               .checkpointing = a->checkpointing      ? 1
-                                                : a->no_checkpointing ? 0
-                                                                      : -1};
-    if (!a->model)
-        return true;
-    static struct td_model m;
-    struct td_arena arena = {0};
-    struct td_err err = {0};
-    bool ok = td_model_read(a->model, &m, &arena, &err) == 0;
-    if (ok)
-        job->params = model_params(&m);
-    else
-        fprintf(stderr, "torchdoctor check: --model: %s\n", err.msg);
-    td_arena_free(&arena);
-    return ok;
-}
-
 int td_cmd_check(int argc, char **argv)
 {
-    struct check_args a = {.lora_rank = -1};
+    struct check_args a = {.job.lora_rank = -1};
     struct td_operands none;
     int status = td_args_parse(&td_check_args, argc, argv, &a, &none);
     if (status != TD_ARGS_CONTINUE)
         return status;
-    if (a.workload && strcmp(a.workload, "list") == 0)
+    if (a.job.workload && strcmp(a.job.workload, "list") == 0)
         return list_workloads(a.format);
     if (a.python && !python_exists(&a))
         return TD_EXIT_USAGE;
     struct td_kb_workload w;
-    if (a.workload && !td_kb_workload(a.workload, &w))
+    if (a.job.workload && !td_kb_workload(a.job.workload, &w))
         return TD_EXIT_USAGE; /* the table accepted it: cannot happen */
     struct td_mem_job job;
-    if (!memory_job(&a, &job))
+    if (!td_job_from_args(&a.job, "check", &job))
         return TD_EXIT_USAGE;
     struct td_diagnose_request q = {.python = a.python,
                                     .root = a.root,
-                                    .workload = a.workload ? &w : NULL,
-                                    .job = a.workload ? &job : NULL,
+                                    .workload = a.job.workload ? &w : NULL,
+                                    .job = a.job.workload ? &job : NULL,
                                     .envp = (const char *const *)environ,
                                     .no_gpu = a.no_gpu,
                                     /* --symbols: the default; --health: fast */

@@ -122,7 +122,7 @@ static const struct td_option deps_options[] = {
      .value = "DIR",
      .must_exist = true,
      .help = "treat DIR as the target's filesystem root (an extracted image, a Windows drive: "
-             "C:\\ is DIR)",
+             "C:\\ is DIR); a Windows target needs one on Linux",
      .at = AT(root, const char *)},
     {.name = "--env",
      .type = TD_ARG_STRING,
@@ -202,6 +202,23 @@ int td_cmd_deps(int argc, char **argv)
         td_arena_free(&plan_arena);
         return TD_EXIT_USAGE;
     }
+#ifndef _WIN32
+    /* DESIGN.md "--root": the target system is DIR. Without one, this host
+     * is the target, and it has no System32, KnownDLLs or API set schema:
+     * every system DLL would be "missing" and its fix "sfc /scannow". */
+    if (!a.root && g.cfg.platform == TD_PLATFORM_WINDOWS) {
+        fprintf(stderr,
+                "torchdoctor deps: %s: the target is Windows, and this machine has no Windows to "
+                "resolve imports against (System32, KnownDLLs, the API set schema): give "
+                "--root DIR, the folder that C:\\ is (a mounted or extracted Windows drive, such "
+                "as /mnt/c); 'torchdoctor inspect' lists its imports, and 'torchdoctor wheel' "
+                "checks a Windows wheel, without one\n",
+                a.files.n ? a.files.v[0] : "the file");
+        td_graph_free(&g);
+        td_arena_free(&plan_arena);
+        return TD_EXIT_USAGE;
+    }
+#endif
     td_name_providers(&g, NULL);
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);

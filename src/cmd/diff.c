@@ -72,10 +72,10 @@ static bool read_doc(const char *path, struct td_snap_doc *d, struct td_arena *a
 {
     struct td_err err = {0};
     size_t len;
-    char *text = td_snapshot_file(path, &len, &err);
+    char *text = td_snapshot_file(path, &len, &err); /* its errors name the file */
     bool ok = text && td_snapshot_read(text, len, d, arena, &err) == 0;
     if (!ok)
-        fprintf(stderr, "torchdoctor diff: %s: %s\n", path, err.msg);
+        fprintf(stderr, "torchdoctor diff: %s%s%s\n", text ? path : "", text ? ": " : "", err.msg);
     free(text);
     return ok;
 }

@@ -7,12 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/compat.h"
 #include "base/text.h"
 #include "cmd/args.h"
 #include "cmd/cmd.h"
+#include "format/detect.h"
 #include "graph/explain_local.h"
 #include "graph/target.h"
 #include "probe/system/apiset.h"
@@ -83,11 +85,12 @@ static const struct td_example explain_examples[] = {
 
 const struct td_args_spec td_explain_args = {
     .command = "explain",
-    .operands = "[TEXT... | -]",
+    .operands = "[TEXT... | FILE | -]",
     .max_operands = -1,
     .description =
-        "Explains an error message or a whole traceback (from the arguments, or from standard "
-        "input with - or when nothing is given and input is not a terminal): what failed, who "
+        "Explains an error message or a whole traceback (from the arguments, a file of text named "
+        "alone such as a saved log, or from standard input with - or when nothing is given and "
+        "input is not a terminal): what failed, who "
         "needs it and the role of the file, then the likely causes, most likely first, each "
         "with its fix and the one command that tells it apart (the cause a public thread "
         "established for a catalogued message ranks first unless the text or this machine "
@@ -127,7 +130,29 @@ static char *read_stream(FILE *in, size_t *len)
     return buf;
 }
 
-/* The message: the arguments joined by blanks, or standard input. */
+/* A lone argument naming a file of text (a saved log: `explain error.log`)
+ * is the message's file, not the message. A binary (a library a message
+ * names) stays text: its path is what the user pasted. */
+static FILE *message_file(const struct td_operands *t)
+{
+    struct stat st;
+    if (t->n != 1 || stat(t->v[0], &st) != 0 || !S_ISREG(st.st_mode))
+        return NULL;
+    FILE *in = fopen(t->v[0], "rb");
+    uint8_t head[64];
+    size_t n = in ? fread(head, 1, sizeof head, in) : 0;
+    enum td_file_kind k = td_detect(head, n);
+    if (in && k != TD_FILE_UNKNOWN && k != TD_FILE_EMPTY) {
+        fclose(in);
+        return NULL;
+    }
+    if (in)
+        rewind(in);
+    return in;
+}
+
+/* The message: the arguments joined by blanks, a file of text named
+ * alone, or standard input. */
 static char *read_input(const struct explain_args *a, size_t *len)
 {
     const struct td_operands *t = &a->texts;
@@ -135,6 +160,12 @@ static char *read_input(const struct explain_args *a, size_t *len)
         return NULL;
     if (t->n == 0 || (t->n == 1 && strcmp(t->v[0], "-") == 0))
         return read_stream(stdin, len);
+    FILE *file = message_file(t);
+    if (file) {
+        char *text = read_stream(file, len);
+        fclose(file);
+        return text;
+    }
     size_t total = 1;
     for (int i = 0; i < t->n; i++)
         total += strlen(t->v[i]) + 1;

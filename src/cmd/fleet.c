@@ -109,7 +109,9 @@ static void read_file(struct td_fleet *f, const char *path)
     struct td_map m;
     struct td_err err = {0};
     if (td_map_open(path, &m, &err) != 0) {
-        td_fleet_problem(f, path, err.msg);
+        size_t n = strlen(path); /* the message names the file already: "PATH: cannot open" */
+        bool named = strncmp(err.msg, path, n) == 0 && err.msg[n] == ':' && err.msg[n + 1] == ' ';
+        td_fleet_problem(f, path, named ? err.msg + n + 2 : err.msg);
         return;
     }
     if (m.size == 0)

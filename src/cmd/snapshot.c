@@ -228,12 +228,18 @@ static bool append_log(const char *path, const char *line, size_t len)
     return ok;
 }
 
-static bool emit(const struct snapshot_args *a, const struct td_check_report *r,
+static bool emit(const struct snapshot_args *a, const struct td_check_report *real,
                  const struct td_snapshot *s)
 {
     const char *home = getenv("HOME");
     const char *user = a->redact ? getenv("USER") : NULL;
-    const char *host = a->redact ? r->sys.hostname : NULL;
+    const char *host = a->redact ? real->sys.hostname : NULL;
+    /* --redact: the hostname field hidden at the source too, since a short
+     * name ("vm") is not replaced in the text, where it would mangle words. */
+    struct td_check_report shown = *real;
+    if (host)
+        shown.sys.hostname = "<host>";
+    const struct td_check_report *r = &shown;
     bool ok = true;
     size_t len;
     if (a->output || (!a->log && !a->restore)) {

@@ -86,7 +86,9 @@ int td_cmd_wheel(int argc, char **argv)
         td_kb_wheel_check(&wheels[n++], &findings);
     }
     struct td_wheel_report r = {wheels, n, &findings};
-    if (strcmp(a.format, "json") == 0) {
+    if (n == 0 && status == TD_EXIT_USAGE) {
+        /* Nothing read: the errors above are the answer, not "No findings." */
+    } else if (strcmp(a.format, "json") == 0) {
         td_wheel_json(&r, stdout);
     } else if (strcmp(a.format, "markdown") == 0) {
         td_wheel_markdown(&r, stdout);

@@ -41,6 +41,14 @@ bool td_elf_is_elf(const uint8_t *data, size_t size)
     return size >= 4 && memcmp(data, "\177ELF", 4) == 0;
 }
 
+bool td_elf_is_program(const struct td_elf *elf)
+{
+    if (elf->type == TD_ET_EXEC)
+        return true;
+    return elf->type == TD_ET_DYN &&
+           ((elf->dyn.flags_1 & TD_DF_1_PIE) || (elf->interp != NULL && elf->soname == NULL));
+}
+
 static int parse_ident(struct td_elf *elf, struct td_buf buf, struct td_err *err)
 {
     const uint8_t *magic = td_buf_at(&buf, 0, 4), *data = td_buf_at(&buf, 0, 16);

@@ -218,6 +218,11 @@ int td_elf_detach(struct td_elf *elf, struct td_arena *arena, struct td_err *err
 /* True when the buffer starts with the ELF magic. */
 bool td_elf_is_elf(const uint8_t *data, size_t size);
 
+/* True for a program (ET_EXEC, or a PIE: DF_1_PIE, or an interpreter and
+ * no soname as PIEs linked before DF_1_PIE have), false for a shared
+ * library, even one that also runs (libc.so.6 has PT_INTERP and a soname). */
+bool td_elf_is_program(const struct td_elf *elf);
+
 /* readelf's name for a machine ("Advanced Micro Devices X86-64"), or
  * "<unknown>" for a value this table lacks. */
 const char *td_elf_machine_name(uint16_t machine);

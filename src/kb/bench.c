@@ -52,7 +52,7 @@ static bool names_contain(const char *name, const char *row)
 bool td_kb_gpu_peak(const char *name, struct td_kb_gpu_peak *out)
 {
     const char *cols[] = {"name",     "sms",        "boost_mhz", "fp32_tflops", "mem_gbs",
-                          "pcie_gen", "pcie_width", "source",    NULL};
+                          "pcie_gen", "pcie_width", "source",    "bf16_tflops", NULL};
     struct td_table k;
     size_t best = 0;
     memset(out, 0, sizeof *out);
@@ -73,6 +73,7 @@ bool td_kb_gpu_peak(const char *name, struct td_kb_gpu_peak *out)
         out->pcie_gen = atoi(td_table_cell(&k, 5));
         out->pcie_width = atoi(td_table_cell(&k, 6));
         kb_copy(out->source, sizeof out->source, td_table_cell(&k, 7));
+        out->bf16_tflops = kb_empty(td_table_cell(&k, 8)) ? 0 : atof(td_table_cell(&k, 8));
     }
     return best > 0;
 }

@@ -22,6 +22,7 @@ struct td_kb_gpu_peak {
     int sms;
     int boost_mhz;
     double fp32_tflops; /* non-tensor FP32 FMA peak at the boost clock */
+    double bf16_tflops; /* dense BF16 tensor-core peak; 0 unknown or none */
     double mem_gbs;     /* memory bandwidth, GB/s */
     int pcie_gen, pcie_width;
     char source[300];

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/finding.h"
 #include "kb/memory.h"
 #include "kb/table.h"
 
@@ -116,23 +117,30 @@ static bool model_row(const struct td_mem_job *job, struct td_mem_estimate *e)
     return false;
 }
 
-struct shape {
-    double blocks, hidden, heads, token_px, extra;
-};
-
-static size_t shapes(const char *arch, struct shape *out, size_t cap)
+size_t td_mem_shapes(const char *arch, struct td_mem_shape *out, size_t cap)
 {
-    static const char *const cols[] = {"arch",     "blocks",       "hidden", "heads",
-                                       "token_px", "extra_tokens", NULL};
+    static const char *const cols[] = {
+        "arch",         "stage", "blocks",         "hidden",      "heads", "token_px",
+        "extra_tokens", "block", "context_tokens", "context_dim", NULL};
     struct td_table t;
     size_t n = 0;
-    if (!td_table_open(&t, "model_shapes", cols))
+    if (!arch || !td_table_open(&t, "model_shapes", cols))
         return 0;
-    while (td_table_next(&t) && n < cap)
-        if (strcmp(td_table_cell(&t, 0), arch) == 0)
-            out[n++] = (struct shape){num(td_table_cell(&t, 1)), num(td_table_cell(&t, 2)),
-                                      num(td_table_cell(&t, 3)), num(td_table_cell(&t, 4)),
-                                      num(td_table_cell(&t, 5))};
+    while (td_table_next(&t) && n < cap) {
+        if (strcmp(td_table_cell(&t, 0), arch) != 0)
+            continue;
+        struct td_mem_shape *s = &out[n++];
+        memset(s, 0, sizeof *s);
+        kb_copy(s->stage, sizeof s->stage, td_table_cell(&t, 1));
+        s->blocks = num(td_table_cell(&t, 2));
+        s->hidden = num(td_table_cell(&t, 3));
+        s->heads = num(td_table_cell(&t, 4));
+        s->token_px = num(td_table_cell(&t, 5));
+        s->extra = num(td_table_cell(&t, 6));
+        kb_copy(s->block, sizeof s->block, td_table_cell(&t, 7));
+        s->context_tokens = num(td_table_cell(&t, 8));
+        s->context_dim = num(td_table_cell(&t, 9));
+    }
     return n;
 }
 
@@ -145,8 +153,8 @@ static double gb(double bytes)
 static bool compute(struct td_mem_estimate *e, bool explain, char *err, size_t errcap)
 {
     const struct td_mem_job *u = &e->used;
-    struct shape s[8];
-    size_t ns = shapes(e->arch, s, 8);
+    struct td_mem_shape s[8];
+    size_t ns = td_mem_shapes(e->arch, s, 8);
     double pb = td_mem_precision_bytes(u->precision), state;
     bool factored;
     if (!pb) {
@@ -291,4 +299,21 @@ bool td_mem_estimate(const struct td_mem_job *job, double capacity, struct td_me
     if (capacity > 0 && !e->fits)
         find_fix(e);
     return true;
+}
+
+void td_mem_finding(const struct td_mem_estimate *e, const char *device, const char *workload,
+                    struct td_findings *f)
+{
+    if (e->capacity <= 0 || e->fits)
+        return;
+    double g30 = 1024.0 * 1024.0 * 1024.0;
+    char fix[256] = "";
+    if (e->fix_total > 0)
+        snprintf(fix, sizeof fix, "train with %s: the job then needs %.1f GB", e->fix,
+                 e->fix_total / g30);
+    else
+        snprintf(fix, sizeof fix, "%s", e->fix);
+    td_findings_add(f, TD_SEV_ERROR, TD_KIND_INSUFFICIENT_MEMORY, device, workload, NULL,
+                    fix[0] ? fix : NULL, "will not fit: needs %.1f GB, %s has %.1f GB",
+                    e->parts.total / g30, device, e->capacity / g30);
 }

@@ -43,6 +43,20 @@ struct td_mem_estimate {
 bool td_mem_estimate(const struct td_mem_job *job, double capacity, struct td_mem_estimate *e,
                      char *err, size_t errcap);
 
+/* One stage of an architecture's blocks (data/model_shapes.tsv). */
+struct td_mem_shape {
+    char stage[32], block[16]; /* "double-stream", "double" | "single" | "unet" */
+    double blocks, hidden, heads, token_px, extra, context_tokens, context_dim;
+};
+/* The stages of ARCH, at most CAP; their count (0: unknown arch). */
+size_t td_mem_shapes(const char *arch, struct td_mem_shape *out, size_t cap);
+
+struct td_findings;
+/* An insufficient_memory error into F when E does not fit its capacity,
+ * with the first change that fits as the fix. */
+void td_mem_finding(const struct td_mem_estimate *e, const char *device, const char *workload,
+                    struct td_findings *f);
+
 /* Bytes per parameter at PRECISION (precisions table); 0 when unknown. */
 double td_mem_precision_bytes(const char *precision);
 /* The precisions table's names in order (for tables and --help); count. */

@@ -31,6 +31,7 @@ struct td_wheel_binary {
     size_t narches;
     int bits;          /* 32 or 64 */
     bool is_extension; /* a tagged module name, or an untagged one exporting PyInit_<module> */
+    bool program;      /* an executable, not a library: run, never loaded by an import */
     struct td_wheel_ext ext;
     const char *soname;  /* DT_SONAME / LC_ID_DYLIB install name; NULL when none */
     const char **needed; /* DT_NEEDED, PE imports (delay-loaded ones too), LC_LOAD_DYLIB */

@@ -173,6 +173,17 @@ static void check_platform(const struct tags *t, const struct td_wheel_binary *b
     size_t nseen = 0;
     for (size_t i = 0; i < w->nplatforms; i++) {
         const struct td_wheel_platform *p = &w->platforms[i];
+        if (p->os == TD_WHEEL_OS_ANY && b->program) {
+            /* pip's and setuptools' own wheels carry Windows launchers
+             * (t64.exe, cli-64.exe) that pip copies to make console scripts. */
+            td_findings_add(out, TD_SEV_INFO, TD_KIND_WRONG_ARCHITECTURE, base_of(b->path),
+                            NEEDED_BY(w, b, nb), NULL, NULL,
+                            "%s is a %s %s program, not a library: no import loads it, and "
+                            "it runs only on that OS and machine although the tag 'any' "
+                            "installs it everywhere",
+                            b->path, b->os, have);
+            return;
+        }
         if (p->os == TD_WHEEL_OS_ANY) {
             td_findings_add(out, TD_SEV_ERROR, TD_KIND_WRONG_ARCHITECTURE, base_of(b->path),
                             NEEDED_BY(w, b, nb), NULL,

@@ -389,20 +389,8 @@ static void estimate_memory(const struct td_facts *x, const struct td_mem_job *j
     double cap = g ? (double)g->memory : x->sys ? (double)x->sys->ram_total : 0;
     r->memory_device = g ? g->name : "system RAM";
     r->has_memory = td_mem_estimate(job, cap, &r->memory, r->memory_error, sizeof r->memory_error);
-    const struct td_mem_estimate *e = &r->memory;
-    if (r->has_memory && cap > 0 && !e->fits) {
-        double g30 = 1024.0 * 1024.0 * 1024.0;
-        char fix[256] = "";
-        if (e->fix_total > 0)
-            snprintf(fix, sizeof fix, "train with %s: the job then needs %.1f GB", e->fix,
-                     e->fix_total / g30);
-        else
-            snprintf(fix, sizeof fix, "%s", e->fix);
-        td_findings_add(&r->findings, TD_SEV_ERROR, TD_KIND_INSUFFICIENT_MEMORY, r->memory_device,
-                        job->workload, NULL, fix[0] ? fix : NULL,
-                        "will not fit: needs %.1f GB, %s has %.1f GB", e->parts.total / g30,
-                        r->memory_device, cap / g30);
-    }
+    if (r->has_memory)
+        td_mem_finding(&r->memory, r->memory_device, job->workload, &r->findings);
 }
 
 static void judge(const struct td_diagnose_request *a, struct td_check_report *r)

@@ -1069,20 +1069,19 @@ static void json_torch(struct td_jsonw *w, const struct td_check_report *r)
     td_jw_end_array(w);
 }
 
-static void json_memory(struct td_jsonw *w, const struct td_check_report *r)
+void td_check_json_memory(struct td_jsonw *w, const struct td_mem_estimate *e, const char *device)
 {
-    const struct td_mem_estimate *e = &r->memory;
     const struct td_mem_job *u = &e->used;
     char verdict[512];
     td_jw_key(w, "memory");
     td_jw_begin_object(w);
-    td_jw_kstr(w, "device", r->memory_device);
+    td_jw_kstr(w, "device", device);
     td_jw_key(w, "capacity_bytes");
     td_jw_fixed(w, e->capacity, 0);
     td_jw_key(w, "total_bytes");
     td_jw_fixed(w, e->parts.total, 0);
     td_jw_kbool(w, "fits", e->fits);
-    td_jw_kstr(w, "verdict", td_check_memory_verdict(e, r->memory_device, verdict, sizeof verdict));
+    td_jw_kstr(w, "verdict", td_check_memory_verdict(e, device, verdict, sizeof verdict));
     td_jw_kstr(w, "fix", e->fix[0] ? e->fix : NULL);
     td_jw_key(w, "fix_total_bytes");
     td_jw_fixed(w, e->fix_total, 0);
@@ -1137,7 +1136,7 @@ void td_check_json_sections(struct td_jsonw *w, const struct td_check_report *r,
         td_jw_kbool(w, "ready", r->workload_ready);
         td_jw_kstr(w, "source", r->workload->source);
         if (r->has_memory)
-            json_memory(w, r);
+            td_check_json_memory(w, &r->memory, r->memory_device);
         td_jw_end_object(w);
     }
     if (r->live) {

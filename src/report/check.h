@@ -17,6 +17,8 @@
 /* "fits with 3.1 GB to spare (...)" / "will not fit: needs ...; with X Y GB". */
 const char *td_check_memory_verdict(const struct td_mem_estimate *e, const char *device, char *out,
                                     size_t cap);
+/* The "memory" object of check --workload's JSON (bench --workload's too). */
+void td_check_json_memory(struct td_jsonw *w, const struct td_mem_estimate *e, const char *device);
 const char *td_check_workload_needs(const struct td_kb_workload *w, char *out, size_t cap);
 
 void td_check_text(const struct td_check_report *r, const struct td_term *t);

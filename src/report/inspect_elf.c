@@ -11,11 +11,8 @@ static const char *elf_type_name(const struct td_elf *e)
         return "relocatable object";
     case TD_ET_EXEC:
         return "executable";
-    case TD_ET_DYN:
-        /* A PIE is ET_DYN too; DF_1_PIE or an interpreter tells them apart. */
-        if ((e->dyn.flags_1 & TD_DF_1_PIE) || e->interp)
-            return "position-independent executable";
-        return "shared library";
+    case TD_ET_DYN: /* a PIE is ET_DYN too */
+        return td_elf_is_program(e) ? "position-independent executable" : "shared library";
     case 4:
         return "core file";
     }
@@ -172,8 +169,8 @@ static int describe_symbols(struct td_view *v, const struct td_elf *e, uint32_t 
         td_view_bool(v, "defined", NULL, s.defined);
         td_view_str(v, "type", NULL, sym_type_name(s.type));
         td_view_str(v, "bind", NULL, sym_bind_name(s.bind));
-        if (s.version)
-            td_view_str(v, "version", s.version_hidden ? "@" : "@@", s.version);
+        if (s.version) /* nm -D's marks: @@ a default definition, @ a reference or hidden one */
+            td_view_str(v, "version", s.version_hidden || !s.defined ? "@" : "@@", s.version);
         if (s.version_hidden)
             td_view_bool(v, "version_hidden", NULL, true);
         if (s.version_file)

@@ -176,10 +176,13 @@ int td_inspect_pe(struct td_view *v, const struct td_pe *pe, const struct td_ins
     td_inspect_path_list(v, "rpath", NULL, NULL);
     td_inspect_path_list(v, "runpath", NULL, NULL);
     td_view_json_str(v, "interpreter", NULL);
+    /* The GUID as dumpbin, objdump and a symbol server's key write it:
+     * Data1, Data2 and Data3 are little-endian in the record. */
     char guid[64] = "";
+    static const uint8_t order[16] = {3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15};
     if (cv.present) {
         for (int i = 0; i < 16; i++)
-            snprintf(guid + 2 * i, 3, "%02x", cv.guid[i]);
+            snprintf(guid + 2 * i, 3, "%02x", cv.guid[order[i]]);
         snprintf(guid + 32, sizeof guid - 32, "-%u", cv.age);
     }
     td_view_str(v, "build_id", "pdb guid", cv.present ? guid : NULL);
@@ -223,7 +226,7 @@ int td_inspect_pe(struct td_view *v, const struct td_pe *pe, const struct td_ins
     td_view_list_end(v);
     describe_version(v, &ver);
     describe_manifest(v, &man);
-    td_view_str(v, "pdb", "pdb", cv.present ? cv.pdb_path : NULL);
+    td_view_str(v, "pdb", "pdb", cv.present && cv.pdb_path && *cv.pdb_path ? cv.pdb_path : NULL);
     td_view_list_begin(v, "sections", NULL);
     for (uint16_t i = 0; v->kind == TD_VIEW_JSON && i < pe->nsections; i++)
         td_view_item(v, pe->sections[i].name);

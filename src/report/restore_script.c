@@ -136,9 +136,17 @@ static void header(FILE *out, const struct td_check_report *r, const struct td_s
     }
 }
 
-/* Step 1: `pip uninstall -y` of the installed torch stack. */
+/* Step 1: `pip uninstall -y` of the installed torch stack (none when pip
+ * installed none of it: pip refuses an uninstall of nothing). */
 static void uninstall_stack(FILE *out, const struct td_snap_env *env, enum td_restore_shell sh)
 {
+    size_t n = 0;
+    for (size_t i = 0; i < env->n_packages; i++)
+        n += torch_stack(&env->packages[i]) && restorable(&env->packages[i]);
+    if (n == 0) {
+        fprintf(out, "%s 1. No torch stack that pip installed: nothing to remove.\n", comment(sh));
+        return;
+    }
     fprintf(out,
             "%s 1. Remove the torch stack first, so that no file of another variant\n"
             "%s    (+cpu beside +cu121) stays mixed in.\n",
@@ -161,6 +169,11 @@ static void spec(FILE *out, enum td_restore_shell sh, const struct td_snap_packa
 /* Step 2: one install per wheel index (the variant's), and per URL. */
 static void install_indexed(FILE *out, const struct td_snap_env *env, enum td_restore_shell sh)
 {
+    size_t n = 0;
+    for (size_t i = 0; i < env->n_packages; i++)
+        n += env->packages[i].index_url && restorable(&env->packages[i]);
+    if (n == 0)
+        return;
     fprintf(out,
             "%s 2. Builds from their own wheel index (the variant's, or the URL pip recorded).\n",
             comment(sh));

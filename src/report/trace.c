@@ -132,6 +132,12 @@ void td_trace_text(const struct td_trace *tr, const struct td_term *t)
     if (tr->findings.count) {
         fputc('\n', out);
         td_findings_text(t, &tr->findings);
+    } else if (tr->timed_out || tr->signal || tr->exit_status != 0) {
+        /* Everything loaded, yet the command failed: not "no problems". */
+        fprintf(
+            out,
+            "\nno load problem found, but the command failed: %s (its own error output says why)\n",
+            outcome(tr, buf, sizeof buf));
     } else {
         fprintf(out, "\nno problems found\n");
     }

@@ -5,9 +5,13 @@
  * is an error naming why. */
 #include "snapshot/snapshot.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "base/map.h"
 
 #ifdef TD_HAVE_JANSSON
 #include <jansson.h>
@@ -239,9 +243,15 @@ enum { SNAPSHOT_FILE_MAX = 1 << 28 };
 
 char *td_snapshot_file(const char *path, size_t *len, struct td_err *err)
 {
-    FILE *f = fopen(path, "rb");
+    /* td_open_file refuses a FIFO or a device (fopen would wait for a
+     * writer) and a folder, and names the file and why. */
+    int fd = td_open_file(path, err);
+    FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
     if (!f) {
-        td_err_set(err, "cannot open %s", path);
+        if (fd >= 0) {
+            td_err_set(err, "%s: cannot open: %s", path, strerror(errno));
+            close(fd);
+        }
         return NULL;
     }
     size_t cap = 1 << 16, n = 0;
@@ -263,7 +273,7 @@ char *td_snapshot_file(const char *path, size_t *len, struct td_err *err)
     fclose(f);
     if (!buf || failed) {
         free(buf);
-        td_err_set(err, "cannot read %s%s", path, buf ? "" : " (too large)");
+        td_err_set(err, "%s: cannot read%s", path, buf ? "" : " (too large)");
         return NULL;
     }
     buf[n] = '\0';

@@ -8,6 +8,7 @@ import hashlib
 import base64
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -209,6 +210,27 @@ def views(t, py):
     check(body.startswith("#!/bin/sh") and "cuda_driver_too_old" in body, f"fix script: {body[:300]}")
 
 
+def redact_short_host():
+    """--redact hides the host name even when it is too short (2 letters, as
+    "vm") to be replaced in the text without mangling words: the JSON's
+    "host" field is <host>. A UTS namespace gives the run its own name."""
+    cmd = ["unshare", "-u", "sh", "-c", 'hostname vm && exec "$@"', "sh",
+           TD, "check", "--redact", "--no-gpu", "--python", "/usr/bin/python3", "--format", "json"]
+    p = subprocess.run(cmd, capture_output=True, text=True, env={**env_without(*GPU_VARS), "HOME": "/nonexistent-home"})
+    if p.returncode not in (0, 1) and "unshare" in p.stderr + p.stdout:
+        print("skipped: --redact of a 2-letter host name (no UTS namespace here:", p.stderr.strip()[-120:], ")")
+        return
+    import json
+    doc = json.loads(p.stdout)
+    check(doc.get("host") == "<host>", f"--redact with host name 'vm': host {doc.get('host')!r}")
+    cmd[cmd.index("check")] = "snapshot"
+    cmd.remove("--format"), cmd.remove("json")
+    p = subprocess.run(cmd, capture_output=True, text=True, env={**env_without(*GPU_VARS), "HOME": "/nonexistent-home"})
+    doc = json.loads(p.stdout) if p.returncode in (0, 1) else {}
+    check(doc.get("system", {}).get("hostname") == "<host>",
+          f"snapshot --redact with host name 'vm': exit {p.returncode}, hostname {doc.get('system', {}).get('hostname')!r}")
+
+
 def live(t):
     """--live: import torch for real under trace, and a copy broken on LD_LIBRARY_PATH."""
     text = open("/usr/lib/python3/dist-packages/torch/version.py").read()
@@ -233,7 +255,60 @@ def live(t):
           f"--live with a broken {soname}: {lv.get('failed')}, {doc['findings']}")
 
 
+def active_without_torch(t):
+    """The python3 a shell runs (PATH's first, or the active venv) has no
+    torch while /usr/bin/python3 imports Debian's: `python3 -c 'import
+    torch'` fails with "No module named 'torch'", which check must say
+    (a warning naming both), not "no problem found"."""
+    root = os.path.join(t, "notorch")
+    os.makedirs(os.path.join(root, "lib", "python3.11", "site-packages"))
+    os.makedirs(os.path.join(root, "bin"))
+    for name in ("python", "python3"):  # as python3 -m venv makes them
+        os.symlink("/usr/bin/python3.11", os.path.join(root, "bin", name))
+    with open(os.path.join(root, "pyvenv.cfg"), "w") as f:
+        f.write("home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.2\n")
+    exe = os.path.join(root, "bin", "python3")
+    real = subprocess.run([exe, "-c", "import torch"], capture_output=True, text=True)
+    check(real.returncode != 0 and "No module named 'torch'" in real.stderr,
+          f"oracle: {exe} -c 'import torch' fails: {real.stderr[-200:]}")
+    for what, env in (("first on PATH", {"PATH": f"{root}/bin:/usr/bin:/bin"}),
+                      ("VIRTUAL_ENV", {"PATH": "/usr/bin:/bin", "VIRTUAL_ENV": root})):
+        rc, doc = run(["--no-gpu"], env)
+        f = kinds(doc, "torch_not_on_path")
+        check(rc == 0 and len(f) == 1 and f[0]["severity"] == "warning"
+              and f[0]["needed_by"] in (exe, os.path.join(root, "bin", "python"))
+              and "/usr/bin/python3" in f[0]["detail"]
+              and f"{f[0]['needed_by']} -m pip install" in (f[0]["fix"] or ""),
+              f"active python without torch ({what}): exit {rc}, {f or doc['findings']}")
+    rc, doc = run(["--no-gpu"], {"PATH": "/usr/bin:/bin"})
+    check(not kinds(doc, "torch_not_on_path"), f"python3 on PATH imports torch: {kinds(doc, 'torch_not_on_path')}")
+    # A system python3 without torch that pip refuses to install into (PEP
+    # 668, as Debian 12 marks its own), and a venv later on PATH with torch:
+    # the fix runs the venv's interpreter, never pip into the system's.
+    root = os.path.join(t, "pep668")
+    for d in ("usr/bin", "usr/lib/python3.11", "opt/venv/bin",
+              "opt/venv/lib/python3.11/site-packages/torch"):
+        os.makedirs(os.path.join(root, d))
+    shutil.copy(os.path.join(FX, "torch_layouts", "multi", "usr", "bin", "python3.11"),
+                os.path.join(root, "usr", "bin", "python3.11"))
+    os.symlink("python3.11", os.path.join(root, "usr", "bin", "python3"))
+    open(os.path.join(root, "usr", "lib", "python3.11", "EXTERNALLY-MANAGED"), "w").write("[externally-managed]\n")
+    for name in ("python", "python3"):
+        os.symlink("/usr/bin/python3.11", os.path.join(root, "opt", "venv", "bin", name))
+    open(os.path.join(root, "opt", "venv", "pyvenv.cfg"), "w").write("home = /usr/bin\nversion = 3.11.2\n")
+    site = os.path.join(root, "opt", "venv", "lib", "python3.11", "site-packages", "torch")
+    open(os.path.join(site, "__init__.py"), "w").write("# torch\n")
+    open(os.path.join(site, "version.py"), "w").write("__version__ = '2.5.1+cpu'\n")
+    rc, doc = run(["--no-gpu", "--root", root], {"PATH": "/usr/bin:/opt/venv/bin"})
+    f = kinds(doc, "torch_not_on_path")
+    check(len(f) == 1 and f[0]["needed_by"] == "/usr/bin/python3" and "pip install" not in f[0]["fix"]
+          and f[0]["fix"].startswith("/opt/venv/bin/python") and "EXTERNALLY-MANAGED" in f[0]["fix"],
+          f"system python3 under PEP 668 without torch: {f or doc['findings']}")
+
+
 with tempfile.TemporaryDirectory() as t:
+    active_without_torch(t)
+    redact_short_host()
     debian_torch()
     live(t)
     cu121, _ = venv(t, "cu121", "2.5.1+cu121", "12.1")

@@ -20,6 +20,9 @@ cp "$tmp/out" "$tmp/win.json"; echo "$rc" >"$tmp/win.rc"
 printf 'Traceback (most recent call last):\n  File "%s/linux/pkg/__init__.py", line 1, in <module>\n    lib = ctypes.CDLL("libfoo.so")\nImportError: libbar.so.1: cannot open shared object file: No such file or directory\n' "$fx" >"$tmp/linux.txt"
 rc=$(status "$TD_BIN" explain --format json - <"$tmp/linux.txt")
 cp "$tmp/out" "$tmp/linux.json"; echo "$rc" >"$tmp/linux.rc"
+# The same traceback named as a file (explain error.log): read, not taken for the text.
+rc=$(status "$TD_BIN" explain --format json "$tmp/linux.txt")
+cp "$tmp/out" "$tmp/linuxfile.json"; echo "$rc" >"$tmp/linuxfile.rc"
 
 rc=$(status "$TD_BIN" explain --format json "ImportError: $fx/sym/app/libuse.so: undefined symbol: sym_new")
 cp "$tmp/out" "$tmp/sym.json"; echo "$rc" >"$tmp/sym.rc"
@@ -77,6 +80,9 @@ check(all(c["confirm"].startswith("torchdoctor ") for c in cs), cs)
 
 d, rc = load("linux")
 check(rc == 1, f"linux: exit {rc}")
+f, frc = load("linuxfile")
+check(frc == rc and f["explain"] == d["explain"] and f["findings"] == d["findings"],
+      f"explain FILE reads the file as - <FILE does: exit {frc}, matched {f['explain'].get('fields')}")
 e = d["explain"]
 check(e["matched"] is False and e["id"] is None, f"linux: matched {e['id']}")
 check(e["fields"]["file"] == "libbar.so.1" and e["fields"]["error_code"] == "errno 2", e["fields"])

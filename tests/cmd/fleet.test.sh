@@ -67,6 +67,9 @@ for f in garbage.json truncated.json other.json nohost.json absent.json; do
     grep -q "$f" "$tmp/mixed.err" || { echo "$f is not named on stderr:"; cat "$tmp/mixed.err"; exit 1; }
 done
 grep -q 'truncated.json: not valid JSON' "$tmp/mixed.err" || { cat "$tmp/mixed.err"; exit 1; }
+# A file that is not there is named once: "PATH: cannot open: ...", not "PATH: PATH: ...".
+grep -qx "torchdoctor fleet: $tmp/absent.json: cannot open: No such file or directory" "$tmp/mixed.err" ||
+    { echo "absent.json's line:"; grep absent.json "$tmp/mixed.err"; exit 1; }
 set +e
 "$td" fleet "$tmp/garbage.json" "$tmp/absent.json" >/dev/null 2>"$tmp/none.err"
 rc=$?

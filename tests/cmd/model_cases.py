@@ -295,14 +295,14 @@ def gpu_verdicts():
         doc = json.loads(p.stdout)
         return p.returncode, doc["workload"]["memory"], doc["findings"]
 
-    rc, m, f = job()
+    rc, m, f = job("--precision", "bf16")  # ai-toolkit's default is 8-bit base weights
     GIB = 1 << 30
     want = (f"will not fit: needs {m['total_bytes'] / GIB:.1f} GB, NVIDIA GeForce RTX 3090 has "
             f"23.7 GB; with --precision fp8 (fp8 base weights) {m['fix_total_bytes'] / GIB:.1f} GB")
     check(m["device"] == "NVIDIA GeForce RTX 3090" and m["verdict"] == want and rc == 1 and
           any(x["kind"] == "insufficient_memory" and "will not fit" in x["detail"] and
               "--precision fp8" in x["fix"] for x in f),
-          f"flux-lora on a 24 GB GPU: '{m['verdict']}'")
+          f"flux-lora in bf16 on a 24 GB GPU: '{m['verdict']}'")
     rc, m2, f = job("--precision", "fp8")
     check(m2["fits"] and m2["verdict"].startswith("fits with ") and
           abs(m2["total_bytes"] - m["fix_total_bytes"]) <= 1,

@@ -5,7 +5,8 @@ binutils / LLVM readers on every real binary of a kind on this machine.
   oracle.py elf DIR...   every ELF shared object: readelf -W -h -d --dyn-syms
   oracle.py pe DIR...    every PE DLL: llvm-readobj --file-headers --coff-imports --coff-exports
 
-Compared per file: machine, NEEDED/imports (in order), SONAME, RPATH,
+Compared per file: machine, file type (ELF: a shared library or a program,
+as readelf's Type: line says), NEEDED/imports (in order), SONAME, RPATH,
 RUNPATH, defined and undefined dynamic symbol counts (PE: exports and
 imported functions). Any disagreement is printed and fails the test."""
 import json
@@ -42,12 +43,19 @@ def elf_files(dirs):
                     yield p
 
 
+# readelf -h's Type: line (binutils 2.40: a DF_1_PIE object is a
+# "Position-Independent Executable file") in inspect's words.
+READELF_TYPES = {"DYN (Shared object file)": "shared library",
+                 "DYN (Position-Independent Executable file)": "position-independent executable",
+                 "EXEC (Executable file)": "executable"}
+
+
 def parse_readelf(text):
     files, cur, in_syms = {}, None, False
     for line in text.splitlines():
         if line.startswith("File: "):
             cur = {"needed": [], "soname": None, "rpath": None, "runpath": None,
-                   "machine": None, "defined": 0, "undefined": 0, "nsyms": None}
+                   "machine": None, "type": None, "defined": 0, "undefined": 0, "nsyms": None}
             files[line[6:].strip()] = cur
             in_syms = False
             continue
@@ -56,6 +64,9 @@ def parse_readelf(text):
         m = re.match(r"\s+Machine:\s+(.*)$", line)
         if m:
             cur["machine"] = m.group(1).strip()
+        m = re.match(r"\s+Type:\s+(.*)$", line)
+        if m:
+            cur["type"] = READELF_TYPES.get(m.group(1).strip(), m.group(1).strip())
         m = re.search(r"\((NEEDED|SONAME|RPATH|RUNPATH)\)\s+\S.*?: \[(.*)\]$", line)
         if m:
             tag, val = m.group(1), m.group(2)
@@ -113,6 +124,8 @@ def check_elf(dirs):
                         problems.append(f"{k} {mine} != readelf {r[k]}")
                 if g["machine"] != r["machine"]:
                     problems.append(f"machine {g['machine']!r} != readelf {r['machine']!r}")
+                if g["type"] != r["type"]:
+                    problems.append(f"type {g['type']!r} != readelf {r['type']!r}")
                 s = g["symbols"]
                 if (s["defined"], s["undefined"]) != (r["defined"], r["undefined"]):
                     problems.append(f"symbols {s['defined']}/{s['undefined']} != readelf "

@@ -207,6 +207,22 @@ def restore(t, py, base_doc, index):
     check(p.returncode == 2 and "--restore-script" in p.stderr, f"restore.txt: exit {p.returncode}")
 
 
+def restore_debian(t):
+    """Debian's python3 holds only Debian packages: its restore script has
+    nothing for pip to do and must still run to the end (an empty `pip
+    uninstall -y` stops with "You must give at least one requirement").
+    Run against a fresh venv, never the system's interpreter."""
+    script = os.path.join(t, "restore-debian.sh")
+    p = td(["snapshot", "--python", "/usr/bin/python3", "--no-gpu", "--restore-script", script])
+    check(p.returncode in (0, 1) and os.path.exists(script), f"--restore-script of Debian's python3: {p.stderr}")
+    fresh = os.path.join(t, "fresh-debian")
+    subprocess.run(["/usr/bin/python3", "-m", "venv", fresh], check=True)
+    run = subprocess.run(["sh", script, os.path.join(fresh, "bin", "python")], capture_output=True, text=True,
+                         env=env_with({"PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"},
+                                      "/nonexistent-home"))
+    check(run.returncode == 0, f"restore-debian.sh: exit {run.returncode}: {run.stderr[-400:]}")
+
+
 def change_log(t, py, index):
     log = os.path.join(t, "changes.jsonl")
     p1 = td(["snapshot", "--python", py, "--log", log], GPU)
@@ -240,6 +256,18 @@ def bad_inputs(t, base):
                  ["diff", base, "--format", "yaml"]):
         p = td(args)
         check(p.returncode == 2 and p.stderr, f"{args}: exit {p.returncode} {p.stderr!r}")
+    # A FIFO (nobody writing) or a folder where a snapshot or a log is
+    # expected: refused at once with what it is, never waited on.
+    fifo = os.path.join(t, "snap.fifo")
+    os.mkfifo(fifo)
+    for args, what in ((["diff", fifo, base], "FIFO"), (["log", fifo], "FIFO"),
+                       (["diff", t, base], "directory"), (["log", t], "directory")):
+        try:
+            p = subprocess.run([TD, *args], capture_output=True, text=True, timeout=10,
+                               env=env_with({}, "/nonexistent-home"))
+            check(p.returncode == 2 and what in p.stderr, f"{args}: exit {p.returncode} {p.stderr!r}")
+        except subprocess.TimeoutExpired:
+            check(False, f"{args}: no answer within 10 s (it waits for a writer)")
 
 
 def home_folded(t):
@@ -272,6 +300,7 @@ with tempfile.TemporaryDirectory() as t:
     older_driver(py, base)
     shadowing_entry(t)
     restore(t, py, base_doc, index)
+    restore_debian(t)
     change_log(t, py, index)
     bad_inputs(t, base)
     home_folded(t)

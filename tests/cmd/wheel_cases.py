@@ -90,6 +90,16 @@ def expect_none(path, what):
     return doc
 
 
+def expect_program_in_any(path, what, programs):
+    """No warning or error, and one info naming each of PROGRAMS (native
+    programs, not libraries, in a wheel tagged 'any')."""
+    doc = expect_none(path, what)
+    infos = [f["needed_by"] for f in doc["findings"]
+             if f["severity"] == "info" and f["kind"] == "wrong_architecture"]
+    check(all(any(p in (n or "") for n in infos) for p in programs) and len(infos) == len(programs),
+          f"{what}: one info per program {programs}: {infos}")
+
+
 def expect_one(path, what, kind, member, needle, severity="error"):
     """Exactly one warning/error finding, of KIND, naming MEMBER, with NEEDLE
     in its symbol, library or detail; exit 1 for an error, 0 otherwise."""
@@ -216,6 +226,11 @@ const char *utf8(PyObject *o) { return PyUnicode_AsUTF8(o); }
     # A native module in a py3-none-any wheel installs everywhere.
     expect_one(wheel("any-1.0-py3-none-any.whl", {EXT: good}), "native code in any",
                "wrong_architecture", EXT, "any")
+    # A program (a PIE) is no library: nothing imports it, so an 'any' wheel
+    # carrying one is said (info), not an error.
+    run("gcc", "-O2", "-o", os.path.join(T, "tool"), src("tool.c", "int main(void) { return 0; }\n"))
+    expect_program_in_any(wheel("anytool-1.0-py3-none-any.whl", {"pkg/bin/tool": os.path.join(T, "tool")}),
+                          "ELF program in any", ["pkg/bin/tool"])
     # RECORD: a member changed after RECORD was written; a member RECORD lacks.
     expect_one(wheel("rec-1.0-cp311-cp311-manylinux_2_17_x86_64.whl",
                      {EXT: good, "pkg/__init__.py": b"x = 1\n"}, tamper="pkg/__init__.py"),
@@ -284,6 +299,32 @@ def windows_cases():
              os.path.join(T, "libpy.a"))
     expect_one(wheel("p-1.0-cp311-cp311-win_amd64.whl", {"pkg/_C.cp311-win_amd64.pyd": py}),
                "python310.dll in cp311", "python_abi_mismatch", "_C.cp311-win_amd64.pyd", "python310.dll")
+
+
+def launcher_cases():
+    """Windows launchers in an 'any' wheel, as pip and setuptools ship them
+    (distlib's t32/t64.exe, setuptools' cli-32/cli-64.exe): programs that
+    pip copies to make console scripts, never imported. The real wheels of
+    this machine (Debian's python3-setuptools-whl / python3-pip-whl, which
+    pip installs and runs everywhere) are the oracle: no error."""
+    if have("x86_64-w64-mingw32-gcc") and have("i686-w64-mingw32-gcc"):
+        main = src("launcher.c", "int main(void) { return 0; }\n")
+        for cc, out in (("x86_64-w64-mingw32-gcc", "t64.exe"), ("i686-w64-mingw32-gcc", "t32.exe")):
+            run(cc, "-O2", "-s", "-o", os.path.join(T, out), main)
+        expect_program_in_any(wheel("launch-1.0-py3-none-any.whl",
+                                    {f"launch/{n}": os.path.join(T, n) for n in ("t32.exe", "t64.exe")}),
+                              "Windows launchers in any", ["launch/t32.exe", "launch/t64.exe"])
+    else:
+        print("skipped: Windows launchers in an 'any' wheel (no mingw-w64 gcc)")
+    real = [os.path.join("/usr/share/python-wheels", n) for n in
+            sorted(os.listdir("/usr/share/python-wheels"))] if os.path.isdir("/usr/share/python-wheels") else []
+    real = [p for p in real if p.endswith("-none-any.whl")]
+    if not real:
+        print("skipped: the real pip/setuptools wheels (no /usr/share/python-wheels)")
+    for p in real:
+        rc, doc, serious = verdict(p)
+        check(rc == 0 and not serious, f"{os.path.basename(p)}: a wheel pip installs everywhere gets "
+              f"no warning or error: exit {rc}, {[(f['kind'], f['library']) for f in serious]}")
 
 
 def macho(out, arch, version, code):
@@ -397,6 +438,14 @@ def markdown():
           f"text: exit {p.returncode}: {p.stdout[-600:]}")
     p = subprocess.run([TD, "wheel", os.path.join(T, "nothing.whl")], capture_output=True, text=True)
     check(p.returncode == 2 and "nothing.whl" in p.stderr, f"unreadable wheel: exit {p.returncode}: {p.stderr}")
+    # Bytes that are no zip: the error alone, no report saying "No findings."
+    junk = os.path.join(T, "junk-1.0-py3-none-any.whl")
+    with open(junk, "wb") as f:
+        f.write(bytes(range(256)) * 16)
+    for fmt in ("text", "json", "markdown"):
+        p = subprocess.run([TD, "wheel", "--format", fmt, junk], capture_output=True, text=True)
+        check(p.returncode == 2 and "junk-1.0" in p.stderr and p.stdout == "",
+              f"a wheel that is no zip ({fmt}): exit {p.returncode}, stdout {p.stdout[:200]!r}")
     _, doc = td_json("wheel", os.path.join(T, "dist"), schema=True)
     check(len(doc["wheels"]) > 10, f"a directory of wheels: {len(doc['wheels'])}")
 
@@ -490,6 +539,7 @@ def tag_oracle():
 
 linux_cases()
 windows_cases()
+launcher_cases()
 macos_cases()
 cuda_cases()
 markdown()

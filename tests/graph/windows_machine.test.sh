@@ -56,4 +56,18 @@ else
     *) echo "FAIL: Wine's verdict on c10.dll: $verdict"; fail=1 ;;
     esac
 fi
+# Without --root a Linux host has no Windows (System32, KnownDLLs, the API
+# set schema) to resolve a DLL's imports against: exit 2 saying so, not ten
+# "missing" system DLLs with "sfc /scannow" as their fix.
+if [ "$(uname -s)" = Linux ]; then
+    rc=0
+    "$TD_BIN" deps "$lib/torch_cpu.dll" >"${TMPDIR:-/tmp}/td-noroot.$$" 2>&1 || rc=$?
+    if [ $rc -eq 2 ] && grep -q -- "--root DIR" "${TMPDIR:-/tmp}/td-noroot.$$" &&
+        ! grep -q "sfc /scannow" "${TMPDIR:-/tmp}/td-noroot.$$"; then
+        echo "ok: a DLL without --root on Linux: exit 2, --root named"
+    else
+        echo "FAIL: a DLL without --root on Linux: exit $rc:"; cat "${TMPDIR:-/tmp}/td-noroot.$$"; fail=1
+    fi
+    rm -f "${TMPDIR:-/tmp}/td-noroot.$$"
+fi
 exit $fail

@@ -45,6 +45,19 @@ norun=$?
 set -e
 [ $norun -eq 2 ] || { echo "an unrunnable command must exit 2, got $norun"; exit 1; }
 grep -q "cannot run" "$tmp/norun.err"
+# A command that loads everything and then fails (a traceback, a crash) is no
+# load problem, but the report's last line must not say "no problems found".
+for cmd in "/usr/bin/python3 -c 'import sys; sys.exit(3)'|failed: exit status 3" \
+           "sh -c 'kill -SEGV \$\$'|failed: killed by signal 11"; do
+    set +e
+    eval "\"\$TD_BIN\" trace --quiet --color never -- ${cmd%%|*}" >"$tmp/fails.txt" 2>/dev/null
+    set -e
+    last=$(tail -n 1 "$tmp/fails.txt")
+    if [ "$last" = "no problems found" ] || [[ "$last" != *"${cmd#*|}"* ]]; then
+        echo "trace of a failing command (${cmd%%|*}): last line '$last' must say it ${cmd#*|}"
+        exit 1
+    fi
+done
 
 /usr/bin/python3 - "$schema" "$tmp" "$fx" <<'P'
 import json, os, sys

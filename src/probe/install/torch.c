@@ -500,8 +500,9 @@ static void report_unreadable_entry(const struct td_probe_ctx *ctx, const struct
                     dir, py->exe, strerror(e));
 }
 
-/* One interpreter: every torch on its sys.path, the winner first. */
-static void scan_python(struct scan *s, const struct td_python *pythons, size_t p)
+/* One interpreter: every torch on its sys.path, the winner first; how many
+ * there are. */
+static size_t scan_python(struct scan *s, const struct td_python *pythons, size_t p)
 {
     const struct td_python *py = &pythons[p];
     size_t entry[MAX_TORCHES], n = 0, win = MAX_TORCHES;
@@ -524,7 +525,7 @@ static void scan_python(struct scan *s, const struct td_python *pythons, size_t 
         n++;
     }
     if (n == 0)
-        return;
+        return 0;
     if (win == MAX_TORCHES)
         win = 0; /* only namespace portions: Python imports the namespace */
     size_t order[MAX_TORCHES], m = 0, idx[MAX_TORCHES], at[MAX_TORCHES], kept = 0;
@@ -543,6 +544,59 @@ static void scan_python(struct scan *s, const struct td_python *pythons, size_t 
     report_shadowing(s->ctx, py, s->ts, idx, at, kept, s->f);
     if (kept)
         report_namespace_only(py, &s->ts[idx[0]], s->f);
+    return n;
+}
+
+/* The interpreter a shell runs as python3 (the active venv or conda env,
+ * else PATH's first) sees no torch while another interpreter imports one:
+ * `python3 -c 'import torch'` fails with "No module named 'torch'". */
+/* pip refuses to install into an interpreter its distribution manages
+ * (PEP 668: EXTERNALLY-MANAGED in the standard library, as Debian 12
+ * ships it), except inside a venv. */
+static bool externally_managed(const struct td_probe_ctx *ctx, const struct td_python *py)
+{
+    if (py->kind == TD_PY_VENV)
+        return false;
+    for (size_t i = 0; i < py->n_sys_path; i++)
+        if (py->sys_path[i].why == TD_SP_STDLIB) {
+            char *marker = td_pyfs_join(ctx->arena, py->sys_path[i].path, "EXTERNALLY-MANAGED");
+            return marker && td_pyfs_is_file(ctx, marker);
+        }
+    return false;
+}
+
+static void report_active_without_torch(const struct td_probe_ctx *ctx, const struct td_python *py,
+                                        const struct td_python *pythons, const struct td_torch *ts,
+                                        size_t n, struct td_findings *f)
+{
+    const struct td_torch *t = NULL;
+    for (size_t i = 0; i < n && !t; i++)
+        if (ts[i].imported)
+            t = &ts[i];
+    if (!t)
+        return;
+    const struct td_python *other = &pythons[t->python];
+    char fix[2048] = "";
+    if (externally_managed(ctx, py)) {
+        td_install_cmd_add_path(fix, sizeof fix, other->exe);
+        td_install_cmd_add_raw(fix, sizeof fix,
+                               "-c 'import torch'  # run this interpreter instead; pip does not "
+                               "install into");
+        td_install_cmd_add_path(fix, sizeof fix, py->exe);
+        td_install_cmd_add_raw(fix, sizeof fix, "(EXTERNALLY-MANAGED, PEP 668): make a venv");
+    } else {
+        td_install_cmd("pip", py->exe, py->prefix, NULL, TD_INSTALL, "torch", fix, sizeof fix);
+        td_install_cmd_add_raw(fix, sizeof fix, " # or run");
+        td_install_cmd_add_path(fix, sizeof fix, other->exe);
+        td_install_cmd_add_raw(fix, sizeof fix, "instead, which imports it");
+    }
+    td_findings_add(
+        f, TD_SEV_WARNING, TD_KIND_TORCH_NOT_ON_PATH, "torch", py->exe, NULL, fix,
+        "%s (the python3 a shell runs here, found by %s) has no torch on its sys.path, so `import "
+        "torch` fails there with \"No module named 'torch'\"; torch %s is installed for "
+        "%s (%s)",
+        py->exe, py->found_by ? py->found_by : "active", t->version ? t->version : "", other->exe,
+        t->dir);
 }
 
 static int probe_installs(const struct td_probe_ctx *ctx, const struct td_python *pythons,
@@ -558,8 +612,12 @@ static int probe_installs(const struct td_probe_ctx *ctx, const struct td_python
     s.cache = td_arena_array(a, s.cache_cap, sizeof *s.cache);
     if (!s.ts || !s.cache)
         return -1;
+    size_t active_without = n_py;
     for (size_t p = 0; p < n_py; p++)
-        scan_python(&s, pythons, p);
+        if (scan_python(&s, pythons, p) == 0 && pythons[p].active && active_without == n_py)
+            active_without = p;
+    if (active_without < n_py)
+        report_active_without_torch(ctx, &pythons[active_without], pythons, s.ts, s.count, f);
     *out = s.ts;
     *n = s.count;
     return 0;

@@ -176,6 +176,7 @@ static int read_elf(struct td_wheel_binary *b, const struct td_buf *buf, struct 
     b->format = "elf";
     b->os = "linux";
     b->bits = elf.is64 ? 64 : 32;
+    b->program = td_elf_is_program(&elf);
     add_arch(b, td_elf_arch(&elf));
     b->soname = elf.soname ? td_arena_strdup(arena, elf.soname) : NULL;
     for (uint32_t i = 0; i < elf.needed_count; i++)
@@ -240,6 +241,7 @@ static int read_pe(struct td_wheel_binary *b, const uint8_t *data, size_t size,
     b->format = "pe";
     b->os = "windows";
     b->bits = pe.pe32plus ? 64 : 32;
+    b->program = !td_pe_is_dll(&pe);
     add_arch(b, td_pe_arch_slug(&pe));
     struct td_err ierr = {0};
     pe_imports(b, &pe, false, arena, &ierr);
@@ -281,6 +283,7 @@ static void read_macho_image(struct td_wheel_binary *b, const struct td_macho *m
 {
     add_arch(b, td_macho_arch_slug(m->cputype, m->cpusubtype));
     b->bits = m->is_64 ? 64 : 32;
+    b->program &= m->filetype == TD_MACHO_EXECUTE; /* every slice of a universal file */
     if (m->install_name && !b->soname)
         b->soname = td_arena_strdup(arena, m->install_name);
     for (size_t i = 0; i < m->ndylibs; i++)
@@ -312,6 +315,7 @@ static int read_macho(struct td_wheel_binary *b, const uint8_t *data, size_t siz
                       struct td_arena *arena, struct td_arena *scratch, struct td_err *err)
 {
     b->os = "macos";
+    b->program = true; /* until a slice is no program */
     if (!fat) {
         struct td_macho m;
         if (td_macho_parse(data, size, scratch, &m, err) != 0)
@@ -330,6 +334,7 @@ static int read_macho(struct td_wheel_binary *b, const uint8_t *data, size_t siz
         if (td_macho_parse_slice(data, size, &f.slices[i], scratch, &m, &serr) == 0)
             read_macho_image(b, &m, arena);
     }
+    b->program &= b->narches > 0;
     return 0;
 }
 
