@@ -111,7 +111,8 @@ struct td_explain_load {
         *form; /* "torch-preload", "ctypes", "python-import", "ld.so", "dyld", "dialog", ... */
     const char *kind;            /* what failed: missing_library, missing_symbol, ... */
     const char *role;            /* torch, cuda, vc_runtime, openmp, glibc, cxx_runtime, companion,
-                                    python_extension; NULL when unknown */
+                                    python_extension, local_build (an extension setup.py
+                                    installed in an .egg); NULL when unknown */
     const char *library;         /* the file at fault or missing (deps' "library") */
     const char *needed_by;       /* who needs it (deps' "needed_by") */
     const char *symbol;          /* the function, ordinal or version missing */

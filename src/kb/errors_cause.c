@@ -526,7 +526,11 @@ static void from_raiser(struct td_explain *x)
     const struct td_explain_parts *p = &x->parts;
     if (!p->raiser || !p->raiser_kind)
         return;
-    if (l->form) {
+    /* a loader form that read neither a file nor a requirer (Lua's "error
+     * loading module 'cunn'" looks like torch's "Error loading") gives way to
+     * the raiser, which says what failed and where */
+    bool empty_form = l->form && !l->library && !l->file && !l->needed_by && p->raiser_library;
+    if (l->form && !empty_form) {
         if (is(p->operation, "load") && is(l->kind, TD_KIND_MISSING_LIBRARY))
             l->kind = p->raiser_kind;
         return;
@@ -678,7 +682,11 @@ static void settle_role(struct td_explain *x)
         /* ELF/dyld: the requirer is the file whose build does not fit */
         const char *r = role_of(requirer);
         if (torch_symbol(l->symbol) && !(r && strcmp(r, "torch") == 0)) {
-            l->role = "companion";
+            /* setup.py install's ".egg" folder: built here, against this
+             * environment's torch, so its torch libraries not being loaded yet
+             * (imported before torch) comes before another torch */
+            l->role =
+                has(requirer, ".egg/") || has(requirer, ".egg\\") ? "local_build" : "companion";
             l->library = td_explain_base_name(requirer);
             l->needed_by = NULL;
             return;
@@ -837,6 +845,13 @@ void td_explain_load_error(struct td_explain *x)
     bool own_symbol = l->role && strcmp(l->role, "companion") == 0 &&
                       is(l->kind, TD_KIND_MISSING_SYMBOL) && !torch_symbol(l->symbol) &&
                       !is(role_of(l->defined_by), "torch");
+    /* an extension missing a symbol of the C or C++ runtime (std::, GLIBCXX_)
+     * was built with a newer toolchain than the runtime found: not another
+     * torch, whatever the extension's role */
+    const char *definer_role = role_of(l->defined_by);
+    if (is(l->kind, TD_KIND_MISSING_SYMBOL) &&
+        (is(definer_role, "cxx_runtime") || is(definer_role, "glibc")))
+        own_symbol = true;
     if (l->role && !own_symbol)
         add_general(x, l->role, cap);
     if (l->n_causes < (size_t)(2 + (x->n_matches > 0 && !is_late)))

@@ -9,9 +9,11 @@
 #include "kb/errors.h"
 
 enum {
-    WRAP_MIN_WIDTH = 40, /* narrower "widths" are ordinary short lines */
-    LOGGER_INDENT = 16,  /* a logger's continuation lines start under its message column */
-    MAX_QUOTE_JOINS = 8, /* a quoted path wraps over a few lines, not a whole page */
+    WRAP_MIN_WIDTH = 40,  /* narrower "widths" are ordinary short lines */
+    LOGGER_INDENT = 16,   /* a logger's continuation lines start under its message column */
+    MAX_QUOTE_JOINS = 8,  /* a quoted path wraps over a few lines, not a whole page */
+    SOFT_WRAP_MIN = 20,   /* a line broken by a window is not a short one */
+    SOFT_WRAP_BLANKS = 3, /* empty lines a copy may put after such a break */
 };
 
 /* ECMA-48: CSI (ESC [) runs to a final byte 0x40..0x7E; OSC (ESC ]) to BEL
@@ -121,13 +123,33 @@ static size_t halve_backslashes(char *s, size_t n)
     return o;
 }
 
+/* Pass 1b: Python's repr of a multi-line message (an exception list printed
+ * as "['dlopen(...): Library not loaded: X\\n  Referenced from: Y']") back
+ * to its lines: a literal backslash-n before a blank is a line break, never
+ * a path's "\\n..." folder. In place. */
+static size_t unescape_newlines(char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        if (s[i] == '\\' && i + 2 < n && s[i + 1] == 'n' && (s[i + 2] == ' ' || s[i + 2] == '\t') &&
+            (i == 0 || s[i - 1] != '\\')) {
+            s[o++] = '\n';
+            i += 2;
+            continue;
+        }
+        s[o++] = s[i++];
+    }
+    s[o] = '\0';
+    return o;
+}
+
 /* Pass 2: the log timestamp at the start of each line goes. In place. */
 static size_t strip_timestamps(char *s, size_t n)
 {
     size_t o = 0;
     for (size_t i = 0; i < n;) {
         size_t skip = (i == 0 || s[i - 1] == '\n') ? timestamp_len(s + i, n - i) : 0;
-        if (skip && i + skip < n && s[i + skip] != '\n') {
+        if (skip) { /* a timestamp alone on its line leaves the line empty */
             i += skip;
             continue;
         }
@@ -224,7 +246,8 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
     char *out = td_arena_alloc(a, len + 1);
     if (!flat || !out)
         return NULL;
-    size_t n = strip_timestamps(flat, strip(text, len, flat));
+    size_t n = strip(text, len, flat);
+    n = strip_timestamps(flat, unescape_newlines(flat, n));
 
     size_t count = 1;
     for (size_t i = 0; i < n; i++)
@@ -250,7 +273,7 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
     }
 
     size_t width = wrap_width(lines, count);
-    size_t o = 0;
+    size_t o = 0, out_line = 0; /* where the output's current line starts */
     int open_quote = 0, quote_joins = 0;
     for (size_t i = 0; i < count; i++) {
         const struct line *l = &lines[i];
@@ -274,6 +297,20 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
             continue;
         }
         quote_joins = 0;
+        size_t j = i + 1;
+        while (j + 1 < count && lines[j].len == 0 && j - i < SOFT_WRAP_BLANKS)
+            j++;
+        unsigned char first = (unsigned char)lines[j].s[0];
+        if (l->raw > l->len && o - out_line >= SOFT_WRAP_MIN && lines[j].len &&
+            lines[j].indent == 0 && (islower(first) || first == '(')) {
+            /* A copy that kept the blank where the window broke the line (and
+             * sometimes an empty line after it): a sentence that goes on in
+             * lower case on the next line ("version `GLIBCXX_3.4.20' " /
+             * "not found (required by ...)", "incompatible " / "architecture"). */
+            out[o++] = ' ';
+            i = j - 1;
+            continue;
+        }
         if (next->indent >= LOGGER_INDENT && next->indent < next->len && m > 0) {
             /* A logger continued its message on the next line under the
              * message column: one blank stands for the break. */
@@ -283,6 +320,7 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
             continue;
         }
         out[o++] = '\n';
+        out_line = o;
     }
     out[o] = '\0';
     o = halve_backslashes(out, o);

@@ -9,6 +9,7 @@
  * its dependencies") and dyld ("Library not loaded", "Referenced from"). */
 #include <ctype.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +87,19 @@ const struct td_winmsg *td_winmsg_find(const char *text)
     for (size_t i = 0; i < n; i++) {
         char stem[LINE_CAP];
         snprintf(stem, sizeof stem, "%.*s", (int)m[i].stem_len, m[i].message);
+        if (strstr(text, stem))
+            return &m[i];
+    }
+    /* an English message retyped in the present tense ("The specified
+     * program cannot be found"): "could not" read as "cannot" */
+    for (size_t i = 0; i < n; i++) {
+        const char *cn = strstr(m[i].message, " could not ");
+        if (strcmp(m[i].language, "en") != 0 || !cn ||
+            cn - m[i].message >= (ptrdiff_t)m[i].stem_len)
+            continue;
+        char stem[LINE_CAP];
+        snprintf(stem, sizeof stem, "%.*s cannot %.*s", (int)(cn - m[i].message), m[i].message,
+                 (int)(m[i].stem_len - (size_t)(cn - m[i].message) - 11), cn + 11);
         if (strstr(text, stem))
             return &m[i];
     }

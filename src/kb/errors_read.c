@@ -672,6 +672,20 @@ static void read_codes(const char *text, const struct td_explain_fields *f,
         add_code(p, "hresult", h, NULL, a);
         add_code(p, "win32", v, NULL, a);
     }
+    /* cffi on Windows: "cannot load library 'X': error 0x7e" (LoadLibrary's
+     * code in hex, as its dlerror prints it) */
+    for (const char *at = strstr(text, "cannot load library '"); at;
+         at = strstr(at + 1, "cannot load library '")) {
+        const char *e = strstr(at, "': error 0x");
+        const char *nl = strchr(at, '\n');
+        if (!e || (nl && nl < e) || !isxdigit((unsigned char)e[11]))
+            continue;
+        snprintf(v, sizeof v, "%ld", strtol(e + 11, NULL, 16));
+        add_code(p, "win32", v, NULL, a);
+    }
+    /* Python 3.8+'s ctypes words ERROR_MOD_NOT_FOUND without its number */
+    if (strstr(text, "Could not find module '") && strstr(text, "(or one of its dependencies)"))
+        add_code(p, "win32", "126", NULL, a);
     if (f->ntstatus)
         add_code(p, "ntstatus", f->ntstatus, f->ntstatus_name, a);
     if (f->error_code && strncmp(f->error_code, "errno ", 6) == 0)

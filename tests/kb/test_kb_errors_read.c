@@ -5,6 +5,7 @@
  * kind that follows from its operation and code. */
 #include "testutil.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "kb/errors.h"
@@ -299,6 +300,122 @@ static void platform_without_files(void **state)
            "cuda_driver_too_old", "nvcuda.dll", NULL);
 }
 
+/* A copy that kept the blank where the window broke a line, sometimes with
+ * an empty line after it; Python's repr of a message list ("\n  Referenced
+ * from:") read as its lines. */
+static void soft_wraps_and_repr_newlines(void **state)
+{
+    (void)state;
+    expect("ImportError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' \n"
+           "not found (required by /opt/e/lib/python3.11/site-packages/torch/lib/"
+           "libtorch_cpu.so)",
+           "missing_symbol_version", "libstdc++.so.6", NULL);
+    expect(
+        "OSError: dlopen(/Users/a/e/lib/python3.11/site-packages/ext/_x.so, 0x0006): tried: "
+        "'/Users/a/e/lib/python3.11/site-packages/ext/_x.so' (mach-o file, but is an "
+        "incompatible   \n\narchitecture (have 'x86_64', need 'arm64')), '/usr/lib/_x.so' (no   \n"
+        "\nsuch file)",
+        "wrong_architecture", "_x.so", NULL);
+    expect("FooError: Foo library could not be loaded.\nError message(s): ['dlopen(/Users/r/e/lib/"
+           "libfoo.dylib, 6): Library not loaded: /opt/homebrew/opt/libomp/lib/libomp.dylib\\n  "
+           "Referenced from: /Users/r/e/lib/libfoo.dylib\\n  Reason: image not found']",
+           "missing_library", "libomp.dylib", NULL);
+    /* the same break with every line behind a log timestamp, the empty one too */
+    expect("2025-03-14 09:26:53,589 - ERROR - OSError: dlopen(/Users/a/e/lib/python3.11/"
+           "site-packages/ext/_x.so, 0x0006): tried: '/Users/a/e/lib/python3.11/site-packages/"
+           "ext/_x.so' (mach-o file, but is an incompatible   \n"
+           "2025-03-14 09:26:53,589 - ERROR - \n"
+           "2025-03-14 09:26:53,589 - ERROR - architecture (have 'x86_64', need 'arm64'))",
+           "wrong_architecture", "_x.so", NULL);
+}
+
+/* Python packages that load their native libraries themselves, each in the
+ * format its source prints; the code in cffi's message decides the kind. */
+static void package_loaders(void **state)
+{
+    (void)state;
+    expect("FileNotFoundError: Could not find: nvinfer_plugin_10.dll. Is it on your PATH?",
+           "missing_library", "nvinfer_plugin_10.dll", NULL);
+    expect("OSError: ctypes.util.find_library() did not manage to locate a library called "
+           "'portaudio'",
+           "missing_library", "portaudio", NULL);
+    expect("OSError: cannot load library 'C:\\tools\\libfoo.dll': error 0xc1", "wrong_architecture",
+           "libfoo.dll", NULL);
+    expect("OSError: cannot load library 'C:\\tools\\libfoo.dll': error 0x7e", "missing_library",
+           "libfoo.dll", NULL);
+    expect("FooError: Foo Library (libfoo.so) could not be loaded.", "missing_library", "libfoo.so",
+           NULL);
+    expect("  File \"/home/u/e/site-packages/numba/cuda/cudadrv/libs.py\", line 60\n"
+           "OSError: library cudadevrt not found",
+           "missing_library", "cudadevrt", NULL);
+    expect(">>> torch.backends.mps.is_available()\nFalse", "gpu_not_visible", "MPS", NULL);
+    /* ldd's trace of a file whose need the loader cannot find */
+    expect("$ ldd _ext.cpython-311-x86_64-linux-gnu.so\n"
+           "        linux-vdso.so.1 (0x00007ffd5a1f2000)\n"
+           "        libfoo.so.3 => not found\n"
+           "        libc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x00007f0e1c200000)",
+           "missing_library", "libfoo.so.3", NULL);
+    struct td_explain x;
+    explain("OSError: cannot load library 'libbar.dll': error 0x7e", &x);
+    const struct td_part_code *c = code_in(&x.parts, "win32");
+    assert_non_null(c);
+    assert_string_equal(c->value, "126");
+    td_explain_free(&x);
+    explain("FileNotFoundError: Could not find module 'C:\\e\\Lib\\site-packages\\pkg\\lib\\x.pyd' "
+            "(or one of its dependencies). Try using the full path with constructor syntax.",
+            &x);
+    c = code_in(&x.parts, "win32");
+    assert_non_null(c);
+    assert_string_equal(c->value, "126");
+    td_explain_free(&x);
+}
+
+/* A loader form that read no file gives way to the raiser ("error loading
+ * module" is Lua's, not torch's "Error loading"). */
+static void empty_form_gives_way(void **state)
+{
+    (void)state;
+    expect("/home/u/torch/install/bin/luajit: error loading module 'cunn' from file "
+           "'/home/u/torch/install/lib/lua/5.1/cunn.lua'\n"
+           "THCudaCheck FAIL file=/home/u/THC/THCGeneral.c line=70 error=35 : CUDA driver version "
+           "is insufficient for CUDA runtime version",
+           "cuda_driver_too_old", "libcuda.so.1", NULL);
+}
+
+/* Which undefined symbol says another torch: one of torch's namespaces in a
+ * wheel's extension does; in an extension setup.py built here (an .egg) the
+ * torch libraries not loaded yet come first; a C++ runtime symbol (std::)
+ * never does. A companion's missing DLL is a missing library first. */
+static void symbol_roles(void **state)
+{
+    (void)state;
+    const char *sym = ": undefined symbol: _ZN3c106detail14torchCheckFailEPKcS2_jRKSs";
+    char text[512];
+    snprintf(text, sizeof text,
+             "ImportError: /home/u/e/lib/python3.10/site-packages/foo/_C.cpython-310-x86_64-linux-"
+             "gnu.so%s",
+             sym);
+    expect(text, "missing_symbol", "_C.cpython-310-x86_64-linux-gnu.so", "companion_mismatch");
+    snprintf(text, sizeof text,
+             "ImportError: /home/u/e/lib/python3.10/site-packages/foo-0.1-py3.10-linux-x86_64.egg/"
+             "foo/_C.cpython-310-x86_64-linux-gnu.so%s",
+             sym);
+    expect(text, "missing_symbol", "_C.cpython-310-x86_64-linux-gnu.so", "missing_symbol");
+    expect("ImportError: /home/u/e/lib/python3.10/site-packages/bar/_ext.cpython-310-x86_64-linux-"
+           "gnu.so: undefined symbol: _ZNSt15__exception_ptr13exception_ptr10_M_releaseEv",
+           "missing_symbol", "_ext.cpython-310-x86_64-linux-gnu.so", "missing_symbol");
+    expect("FileNotFoundError: Could not find module 'C:\\e\\Lib\\site-packages\\torchaudio\\lib\\"
+           "libtorchaudio.pyd' (or one of its dependencies). Try using the full path with "
+           "constructor syntax.",
+           "missing_library", "libtorchaudio.pyd", "missing_library");
+    /* the English message retyped in the present tense is still 127 */
+    expect("  File \"D:\\e\\site-packages\\pkg\\__init__.py\", line 3, in <module>\n"
+           "    from . import _C\n"
+           "ImportError: DLL load failed while importing _C: The specified procedure cannot be "
+           "found.",
+           "missing_symbol", "_C", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -311,6 +428,10 @@ int main(void)
         cmocka_unit_test(dyld_reasons),
         cmocka_unit_test(path_past_max_path),
         cmocka_unit_test(platform_without_files),
+        cmocka_unit_test(soft_wraps_and_repr_newlines),
+        cmocka_unit_test(package_loaders),
+        cmocka_unit_test(empty_form_gives_way),
+        cmocka_unit_test(symbol_roles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
