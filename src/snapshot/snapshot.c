@@ -80,7 +80,7 @@ static bool debian_site(const char *site)
     return strncmp(site, "/usr/lib/python3/", 17) == 0;
 }
 
-/* The Debian package that ships META_DIR of distribution NAME: Debian
+/* The Debian package whose file list holds META_DIR of distribution NAME: Debian
  * names a module's package python3-NAME (Debian Python Policy 2.2), so that
  * package's file list is read (through the probe root) and believed only
  * when it lists META_DIR itself. NULL when it does not. */
