@@ -232,6 +232,19 @@ static bool torch_symbol(const char *s)
     return false;
 }
 
+/* Whether S is Python's C API (Py_*, _Py*, PyUnicode_*), as dyld prints it
+ * with its leading underscore or ld.so without. */
+static bool python_symbol(const char *s)
+{
+    if (!s)
+        return false;
+    if (s[0] == '_')
+        s++;
+    if (s[0] == '_')
+        s++;
+    return strncmp(s, "Py", 2) == 0 && (s[2] == '_' || isupper((unsigned char)s[2]));
+}
+
 static char *grab(const char *text, const regmatch_t *m, int g, struct td_arena *a)
 {
     if (g <= 0 || m[g].rm_so < 0)
@@ -840,11 +853,13 @@ void td_explain_load_error(struct td_explain *x)
     add_catalogue(x, &late, &is_late);
     size_t cap = TD_EXPLAIN_MAX_CAUSES - is_late;
     add_raiser(x, cap);
-    /* a companion missing a symbol of its own (not torch's) was built
-     * wrongly, not for another torch: the general causes apply */
-    bool own_symbol = l->role && strcmp(l->role, "companion") == 0 &&
+    /* a companion or any Python extension missing a symbol of its own (not
+     * torch's, not Python's C API: a third library's, _Pm_Close, antlr4::)
+     * was built or linked wrongly, not for another torch or another Python:
+     * the general causes apply */
+    bool own_symbol = (is(l->role, "companion") || is(l->role, "python_extension")) &&
                       is(l->kind, TD_KIND_MISSING_SYMBOL) && !torch_symbol(l->symbol) &&
-                      !is(role_of(l->defined_by), "torch");
+                      !python_symbol(l->symbol) && !is(role_of(l->defined_by), "torch");
     /* an extension missing a symbol of the C or C++ runtime (std::, GLIBCXX_)
      * was built with a newer toolchain than the runtime found: not another
      * torch, whatever the extension's role */

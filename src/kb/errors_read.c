@@ -716,7 +716,8 @@ static const char *driver_library(const char *platform)
     if (platform && strcmp(platform, "windows") == 0)
         return "nvcuda.dll";
     if (platform && strcmp(platform, "macos") == 0)
-        return "MPS";
+        return "libcuda.dylib"; /* NVIDIA's CUDA driver for Mac (to CUDA 10.2);
+                                   MPS's rows name MPS themselves */
     return "libcuda.so.1";
 }
 

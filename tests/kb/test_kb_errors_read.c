@@ -349,6 +349,25 @@ static void package_loaders(void **state)
            "OSError: library cudadevrt not found",
            "missing_library", "cudadevrt", NULL);
     expect(">>> torch.backends.mps.is_available()\nFalse", "gpu_not_visible", "MPS", NULL);
+    /* the name before "library not found" (python-soundfile's format) */
+    expect("    raise OSError('sndfile library not found')\nOSError: sndfile library not found",
+           "missing_library", "sndfile", NULL);
+    /* NVIDIA's CUDA driver on a Mac is libcuda.dylib; only MPS's rows name MPS */
+    expect("Error: CUDA driver version is insufficient for CUDA runtime version\n"
+           "I use CUDA 10.1 under macOS 10.13.6",
+           "cuda_driver_too_old", "libcuda.dylib", NULL);
+    /* a Python extension missing a third library's symbol (a C name, a C++
+     * namespace that is not torch's) was linked wrongly, not for another torch;
+     * Python's own C API is still another build's */
+    expect("ImportError: dlopen(/Users/u/e/site-packages/foo/_foo.cpython-311-darwin.so, 0x0002): "
+           "symbol not found in flat namespace '_bar_open'",
+           "missing_symbol", "_foo.cpython-311-darwin.so", "missing_symbol");
+    expect("ImportError: /home/u/e/site-packages/foo/_foo.cpython-311-x86_64-linux-gnu.so: "
+           "undefined symbol: _ZN3bar6Reader4readEv",
+           "missing_symbol", "_foo.cpython-311-x86_64-linux-gnu.so", "missing_symbol");
+    expect("ImportError: dlopen(/Users/u/e/site-packages/foo/_foo.cpython-311-darwin.so, 0x0002): "
+           "symbol not found in flat namespace '_PyUnicode_AsUTF8'",
+           "missing_symbol", "_foo.cpython-311-darwin.so", "companion_mismatch");
     /* ldd's trace of a file whose need the loader cannot find */
     expect("$ ldd _ext.cpython-311-x86_64-linux-gnu.so\n"
            "        linux-vdso.so.1 (0x00007ffd5a1f2000)\n"
