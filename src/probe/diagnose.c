@@ -217,6 +217,7 @@ static void probe_all(const struct td_diagnose_request *a, struct td_check_repor
             td_torch_absorb(t, &r->graphs[i]->findings, &r->findings);
         td_torch_leftovers(t, r->graphs[i], &r->findings);
         td_conda_integrity(&ctx, t, py, r->graphs[i], job.hash_limit, &r->findings);
+        td_debian_integrity(&ctx, t, r->graphs[i], job.hash_limit, &r->findings);
     }
     if (gpu_threaded)
         pthread_join(gpu_probe, NULL);

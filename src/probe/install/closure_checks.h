@@ -22,4 +22,13 @@ void td_conda_integrity(const struct td_probe_ctx *ctx, struct td_torch *t,
                         const struct td_python *py, const struct td_graph *g, uint64_t hash_limit,
                         struct td_findings *f);
 
+/* A Debian torch (T's dist_info a dpkg .list): each package that ships a
+ * file a link of T's lib/ names (found in /var/lib/dpkg/info/NAME.list,
+ * as `dpkg -S` finds it) has its files checked against its md5sums as
+ * td_torch_integrity checks python3-torch's; a link of lib/ that resolves
+ * to nothing is an error when G loads or searches for it, an info naming
+ * the package to reinstall when not (probe/install/torch_integrity.c). */
+void td_debian_integrity(const struct td_probe_ctx *ctx, struct td_torch *t,
+                         const struct td_graph *g, uint64_t hash_limit, struct td_findings *f);
+
 #endif

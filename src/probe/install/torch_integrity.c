@@ -367,9 +367,8 @@ static int hexval(char ch)
 /* dpkg's files: NAME.list holds every path the package installed (one
  * absolute path a line); NAME.md5sums "HEX  relative/path" for each
  * regular file (dpkg-deb(1), deb(5)). No sizes, so every check hashes. */
-static bool check_dpkg(struct check *c, uint64_t hash_limit)
+static bool check_dpkg(struct check *c, const char *list, uint64_t hash_limit)
 {
-    const char *list = c->t->dist_info;
     size_t len, ll = strlen(list);
     if (ll < 5 || strcmp(list + ll - 5, ".list") != 0)
         return false;
@@ -391,7 +390,7 @@ static bool check_dpkg(struct check *c, uint64_t hash_limit)
         return false;
     char sums[TD_PYFS_PATH_MAX];
     snprintf(sums, sizeof sums, "%.*s.md5sums", (int)(ll - 5), list);
-    c->manifest = c->t->manifest = "md5sums";
+    c->manifest = "md5sums";
     struct stat st; /* dpkg writes md5sums as it unpacks */
     c->installed_ns = td_pyfs_stat(c->ctx, sums, &st) ? mtime_ns(&st) : 0;
     text = td_pyfs_read(c->ctx, sums, 64 << 20, &len);
@@ -648,10 +647,10 @@ void td_torch_integrity(const struct td_probe_ctx *ctx, struct td_torch *t, cons
     }
     td_install_cmd(t->installer, python_exe, python_prefix, pkg, TD_REINSTALL,
                    t->version ? spec : "torch", c.fix, sizeof c.fix);
-    bool have = debian ? check_dpkg(&c, hash_limit) : check_record(&c, t->dist_info, hash_limit);
+    bool have = debian ? check_dpkg(&c, t->dist_info, hash_limit)
+                       : check_record(&c, t->dist_info, hash_limit);
     if (have) {
-        if (!debian)
-            t->manifest = "RECORD";
+        t->manifest = debian ? "md5sums" : "RECORD";
         run_jobs(&c);
         summarize_corrupted(&c);
     }
@@ -847,6 +846,205 @@ void td_conda_integrity(const struct td_probe_ctx *ctx, struct td_torch *t,
 out:
     if (d)
         closedir(d);
+    free(c.jobs);
+    td_arena_free(&c.scratch);
+}
+
+/* ---- Debian: the packages torch/lib's links resolve into ---- */
+
+/* A symbolic link of torch/lib (Debian's torch/lib holds only links into
+ * /usr/lib/<triplet>, shipped by libtorchX.Y) and the file it names. */
+struct deb_link {
+    const char *link;   /* /usr/lib/python3/dist-packages/torch/lib/libc10.so */
+    const char *target; /* /usr/lib/x86_64-linux-gnu/libc10.so.1.13, lexical */
+    const char *list;   /* /var/lib/dpkg/info/libtorch1.13:amd64.list, or NULL */
+    bool dangling;      /* the link resolves to nothing */
+};
+
+struct deb_links {
+    struct deb_link *v;
+    size_t n, cap;
+};
+
+static void gather_links(struct check *c, const char *dir, struct deb_links *out)
+{
+    char host[TD_PYFS_PATH_MAX], lhost[TD_PYFS_PATH_MAX], to[TD_PYFS_PATH_MAX];
+    DIR *d = td_pyfs_host(c->ctx, dir, host, sizeof host) ? opendir(host) : NULL;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        struct stat st;
+        char *link = e->d_name[0] != '.' ? td_pyfs_join(&c->scratch, dir, e->d_name) : NULL;
+        if (!link || !td_pyfs_lstat(c->ctx, link, &st) || !S_ISLNK(st.st_mode) ||
+            !td_pyfs_host(c->ctx, link, lhost, sizeof lhost))
+            continue;
+        ssize_t n = readlink(lhost, to, sizeof to - 1);
+        if (n <= 0)
+            continue;
+        to[n] = '\0';
+        if (out->n == out->cap) {
+            size_t cap = out->cap ? out->cap * 2 : 16;
+            struct deb_link *grown = realloc(out->v, cap * sizeof *grown);
+            if (!grown)
+                break;
+            out->v = grown, out->cap = cap;
+        }
+        char *abs = to[0] == '/' ? to : td_pyfs_join(&c->scratch, dir, to);
+        out->v[out->n++] = (struct deb_link){
+            .link = link,
+            .target = abs ? td_pyfs_lexical(&c->scratch, abs) : NULL,
+            .dangling = !td_pyfs_stat(c->ctx, link, &st),
+        };
+        if (!out->v[out->n - 1].target)
+            out->n--;
+    }
+    if (d)
+        closedir(d);
+}
+
+/* Does dpkg's file list TEXT (one absolute path a line) hold PATH? */
+static bool list_holds(const char *text, const char *path)
+{
+    size_t n = strlen(path);
+    for (const char *p = text; (p = strstr(p, path)); p += n)
+        if ((p == text || p[-1] == '\n') && (p[n] == '\n' || p[n] == '\0'))
+            return true;
+    return false;
+}
+
+/* Reads the NAME.list files of INFO (those with "torch" in NAME when
+ * TORCH_NAMED, the others when not; never torch's own) until each link's
+ * target has the list that holds it; the number of links left. */
+static size_t owners_pass(struct check *c, const char *info, struct deb_links *l, size_t left,
+                          bool torch_named)
+{
+    char host[TD_PYFS_PATH_MAX];
+    DIR *d = td_pyfs_host(c->ctx, info, host, sizeof host) ? opendir(host) : NULL;
+    for (struct dirent *e; d && left && (e = readdir(d));) {
+        if (!ends_with(e->d_name, ".list") || (strstr(e->d_name, "torch") != NULL) != torch_named ||
+            strcmp(e->d_name, td_pyfs_basename(c->t->dist_info)) == 0)
+            continue;
+        char *path = td_pyfs_join(&c->scratch, info, e->d_name);
+        size_t len;
+        char *text = path ? td_pyfs_read(c->ctx, path, 64 << 20, &len) : NULL;
+        for (size_t i = 0; text && i < l->n; i++)
+            if (!l->v[i].list && list_holds(text, l->v[i].target))
+                l->v[i].list = path, left--;
+        free(text);
+    }
+    if (d)
+        closedir(d);
+    return left;
+}
+
+/* Names the file list that holds each link's target, the search `dpkg -S`
+ * makes: Debian's libtorchX.Y ships them, so the lists named *torch* are
+ * read first (a few kB), the others (10 MB on a desktop) only for a
+ * target none of those holds. */
+static void find_owners(struct check *c, const char *info, struct deb_links *l)
+{
+    size_t left = owners_pass(c, info, l, l->n, true);
+    if (left)
+        owners_pass(c, info, l, left, false);
+}
+
+/* The package of dpkg's LIST: "libtorch1.13" for ".../libtorch1.13:amd64.list". */
+static void list_package(const char *list, char *out, size_t cap)
+{
+    const char *b = td_pyfs_basename(list);
+    size_t n = strlen(b) - 5; /* ".list" */
+    const char *colon = memchr(b, ':', n);
+    snprintf(out, cap, "%.*s", (int)(colon ? (size_t)(colon - b) : n), b);
+}
+
+static bool names_either(const char *path, const struct deb_link *l, struct td_arena *a)
+{
+    const char *p = path ? td_pyfs_lexical(a, path) : NULL;
+    return p && (strcmp(p, l->link) == 0 || strcmp(p, l->target) == 0);
+}
+
+/* Does torch's import need link L: does its closure G load, or search for,
+ * the link or its target (by path, or by the name an object needs, as
+ * _C's libtorch_python.so.1.13 names Debian's target)? The link
+ * torch/__init__.py opens by path (lib/libtorch_global_deps.so, see
+ * graph/torch_import.c) is needed whether or not the graph holds it: a
+ * root that is not there is left out of the graph. */
+static bool closure_needs(const struct td_graph *g, const struct deb_link *l, struct td_arena *a)
+{
+    if (strcmp(td_pyfs_basename(l->link), "libtorch_global_deps.so") == 0)
+        return true;
+    for (size_t i = 0; i < g->count; i++)
+        if (names_either(g->objects[i]->path, l, a))
+            return true;
+    for (size_t i = 0; i < g->n_edges; i++) {
+        const struct td_resolution *r = &g->edges[i].res;
+        const char *name = g->edges[i].name ? td_pyfs_basename(g->edges[i].name) : "";
+        if (!strcmp(name, td_pyfs_basename(l->link)) || !strcmp(name, td_pyfs_basename(l->target)))
+            return true;
+        for (size_t k = 0; k < r->n_probes; k++)
+            if (names_either(r->probes[k].path, l, a))
+                return true;
+    }
+    return false;
+}
+
+/* A link of torch/lib that resolves to nothing: an error when the import
+ * needs it (G; a warning when no closure was built), else an info. */
+static void dangling_link(struct check *c, const struct deb_link *l, const struct td_graph *g)
+{
+    char pkg[256] = "", fix[512] = "";
+    if (l->list) {
+        list_package(l->list, pkg, sizeof pkg);
+        td_install_cmd("debian", NULL, NULL, pkg, TD_REINSTALL, pkg, fix, sizeof fix);
+    }
+    bool needed = g && closure_needs(g, l, &c->scratch);
+    enum td_severity sev = !g ? TD_SEV_WARNING : needed ? TD_SEV_ERROR : TD_SEV_INFO;
+    char owner[512];
+    if (l->list)
+        snprintf(owner, sizeof owner, "package %s lists it (`dpkg --verify %s` says missing)", pkg,
+                 pkg);
+    else
+        snprintf(owner, sizeof owner, "no package's file list names it");
+    td_findings_add(c->f, sev, TD_KIND_CORRUPTED_FILE, l->link, needed ? c->t->dir : NULL, NULL,
+                    l->list ? fix : NULL, "%s is a link to %s, which is missing: %s; %s", l->link,
+                    l->target, owner,
+                    needed ? "torch's import needs it, so `import torch` fails"
+                    : g    ? "torch's import does not load it (only code that opens it by name "
+                             "fails)"
+                           : "whether torch's import needs it is not known (no closure)");
+}
+
+void td_debian_integrity(const struct td_probe_ctx *ctx, struct td_torch *t,
+                         const struct td_graph *g, uint64_t hash_limit, struct td_findings *f)
+{
+    if (!t->dist_info || strcmp(t->installer, "debian") != 0 || !ends_with(t->dist_info, ".list"))
+        return;
+    struct check c = {.ctx = ctx, .t = t, .f = f, .installer = "debian"};
+    struct deb_links links = {0};
+    char dir[TD_PYFS_PATH_MAX], pkg[256];
+    snprintf(dir, sizeof dir, "%s/lib", t->dir);
+    gather_links(&c, dir, &links);
+    char *info = td_pyfs_dirname(&c.scratch, t->dist_info);
+    if (info)
+        find_owners(&c, info, &links);
+    for (size_t i = 0; i < links.n; i++) {
+        const char *list = links.v[i].list;
+        bool first = list != NULL;
+        for (size_t k = 0; first && k < i; k++)
+            first = !links.v[k].list || strcmp(links.v[k].list, list) != 0;
+        if (!first)
+            continue; /* each package once */
+        list_package(list, pkg, sizeof pkg);
+        c.what = pkg;
+        c.corrupted = 0;
+        td_install_cmd("debian", NULL, NULL, pkg, TD_REINSTALL, pkg, c.fix, sizeof c.fix);
+        if (check_dpkg(&c, list, hash_limit)) {
+            run_jobs(&c);
+            summarize_corrupted(&c);
+        }
+    }
+    for (size_t i = 0; i < links.n; i++)
+        if (links.v[i].dangling)
+            dangling_link(&c, &links.v[i], g);
+    free(links.v);
     free(c.jobs);
     td_arena_free(&c.scratch);
 }
