@@ -7,7 +7,7 @@
 # without a GPU it says which checks it skipped and why, and exits 0.
 #   bench/device-check.sh [--no-build] [TORCHDOCTOR]
 # Needs: bash, python3, cmake + a C compiler (unless --no-build or a built
-# binary is given), nvidia-smi. Takes about a minute (bench --quick).
+# binary is given), nvidia-smi. Takes about a minute (bench --quick, and bench --workload at reduced shapes).
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=1
@@ -36,6 +36,9 @@ if [ -n "$smi" ]; then
         --format=csv,noheader,nounits >"$out/smi.csv" 2>"$out/smi.err" || true
     "$td" bench --quick --format json >"$out/bench.json" 2>"$out/bench.err" || true
     "$td" check --no-symbols --verbose >"$out/check.txt" 2>&1 || true
+    # issue 30: the workload step through the discovered torch, on the GPU
+    "$td" bench --workload sdxl-lora --hidden 640 --tokens 1024 --rounds 5 --timeout 120 \
+        --format json >"$out/workload.json" 2>"$out/workload.err" || true
 fi
 
 exec /usr/bin/env python3 - "$out" "$src/data/gpu_peaks.tsv" "$smi" <<'PY'
@@ -154,6 +157,20 @@ for r in smi_rows:
             "agree" if clocks["sm"] <= num(sm_max) * 1.01 else "DISAGREE")
     if not p:
         row(f"{tag} published peaks", "none in data/gpu_peaks.tsv", name, "skipped")
+
+# bench --workload: the same code path as on CPU, with the allocator's peak
+wl = (load("workload.json") or {}).get("bench_workload")
+if smi and not wl:
+    err = open(os.path.join(out, "workload.err"), errors="replace").read().strip().splitlines()
+    row("bench --workload on the GPU", "no run", (err or ["no output"])[-1][:60], "skipped")
+elif wl:
+    row("bench --workload device", wl.get("device"), "cuda", "agree" if wl.get("device") == "cuda" else "DISAGREE")
+    row("bench --workload rounds", wl.get("rounds"), 5, "agree" if wl.get("rounds") == 5 else "DISAGREE")
+    peak, total = wl.get("peak_bytes") or 0, wl.get("device_bytes") or 0
+    row("bench --workload peak (allocator)", f"{peak / 1e9:.2f} GB ({wl.get('peak_source')})",
+        f"0 < peak <= {total / 1e9:.1f} GB", "agree" if 0 < peak <= total else "DISAGREE")
+    med = (wl.get("step") or {}).get("median_s")
+    row("bench --workload s/step", med, "> 0", "agree" if med and med > 0 else "DISAGREE")
 
 width = max(len(r[0]) for r in rows)
 print(f"{'check':<{width}}  {'torchdoctor':<28}  {'reference':<28}  result")
