@@ -70,5 +70,5 @@ grep -q '^torchdoctor: env_var_invalid: PYTORCH_CUDA_ALLOC_CONF' "$dir/sick.txt"
 grep -q "^scontrol update nodename=$host state=drain reason=\"torchdoctor: env_var_invalid" "$dir/sick.txt" ||
     fail "$(cat "$dir/sick.txt")"
 # Printed, never run: the node is still up.
-sinfo -h -N -o '%t' | grep -qE '^(idle|mix|alloc)' || fail "the node was drained: $(sinfo -N)"
+sinfo -h -N -o '%t' | grep -E '^(idle|mix|alloc)' >/dev/null || fail "the node was drained: $(sinfo -N)"
 echo "slurm: ok"

@@ -13,9 +13,9 @@ skip() { echo "skipped: $*"; exit 0; }
 command -v podman >/dev/null || skip "podman is not installed (Debian: apt install podman runc busybox-static)"
 command -v runc >/dev/null || skip "runc is not installed (crun refuses this machine's hybrid cgroups)"
 busybox=$(command -v busybox || true)
-[ -n "$busybox" ] && file -L "$busybox" | grep -q 'statically linked' ||
+[ -n "$busybox" ] && file -L "$busybox" | grep 'statically linked' >/dev/null ||
     skip "no statically linked busybox (Debian: apt install busybox-static)"
-file -L "$TD_BIN" | grep -Eq 'static(-pie)? linked' || skip "$TD_BIN is not statically linked"
+file -L "$TD_BIN" | grep -E 'static(-pie)? linked' >/dev/null || skip "$TD_BIN is not statically linked"
 [ "$(id -u)" -eq 0 ] || skip "needs root: rootless Podman needs subuid ranges this test does not set up"
 
 t=$(mktemp -d /tmp/td-podman.XXXXXX)

@@ -36,5 +36,13 @@ printf 'schema=$TD_SRC/../%s/contract/report.schema.json\n' "$sib" >"$probe"
 for p in "${patterns[@]}"; do grep -qE -- "$p" "$probe" && planted=1; done
 rm -f "$probe"
 [ "${planted:-0}" = 1 ] || { echo "FAIL: the lint does not catch a planted path out of the tree"; fail=1; }
+# A shell test with pipefail must not end a pipe in `grep -q`: grep stops at
+# the match, the writer still writing dies of SIGPIPE, and pipefail makes
+# that a failure whenever the writer is slower than grep (a race on a busy
+# machine: issue 31). `grep PATTERN >/dev/null` reads the whole input.
+for f in $(grep -rlE 'set -[a-z]*o pipefail|set -o pipefail' tests --include='*.sh'); do
+    races=$(grep -nE '\| *grep -[a-zA-Z]*q' "$f" | grep -v 'bash -c')
+    [ -n "$races" ] && { echo "FAIL: $f: a pipe into grep -q under pipefail:"; echo "$races"; fail=1; }
+done
 [ $fail = 0 ] && echo "1 passed, 0 failed" || echo "0 passed, 1 failed"
 exit $fail

@@ -477,7 +477,7 @@ void td_resolve_host(const struct td_resolve_request *q, const char *name,
     read_first_line(q->ctx, "/proc/sys/kernel/hostname", l.hostname, sizeof l.hostname);
     if (!*l.hostname)
         read_first_line(q->ctx, "/etc/hostname", l.hostname, sizeof l.hostname);
-    l.seed = (uint32_t)(now_ms() * 1000.0) ^ (uint32_t)getpid() << 16 ^ 0x9e3779b9u;
+    l.seed = (uint32_t)(uint64_t)(now_ms() * 1000.0) ^ (uint32_t)getpid() << 16 ^ 0x9e3779b9u;
     struct td_nss_source src[TD_NSS_MAX_SOURCES];
     size_t len, n = 0;
     char *text = td_probe_slurp(q->ctx, "/etc/nsswitch.conf", TD_PROBE_READ_CAP, &len);
