@@ -146,8 +146,7 @@ static bool is_program(const struct td_loader *L, const struct td_object *o)
     enum td_profile p = L->cfg->profile;
     if (p != TD_PROFILE_AUTO && p != TD_PROFILE_EXE)
         return false;
-    return o->u.elf.type == TD_ET_EXEC || has_flag_1(o, TD_DF_1_PIE) ||
-           (o->u.elf.interp != NULL && o->u.elf.soname == NULL);
+    return td_elf_is_program(&o->u.elf);
 }
 
 static const char *base_name(const char *path)
