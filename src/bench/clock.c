@@ -3,11 +3,10 @@
  * bench_disk_*.c), which time themselves. */
 #include <time.h>
 
+#include "base/clock.h"
 #include "bench/bench.h"
 
 double td_bench_now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+    return td_monotonic_s();
 }

@@ -15,15 +15,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "bench/bench.h"
 
 extern char **environ;
 
 static long long now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (long long)(td_monotonic_s() * 1000.0);
 }
 
 /* The end of the child's stderr, kept in OUT->err_tail. */

@@ -4,6 +4,7 @@
  *
  * The diagnosis behind `check` (probe/diagnose.h): the probes, each torch's
  * import closure, the rules, and --live's confirmation, in that order. */
+#include "base/clock.h"
 #include "probe/diagnose.h"
 
 #include <pthread.h>
@@ -50,9 +51,7 @@ static const char *this_os(void)
 
 static double now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+    return td_monotonic_s() * 1e3;
 }
 
 /* The import closure of torch T, built as `deps` builds it (graph/target.h),

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/data.h"
 #include "format/net/dns.h"
 #include "probe/distributed/resolve.h"
@@ -61,9 +62,7 @@ static bool ends_with(const char *s, const char *suffix)
 
 static double now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+    return td_monotonic_s() * 1000.0;
 }
 
 /* The first line of a file under the root, or "". */

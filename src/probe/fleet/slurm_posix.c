@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "probe/fleet/slurm.h"
 
 struct buffer {
@@ -41,9 +42,7 @@ static bool buffer_add(struct buffer *b, const char *s, size_t n)
 
 static double now_s(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+    return td_monotonic_s();
 }
 
 static void child(const struct td_fleet_slurm_request *q, int out[2], int err[2])

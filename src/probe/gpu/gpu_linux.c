@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/embed.h"
 #include "probe/probe.h"
 #include "probe/probe_util.h"
@@ -106,9 +107,7 @@ static void find_libcuda(const struct td_probe_ctx *ctx, struct td_gpu_info *out
 
 static long long now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (long long)(td_monotonic_s() * 1000.0);
 }
 
 /* Reads the child's answer from FD until end of file or DEADLINE (or, in
