@@ -435,8 +435,12 @@ static void from_posix(struct td_explain *x)
         l->form = has(t, "ndefined symbol:") ? "ld.so" : "dyld";
         l->kind = TD_KIND_MISSING_SYMBOL;
         l->needed_by = f->needed_by && l->form[0] == 'd' ? f->needed_by : f->file;
-        if (l->needed_by && !strchr(td_explain_base_name(l->needed_by), '.'))
-            l->needed_by = NULL; /* "ImportError: undefined symbol: ..." names no file */
+        /* "ImportError: undefined symbol: ..." names no file; dyld's
+         * "Referenced from: /path/prog" does, a program or a framework's binary
+         * having no extension ("./xnomad", "QtAV.framework/Versions/1/QtAV") */
+        if (l->needed_by && !strchr(td_explain_base_name(l->needed_by), '.') &&
+            !(l->form[0] == 'd' && strchr(l->needed_by, '/')))
+            l->needed_by = NULL;
         if (!l->needed_by)
             l->needed_by = last_library_named(t, &x->arena);
         l->file = l->needed_by;
@@ -478,6 +482,13 @@ static void from_posix(struct td_explain *x)
         l->form = "ld.so";
         l->kind = has(t, "shared object file: Permission denied") ? TD_KIND_UNREADABLE_FILE
                                                                   : TD_KIND_MISSING_LIBRARY;
+    } else if (has(t, "error while loading shared libraries") && f->file) {
+        /* ld.so's "PROG: error while loading shared libraries: LIB: REASON" with
+         * the reason cut off or retyped away: the loader stopped at LIB, and
+         * every reason it prints that the forms above do not read is LIB not
+         * found or not loadable */
+        l->form = "ld.so";
+        l->kind = TD_KIND_MISSING_LIBRARY;
     } else if (has(t, "Could not load dynamic library") || has(t, "Could not load library") ||
                has(t, "Couldn't open CUDA library")) {
         l->form = "dlopen";

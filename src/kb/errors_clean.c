@@ -311,6 +311,13 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
             i = j - 1;
             continue;
         }
+        if (next->indent == 0 && next->len >= 2 && next->s[0] == ':' && next->s[1] == ' ' &&
+            m > 0) {
+            /* A line that begins with a message's field separator (dyld's
+             * "Library not loaded" / ": libuuid.1.1.dylib") continues the line
+             * before it: no message starts a line with ": ". */
+            continue;
+        }
         if (next->indent >= LOGGER_INDENT && next->indent < next->len && m > 0) {
             /* A logger continued its message on the next line under the
              * message column: one blank stands for the break. */

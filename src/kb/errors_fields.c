@@ -233,6 +233,8 @@ static const struct extractor extractors[] = {
     /* glibc elf/dl-load.c via _dl_signal_error: "PROGRAM: error while loading shared libraries:
        LIB: ..." */
     {"error while loading shared libraries: ([^ \t\n:]+): ", 1, F_FILE},
+    /* the same retyped without the blank, or cut after the library's name */
+    {"error while loading shared libraries:[ \t]*([^ \t\n:]+)", 1, F_FILE},
     {"(^|[ \t])([^ \t\n:]+): error while loading shared libraries", 2, F_NEEDED_BY},
     /* musl ldso/dynlink.c: "Error loading shared library %s: %m (needed by %s)" and
        "Error relocating %s: %s: symbol not found" */
