@@ -475,6 +475,11 @@ static void words_of_a_failed_load(void **state)
     expect("[ERROR] Missing DLL: cublas64_12.dll", "missing_library", "cublas64_12.dll", NULL);
     expect("cudart64_12.dll\n\nThe app closes right after it starts.", "missing_library",
            "cudart64_12.dll", NULL);
+    /* the missing-DLL dialog in a language no table has: the DLL is the
+     * only word in Latin letters on its line */
+    expect("VCRUNTIME140_1.dll \xe3\x81\x8c\xe8\xa6\x8b\xe3\x81\xa4\xe3\x81\x8b\xe3\x82\x89"
+           "\xe3\x81\xaa\xe3\x81\x84\xe3\x81\x9f\xe3\x82\x81\xe3\x80\x82",
+           "missing_library", "VCRUNTIME140_1.dll", NULL);
     /* a file named inside a sentence is not a missing one */
     explain("I copied cudart64_12.dll next to the program and it works now.", &x);
     assert_null(x.load.kind);
