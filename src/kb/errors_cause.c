@@ -415,6 +415,43 @@ static const char *last_library_named(const char *text, struct td_arena *a)
     return found ? td_arena_strndup(a, found, len) : NULL;
 }
 
+/* "import torch", "importing pytorch", "when I import torch": the module
+ * that failed is torch itself. */
+static bool importing_torch(const char *text)
+{
+    static regex_t re;
+    static bool compiled, ok;
+    if (!compiled) {
+        compiled = true;
+        ok = regcomp(&re, "[Ii]mport(ing)? (py)?torch([^A-Za-z0-9_.]|$)",
+                     REG_EXTENDED | REG_NOSUB | REG_NEWLINE) == 0;
+    }
+    return ok && regexec(&re, text, 0, NULL, 0) == 0;
+}
+
+/* The library of torch's own that needs SYMBOL when `import torch` fails on
+ * it and the text names no file: torch's Python binding for Python's C API,
+ * its CUDA library for CUDA's, cuDNN's and NCCL's, else its main library
+ * (which links MKL, OpenMP and the C++ runtime). */
+static const char *torch_requirer(const char *symbol, const char *platform)
+{
+    const char *part = "cpu";
+    if (symbol && (strncmp(symbol, "Py", 2) == 0 || strncmp(symbol, "_Py", 3) == 0))
+        part = "python";
+    else if (symbol && (strncmp(symbol, "cuda", 4) == 0 || strncmp(symbol, "cudnn", 5) == 0 ||
+                        strncmp(symbol, "cublas", 6) == 0 || strncmp(symbol, "nccl", 4) == 0))
+        part = "cuda";
+    bool windows = platform && strcmp(platform, "windows") == 0;
+    bool mac = platform && strcmp(platform, "macos") == 0;
+    static const char *const names[3][3] = {
+        {"libtorch_cpu.so", "torch_cpu.dll", "libtorch_cpu.dylib"},
+        {"libtorch_python.so", "torch_python.dll", "libtorch_python.dylib"},
+        {"libtorch_cuda.so", "torch_cuda.dll", "libtorch_cuda.so"},
+    };
+    int row = part[1] == 'p' ? 0 : part[0] == 'p' ? 1 : 2;
+    return names[row][windows ? 1 : mac ? 2 : 0];
+}
+
 /* The message forms of ld.so, dyld and the extractors' file fields. */
 static void from_posix(struct td_explain *x)
 {
@@ -442,6 +479,8 @@ static void from_posix(struct td_explain *x)
         l->file = l->needed_by;
         if (!l->needed_by) /* the traceback's last import names the module */
             l->needed_by = f->module ? f->module : imported_module(t, &x->arena);
+        if (!l->file && (is(l->needed_by, "torch") || (!l->needed_by && importing_torch(t))))
+            l->needed_by = torch_requirer(f->symbol, x->parts.platform);
         l->symbol = f->symbol;
         if (f->expected_in && !has(f->expected_in, "flat namespace"))
             l->library = td_explain_base_name(f->expected_in);
@@ -491,6 +530,31 @@ static void from_posix(struct td_explain *x)
         l->file = l->needed_by ? l->needed_by : f->file;
 }
 
+/* The last library a Python traceback's loading call names by a literal
+ * (`_load_lib("libtorchaudio")`, `ctypes.CDLL(r"C:\\x\\foo.dll")`,
+ * `cdll.LoadLibrary('foo')`, `torch.ops.load_library("…")`): its base
+ * name, NULL when every call passes a variable. */
+static const char *loading_call_argument(const char *text, struct td_arena *a)
+{
+    static regex_t re;
+    static bool compiled, ok;
+    if (!compiled) {
+        compiled = true;
+        ok = regcomp(&re,
+                     "(_load_lib|CDLL|WinDLL|PyDLL|LoadLibrary|load_library)\\([rRuU]?[\"']([^\"'"
+                     "\n]+)[\"']",
+                     REG_EXTENDED | REG_NEWLINE) == 0;
+    }
+    const char *found = NULL;
+    size_t len = 0;
+    regmatch_t m[3];
+    for (const char *p = text; ok && regexec(&re, p, 3, m, 0) == 0; p += m[0].rm_eo) {
+        found = p + m[2].rm_so;
+        len = (size_t)(m[2].rm_eo - m[2].rm_so);
+    }
+    return found ? td_explain_base_name(td_arena_strndup(a, found, len)) : NULL;
+}
+
 /* Windows: a code (WinError, LoadLibrary's, NTSTATUS, a localised system
  * message), torch's preload ("Error loading ... or one of its dependencies")
  * or a cut-off remainder of it. */
@@ -508,9 +572,17 @@ static void from_windows(struct td_explain *x)
                    has(x->text, "rro loading");
     bool failed_to_load =
         (has(x->text, "Failed to load ") || has(x->text, "Could not find module")) && f->file;
-    if (!kind && !preload && !failed_to_load)
+    /* ctypes on Windows raises FileNotFoundError for LoadLibrary's 126
+     * (Python 3.8+): the exception's name is enough when its message was cut
+     * off ("FileNotFoundError: Could not find mo"), and the traceback's
+     * loading call names the library */
+    bool ctypes_126 = !kind && !preload && !failed_to_load && has(x->text, "_dlopen(") &&
+                      has(x->text, "FileNotFoundError") && is(x->parts.platform, "windows");
+    if (!kind && !preload && !failed_to_load && !ctypes_126)
         return;
     l->form = preload ? "torch-preload" : has(x->text, "ctypes") ? "ctypes" : "windows";
+    if (ctypes_126 && !f->file)
+        l->library = loading_call_argument(x->text, &x->arena);
     l->kind = kind ? kind : TD_KIND_MISSING_LIBRARY;
     if (f->file) {
         l->file = f->file;

@@ -311,6 +311,18 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
             i = j - 1;
             continue;
         }
+        if (l->raw == l->len && o - out_line >= SOFT_WRAP_MIN && next->indent == 1 &&
+            next->len > 1 && islower((unsigned char)next->s[1])) {
+            /* The same break with the blank carried to the start of the next
+             * line ("...gnu.so: undefined" / " symbol: _ZN3c10..."): a
+             * sentence that goes on in lower case after one blank. */
+            out[o++] = ' ';
+            lines[i + 1].s += 1;
+            lines[i + 1].len -= 1;
+            lines[i + 1].raw -= 1;
+            lines[i + 1].indent = 0;
+            continue;
+        }
         if (next->indent >= LOGGER_INDENT && next->indent < next->len && m > 0) {
             /* A logger continued its message on the next line under the
              * message column: one blank stands for the break. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # explain on real error texts, copied from public issue trackers, with the thread,
 # the platform, the cause the thread established and the kind and library a right
-# answer names. Seven sets:
+# answer names. Nine sets:
 #   tests/cmd/explain_corpus.json  -- in-sample: the general layer's rules were
 #                                     written while reading these texts;
 #   tests/cmd/explain_heldout.json -- held out: collected after the rules and
@@ -23,6 +23,12 @@
 #                                     threads none of the others cites: held out
 #                                     until scored at the end of session 11,
 #                                     then opened and worked on;
+#   tests/cmd/explain_fresh_d.json  -- a fourth and a fifth (session 11), from
+#   tests/cmd/explain_fresh_e.json     threads none of the others cites: each
+#                                     held out until scored, then opened and
+#                                     worked on (D in session 11, E in session
+#                                     12: docs/explain.md "Session 12: E
+#                                     opened");
 #   tests/cmd/explain_shapes.json   -- no user's text: each is composed from a
 #                                     message format as its source prints it
 #                                     (dyld's reasons, NCCL, c10d, cuDNN, ORT,
@@ -98,7 +104,9 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         score("explain_fresh_a.json", 80, contains_example_ok=True, example_ok=True),
         score("explain_fresh_b.json", 80, contains_example_ok=True, example_ok=True),
         score("explain_families.json", 20, need=1.0, contains_example_ok=True),
-        score("explain_fresh_c.json", 100, contains_example_ok=True, example_ok=True)]
+        score("explain_fresh_c.json", 100, contains_example_ok=True, example_ok=True),
+        score("explain_fresh_d.json", 80, contains_example_ok=True, example_ok=True),
+        score("explain_fresh_e.json", 60, contains_example_ok=True, example_ok=True)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = score("explain_shapes.json", 50, need=1.0, contains_example_ok=True,
                       example_ok=True)

@@ -435,6 +435,88 @@ static void symbol_roles(void **state)
            "missing_symbol", "_C", NULL);
 }
 
+/* Session 12 (E opened): each rule about a message's structure that E's
+ * misses showed, on composed texts of its shape. */
+static void words_of_a_failed_load(void **state)
+{
+    (void)state;
+    /* the window's break carried its blank to the start of the next line */
+    struct td_explain x;
+    explain("ImportError: /opt/venv/lib/python3.11/site-packages/ext/_ext.so: undefined\n"
+            " symbol: _ZN3c106detail14torchCheckFailEPKcS2_jRKSs",
+            &x);
+    assert_non_null(x.load.kind);
+    assert_string_equal(x.load.kind, "missing_symbol");
+    assert_non_null(x.load.library); /* the companion that needs it */
+    assert_string_equal(x.load.library, "_ext.so");
+    td_explain_free(&x);
+    /* a traceback's indentation is not such a break */
+    explain("  File \"/opt/venv/lib/python3.11/site-packages/ext/__init__.py\", line 3\n"
+            "    from ._ext import *\n"
+            "ImportError: libcudart.so.12: cannot open shared object file: No such file",
+            &x);
+    assert_string_equal(x.load.library, "libcudart.so.12");
+    td_explain_free(&x);
+    /* any failure verb of a search or a load, a path before the file */
+    expect("error: can not find libcudart.so.12", "missing_library", "libcudart.so.12", NULL);
+    expect("Exception: Unable to load /usr/local/opt/libomp/lib/libomp.dylib", "missing_library",
+           "libomp.dylib", NULL);
+    expect("'Could not load \"nvrtc64_120_0.dll\":", "missing_library", "nvrtc64_120_0.dll", NULL);
+    expect("failed to open [C:\\Program Files\\App\\bin\\libfoo.dll]", "missing_library",
+           "libfoo.dll", NULL);
+    /* LoadLibrary's failure as a program reports it */
+    expect("System.DllNotFoundException: LoadLibrary failed for: [onnxruntime.dll]",
+           "missing_library", "onnxruntime.dll", NULL);
+    expect("LoadLibraryExW() failed on \"C:\\x\\y\\cudnn_ops64_9.dll\"", "missing_library",
+           "cudnn_ops64_9.dll", NULL);
+    /* said to be missing in words, or named alone on a line */
+    expect("When I start it cudnn_ops_infer64_8.dll is missing", "missing_library",
+           "cudnn_ops_infer64_8.dll", NULL);
+    expect("[ERROR] Missing DLL: cublas64_12.dll", "missing_library", "cublas64_12.dll", NULL);
+    expect("cudart64_12.dll\n\nThe app closes right after it starts.", "missing_library",
+           "cudart64_12.dll", NULL);
+    /* the missing-DLL dialog in a language no table has: the DLL is the
+     * only word in Latin letters on its line */
+    expect("VCRUNTIME140_1.dll \xe3\x81\x8c\xe8\xa6\x8b\xe3\x81\xa4\xe3\x81\x8b\xe3\x82\x89"
+           "\xe3\x81\xaa\xe3\x81\x84\xe3\x81\x9f\xe3\x82\x81\xe3\x80\x82",
+           "missing_library", "VCRUNTIME140_1.dll", NULL);
+    /* a file named inside a sentence is not a missing one */
+    explain("I copied cudart64_12.dll next to the program and it works now.", &x);
+    assert_null(x.load.kind);
+    td_explain_free(&x);
+    /* a Windows ctypes FileNotFoundError cut off before its file: the
+     * loading call's literal names the library */
+    expect("  File \"C:\\app\\audio.py\", line 12, in <module>\n"
+           "    _lib = _load_lib(\"libfoo\")\n"
+           "  File \"C:\\Python311\\Lib\\ctypes\\__init__.py\", line 376, in __init__\n"
+           "    self._handle = _dlopen(self._name, mode)\n"
+           "FileNotFoundError: Could not fi",
+           "missing_library", "libfoo", NULL);
+}
+
+/* `import torch` failing on an undefined symbol, no file named: torch's own
+ * library needs it, by the symbol's family. */
+static void torch_import_symbol(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"importing pytorch raises an `undefined symbol: iJIT_NotifyEvent` error",
+         "libtorch_cpu.so"},
+        {">>> import torch\nImportError: undefined symbol: PyCode_GetCode", "libtorch_python.so"},
+        {">>> import torch\nImportError: undefined symbol: cudaGraphDebugDotPrint",
+         "libtorch_cuda.so"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct td_explain x;
+        explain(cases[i][0], &x);
+        assert_non_null(x.load.kind);
+        assert_string_equal(x.load.kind, "missing_symbol");
+        assert_non_null(x.load.needed_by);
+        assert_string_equal(x.load.needed_by, cases[i][1]);
+        td_explain_free(&x);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -451,6 +533,8 @@ int main(void)
         cmocka_unit_test(package_loaders),
         cmocka_unit_test(empty_form_gives_way),
         cmocka_unit_test(symbol_roles),
+        cmocka_unit_test(words_of_a_failed_load),
+        cmocka_unit_test(torch_import_symbol),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
