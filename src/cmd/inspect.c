@@ -4,8 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <unistd.h>
 
 #include "base/compat.h"
 #include "base/finding.h"
@@ -177,7 +175,7 @@ static void describe_member(struct inspect_run *r, const char *wheel, const stru
         td_view_end(&r->view);
     } else if (bytes) {
         struct td_inspect_opts whole = r->opts; /* a member's offsets are not the file's */
-        r->opts.read = NULL, r->opts.src = NULL;
+        r->opts.release = NULL, r->opts.release_ctx = NULL;
         describe_buffer(r, path, bytes, len, depth + 1);
         r->opts = whole;
     }
@@ -296,16 +294,11 @@ static void describe_model(struct inspect_run *r, const char *path)
     td_arena_free(&arena);
 }
 
-/* pread of the file inspected, for the fat binary search (a read past
- * the end of a file that shrank fails). */
-struct file_reader {
-    int fd;
-};
-
-static bool file_read(void *src, uint64_t off, void *out, size_t n)
+/* Drops the pages of the file being described that the fat binary search
+ * has passed (file offsets). */
+static void release_pages(void *map, uint64_t off, uint64_t len)
 {
-    const struct file_reader *f = src;
-    return pread(f->fd, out, n, (off_t)off) == (ssize_t)n;
+    td_map_release(map, off, len);
 }
 
 static void describe_path(struct inspect_run *r, const char *path)
@@ -324,13 +317,9 @@ static void describe_path(struct inspect_run *r, const char *path)
         return;
     }
     r->map = &map;
-    struct file_reader fr = {.fd = open(path, O_RDONLY | O_CLOEXEC)};
-    if (fr.fd >= 0)
-        r->opts.read = file_read, r->opts.src = &fr;
+    r->opts.release = release_pages, r->opts.release_ctx = &map;
     describe_buffer(r, path, map.data, map.size, 0);
-    r->opts.read = NULL, r->opts.src = NULL;
-    if (fr.fd >= 0)
-        close(fr.fd);
+    r->opts.release = NULL, r->opts.release_ctx = NULL;
     r->map = NULL;
     td_map_close(&map);
 }

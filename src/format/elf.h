@@ -97,6 +97,7 @@ struct td_elf_version {
 
 struct td_elf_sym {
     const char *name;
+    size_t name_room; /* bytes readable from name on, its NUL among them (td_elf_dynstr_room) */
     uint64_t value;
     uint64_t size;
     uint8_t type;       /* TD_STT_* */
@@ -240,6 +241,35 @@ bool td_elf_vaddr_to_offset(const struct td_elf *elf, uint64_t vaddr, uint64_t l
 /* The string at INDEX of the dynamic string table, or NULL when it is
  * outside DT_STRSZ or not terminated inside it. */
 const char *td_elf_dynstr(const struct td_elf *elf, uint64_t index);
+/* td_elf_dynstr, with *ROOM the bytes that may be read from the string on,
+ * its NUL among them (to the end of the table when it is held whole), for
+ * a reader that finds the string's end as it copies it. */
+const char *td_elf_dynstr_room(const struct td_elf *elf, uint64_t index, size_t *room);
+/* The whole dynamic string table, when the buffer holds it and its last
+ * byte is a NUL, else NULL: then every string in it ends inside it, and
+ * none needs a search for its end (libtorch_cpu's 35,000 names were read
+ * twice for it). */
+const char *td_elf_dynstr_table(const struct td_elf *elf);
+
+/* A walk over every dynamic symbol from index 1 on, in index order, for a
+ * caller that reads them all (inspect --symbols: libtorch_cpu's 35,000):
+ * the tables are looked up once for the walk, not once per symbol, and
+ * each symbol's name is fetched a few symbols ahead. */
+struct td_elf_dynsym_walk {
+    const struct td_elf *elf;
+    uint32_t next; /* the index the next call reads */
+    /* When the buffer holds them whole (little-endian ELF64): the symbol
+     * table, the string table (td_elf_dynstr_table) and DT_VERSYM's
+     * entries; else syms is NULL and each symbol is read by td_elf_dynsym. */
+    const uint8_t *syms, *versym;
+    const char *strtab;
+};
+
+void td_elf_dynsym_walk_begin(struct td_elf_dynsym_walk *w, const struct td_elf *elf);
+/* The symbol at W->next into OUT, as td_elf_dynsym gives it, and W moves
+ * on; false at the end (W->next == td_elf_dynsym_count) or where
+ * td_elf_dynsym fails (W->next names that symbol). */
+bool td_elf_dynsym_walk_next(struct td_elf_dynsym_walk *w, struct td_elf_sym *out);
 
 static inline uint32_t td_elf_dynsym_count(const struct td_elf *elf)
 {

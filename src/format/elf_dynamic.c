@@ -50,11 +50,39 @@ static unsigned long long ull(uint64_t v)
     return (unsigned long long)v;
 }
 
-const char *td_elf_dynstr(const struct td_elf *elf, uint64_t index)
+const char *td_elf_dynstr_table(const struct td_elf *elf)
+{
+    const uint8_t *t = td_buf_at(&elf->buf, elf->strtab_off, elf->strtab_size);
+    return t && elf->strtab_size && t[elf->strtab_size - 1] == 0 ? (const char *)t : NULL;
+}
+
+/* td_elf_dynstr, and *ROOM when ROOM is not NULL. */
+static const char *dynstr(const struct td_elf *elf, uint64_t index, size_t *room)
 {
     if (index >= elf->strtab_size)
         return NULL;
-    return td_buf_cstr(&elf->buf, elf->strtab_off + index, (size_t)(elf->strtab_size - index));
+    const char *t = td_elf_dynstr_table(elf);
+    if (t) {
+        if (room)
+            *room = (size_t)(elf->strtab_size - index);
+        return t + index;
+    }
+    const char *s =
+        td_buf_cstr(&elf->buf, elf->strtab_off + index, (size_t)(elf->strtab_size - index));
+    if (s && room)
+        *room = strlen(s) + 1;
+    return s;
+}
+
+const char *td_elf_dynstr(const struct td_elf *elf, uint64_t index)
+{
+    return dynstr(elf, index, NULL);
+}
+
+const char *td_elf_dynstr_room(const struct td_elf *elf, uint64_t index, size_t *room)
+{
+    *room = 0;
+    return dynstr(elf, index, room);
 }
 
 static const struct td_elf_phdr *find_dynamic(const struct td_elf *elf)

@@ -97,6 +97,20 @@ int td_fatbin_scan(const uint8_t *data, size_t size, bool primary,
                    bool (*visit)(const struct td_fatbin_entry *e, void *ctx), void *ctx,
                    struct td_fatbin_scan *st, struct td_err *err);
 
+/* Told that the bytes [OFF, OFF + LEN) of a searched region will not be
+ * read again (a few hundred KiB at a time; ranges may overlap): a mapped
+ * file's pages wholly inside can be dropped. */
+typedef void (*td_fatbin_release_fn)(void *rctx, uint64_t off, uint64_t len);
+
+/* As td_fatbin_scan of a region that is not a fat binary section, in a
+ * mapping of the file: RELEASE is told of each stretch the search has
+ * passed, so the searched pages do not stay in memory (a container's
+ * headers may still be read there after; nothing depends on the release
+ * taking effect). */
+int td_fatbin_scan_mapped(const uint8_t *data, size_t size, td_fatbin_release_fn release,
+                          void *rctx, bool (*visit)(const struct td_fatbin_entry *e, void *ctx),
+                          void *ctx, struct td_fatbin_scan *st);
+
 /* As td_fatbin_scan over a region that READ reads: headers are read a few
  * dozen bytes at a time, so no payload page is touched, and the bytes
  * outside containers in pieces of up to 64 KiB. */

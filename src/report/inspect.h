@@ -19,11 +19,12 @@
 struct td_inspect_opts {
     bool symbols; /* list every symbol / import / export */
     bool verbose; /* text: say where each part was found (the fat binary's sections) */
-    /* Reads the described file itself (file offsets), when the buffer is a
-     * whole file on disk: the fat binary search reads the data sections
-     * through it instead of touching their pages (NULL: the buffer). */
-    td_fatbin_read_fn read;
-    void *src;
+    /* When the buffer maps a whole file on disk: drops the mapping's pages
+     * of [off, off + len) (file offsets), which the fat binary search calls
+     * behind it as it goes through the data sections, so that they do not
+     * stay in memory (NULL: a buffer in memory, nothing to drop). */
+    td_fatbin_release_fn release;
+    void *release_ctx;
 };
 
 /* Each describer writes the fields of one file into the currently open

@@ -88,29 +88,38 @@ static void describe_versions(struct td_view *v, const struct td_elf *e)
     td_view_list_end(v);
 }
 
-static const char *sym_type_name(uint8_t t)
+/* A name with its length: JSON rows copy it without a strlen each. */
+struct sym_word {
+    const char *text;
+    size_t len;
+};
+#define WORD(text) ((struct sym_word){text, sizeof text - 1})
+
+static struct sym_word sym_type_word(uint8_t t)
 {
-    static const char *const names[] = {"NOTYPE", "OBJECT", "FUNC", "SECTION",
-                                        "FILE",   "COMMON", "TLS"};
+    static const struct sym_word names[] = {WORD("NOTYPE"),  WORD("OBJECT"), WORD("FUNC"),
+                                            WORD("SECTION"), WORD("FILE"),   WORD("COMMON"),
+                                            WORD("TLS")};
     if (t < sizeof names / sizeof names[0])
         return names[t];
-    return t == TD_STT_GNU_IFUNC ? "IFUNC" : "OTHER";
+    return t == TD_STT_GNU_IFUNC ? WORD("IFUNC") : WORD("OTHER");
 }
 
-static const char *sym_bind_name(uint8_t b)
+static struct sym_word sym_bind_word(uint8_t b)
 {
     switch (b) {
     case TD_STB_LOCAL:
-        return "LOCAL";
+        return WORD("LOCAL");
     case TD_STB_GLOBAL:
-        return "GLOBAL";
+        return WORD("GLOBAL");
     case TD_STB_WEAK:
-        return "WEAK";
+        return WORD("WEAK");
     case TD_STB_GNU_UNIQUE:
-        return "UNIQUE";
+        return WORD("UNIQUE");
     }
-    return "OTHER";
+    return WORD("OTHER");
 }
+#undef WORD
 
 #define LIT(w, text) td_jw_raw(w, text, sizeof text - 1)
 
@@ -121,17 +130,17 @@ static void json_symbol_row(struct td_jsonw *w, const struct td_elf_sym *s)
 {
     td_jw_item(w);
     LIT(w, "{ \"name\": ");
-    td_jw_rawstr(w, s->name);
+    td_jw_rawstr_room(w, s->name, s->name_room);
     if (s->defined)
         LIT(w, ", \"defined\": true, \"type\": ");
     else
         LIT(w, ", \"defined\": false, \"type\": ");
     /* Type and binding names are our own constants: no escaping to do. */
-    const char *type = sym_type_name(s->type), *bind = sym_bind_name(s->bind);
+    struct sym_word type = sym_type_word(s->type), bind = sym_bind_word(s->bind);
     LIT(w, "\"");
-    td_jw_raw(w, type, strlen(type));
+    td_jw_raw(w, type.text, type.len);
     LIT(w, "\", \"bind\": \"");
-    td_jw_raw(w, bind, strlen(bind));
+    td_jw_raw(w, bind.text, bind.len);
     LIT(w, "\"");
     if (s->version) {
         LIT(w, ", \"version\": ");
@@ -152,13 +161,10 @@ static int describe_symbols(struct td_view *v, const struct td_elf *e, uint32_t 
     td_view_list_begin(v, "symbol_list", "symbol table");
     int rc = 0;
     *defined = *undefined = 0;
-    for (uint32_t i = 1; i < e->dynsym_count; i++) {
-        struct td_elf_sym s;
-        if (!td_elf_dynsym(e, i, &s)) {
-            td_err_set(err, "dynamic symbol %u: unreadable entry or name", i);
-            rc = -1;
-            break;
-        }
+    struct td_elf_dynsym_walk walk;
+    struct td_elf_sym s;
+    td_elf_dynsym_walk_begin(&walk, e);
+    while (td_elf_dynsym_walk_next(&walk, &s)) {
         *(s.defined ? defined : undefined) += 1;
         if (v->kind == TD_VIEW_JSON) {
             json_symbol_row(&v->json, &s);
@@ -167,8 +173,8 @@ static int describe_symbols(struct td_view *v, const struct td_elf *e, uint32_t 
         td_view_row_begin(v);
         td_view_str(v, "name", "name", s.name);
         td_view_bool(v, "defined", NULL, s.defined);
-        td_view_str(v, "type", NULL, sym_type_name(s.type));
-        td_view_str(v, "bind", NULL, sym_bind_name(s.bind));
+        td_view_str(v, "type", NULL, sym_type_word(s.type).text);
+        td_view_str(v, "bind", NULL, sym_bind_word(s.bind).text);
         if (s.version) /* nm -D's marks: @@ a default definition, @ a reference or hidden one */
             td_view_str(v, "version", s.version_hidden || !s.defined ? "@" : "@@", s.version);
         if (s.version_hidden)
@@ -177,6 +183,10 @@ static int describe_symbols(struct td_view *v, const struct td_elf *e, uint32_t 
             td_view_str(v, "library", "from", s.version_file);
         td_view_text_flag(v, "undefined", !s.defined);
         td_view_row_end(v);
+    }
+    if (walk.next < td_elf_dynsym_count(e)) {
+        td_err_set(err, "dynamic symbol %u: unreadable entry or name", walk.next);
+        rc = -1;
     }
     td_view_list_end(v);
     return rc;

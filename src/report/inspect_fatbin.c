@@ -174,35 +174,36 @@ static void describe_sections(struct td_view *v, const struct collected *c,
     td_view_list_end(v);
 }
 
-/* A region read through the file's reader (offsets from its start). */
-struct region_reader {
+/* A region's releases, passed on with file offsets. */
+struct region_release {
     const struct td_inspect_opts *o;
     uint64_t base;
 };
 
-static bool region_read(void *src, uint64_t off, void *out, size_t n)
+static void region_release(void *rctx, uint64_t off, uint64_t len)
 {
-    const struct region_reader *r = src;
-    return r->o->read(r->o->src, r->base + off, out, n);
+    const struct region_release *r = rctx;
+    r->o->release(r->o->release_ctx, r->base + off, len);
 }
 
 /* Reads every region of R from the file in BUF; CONTAINERS per region.
- * The regions searched (not the fat binary section, which is walked in
- * place) are read through O's reader when there is one: libtorch_cpu's
- * 11 MB of data sections were 70% of inspect's peak RSS once touched. */
+ * The regions searched (not the fat binary section, which is walked) give
+ * their pages back behind the search when O can release them:
+ * libtorch_cpu's 11 MB of data sections were 70% of inspect's peak RSS
+ * once touched. */
 static void read_all(const struct td_buf *buf, const struct td_inspect_opts *o, struct collected *c,
                      size_t *containers, struct td_err *bad)
 {
     for (size_t i = 0; i < c->regions->count && !c->full; i++) {
         const struct td_fatbin_region *g = &c->regions->list[i];
-        struct region_reader rr = {o, g->offset};
-        const uint8_t *data = NULL;
+        struct region_release rr = {o, g->offset};
+        const uint8_t *data = td_buf_at(buf, g->offset, g->size);
         struct td_fatbin_scan st = {0};
         struct td_err err = {0};
         c->at = (uint16_t)i;
-        if (o->read && !g->primary && g->offset + g->size <= buf->size)
-            td_fatbin_scan_read(region_read, &rr, g->size, false, collect, c, &st, &err);
-        else if ((data = td_buf_at(buf, g->offset, g->size)) != NULL)
+        if (data && o->release && !g->primary)
+            td_fatbin_scan_mapped(data, (size_t)g->size, region_release, &rr, collect, c, &st);
+        else if (data)
             td_fatbin_scan(data, (size_t)g->size, g->primary, collect, c, &st, &err);
         containers[i] = st.containers;
         if (err.set && !bad->set)

@@ -312,16 +312,23 @@ static bool word_needs_care(uint64_t x)
  * to COPY as it is checked when COPY is not NULL (room for N bytes). */
 typedef unsigned char td_bytes16 __attribute__((vector_size(16)));
 
-/* True when one of the 16 bytes at S needs escaping (GCC and clang vector
- * types: SSE2 or NEON compares where there are some, word code elsewhere;
- * twice the bytes of word_needs_care per step, in fewer instructions). */
-static bool block_needs_care(const char *s)
+/* The 16 bytes at S as two words, each byte 0xff where that byte needs
+ * escaping (a NUL among them), else 0 (GCC and clang vector types: SSE2 or
+ * NEON compares where there are some, word code elsewhere). */
+static void care_bytes(const char *s, uint64_t half[2])
 {
     td_bytes16 x;
     memcpy(&x, s, sizeof x);
     td_bytes16 care = (td_bytes16)((x < 0x20) | (x >= 0x7f) | (x == '"') | (x == '\\'));
+    memcpy(half, &care, 2 * sizeof *half);
+}
+
+/* True when one of the 16 bytes at S needs escaping: twice the bytes of
+ * word_needs_care per step, in fewer instructions. */
+static bool block_needs_care(const char *s)
+{
     uint64_t half[2];
-    memcpy(half, &care, sizeof half);
+    care_bytes(s, half);
     return (half[0] | half[1]) != 0;
 }
 
@@ -348,28 +355,42 @@ static size_t plain_prefix(const char *s, size_t n, char *copy)
     return i;
 }
 
-/* Writes NUL-terminated S quoted and escaped: the plain run is copied in
- * one piece, the escaper takes over from the first byte that needs care. */
+/* The N bytes of S escaped, without quotes: the plain run is copied in
+ * one piece as it is checked, the escaper takes over from the first byte
+ * that needs care. */
+static void write_body(struct td_jsonw *w, const char *s, size_t n)
+{
+    if (n > sizeof w->buf - w->used && n <= sizeof w->buf)
+        td_jw_flush(w);
+    size_t i;
+    if (n <= sizeof w->buf - w->used) {
+        i = plain_prefix(s, n, w->buf + w->used);
+        w->used += i;
+    } else {
+        i = plain_prefix(s, n, NULL);
+        put(w, s, i);
+    }
+    if (i < n)
+        escape_body(w, s + i, n - i);
+}
+
+/* Writes S's N bytes quoted and escaped. */
 static void write_stringn(struct td_jsonw *w, const char *s, size_t n)
 {
-    if (n + 1 > sizeof w->buf - w->used && n + 1 <= sizeof w->buf)
-        td_jw_flush(w);
-    if (n + 1 <= sizeof w->buf - w->used) {
-        /* The plain run copied as it is checked, a word at a time. */
-        w->buf[w->used] = '"';
-        size_t i = plain_prefix(s, n, w->buf + w->used + 1);
-        w->used += 1 + i;
-        if (i < n)
-            escape_body(w, s + i, n - i);
-        putch(w, '"');
-        return;
-    }
-    size_t p = plain_prefix(s, n, NULL);
     putch(w, '"');
-    put(w, s, p);
-    if (p < n)
-        escape_body(w, s + p, n - p);
+    write_body(w, s, n);
     putch(w, '"');
+}
+
+/* The index of the first of the 16 bytes at S that needs escaping (a NUL
+ * among them), or 16. */
+static unsigned first_care(const char *s)
+{
+    uint64_t half[2];
+    care_bytes(s, half);
+    if (half[0])
+        return (unsigned)__builtin_ctzll(half[0]) / 8;
+    return half[1] ? 8 + (unsigned)__builtin_ctzll(half[1]) / 8 : 16;
 }
 
 static void write_cstring(struct td_jsonw *w, const char *s)
@@ -385,6 +406,27 @@ void td_jw_item(struct td_jsonw *w)
 void td_jw_rawstr(struct td_jsonw *w, const char *s)
 {
     write_cstring(w, s);
+}
+
+void td_jw_rawstr_room(struct td_jsonw *w, const char *s, size_t room)
+{
+    size_t i = 0;
+    putch(w, '"');
+    /* 16 bytes a step, copied whole, while they hold neither the NUL nor a
+     * byte to escape: the string is read once, not once for its length and
+     * again to copy it. */
+    while (room - i >= 16) {
+        if (sizeof w->buf - w->used < 16)
+            td_jw_flush(w);
+        unsigned k = first_care(s + i);
+        memcpy(w->buf + w->used, s + i, 16);
+        w->used += k, i += k;
+        if (k < 16)
+            break;
+    }
+    if (s[i]) /* a byte to escape, or the string's last 16 bytes of room */
+        write_body(w, s + i, strlen(s + i));
+    putch(w, '"');
 }
 
 void td_jw_string(struct td_jsonw *w, const char *s)

@@ -75,6 +75,10 @@ static inline void td_jw_raw(struct td_jsonw *w, const char *text, size_t len)
 void td_jw_item(struct td_jsonw *w);
 /* S as a quoted, escaped JSON string, with no separator handling. */
 void td_jw_rawstr(struct td_jsonw *w, const char *s);
+/* td_jw_rawstr of S, NUL-terminated within the ROOM bytes that may be read
+ * from it on: its end is found as it is copied (symbol names by the ten
+ * thousand, td_elf_dynstr_room). */
+void td_jw_rawstr_room(struct td_jsonw *w, const char *s, size_t room);
 /* Hands buffered bytes to the FILE (before anything else writes to it). */
 void td_jw_flush(struct td_jsonw *w);
 

@@ -301,6 +301,45 @@ static void real_loader_agrees(void **state)
     assert_string_equal(line, "foo=1 bar=3 qux=5\n");
 }
 
+/* The walk over every symbol gives, field for field, what td_elf_dynsym
+ * gives symbol by symbol: through its tables held whole (x86-64) and
+ * through td_elf_dynsym where it cannot (i686, big-endian ppc64). */
+static void walk_matches_dynsym(void **state)
+{
+    static const struct {
+        const char *file;
+        bool whole;
+    } cases[] = {{"libver.so", true},
+                 {"libuser.so", true},
+                 {"librunpath.so", true},
+                 {"libi686.so", false},
+                 {"libtiny-ppc64.so", false}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct fixture f;
+        struct td_elf_dynsym_walk w;
+        struct td_elf_sym a, b;
+        open_fixture(&f, cases[c].file);
+        td_elf_dynsym_walk_begin(&w, &f.elf);
+        assert_int_equal(w.syms != NULL, cases[c].whole);
+        uint32_t n = 0;
+        while (td_elf_dynsym_walk_next(&w, &a)) {
+            assert_true(td_elf_dynsym(&f.elf, w.next - 1, &b));
+            assert_ptr_equal(a.name, b.name);
+            assert_int_equal(a.name_room, b.name_room);
+            assert_true(a.name_room > strlen(a.name));
+            assert_true(a.value == b.value && a.size == b.size && a.shndx == b.shndx);
+            assert_true(a.type == b.type && a.bind == b.bind && a.visibility == b.visibility);
+            assert_true(a.defined == b.defined && a.version_index == b.version_index);
+            assert_true(a.version_hidden == b.version_hidden);
+            assert_ptr_equal(a.version, b.version);
+            assert_ptr_equal(a.version_file, b.version_file);
+            n++;
+        }
+        assert_int_equal(n + 1, td_elf_dynsym_count(&f.elf));
+        close_fixture(&f);
+    }
+}
+
 static void sysv_and_gnu_agree(void **state)
 {
     struct fixture f;
@@ -352,10 +391,11 @@ static void undefined_versions_name_library(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(readelf_agrees),     cmocka_unit_test(rpath_and_flags),
-        cmocka_unit_test(program_headers),    cmocka_unit_test(machines_and_arch),
-        cmocka_unit_test(versioned_lookup),   cmocka_unit_test(real_loader_agrees),
-        cmocka_unit_test(sysv_and_gnu_agree), cmocka_unit_test(undefined_versions_name_library),
+        cmocka_unit_test(readelf_agrees),      cmocka_unit_test(rpath_and_flags),
+        cmocka_unit_test(program_headers),     cmocka_unit_test(machines_and_arch),
+        cmocka_unit_test(versioned_lookup),    cmocka_unit_test(real_loader_agrees),
+        cmocka_unit_test(sysv_and_gnu_agree),  cmocka_unit_test(undefined_versions_name_library),
+        cmocka_unit_test(walk_matches_dynsym),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -50,6 +50,19 @@ static int exercise(const uint8_t *bytes, size_t size, struct td_err *err)
         for (uint32_t i = 0; i < td_elf_dynsym_count(&elf); i++)
             if (td_elf_dynsym(&elf, i, &s))
                 assert_true(inside(data, size, s.name));
+        /* The walk gives what td_elf_dynsym gives, and stops where it fails. */
+        struct td_elf_dynsym_walk w;
+        struct td_elf_sym ws;
+        td_elf_dynsym_walk_begin(&w, &elf);
+        while (td_elf_dynsym_walk_next(&w, &ws)) {
+            assert_true(td_elf_dynsym(&elf, w.next - 1, &s));
+            assert_ptr_equal(ws.name, s.name);
+            assert_true(inside(data, size, ws.name));
+            assert_true(ws.name_room > strlen(ws.name));
+            assert_true(ws.name + ws.name_room <= (const char *)data + size);
+        }
+        if (w.next < td_elf_dynsym_count(&elf))
+            assert_false(td_elf_dynsym(&elf, w.next, &s));
         static const char *names[] = {"foo", "bar", "baz", "qux", "dep_value", "nope"};
         for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
             td_elf_lookup(&elf, names[i], td_elf_gnu_hash(names[i]), NULL, &s);

@@ -3,6 +3,7 @@
  * every way a header can lie (truncation, sizes past the end, overflow). */
 #include "testutil.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "format/fatbin.h"
@@ -322,21 +323,83 @@ static void fatbin_walk_read_same(void **state)
  * that do not chain to the end, an odd offset) passed over, and the same
  * from the buffer and by reads, for every length of the region (lengths
  * of 8k+4 ... 8k+7 once made the read search stand still). */
+/* The releases of a search through a mapping: a range each, in order. */
+struct releases {
+    uint64_t off[64], len[64];
+    size_t n;
+};
+
+static void note_release(void *rctx, uint64_t off, uint64_t len)
+{
+    struct releases *r = rctx;
+    if (r->n < 64)
+        r->off[r->n] = off, r->len[r->n] = len;
+    r->n++;
+}
+
+/* The releases of a search of N bytes cover them all, in order, each
+ * reaching back over the last by 64 KiB or more (so that a page across the
+ * last one's end, up to 64 KiB, lies wholly inside one of them). */
+static void released_all(const struct releases *r, size_t n)
+{
+    assert_true(r->n >= 1 && r->n <= 64);
+    assert_int_equal(r->off[0], 0);
+    for (size_t i = 1; i < r->n; i++) {
+        uint64_t last_end = r->off[i - 1] + r->len[i - 1];
+        assert_true(r->off[i] + 64 * 1024 <= last_end);
+        assert_true(r->off[i] + r->len[i] > last_end);
+    }
+    assert_int_equal(r->off[r->n - 1] + r->len[r->n - 1], n);
+}
+
 static size_t searched(const uint8_t *b, size_t n, struct seen *mem, size_t *containers)
 {
-    struct td_fatbin_scan a = {0}, r = {0};
+    struct td_fatbin_scan a = {0}, r = {0}, m = {0};
     struct td_err e1 = {0}, e2 = {0};
-    struct seen rd = {0};
+    struct seen rd = {0}, mp = {0};
     struct reader rr = {b, 0, false};
+    struct releases rel = {0};
     memset(mem, 0, sizeof *mem);
     assert_int_equal(td_fatbin_scan(b, n, false, keep, mem, &a, &e1), 0);
     assert_int_equal(td_fatbin_scan_read(read_blob, &rr, n, false, keep, &rd, &r, &e2), 0);
+    assert_int_equal(td_fatbin_scan_mapped(b, n, note_release, &rel, keep, &mp, &m), 0);
     assert_false(e1.set || e2.set);
     assert_int_equal(a.containers, r.containers);
+    assert_int_equal(a.containers, m.containers);
     assert_int_equal(mem->n, rd.n);
+    assert_int_equal(mem->n, mp.n);
     assert_memory_equal(mem->e, rd.e, mem->n * sizeof mem->e[0]);
+    assert_memory_equal(mem->e, mp.e, mem->n * sizeof mem->e[0]);
+    if (n)
+        released_all(&rel, n);
     *containers = a.containers;
     return mem->n;
+}
+
+/* A region of several release steps (a mapped file's data section): the
+ * search through the mapping finds what the others find, containers
+ * across a step's end included, and gives back every byte behind it. */
+static void fatbin_search_mapped_steps(void **state)
+{
+    (void)state;
+    size_t n = 3 * 1024 * 1024 + 100;
+    uint8_t *big = calloc(1, n);
+    struct blob x;
+    assert_non_null(big);
+    memset(&x, 0, sizeof x);
+    size_t c = begin_container(&x);
+    add_entry(&x, TD_FATBIN_ELF, 86, 64, 16, 0);
+    end_container(&x, c);
+    /* one inside a step, one across the first step's end, one at the end */
+    size_t at[] = {8 * 1000, 256 * 1024 - 40, n - x.n};
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++)
+        memcpy(big + (at[i] & ~(size_t)7), x.b, x.n);
+    struct seen mem;
+    size_t containers;
+    assert_int_equal(searched(big, n, &mem, &containers), 3);
+    assert_int_equal(containers, 3);
+    assert_int_equal(mem.e[1].container, (256 * 1024 - 40) & ~(size_t)7);
+    free(big);
 }
 
 /* searched() of every length of X (prefixes end mid-container and
@@ -429,6 +492,7 @@ int main(void)
         cmocka_unit_test(fatbin_walk_read_same),
         cmocka_unit_test(fatbin_search_among_data),
         cmocka_unit_test(fatbin_search_byte_runs),
+        cmocka_unit_test(fatbin_search_mapped_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,8 @@ DT_GNU_HASH, symbol versions (the version a reference names, the oldest
 version an unversioned reference takes, a hidden one it does not, the one
 default version it takes), a GNU hash table whose bucket no longer reaches
 the symbol, a 32-bit program, a name that differs from the wanted one
-only in its last byte (same length), and a library loaded before the one
+only in its last byte (same length), one with the same GNU hash and
+length (only comparing the names tells them apart), and a library loaded before the one
 that calls it, its tables together and far apart."""
 import json
 import os
@@ -200,6 +201,18 @@ def case_same_length_name(t):
     agree("compute_b where compute_a is wanted", old, False, "compute_a", old)
 
 
+def case_same_hash_name(t):
+    """A provider whose only symbol has the wanted name's GNU hash and
+    length, not its name ('x' * 33 + 'B' == 'w' * 33 + 'c'): the chain word
+    matches, so only the comparison of the names tells them apart."""
+    assert gnu_hash("compute_xB") == gnu_hash("compute_wc")
+    prog, old = pair(os.path.join(t, "samehash"), "compute_xB", "compute_wc", "compute_xB",
+                     libflags="-Wl,--hash-style=gnu")
+    agree("compute_xB defined", prog, True)
+    agree("compute_wc (the same GNU hash) where compute_xB is wanted", old, False, "compute_xB",
+          old)
+
+
 def case_load_order(t):
     """A library loaded before the one that refers to it: prog needs libb
     then liba, and liba calls b_fn of libb. deps reads libb's tables while
@@ -240,6 +253,7 @@ with tempfile.TemporaryDirectory() as t:
     case_versions(t)
     case_broken_bucket(t)
     case_same_length_name(t)
+    case_same_hash_name(t)
     case_load_order(t)
     case_32bit(t)
 finish()

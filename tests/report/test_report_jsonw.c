@@ -73,6 +73,81 @@ static void every_byte_at_every_position(void **state)
     }
 }
 
+/* td_jw_rawstr_room writes what td_jw_rawstr does, whatever byte lies
+ * where and however much room follows the NUL: the string lies at the
+ * start of a heap block of exactly ROOM bytes (the sanitizer build sees any
+ * read past it), the bytes after its NUL are not part of it. */
+static char *room_text;
+static size_t room_size;
+
+static void room_string(struct td_jsonw *j)
+{
+    td_jw_rawstr_room(j, room_text, room_size);
+}
+
+static void plain_string(struct td_jsonw *j)
+{
+    td_jw_rawstr(j, room_text);
+}
+
+static void room_string_matches_rawstr(void **state)
+{
+    (void)state;
+    static const unsigned char probes[] = {'a',  '"',  '\\', 0x01, 0x1f,
+                                           0x7f, 0x80, 0xc3, 0xe2, 0xff};
+    for (size_t len = 0; len <= 40; len++)
+        for (size_t p = 0; p < sizeof probes; p++)
+            for (size_t at = 0; at < (len ? len : 1); at++)
+                for (size_t extra = 0; extra <= 20; extra += 5) {
+                    room_size = len + 1 + extra;
+                    room_text = malloc(room_size);
+                    memset(room_text, 'b', room_size);
+                    memset(room_text, 'a', len);
+                    if (len)
+                        room_text[at] = (char)probes[p];
+                    room_text[len] = '\0';
+                    char *want = render(plain_string, false);
+                    char *got = render(room_string, false);
+                    assert_string_equal(got, want);
+                    free(want), free(got), free(room_text);
+                }
+}
+
+/* Names written with their room past the writer's buffer: the copy that
+ * finds the end 16 bytes at a time hands the buffer over as it fills. */
+static void many_rooms(struct td_jsonw *j)
+{
+    static char names[301];
+    memset(names, 'x', 300);
+    names[300] = '\0';
+    td_jw_begin_array(j);
+    for (size_t i = 0; i < 2000; i++) {
+        td_jw_item(j);
+        td_jw_rawstr_room(j, names + i % 40, 301 - i % 40);
+    }
+    td_jw_end_array(j);
+}
+
+static void many_plain(struct td_jsonw *j)
+{
+    static char names[301];
+    memset(names, 'x', 300);
+    names[300] = '\0';
+    td_jw_begin_array(j);
+    for (size_t i = 0; i < 2000; i++)
+        td_jw_string(j, names + i % 40);
+    td_jw_end_array(j);
+}
+
+static void room_strings_larger_than_the_buffer(void **state)
+{
+    (void)state;
+    char *want = render(many_plain, false), *got = render(many_rooms, false);
+    assert_true(strlen(got) > sizeof w.buf);
+    assert_string_equal(got, want);
+    free(want), free(got);
+}
+
 static void escaping_and_numbers(void **state)
 {
     char *out = render(escapes, false);
@@ -136,6 +211,8 @@ int main(void)
         cmocka_unit_test(every_byte_at_every_position),
         cmocka_unit_test(inline_rows_stay_on_one_line),
         cmocka_unit_test(output_larger_than_the_buffer),
+        cmocka_unit_test(room_string_matches_rawstr),
+        cmocka_unit_test(room_strings_larger_than_the_buffer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
