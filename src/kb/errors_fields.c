@@ -80,6 +80,39 @@ const struct td_winmsg *td_winmsgs(size_t *n)
     return g_msgs.n ? g_msgs.rows : NULL;
 }
 
+/* Whether TEXT holds the N bytes of STEM with at least one line break (with
+ * the blanks before and after it) between two of its bytes. */
+static bool wrapped_in(const char *text, const char *stem, size_t n)
+{
+    for (const char *p = strchr(text, stem[0]); p && n; p = strchr(p + 1, stem[0])) {
+        const char *t = p;
+        size_t i = 0;
+        bool broke = false;
+        while (i < n) {
+            if (*t == stem[i]) {
+                t++, i++;
+                continue;
+            }
+            const char *b = t;
+            while (*b == ' ' || *b == '\t')
+                b++;
+            if (*b == '\r')
+                b++;
+            if (i == 0 || *b != '\n')
+                break;
+            b++;
+            while (*b == ' ' || *b == '\t')
+                b++;
+            t = b, broke = true;
+            while (i < n && stem[i] == ' ')
+                i++; /* the break stood for the message's own blank */
+        }
+        if (i == n && broke)
+            return true;
+    }
+    return false;
+}
+
 const struct td_winmsg *td_winmsg_find(const char *text)
 {
     size_t n;
@@ -103,6 +136,13 @@ const struct td_winmsg *td_winmsg_find(const char *text)
         if (strstr(text, stem))
             return &m[i];
     }
+    /* a message a terminal wrapped: a line break (and the blanks around it)
+     * inside it, even between two characters of a word or of a CJK message
+     * ("找不到\n指定的程序。" at 80 columns) */
+    if (strchr(text, '\n'))
+        for (size_t i = 0; i < n; i++)
+            if (wrapped_in(text, m[i].message, m[i].stem_len))
+                return &m[i];
     return NULL;
 }
 

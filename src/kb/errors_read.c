@@ -876,6 +876,32 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
     }
 }
 
+/* Weaker signs of Windows for a text that names no DLL and no drive: Python's
+ * Windows banner and wheel tags (`[MSC v.1932 64 bit (AMD64)] on win32`,
+ * `win_amd64`), the version said in words (`win10`, `Windows 11`, `OS:
+ * windows`), batch and PowerShell scripts (`webui-user.bat`, `run_gui.ps1`,
+ * PowerShell), cmd's `%VAR%`, a relative path with backslashes through the
+ * folders only Windows Python has (`venv\Scripts\`, `Lib\site-packages\`,
+ * `python_embeded`, `AppData\`; with forward slashes too, as Git Bash writes
+ * them: `venv/Scripts/activate`, `/Lib/site-packages/`) or torch's own Windows build paths
+ * (`..\c10\core\`), and UTF-8 read as code page 437 by cmd (`Γ£à`, `ΓÇ`). */
+static bool windows_marks(const char *text)
+{
+    static const char re[] =
+        "(^|[^A-Za-z0-9_])(win32|win_amd64|[Ww]in ?(7|8|10|11)([^0-9]|$))|MSC v\\.[0-9]|"
+        "[Ww](indows|INDOWS) ?(7|8|10|11|[Ss]erver)|(OS|[Pp]latform|[Ss]ystem): *[Ww]indows|"
+        "\\.(bat|ps1)([^A-Za-z0-9]|$)|[Pp]ower[Ss]hell|%[A-Z_]{3,}%|"
+        "(site-packages|Scripts|Lib|AppData|python_embeded|venv)\\\\[A-Za-z_]|"
+        "[A-Za-z]\\\\(site-packages|Scripts|AppData)|\\.\\.\\\\[a-z]|"
+        "[Ss]cripts/activate|/Lib/site-packages/|AppData/(Local|Roaming)/|"
+        "python_embeded|\xce\x93\xc2\xa3|\xce\x93\xc3\x87";
+    static regex_t rx;
+    static int state; /* 0 not compiled, 1 ready, -1 failed */
+    if (!state)
+        state = regcomp(&rx, re, REG_EXTENDED | REG_NEWLINE) == 0 ? 1 : -1;
+    return state > 0 && regexec(&rx, text, 0, NULL, 0) == 0;
+}
+
 static const char *platform_of(const char *text, const struct td_explain_fields *f,
                                const struct td_explain_parts *p)
 {
@@ -894,7 +920,8 @@ static const char *platform_of(const char *text, const struct td_explain_fields 
     if (strstr(text, "darwin") || strstr(text, "macOS") || strstr(text, "MPS") ||
         strstr(text, "/Users/") || strstr(text, "Metal"))
         return "macos";
-    if (strstr(text, ":\\") || td_explain_drive_path(text) || strstr(text, "Windows"))
+    if (strstr(text, ":\\") || td_explain_drive_path(text) || strstr(text, "Windows") ||
+        windows_marks(text))
         return "windows";
     if (p->n_files || strstr(text, "/home/") || strstr(text, "/usr/") || strstr(text, "Linux"))
         return "linux";

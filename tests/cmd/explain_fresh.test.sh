@@ -29,6 +29,12 @@
 #                                     rules were merged; open since (docs/
 #                                     explain.md "Session 12: E opened"), so
 #                                     its misses are printed too.
+# A sixth set, H (session 12), collected the same way but open from the start:
+# real Windows texts from threads that none of A-E, no other file and no
+# held-out set cites, gathered to work on the general layer's Windows reading
+# (docs/explain.md "Session 12: set H (open, Windows)"):
+#   tests/cmd/explain_fresh_h.json -- H: a development set, never held out;
+#                                     its misses are printed.
 # A seventh set, G (session 12), macOS and Linux only, collected the same way as
 # an OPEN development set for the general layer's dyld and ld.so reading
 # (docs/explain.md "Session 12: set G (open, macOS/Linux)"): its misses are
@@ -39,7 +45,7 @@
 # expected kinds and its library (or, for a symbol missing from an unnamed
 # library, its needed_by) the expected file.
 # Prints "N passed, N failed" per set and per platform, and the misses of A,
-# B, C, D, E and G. The thresholds (90% of each set explain_corpus.test.sh holds
+# B, C, D, E, G and H. The thresholds (90% of each set explain_corpus.test.sh holds
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
@@ -95,6 +101,7 @@ bad_c, urls_c = score("explain_fresh_c.json", True)
 bad_d, urls_d = score("explain_fresh_d.json", True)
 bad_e, urls_e = score("explain_fresh_e.json", True)
 bad_g, urls_g = score("explain_fresh_g.json", True)
+bad_h, urls_h = score("explain_fresh_h.json", True)
 def urls_of(*names):
     return {c["url"] for name in names
             for c in json.load(open(os.path.join(src, "tests/cmd", name), encoding="utf-8"))}
@@ -110,5 +117,7 @@ for u in sorted(urls_e & (urls_a | urls_b | urls_c | urls_d | older | families))
     print(f"note: {u} of explain_fresh_e.json is in another set")
 for u in sorted(urls_g & (urls_a | urls_b | urls_c | urls_d | urls_e | older | families)):
     print(f"note: {u} of explain_fresh_g.json is in another set")
-sys.exit(1 if bad_a or bad_b or bad_c or bad_d or bad_e or bad_g else 0)
+for u in sorted(urls_h & (urls_a | urls_b | urls_c | urls_d | urls_e | urls_g | older | families)):
+    print(f"note: {u} of explain_fresh_h.json is in another set")
+sys.exit(1 if bad_a or bad_b or bad_c or bad_d or bad_e or bad_g or bad_h else 0)
 P
