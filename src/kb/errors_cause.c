@@ -178,7 +178,11 @@ const char *td_explain_base_name(const char *path)
     for (const char *p = path; *p; p++)
         if (*p == '/' || *p == '\\')
             b = p + 1;
-    return b;
+    /* "dlopen(...sdk.so, 2)": a path shortened with dots names the file after
+     * them; a file's own name starts with one dot at most */
+    while (b[0] == '.' && b[1] == '.' && b[2])
+        b++;
+    return b[0] == '.' && b[1] != '.' && b != path && b[-1] == '.' ? b + 1 : b;
 }
 
 static void lower(const char *s, char *out, size_t cap)
@@ -230,6 +234,13 @@ static bool torch_symbol(const char *s)
         if (strncmp(s, prefixes[i], strlen(prefixes[i])) == 0)
             return true;
     return false;
+}
+
+/* Whether the demangled name READABLE instantiates a template on long
+ * ("data_ptr<long>", "item<unsigned long>"). */
+static bool long_template(const char *readable)
+{
+    return readable && (strstr(readable, "<long>") || strstr(readable, "<unsigned long>"));
 }
 
 /* Whether S is Python's C API (Py_*, _Py*, PyUnicode_*), as dyld prints it
@@ -334,6 +345,16 @@ static const char *kind_of_ntstatus(const char *status, struct td_arena *a)
 
 /* The module of a pre-3.8 "DLL load failed:" (which names none): the last
  * import statement of the traceback ("from torch._C import *" -> _C). */
+/* Whether the text after an imported name AFTER ends a Python statement
+ * (the line's end, "as X", a comma, a comment, a closing quote) rather than
+ * going on in prose ("When I import my module from python"). */
+static bool import_ends(const char *after)
+{
+    after += strspn(after, " \t");
+    return !*after || strchr("\r\n,;)#`'\"", *after) || strncmp(after, "as ", 3) == 0 ||
+           strncmp(after, "import ", 7) == 0;
+}
+
 static const char *imported_module(const char *text, struct td_arena *a)
 {
     const char *best = NULL;
@@ -349,7 +370,7 @@ static const char *imported_module(const char *text, struct td_arena *a)
             name = from;
             n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
         }
-        if (n == 0 || strncmp(name, "DLL", 3) == 0)
+        if (n == 0 || strncmp(name, "DLL", 3) == 0 || !import_ends(name + n))
             continue;
         const char *dot = NULL;
         for (size_t i = 0; i < n; i++)
@@ -777,12 +798,34 @@ static void settle_role(struct td_explain *x)
     if (is(l->kind, TD_KIND_MISSING_SYMBOL) && !l->library && requirer) {
         /* ELF/dyld: the requirer is the file whose build does not fit */
         const char *r = role_of(requirer);
-        if (torch_symbol(l->symbol) && !(r && strcmp(r, "torch") == 0)) {
+        if (python_symbol(l->symbol) && !is(r, "torch")) {
+            /* Python's C API (_PyCMethod_New, PyInt_FromSsize_t): the module
+             * was built for another Python, or not linked to one, whatever
+             * package it belongs to -- never another torch */
+            l->role = "python_api";
+            l->library = td_explain_base_name(requirer);
+            return;
+        }
+        if (torch_symbol(l->symbol) && is(l->form, "dyld") && long_template(l->symbol_readable)) {
+            /* at::Tensor::data_ptr<long>() on macOS: torch instantiates its
+             * templates for int64_t, which is long long there, so no torch
+             * for macOS exports the long one -- the module's own source */
+            l->role = "long_template";
+            l->library = td_explain_base_name(requirer);
+            l->needed_by = NULL;
+            return;
+        }
+        /* torch's C entry points (THPVariableClass, which data/symbol_owners.tsv
+         * gives to libtorch_python) have the same name in every torch: one
+         * missing says torch's library is not loaded yet (the module imported
+         * before torch), as for a module built here, before another torch */
+        bool torch_c = !torch_symbol(l->symbol) && is(role_of(l->defined_by), "torch");
+        if ((torch_symbol(l->symbol) || torch_c) && !(r && strcmp(r, "torch") == 0)) {
             /* setup.py install's ".egg" folder: built here, against this
              * environment's torch, so its torch libraries not being loaded yet
              * (imported before torch) comes before another torch */
-            l->role =
-                has(requirer, ".egg/") || has(requirer, ".egg\\") ? "local_build" : "companion";
+            l->role = torch_c || has(requirer, ".egg/") || has(requirer, ".egg\\") ? "local_build"
+                                                                                   : "companion";
             l->library = td_explain_base_name(requirer);
             l->needed_by = NULL;
             return;
@@ -935,7 +978,14 @@ void td_explain_load_error(struct td_explain *x)
     bool is_late;
     add_catalogue(x, &late, &is_late);
     size_t cap = TD_EXPLAIN_MAX_CAUSES - is_late;
-    add_raiser(x, cap);
+    /* a raiser known only by a code its words spelled ("initialization
+     * error" is cudaError 3) says less than a loader form that read the
+     * file it could not open: the form's causes rank first */
+    const struct td_explain_parts *p = &x->parts;
+    bool code_only = p->raiser && !(p->raiser_detail && *p->raiser_detail) && l->library &&
+                     !is(l->form, p->raiser) && is(l->kind, TD_KIND_MISSING_LIBRARY);
+    if (!code_only)
+        add_raiser(x, cap);
     /* a companion or any Python extension missing a symbol of its own (not
      * torch's, not Python's C API: a third library's, _Pm_Close, antlr4::)
      * was built or linked wrongly, not for another torch or another Python:
@@ -954,6 +1004,8 @@ void td_explain_load_error(struct td_explain *x)
         add_general(x, l->role, cap);
     if (l->n_causes < (size_t)(2 + (x->n_matches > 0 && !is_late)))
         add_general(x, "*", cap);
+    if (code_only)
+        add_raiser(x, cap);
     if (is_late)
         l->causes[l->n_causes++] = late;
 }

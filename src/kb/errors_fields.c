@@ -285,10 +285,12 @@ static const struct extractor extractors[] = {
     /* dyld */
     {"Library not loaded: ([^ \t\n]+)", 1, F_FILE},
     /* macOS 12+ puts the image's UUID first: "Referenced from: <UUID> /path" */
-    {"Referenced from: (<[^>\n]*> )?([^\n(]+)", 2, F_NEEDED_BY},
+    /* a "(...)" inside the path is part of it ("/Users/(me)/prog"); one after a
+     * blank is dyld's note ("(which was built for Mac OS X 10.13)") */
+    {"Referenced from: (<[^>\n]*> )?(([^\n(]|[^ \t\n(]\\([^)\n]*\\))+)", 2, F_NEEDED_BY},
     {"Symbol not found: ([^ \t\n]+)", 1, F_SYMBOL},
     /* macOS 12+: "symbol not found in flat namespace '_PyArg_ParseTuple'" */
-    {"symbol not found in flat namespace '([^'\n]+)'", 1, F_SYMBOL},
+    {"symbol not found in flat namespace ['(]([^')\n]+)[')]", 1, F_SYMBOL},
     {"Expected in: (<[^>\n]*> )?([^\n]+)", 2, F_EXPECTED},
     /* glibc elf/dl-lookup.c: "FILE: undefined symbol: NAME, version V" */
     {"([^ \t\n'\"(]+):[[:space:]]*undefined symbol: ([^ \t\n,]+)", 1, F_FILE},

@@ -36,6 +36,11 @@
 #                                     from threads none of the others cites,
 #                                     open from the start (a development set
 #                                     for the Windows reading, never held out);
+#   tests/cmd/explain_fresh_f1.json -- F (session 12), Linux and macOS, and
+#   tests/cmd/explain_fresh_f2.json    Windows: held out until scored on the
+#                                     merge of E's, G's and H's rules, then
+#                                     opened (docs/explain.md "Session 12: F
+#                                     opened");
 #   tests/cmd/explain_shapes.json   -- no user's text: each is composed from a
 #                                     message format as its source prints it
 #                                     (dyld's reasons, NCCL, c10d, cuDNN, ORT,
@@ -115,7 +120,9 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         score("explain_fresh_d.json", 80, contains_example_ok=True, example_ok=True),
         score("explain_fresh_e.json", 60, contains_example_ok=True, example_ok=True),
         score("explain_fresh_g.json", 40, contains_example_ok=True, example_ok=True),
-        score("explain_fresh_h.json", 35, contains_example_ok=True, example_ok=True)]
+        score("explain_fresh_h.json", 35, contains_example_ok=True, example_ok=True),
+        score("explain_fresh_f1.json", 85, contains_example_ok=True, example_ok=True),
+        score("explain_fresh_f2.json", 48, contains_example_ok=True, example_ok=True)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = score("explain_shapes.json", 50, need=1.0, contains_example_ok=True,
                       example_ok=True)

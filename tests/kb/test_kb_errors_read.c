@@ -358,7 +358,8 @@ static void package_loaders(void **state)
            "cuda_driver_too_old", "libcuda.dylib", NULL);
     /* a Python extension missing a third library's symbol (a C name, a C++
      * namespace that is not torch's) was linked wrongly, not for another torch;
-     * Python's own C API is still another build's */
+     * Python's own C API says another Python (python_abi_mismatch), whatever
+     * package the module belongs to */
     expect("ImportError: dlopen(/Users/u/e/site-packages/foo/_foo.cpython-311-darwin.so, 0x0002): "
            "symbol not found in flat namespace '_bar_open'",
            "missing_symbol", "_foo.cpython-311-darwin.so", "missing_symbol");
@@ -367,7 +368,14 @@ static void package_loaders(void **state)
            "missing_symbol", "_foo.cpython-311-x86_64-linux-gnu.so", "missing_symbol");
     expect("ImportError: dlopen(/Users/u/e/site-packages/foo/_foo.cpython-311-darwin.so, 0x0002): "
            "symbol not found in flat namespace '_PyUnicode_AsUTF8'",
-           "missing_symbol", "_foo.cpython-311-darwin.so", "companion_mismatch");
+           "missing_symbol", "_foo.cpython-311-darwin.so", "python_abi_mismatch");
+    /* torch's C entry point (the same name in every torch): torch not loaded
+     * yet; a torch template on long under dyld: the module's own source */
+    expect("ImportError: /home/u/proj/box_cuda.so: undefined symbol: THPVariableClass",
+           "missing_symbol", "box_cuda.so", "missing_symbol");
+    expect("ImportError: dlopen(/Users/u/p/ext.cpython-38-darwin.so, 0x0002): symbol not found "
+           "in flat namespace (__ZNK2at10TensorBase8data_ptrIlEEPT_v)",
+           "missing_symbol", "ext.cpython-38-darwin.so", "missing_symbol");
     /* ldd's trace of a file whose need the loader cannot find */
     expect("$ ldd _ext.cpython-311-x86_64-linux-gnu.so\n"
            "        linux-vdso.so.1 (0x00007ffd5a1f2000)\n"
