@@ -938,6 +938,21 @@ static void add_catalogue(struct td_explain *x, struct td_explain_cause *late, b
     l->causes[l->n_causes++] = c;
 }
 
+/* A load form that read a code but no file ("The specified module could not
+ * be found." with the module's path on a line of its own, as Node.js prints
+ * it on Windows): when the text names exactly one library file, that file is
+ * the one the load was about. */
+static void the_one_file(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    const struct td_explain_parts *p = &x->parts;
+    if (!l->form || l->library || l->file || l->needed_by || p->n_files != 1 ||
+        is(l->kind, TD_KIND_MISSING_SYMBOL))
+        return;
+    l->library = p->files[0].name;
+    l->file = p->files[0].path;
+}
+
 void td_explain_load_error(struct td_explain *x)
 {
     load_tables();
@@ -952,6 +967,7 @@ void td_explain_load_error(struct td_explain *x)
     from_raiser(x);
     if (!l->form)
         return;
+    the_one_file(x);
     tidy_library(x);
     name_definer(x);
     settle_role(x);

@@ -203,13 +203,15 @@ static bool ext_at(const char *p, const char *ext)
 }
 
 /* The end of a library file name whose extension starts at DOT ("." of
- * ".dll", ".pyd", ".dylib", ".so" with its version numbers), or NULL. */
+ * ".dll", ".pyd", ".dylib", ".node", ".so" with its version numbers), or NULL. */
 static const char *library_end(const char *dot)
 {
     if (ext_at(dot, ".dll") || ext_at(dot, ".pyd"))
         return dot + 4;
     if (ext_at(dot, ".dylib"))
         return dot + 6;
+    if (ext_at(dot, ".node")) /* a Node.js addon: a DLL / shared object by another name */
+        return dot + 5;
     if (strncmp(dot, ".so", 3) != 0 || isalnum((unsigned char)dot[3]) || dot[3] == '_')
         return NULL;
     const char *e = dot + 3;
@@ -239,6 +241,9 @@ static const char *path_start(const char *text, const char *name)
             continue;
         break;
     }
+    /* "\\?\C:\..." (an extended-length path): the path is from the drive */
+    if (s[0] == '\\' && isalpha((unsigned char)s[1]) && s[2] == ':')
+        s++;
     /* a quoted path may hold blanks ("C:\Program Files\NVIDIA GPU Computing
      * Toolkit\..."): back to the opening quote on the same line */
     if (s > text && s[-1] == ' ') {
@@ -289,6 +294,10 @@ static void read_files(const char *text, struct td_explain_parts *p, struct td_a
         while (name < dot && (*name == '.' || *name == '-'))
             name++;
         if (name == dot)
+            continue;
+        /* ".node" is a file only as a path's last part: Node's stack frames
+         * say "Module._extensions..node" */
+        if (ext_at(dot, ".node") && (name == text || (name[-1] != '/' && name[-1] != '\\')))
             continue;
         add_file(p, path_start(text, name), end, name, a);
         dot = end - 1;
@@ -819,10 +828,33 @@ static const char *file_on_line(const char *text, regoff_t at, const struct td_e
     return best;
 }
 
+/* The file a loader makes of a bare library name, as System.mapLibraryName
+ * and the linker's -l do: X.dll on Windows, libX.dylib on macOS, libX.so
+ * elsewhere. A name that is already a file is kept. */
+static const char *mapped_library(const char *name, size_t n, const char *platform,
+                                  struct td_arena *a)
+{
+    char *s = td_arena_strndup(a, name, n);
+    if (!s || !*s)
+        return NULL;
+    for (const char *dot = strchr(s, '.'); dot; dot = strchr(dot + 1, '.'))
+        if (library_end(dot))
+            return s;
+    char out[256];
+    bool windows = platform && strcmp(platform, "windows") == 0;
+    bool macos = platform && strcmp(platform, "macos") == 0;
+    snprintf(out, sizeof out, windows ? "%s.dll" : macos ? "lib%s.dylib" : "lib%s.so", s);
+    return td_arena_strdup(a, out);
+}
+
 /* The library a raiser's row names: its pattern's file, the driver, or a name. */
 static const char *row_library(const struct raiser_row *r, const char *text, const regmatch_t *m,
                                const struct td_explain_parts *p, struct td_arena *a)
 {
+    if (r->library && strcmp(r->library, "mapped") == 0 && r->group > 0 && m &&
+        m[r->group].rm_so >= 0)
+        return mapped_library(text + m[r->group].rm_so,
+                              (size_t)(m[r->group].rm_eo - m[r->group].rm_so), p->platform, a);
     if (r->group > 0 && m && m[r->group].rm_so >= 0) {
         char *s = td_arena_strndup(a, text + m[r->group].rm_so,
                                    (size_t)(m[r->group].rm_eo - m[r->group].rm_so));
