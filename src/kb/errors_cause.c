@@ -411,29 +411,10 @@ static void from_python(struct td_explain *x)
 
 /* The last library file the text mentions ("…\\lantern.dll - The specified
  * procedure…", "CDLL(u'face_detection.dll')"): the file at fault when no
- * message form named one. */
+ * message form named one; files it lists together single none out. */
 static const char *last_library_named(const char *text, struct td_arena *a)
 {
-    static regex_t re;
-    static bool compiled, ok;
-    if (!compiled) {
-        compiled = true;
-        ok =
-            regcomp(&re,
-                    "([A-Za-z0-9_.+-]+\\.(dll|DLL|Dll|pyd|dylib|so(\\.[0-9]+)*))([^A-Za-z0-9_.]|$)",
-                    REG_EXTENDED | REG_NEWLINE) == 0;
-    }
-    const char *found = NULL;
-    size_t len = 0;
-    regmatch_t m[2];
-    for (const char *p = text; ok && regexec(&re, p, 2, m, 0) == 0;
-         p += m[0].rm_eo ? m[0].rm_eo : 1) {
-        found = p + m[1].rm_so;
-        len = (size_t)(m[1].rm_eo - m[1].rm_so);
-        if (!p[m[0].rm_eo])
-            break;
-    }
-    return found ? td_arena_strndup(a, found, len) : NULL;
+    return td_explain_last_named(text, a);
 }
 
 /* "import torch", "importing pytorch", "when I import torch": the module
