@@ -351,8 +351,19 @@ static const char *kind_of_ntstatus(const char *status, struct td_arena *a)
 static bool import_ends(const char *after)
 {
     after += strspn(after, " \t");
-    return !*after || strchr("\r\n,;)#`'\"", *after) || strncmp(after, "as ", 3) == 0 ||
-           strncmp(after, "import ", 7) == 0;
+    if (!*after || strchr("\r\n,;)#`'\"", *after) || strncmp(after, "as ", 3) == 0 ||
+        strncmp(after, "import ", 7) == 0)
+        return true;
+    /* the exception's line glued on when a title lost its line break
+     * ("from torchvision import _C ImportError: DLL load failed") */
+    size_t w = strspn(after, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.");
+    static const char *const ends[] = {"Error", "Exception", "Warning"};
+    for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
+        size_t k = strlen(ends[i]);
+        if (w >= k && after[w] == ':' && strncmp(after + w - k, ends[i], k) == 0)
+            return true;
+    }
+    return false;
 }
 
 static const char *imported_module(const char *text, struct td_arena *a)
