@@ -1089,6 +1089,21 @@ static bool windows_marks(const char *text)
     return state > 0 && regexec(&rx, text, 0, NULL, 0) == 0;
 }
 
+/* A text with no sign of its platform ("CUDA error: no kernel image is
+ * available for execution on the device") was most likely copied on the
+ * machine explain runs on: its platform names the files (torch_cuda.dll,
+ * nvcuda.dll). NULL on Linux, where every name already defaults to Linux's. */
+static const char *platform_explain_runs_on(void)
+{
+#if defined(_WIN32)
+    return "windows";
+#elif defined(__APPLE__)
+    return "macos";
+#else
+    return NULL;
+#endif
+}
+
 static const char *platform_of(const char *text, const struct td_explain_fields *f,
                                const struct td_explain_parts *p)
 {
@@ -1112,7 +1127,7 @@ static const char *platform_of(const char *text, const struct td_explain_fields 
         return "windows";
     if (p->n_files || strstr(text, "/home/") || strstr(text, "/usr/") || strstr(text, "Linux"))
         return "linux";
-    return NULL;
+    return platform_explain_runs_on();
 }
 
 void td_explain_read(const char *text, const struct td_explain_fields *f,
