@@ -62,9 +62,12 @@ def judge(td, check, c, docs=None):
 def unnamed_file(d):
     """The first library file the structural reading found in a text whose
     first finding names no library (nor needed_by), else None: every finding
-    about a text that names a file must name one."""
+    about a text that names a file must name one. A file the text names only
+    in a list of three or more ("X, Y and Z are present", "listed") is
+    mentioned, not singled out."""
     f = d["findings"][0] if d["findings"] else None
-    files = (d.get("explain") or {}).get("parts", {}).get("files") or []
+    files = [x for x in (d.get("explain") or {}).get("parts", {}).get("files") or []
+             if not x.get("listed")]
     if f and files and not (f.get("library") or f.get("needed_by")):
         return files[0]["name"]
     return None

@@ -48,6 +48,8 @@ enum { TD_PARTS_FILES = 24, TD_PARTS_SYMBOLS = 8, TD_PARTS_VERSIONS = 16, TD_PAR
 struct td_part_file {
     const char *path; /* as the text gives it, rejoined and unquoted */
     const char *name; /* its last component */
+    bool listed;      /* named only in a list of three or more files ("X, Y and Z are
+                         present"): mentioned, not singled out */
 };
 
 struct td_part_symbol {

@@ -370,8 +370,19 @@ static const char *kind_of_ntstatus(const char *status, struct td_arena *a)
 static bool import_ends(const char *after)
 {
     after += strspn(after, " \t");
-    return !*after || strchr("\r\n,;)#`'\"", *after) || strncmp(after, "as ", 3) == 0 ||
-           strncmp(after, "import ", 7) == 0;
+    if (!*after || strchr("\r\n,;)#`'\"", *after) || strncmp(after, "as ", 3) == 0 ||
+        strncmp(after, "import ", 7) == 0)
+        return true;
+    /* the exception's line glued on when a title lost its line break
+     * ("from torchvision import _C ImportError: DLL load failed") */
+    size_t w = strspn(after, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.");
+    static const char *const ends[] = {"Error", "Exception", "Warning"};
+    for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
+        size_t k = strlen(ends[i]);
+        if (w >= k && after[w] == ':' && strncmp(after + w - k, ends[i], k) == 0)
+            return true;
+    }
+    return false;
 }
 
 static const char *imported_module(const char *text, struct td_arena *a)
@@ -430,29 +441,10 @@ static void from_python(struct td_explain *x)
 
 /* The last library file the text mentions ("…\\lantern.dll - The specified
  * procedure…", "CDLL(u'face_detection.dll')"): the file at fault when no
- * message form named one. */
+ * message form named one; files it lists together single none out. */
 static const char *last_library_named(const char *text, struct td_arena *a)
 {
-    static regex_t re;
-    static bool compiled, ok;
-    if (!compiled) {
-        compiled = true;
-        ok =
-            regcomp(&re,
-                    "([A-Za-z0-9_.+-]+\\.(dll|DLL|Dll|pyd|dylib|so(\\.[0-9]+)*))([^A-Za-z0-9_.]|$)",
-                    REG_EXTENDED | REG_NEWLINE) == 0;
-    }
-    const char *found = NULL;
-    size_t len = 0;
-    regmatch_t m[2];
-    for (const char *p = text; ok && regexec(&re, p, 2, m, 0) == 0;
-         p += m[0].rm_eo ? m[0].rm_eo : 1) {
-        found = p + m[1].rm_so;
-        len = (size_t)(m[1].rm_eo - m[1].rm_so);
-        if (!p[m[0].rm_eo])
-            break;
-    }
-    return found ? td_arena_strndup(a, found, len) : NULL;
+    return td_explain_last_named(text, a);
 }
 
 /* "import torch", "importing pytorch", "when I import torch": the module

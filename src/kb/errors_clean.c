@@ -301,18 +301,28 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
         while (j + 1 < count && lines[j].len == 0 && j - i < SOFT_WRAP_BLANKS)
             j++;
         unsigned char first = (unsigned char)lines[j].s[0];
+        /* a loader's label whose value the break put on the next line alone
+         * ("Symbol not found: " / "__Py_ZeroStruct") */
+        bool label_value = m > 0 && s[m - 1] == ':' && lines[j].len > 1 &&
+                           !memchr(lines[j].s, ' ', lines[j].len) &&
+                           !memchr(lines[j].s, '\t', lines[j].len);
         if (l->raw > l->len && o - out_line >= SOFT_WRAP_MIN && lines[j].len &&
-            lines[j].indent == 0 && (islower(first) || first == '(')) {
+            lines[j].indent == 0 && (islower(first) || first == '(' || label_value)) {
             /* A copy that kept the blank where the window broke the line (and
              * sometimes an empty line after it): a sentence that goes on in
              * lower case on the next line ("version `GLIBCXX_3.4.20' " /
-             * "not found (required by ...)", "incompatible " / "architecture"). */
+             * "not found (required by ...)", "incompatible " / "architecture"),
+             * or a label's value. */
             out[o++] = ' ';
             i = j - 1;
             continue;
         }
+        /* dyld's "\n in IMAGE" after "Expected in: X" is a line of its own (the
+         * image dlopen was loading), not a sentence that goes on */
+        bool dyld_in =
+            next->len > 4 && strncmp(next->s, " in ", 4) == 0 && strchr("/@<", next->s[4]);
         if (l->raw == l->len && o - out_line >= SOFT_WRAP_MIN && next->indent == 1 &&
-            next->len > 1 && islower((unsigned char)next->s[1])) {
+            next->len > 1 && islower((unsigned char)next->s[1]) && !dyld_in) {
             /* The same break with the blank carried to the start of the next
              * line ("...gnu.so: undefined" / " symbol: _ZN3c10..."): a
              * sentence that goes on in lower case after one blank. */

@@ -371,14 +371,26 @@ size_t td_explain_extractor_eres(const char **out, size_t cap)
 size_t td_ere_needle(const char *re, char *out, size_t cap)
 {
     char run[256];
-    size_t n = 0, best = 0;
+    size_t n = 0, best = 0, opened = 0;
     int depth = 0;
     bool bracket = false;
     out[0] = '\0';
     for (size_t i = 0; re[i]; i++) {
         char c = re[i], lit = 0;
         if (bracket) {
-            bracket = !(c == ']' && re[i - 1] != '[' && !(re[i - 1] == '^' && re[i - 2] == '['));
+            /* a "]" first in the list ("[]…]", "[^]…]") is one of its
+             * characters; "[:space:]" is a class inside it; a "[" alone is
+             * only a character ("[^]['\"(]") */
+            size_t first = opened + 1 + (re[opened + 1] == '^');
+            if (c == '[' && (re[i + 1] == ':' || re[i + 1] == '.' || re[i + 1] == '=')) {
+                const char *end = strchr(re + i + 2, re[i + 1]);
+                while (end && end[1] != ']')
+                    end = strchr(end + 1, re[i + 1]);
+                if (end)
+                    i = (size_t)(end + 1 - re);
+                continue;
+            }
+            bracket = !(c == ']' && i > first);
             continue;
         }
         if (c == '|' && depth == 0)
@@ -388,7 +400,7 @@ size_t td_ere_needle(const char *re, char *out, size_t cap)
         else if (!strchr("\\^$.[]()|*+?{}", c))
             lit = c;
         else if (c == '[')
-            bracket = true;
+            bracket = true, opened = i;
         else if (c == '(')
             depth++;
         else if (c == ')')

@@ -59,6 +59,18 @@ const char *td_explain_driver_library(const char *platform);
 
 /* The structural reading's EREs (data/error_raisers.tsv, version rules). */
 size_t td_explain_raiser_eres(const char **out, size_t cap);
+/* The raiser rows whose pattern does not compile or has no group of the row's
+ * number (a row that would name no file): their patterns, into OUT. */
+size_t td_explain_raiser_bad_groups(const char **out, size_t cap);
+/* Every library file name in TEXT, in order (the last CAP): where it starts
+ * (AT), its length (LEN), and whether it stands in a list of three or more
+ * names (LISTED: "SDL2.dll, SDL2_mixer.dll, ... and zlib1.dll are present");
+ * the count. The ERE that finds them is td_explain_library_name_re. */
+size_t td_explain_named_files(const char *text, const char **at, size_t *len, bool *listed,
+                              size_t cap);
+extern const char td_explain_library_name_re[];
+/* The last library file TEXT names outside a list of three or more, else NULL. */
+const char *td_explain_last_named(const char *text, struct td_arena *a);
 
 /* The longest text every match of the ERE RE must hold (a run of literal
  * characters outside groups, brackets and optional parts) into OUT; ""

@@ -15,7 +15,14 @@
 #include "base/demangle.h"
 #include "kb/errors_internal.h"
 
-enum { MAX_RAISERS = 96, MAX_OWNERS = 64, MAX_CODES = 160, TEXT_CAP = 2048, NAME_CAP = 512 };
+enum {
+    MAX_RAISERS = 96,
+    MAX_OWNERS = 64,
+    MAX_CODES = 160,
+    MAX_SOURCES = 16,
+    TEXT_CAP = 2048,
+    NAME_CAP = 512
+};
 
 struct raiser_row {
     const char *raiser, *operation, *kind, *library, *detail, *fix, *source, *pattern;
@@ -31,6 +38,10 @@ struct owner_row {
 struct code_row {
     const char *space, *value, *name, *message, *kind, *library, *source;
 };
+/* data/cuda_source_modules.tsv; library: windows, linux, macos */
+struct source_row {
+    const char *match, *library[3], *detail, *fix, *source;
+};
 
 static struct {
     bool loaded;
@@ -40,6 +51,8 @@ static struct {
     size_t n_owners;
     struct code_row codes[MAX_CODES];
     size_t n_codes;
+    struct source_row sources[MAX_SOURCES];
+    size_t n_sources;
     struct td_arena arena; /* the tables' text; lives as long as the program */
 } g_rd;
 
@@ -141,6 +154,24 @@ static void load_codes(void)
     }
 }
 
+static void load_sources(void)
+{
+    static const char *const cols[] = {"match",  "windows", "linux",  "macos",
+                                       "detail", "fix",     "source", NULL};
+    struct td_table t;
+    if (!td_table_open(&t, "cuda_source_modules", cols))
+        return;
+    while (g_rd.n_sources < MAX_SOURCES && td_table_next(&t)) {
+        struct source_row *r = &g_rd.sources[g_rd.n_sources++];
+        r->match = keep(td_table_cell(&t, 0));
+        for (int k = 0; k < 3; k++)
+            r->library[k] = keep_or_null(td_table_cell(&t, 1 + k));
+        r->detail = keep_or_null(td_table_cell(&t, 4));
+        r->fix = keep_or_null(td_table_cell(&t, 5));
+        r->source = keep(td_table_cell(&t, 6));
+    }
+}
+
 static void load_tables(void)
 {
     if (g_rd.loaded)
@@ -149,6 +180,7 @@ static void load_tables(void)
     load_raisers();
     load_owners();
     load_codes();
+    load_sources();
 }
 
 /* ---- files ---- */
@@ -269,6 +301,28 @@ static void read_files(const char *text, struct td_explain_parts *p, struct td_a
             continue;
         add_file(p, path_start(text, name), end, name, a);
         dot = end - 1;
+    }
+}
+
+/* ---- files named together ---- */
+
+/* Marks the files of P that the text names only inside a list. */
+static void mark_listed(const char *text, struct td_explain_parts *p)
+{
+    enum { MAX_NAMED = 64 };
+    const char *at[MAX_NAMED];
+    size_t len[MAX_NAMED];
+    bool listed[MAX_NAMED];
+    size_t n = td_explain_named_files(text, at, len, listed, MAX_NAMED);
+    for (size_t f = 0; f < p->n_files; f++) {
+        const char *name = p->files[f].name;
+        bool some = false, alone = false;
+        for (size_t i = 0; i < n; i++)
+            if (strlen(name) == len[i] && strncmp(name, at[i], len[i]) == 0) {
+                some = true;
+                alone = alone || !listed[i];
+            }
+        p->files[f].listed = some && !alone;
     }
 }
 
@@ -466,7 +520,7 @@ static void read_symbols(const char *text, struct td_explain_parts *p, struct td
 struct version_rule {
     const char *what, *re;
     int group;
-    enum { V_AS_IS, V_CU_TAG, V_MAJOR_MINOR_DIGITS, V_PY, V_DRIVER_API } form;
+    enum { V_AS_IS, V_CU_TAG, V_MAJOR_MINOR_DIGITS, V_PY, V_DRIVER_API, V_CUDNN } form;
 };
 
 static const struct version_rule version_rules[] = {
@@ -497,9 +551,14 @@ static const struct version_rule version_rules[] = {
     {"python", "python3([0-9]{1,2})\\.dll", 1, V_PY},
     {"python", "[Pp]ython ?3\\.([0-9]{1,2})", 1, V_PY},
     {"nccl", "NCCL version ([0-9]+\\.[0-9]+(\\.[0-9]+)?)", 1, V_AS_IS},
-    /* torch: "found runtime version (8, 5, 0)"; TF: "Loaded runtime CuDNN library: 8.1.0" */
+    /* torch: "found runtime version (8, 5, 0)"; TF: "Loaded runtime CuDNN library: 8.1.0",
+     * TF 1.x: "Loaded runtime CuDNN library: 6021 (compatibility version 6000)" */
     {"cudnn_runtime", "found runtime version \\(([0-9]+),", 1, V_AS_IS},
-    {"cudnn_runtime", "Loaded runtime CuDNN library: ([0-9]+)\\.", 1, V_AS_IS},
+    {"cudnn_runtime", "Loaded runtime CuDNN library: ([0-9]+)", 1, V_CUDNN},
+    /* the cuDNN the program was built against: torch's "compiled against (8, 5,
+     * 0)", TF's "source was compiled with: 8.6.0" or TF 1.x's "with 5105" */
+    {"cudnn_built", "compiled against \\(([0-9]+),", 1, V_AS_IS},
+    {"cudnn_built", "source was compiled with:? ([0-9]+)", 1, V_CUDNN},
 };
 
 enum { N_VERSION_RULES = sizeof version_rules / sizeof version_rules[0] };
@@ -559,6 +618,10 @@ static void read_versions(const char *text, const struct td_explain_fields *f,
                 break;
             case V_DRIVER_API: /* cudaDriverGetVersion: 1000 * major + 10 * minor */
                 snprintf(out, sizeof out, "%ld.%ld", n / 1000, (n % 1000) / 10);
+                break;
+            case V_CUDNN: /* a major, or CUDNN_VERSION: major * 1000 + minor * 100 +
+                             patch to cuDNN 8, major * 10000 + ... from cuDNN 9 (cudnn.h) */
+                snprintf(out, sizeof out, "%ld", n >= 10000 ? n / 10000 : n >= 1000 ? n / 1000 : n);
                 break;
             default:
                 snprintf(out, sizeof out, "%s", v);
@@ -733,6 +796,41 @@ static const char *driver_library(const char *platform)
     return "libcuda.so.1";
 }
 
+/* The first (or LAST) file of P named on the line of TEXT that holds offset
+ * AT, by where its name stands, else NULL: the raiser's message names the
+ * file it is about on its own line ("CUDA SETUP: Required library version
+ * not found: libbitsandbytes_cuda116.so"), while the text around it may name
+ * others (a warning's "Found duplicate ['libcudart.so', ...]"). */
+static const char *file_on_line(const char *text, regoff_t at, const struct td_explain_parts *p,
+                                bool last)
+{
+    if (at < 0)
+        return NULL;
+    const char *start = text + at;
+    while (start > text && start[-1] != '\n')
+        start--;
+    const char *end = strchr(text + at, '\n');
+    if (!end)
+        end = text + strlen(text);
+    const char *best = NULL;
+    const char *best_at = NULL;
+    for (size_t i = 0; i < p->n_files; i++) {
+        const char *name = p->files[i].name;
+        size_t n = strlen(name);
+        for (const char *q = start; n && q + n <= end; q++) {
+            if (memcmp(q, name, n) != 0)
+                continue;
+            if (!best_at || (last ? q > best_at : q < best_at)) {
+                best = name;
+                best_at = q;
+            }
+            if (!last)
+                break;
+        }
+    }
+    return best;
+}
+
 /* The file a loader makes of a bare library name, as System.mapLibraryName
  * and the linker's -l do: X.dll on Windows, libX.dylib on macOS, libX.so
  * elsewhere. A name that is already a file is kept. */
@@ -776,10 +874,17 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
     if (strcmp(r->library, "compiler") == 0)
         return windows ? "cl.exe" : strstr(text, "++") || strstr(text, "Cxx") ? "g++" : "gcc";
     if (strcmp(r->library, "cudnn") == 0) {
-        const char *major = "9";
-        for (size_t i = 0; i < p->n_versions; i++)
-            if (strcmp(p->versions[i].what, "cudnn_runtime") == 0)
+        /* the major the program was built against (the library it asks for:
+         * TF 1.x built for cuDNN 5 loads cudnn64_5.dll), else the one loaded */
+        const char *major = NULL, *loaded = NULL;
+        for (size_t i = 0; i < p->n_versions; i++) {
+            if (!major && strcmp(p->versions[i].what, "cudnn_built") == 0)
                 major = p->versions[i].value;
+            if (strcmp(p->versions[i].what, "cudnn_runtime") == 0)
+                loaded = p->versions[i].value;
+        }
+        if (!major)
+            major = loaded ? loaded : "9";
         char name[64];
         snprintf(name, sizeof name, windows ? "cudnn64_%.8s.dll" : "libcudnn.so.%.8s", major);
         return td_arena_strdup(a, name);
@@ -813,10 +918,13 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
     if (strcmp(r->library, "torch-cuda") == 0)
         return p->platform && strcmp(p->platform, "windows") == 0 ? "torch_cuda.dll"
                                                                   : "libtorch_cuda.so";
-    if (strcmp(r->library, "first-file") == 0)
-        return p->n_files ? p->files[0].name : NULL;
-    if (strcmp(r->library, "last-file") == 0)
-        return p->n_files ? p->files[p->n_files - 1].name : NULL;
+    if (strcmp(r->library, "first-file") == 0 || strcmp(r->library, "last-file") == 0) {
+        bool last = r->library[0] == 'l';
+        const char *near = m ? file_on_line(text, m[0].rm_so, p, last) : NULL;
+        if (near)
+            return near;
+        return p->n_files ? p->files[last ? p->n_files - 1 : 0].name : NULL;
+    }
     return r->library;
 }
 
@@ -852,6 +960,53 @@ static bool past_max_path(const char *text, const struct td_explain_parts *p)
     return failed && longest_windows_path(text) >= 260;
 }
 
+/* The first CUDA source location in TEXT ("…\\ggml-cuda\\ggml-cuda.cu:2568",
+ * "/src/dag_tracer.cu:135"), lower-cased with forward slashes, else NULL. */
+static const char cuda_source_re[] = "([^] \t\n\"'`(<>[]+\\.cuh?):[0-9]+";
+
+static char *cuda_source_location(const char *text, struct td_arena *a)
+{
+    static regex_t re;
+    static int state; /* 0 not compiled, 1 ready, -1 failed */
+    if (!state)
+        state = regcomp(&re, cuda_source_re, REG_EXTENDED | REG_NEWLINE) == 0 ? 1 : -1;
+    regmatch_t m[2];
+    if (state < 0 || !strstr(text, ".cu") || regexec(&re, text, 2, m, 0) != 0)
+        return NULL;
+    char *s = td_arena_strndup(a, text + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so));
+    for (char *c = s; c && *c; c++)
+        *c = *c == '\\' ? '/' : (char)tolower((unsigned char)*c);
+    return s;
+}
+
+/* A GPU architecture error raised at a CUDA source location is about the
+ * binary that source was compiled into (data/cuda_source_modules.tsv):
+ * ggml's CUDA backend, a program's own code; torch's CUDA library only for
+ * torch's sources, or when the text names torch. */
+static void cuda_source_module(const char *text, struct td_explain_parts *p, struct td_arena *a)
+{
+    const char *at = cuda_source_location(text, a);
+    if (!at)
+        return;
+    bool torch = strstr(text, "torch") || strstr(text, "Torch") || strstr(text, "TORCH");
+    int k = p->platform && strcmp(p->platform, "windows") == 0 ? 0
+            : p->platform && strcmp(p->platform, "macos") == 0 ? 2
+                                                               : 1;
+    for (size_t i = 0; i < g_rd.n_sources; i++) {
+        const struct source_row *r = &g_rd.sources[i];
+        if (strcmp(r->match, "*") == 0 ? torch : !strstr(at, r->match))
+            continue;
+        p->raiser_library = r->library[k];
+        if (r->detail) {
+            p->raiser_detail = r->detail;
+            p->raiser_source = r->source;
+        }
+        if (r->fix)
+            p->raiser_fix = r->fix;
+        return;
+    }
+}
+
 static void use_row(const struct raiser_row *r, const char *text, const regmatch_t *m,
                     struct td_explain_parts *p, struct td_arena *a)
 {
@@ -862,6 +1017,8 @@ static void use_row(const struct raiser_row *r, const char *text, const regmatch
     p->raiser_fix = r->fix;
     p->raiser_source = r->source;
     p->raiser_library = row_library(r, text, m, p, a);
+    if (r->library && strcmp(r->library, "torch-cuda") == 0)
+        cuda_source_module(text, p, a);
 }
 
 static void read_raiser(const char *text, struct td_explain_parts *p, struct td_arena *a)
@@ -870,9 +1027,7 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
         const struct raiser_row *r = &g_rd.raisers[i];
         regmatch_t m[10];
         if (!r->ok || (r->needle[0] && !strstr(text, r->needle)) ||
-            regexec(&r->re, text, 0, NULL, 0) != 0)
-            continue;
-        if (r->group > 0 && regexec(&r->re, text, 10, m, 0) != 0)
+            regexec(&r->re, text, 10, m, 0) != 0)
             continue;
         use_row(r, text, m, p, a);
         break;
@@ -969,11 +1124,22 @@ void td_explain_read(const char *text, const struct td_explain_fields *f,
     load_tables();
     memset(p, 0, sizeof *p);
     read_files(text, p, a);
+    mark_listed(text, p);
     read_symbols(text, p, a);
     read_versions(text, f, p, a);
     p->platform = platform_of(text, f, p);
     read_codes(text, f, p, a);
     read_raiser(text, p, a);
+}
+
+size_t td_explain_raiser_bad_groups(const char **out, size_t cap)
+{
+    load_tables();
+    size_t n = 0;
+    for (size_t i = 0; i < g_rd.n_raisers && n < cap; i++)
+        if (!g_rd.raisers[i].ok || (size_t)g_rd.raisers[i].group > g_rd.raisers[i].re.re_nsub)
+            out[n++] = g_rd.raisers[i].pattern;
+    return n;
 }
 
 const char *td_explain_driver_library(const char *platform)
@@ -989,5 +1155,9 @@ size_t td_explain_raiser_eres(const char **out, size_t cap)
         out[n++] = g_rd.raisers[i].pattern;
     for (size_t k = 0; k < N_VERSION_RULES && n < cap; k++)
         out[n++] = version_rules[k].re;
+    if (n < cap)
+        out[n++] = cuda_source_re;
+    if (n < cap)
+        out[n++] = td_explain_library_name_re;
     return n;
 }

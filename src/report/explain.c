@@ -81,6 +81,7 @@ static void json_parts(struct td_jsonw *w, const struct td_explain_parts *p)
         td_jw_begin_object_inline(w);
         td_jw_kstr(w, "path", p->files[i].path);
         td_jw_kstr(w, "name", p->files[i].name);
+        td_jw_kbool(w, "listed", p->files[i].listed);
         td_jw_end_object(w);
     }
     td_jw_end_array(w);

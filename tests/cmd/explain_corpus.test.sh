@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # explain on real error texts, copied from public issue trackers, with the thread,
 # the platform, the cause the thread established and the kind and library a right
-# answer names. Nine sets:
+# answer names. The sets:
 #   tests/cmd/explain_corpus.json  -- in-sample: the general layer's rules were
 #                                     written while reading these texts;
 #   tests/cmd/explain_heldout.json -- held out: collected after the rules and
@@ -47,6 +47,11 @@
 #                                     merge of E's, G's and H's rules, then
 #                                     opened (docs/explain.md "Session 12: F
 #                                     opened");
+#   tests/cmd/explain_fresh_i.json  -- I (session 13), 26 texts per platform,
+#                                     from threads none of the others cites:
+#                                     held out until scored blind at 67/78 on
+#                                     main after F's work, then opened
+#                                     (docs/explain.md "Session 13: I opened");
 #   tests/cmd/explain_shapes.json   -- no user's text: each is composed from a
 #                                     message format as its source prints it
 #                                     (dyld's reasons, NCCL, c10d, cuDNN, ORT,
@@ -129,6 +134,7 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         score("explain_fresh_h.json", 35, contains_example_ok=True, example_ok=True),
         score("explain_fresh_f1.json", 85, contains_example_ok=True, example_ok=True),
         score("explain_fresh_f2.json", 48, contains_example_ok=True, example_ok=True),
+        score("explain_fresh_i.json", 75, contains_example_ok=True, example_ok=True),
         score("explain_fresh_k.json", 40, contains_example_ok=True, example_ok=True)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = score("explain_shapes.json", 50, need=1.0, contains_example_ok=True,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kb/errors.h"
+#include "kb/errors_internal.h"
 
 static void explain(const char *text, struct td_explain *x)
 {
@@ -574,6 +575,138 @@ static void torch_import_symbol(void **state)
     }
 }
 
+/* Session 13 (set I): a GPU architecture error raised at a CUDA source
+ * location is about the binary built from it (data/cuda_source_modules.tsv). */
+static void cuda_source_location(void **state)
+{
+    (void)state;
+    expect("ggml_cuda_compute_forward: SCALE failed\n"
+           "CUDA error: no kernel image is available for execution on the device\n"
+           "  current device: 0, in function ggml_cuda_compute_forward at "
+           "C:\\a\\ollama\\ml\\backend\\ggml\\ggml\\src\\ggml-cuda\\ggml-cuda.cu:2568\n",
+           "gpu_arch_unsupported", "ggml-cuda.dll", "gpu_arch_unsupported");
+    expect("/home/x/llama.cpp/ggml/src/ggml-cuda/ggml-cuda.cu:75: CUDA error\n"
+           "CUDA error: no kernel image is available for execution on the device",
+           "gpu_arch_unsupported", "libggml-cuda.so", NULL);
+    /* a program's own source: no library, and not torch's */
+    struct td_explain x;
+    explain("ERROR /data/HashDAG/src/dag_tracer.cu:135: cuda error \"no kernel image is available "
+            "for execution on the device\"",
+            &x);
+    assert_non_null(x.load.kind);
+    assert_string_equal(x.load.kind, "gpu_arch_unsupported");
+    assert_null(x.load.library);
+    td_explain_free(&x);
+    /* torch's own text keeps torch's library, a source location or not */
+    expect("RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+           "  File \"/opt/venv/lib/python3.10/site-packages/torch/nn/modules/conv.py\", line 1\n"
+           "/opt/src/myext/kernels.cu:12",
+           "gpu_arch_unsupported", "libtorch_cuda.so", NULL);
+}
+
+/* Session 13: where the reading lost a file or a symbol to the text's layout. */
+static void layout_of_a_copy(void **state)
+{
+    (void)state;
+    struct td_explain x;
+    /* a label's value broken onto the next line, every line double-spaced */
+    explain("ImportError: dlopen(/Users/c/anaconda3/lib/python3.6/_pyo.so, 2): Symbol not found: "
+            "\n\n__Py_ZeroStruct\n\n  Referenced from: /Users/c/anaconda3/lib/python3.6/_pyo.so\n\n"
+            "  Expected in: flat namespace\n\n in /Users/c/anaconda3/lib/python3.6/_pyo.so\n",
+            &x);
+    assert_non_null(x.load.symbol);
+    assert_string_equal(x.load.symbol, "__Py_ZeroStruct");
+    assert_true(x.load.n_causes > 0);
+    assert_string_equal(x.load.causes[0].kind, "python_abi_mismatch");
+    td_explain_free(&x);
+    /* dyld's " in IMAGE" line stays a line: "Expected in:" is the copy */
+    explain("dyld: Symbol not found: __object_getExternalHash\n"
+            "  Referenced from: /System/Library/Frameworks/CoreFoundation.framework/Versions/A/"
+            "CoreFoundation\n"
+            "  Expected in: /Users/c/Build/Products/Debug/libobjc.A.dylib\n"
+            " in /System/Library/Frameworks/CoreFoundation.framework/Versions/A/CoreFoundation "
+            "\xe3\x80\x82",
+            &x);
+    assert_non_null(x.fields.expected_in);
+    assert_string_equal(x.fields.expected_in, "/Users/c/Build/Products/Debug/libobjc.A.dylib");
+    assert_non_null(x.load.library);
+    assert_string_equal(x.load.library, "libobjc.A.dylib");
+    td_explain_free(&x);
+}
+
+/* Session 13: raiser rows that named no file, and the file a raiser names. */
+static void raiser_files(void **state)
+{
+    (void)state;
+    const char *bad[8];
+    size_t n = td_explain_raiser_bad_groups(bad, 8);
+    for (size_t i = 0; i < n; i++)
+        fprintf(stderr, "raiser row without its group: /%s/\n", bad[i]);
+    assert_int_equal(n, 0);
+    expect("\"Reason: Incompatible library version: libvips-cpp.42.dylib requires version 38.0.0 "
+           "or later, but libpng16.16.dylib provides version 35.0.0\"",
+           "missing_symbol_version", "libpng16.16.dylib", NULL);
+    /* dyld's "not a mach-o file" is deps' not_a_library, retold or listed */
+    expect("OSError: my-languages.so is not a mach-o file", "not_a_library", "my-languages.so",
+           NULL);
+    expect("ImportError: dlopen(/Users/x/lib/libfoo.so, 2): no suitable image found.  Did find:\n"
+           "\t/Users/x/lib/libfoo.so: not a mach-o file",
+           "not_a_library", "libfoo.so", NULL);
+    /* the raiser's own line names its file; a warning after it names others */
+    expect("CUDA SETUP: Required library version not found: libbitsandbytes_cuda116.so. Maybe you "
+           "need to compile it from source?\n"
+           "main.py:166: UserWarning: Found duplicate ['libcudart.so', 'libcudart.so.11.0'] files",
+           "missing_library", "libbitsandbytes_cuda116.so", NULL);
+}
+
+/* Session 13: cuDNN's version check names the major the program was built
+ * for, read from CUDNN_VERSION numbers too (5105 is 5.1.5). */
+static void cudnn_built_for(void **state)
+{
+    (void)state;
+    struct td_explain x;
+    explain("[...cuda_dnn.cc:352] Loaded runtime CuDNN library: 6021 (compatibility version 6000) "
+            "but source was compiled with 5105 (compatibility version 5100).  C:\\tf\\x.dll",
+            &x);
+    assert_non_null(version_of(&x.parts, "cudnn_built"));
+    assert_string_equal(version_of(&x.parts, "cudnn_built"), "5");
+    assert_non_null(version_of(&x.parts, "cudnn_runtime"));
+    assert_string_equal(version_of(&x.parts, "cudnn_runtime"), "6");
+    assert_non_null(x.load.library);
+    assert_string_equal(x.load.library, "cudnn64_5.dll");
+    assert_string_equal(x.load.kind, "cuda_runtime_mismatch");
+    td_explain_free(&x);
+    explain("Loaded runtime CuDNN library: 90100 but source was compiled with: 8.9.4.", &x);
+    assert_string_equal(version_of(&x.parts, "cudnn_runtime"), "9");
+    assert_string_equal(version_of(&x.parts, "cudnn_built"), "8");
+    assert_string_equal(x.load.library, "libcudnn.so.8");
+    td_explain_free(&x);
+}
+
+/* Session 13: files listed three or more together single none out. */
+static void listed_files(void **state)
+{
+    (void)state;
+    struct td_explain x;
+    explain("The application was unable to start correctly (0xc000007b).\n"
+            "- SDL2.dll, SDL2_mixer.dll, SDL2_ttf.dll, libfreetype-6.dll, and zlib1.dll are "
+            "present in the folder.",
+            &x);
+    assert_non_null(x.load.kind);
+    assert_string_equal(x.load.kind, "wrong_architecture");
+    assert_null(x.load.library);
+    assert_non_null(file_named(&x.parts, "zlib1.dll"));
+    assert_true(file_named(&x.parts, "zlib1.dll")->listed);
+    td_explain_free(&x);
+    explain("SDL2.dll and zlib1.dll are present", &x);
+    assert_false(file_named(&x.parts, "zlib1.dll")->listed); /* two are not a list */
+    td_explain_free(&x);
+    /* one file named after a list is still the one at fault */
+    expect("SDL2.dll, SDL2_mixer.dll and zlib1.dll load, but copying libwinpthreads-1.dll gives "
+           "\"The application was unable to start correctly (0xc000007b).\"",
+           "wrong_architecture", "libwinpthreads-1.dll", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -592,6 +725,11 @@ int main(void)
         cmocka_unit_test(symbol_roles),
         cmocka_unit_test(words_of_a_failed_load),
         cmocka_unit_test(torch_import_symbol),
+        cmocka_unit_test(cuda_source_location),
+        cmocka_unit_test(layout_of_a_copy),
+        cmocka_unit_test(raiser_files),
+        cmocka_unit_test(cudnn_built_for),
+        cmocka_unit_test(listed_files),
         cmocka_unit_test(windows_loaders_of_other_languages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
