@@ -130,8 +130,10 @@ static const char *decode_pattern(const char *cell)
             if (p[1] == ']')
                 out[o++] = *++p;
         } else if (*p == ' ') {
+            /* a blank: blanks and line breaks, and the ">" with which a
+             * markdown quote starts each line of a dialog pasted into it */
             bool optional = p[1] == '?' || p[1] == '*';
-            put(out, sizeof out, &o, optional ? "[[:space:]]*" : "[[:space:]]+");
+            put(out, sizeof out, &o, optional ? "[[:space:]>]*" : "[[:space:]>]+");
             if (optional || p[1] == '+')
                 p++;
         } else {
@@ -256,6 +258,23 @@ static bool python_symbol(const char *s)
     return strncmp(s, "Py", 2) == 0 && (s[2] == '_' || isupper((unsigned char)s[2]));
 }
 
+/* Whether NAME is a Windows DLL other than Python's own (python3.dll,
+ * python311.dll): Python's C API is exported by those alone, so a Py-named
+ * entry point a dialog looked for in another DLL (pywin32's pythoncom39.dll,
+ * PyWinObject_AsWriteBuffer) is that DLL's own export. */
+static bool foreign_dll(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    if (n < 5 || strcasecmp(name + n - 4, ".dll") != 0)
+        return false;
+    if (strncasecmp(name, "python", 6) != 0)
+        return true;
+    for (size_t i = 6; i < n - 4; i++)
+        if (!isdigit((unsigned char)name[i]))
+            return true;
+    return false;
+}
+
 static char *grab(const char *text, const regmatch_t *m, int g, struct td_arena *a)
 {
     if (g <= 0 || m[g].rm_so < 0)
@@ -264,8 +283,8 @@ static char *grab(const char *text, const regmatch_t *m, int g, struct td_arena 
     if (!s)
         return NULL;
     /* a dialog's own trailing punctuation ("上。", ".") is not part of the name */
-    static const char *const tails[] = {"\xe4\xb8\x8a\xe3\x80\x82", "\xe4\xb8\x8a", "\xe3\x80\x82",
-                                        ".", " "};
+    static const char *const tails[] = {
+        "\xe4\xb8\x8a\xe3\x80\x82", "\xe4\xb8\x8a", "\xe3\x80\x82", ".", " ", "`"};
     for (bool cut = true; cut;) {
         cut = false;
         size_t n = strlen(s);
@@ -278,7 +297,7 @@ static char *grab(const char *text, const regmatch_t *m, int g, struct td_arena 
             }
         }
     }
-    while (*s == ' ')
+    while (*s == ' ' || *s == '`') /* a name in markdown's inline code */
         s++;
     return s;
 }
@@ -790,7 +809,7 @@ static void settle_role(struct td_explain *x)
     if (is(l->kind, TD_KIND_MISSING_SYMBOL) && !l->library && requirer) {
         /* ELF/dyld: the requirer is the file whose build does not fit */
         const char *r = role_of(requirer);
-        if (python_symbol(l->symbol) && !is(r, "torch")) {
+        if (python_symbol(l->symbol) && !is(r, "torch") && !foreign_dll(l->defined_by)) {
             /* Python's C API (_PyCMethod_New, PyInt_FromSsize_t): the module
              * was built for another Python, or not linked to one, whatever
              * package it belongs to -- never another torch */
@@ -957,8 +976,12 @@ static void the_one_file(struct td_explain *x)
 {
     struct td_explain_load *l = &x->load;
     const struct td_explain_parts *p = &x->parts;
-    if (!l->form || l->library || l->file || l->needed_by || p->n_files != 1 ||
-        is(l->kind, TD_KIND_MISSING_SYMBOL))
+    /* ld.so's form keeps the requirer as its file when the library's name
+     * was no name ("error while loading shared libraries: ?:") */
+    bool requirer_only = l->file && l->needed_by && strcmp(l->file, l->needed_by) == 0;
+    if (!l->form || l->library || (l->file && !requirer_only) || (l->needed_by && !requirer_only) ||
+        p->n_files != 1 || is(l->kind, TD_KIND_MISSING_SYMBOL) ||
+        (l->needed_by && strcmp(td_explain_base_name(l->needed_by), p->files[0].name) == 0))
         return;
     l->library = p->files[0].name;
     l->file = p->files[0].path;

@@ -617,6 +617,14 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
     if (f->file) {
         f->file = tidy_path((char *)f->file);
         f->file_name = base_name(f->file);
+        /* a name with no letter or digit is a loader's placeholder for one it
+         * could not tell ("error while loading shared libraries: ?:", as
+         * MSYS2's and Cygwin's loaders print it on Windows), not a file */
+        bool named = false;
+        for (const char *c = f->file_name; *c && !named; c++)
+            named = isalnum((unsigned char)*c) || (unsigned char)*c >= 0x80;
+        if (!named)
+            f->file = f->file_name = NULL;
     }
     if (f->needed_by)
         f->needed_by = tidy_path((char *)f->needed_by);

@@ -36,6 +36,12 @@
 #                                     from threads none of the others cites,
 #                                     open from the start (a development set
 #                                     for the Windows reading, never held out);
+#   tests/cmd/explain_fresh_k.json  -- K (session 13), real Windows texts from
+#                                     threads none of the others cites nor the
+#                                     held-out J, open from the start: native
+#                                     loads of many languages and loaders
+#                                     (docs/explain.md "Session 13: set K
+#                                     (open, Windows)");
 #   tests/cmd/explain_fresh_f1.json -- F (session 12), Linux and macOS, and
 #   tests/cmd/explain_fresh_f2.json    Windows: held out until scored on the
 #                                     merge of E's, G's and H's rules, then
@@ -128,7 +134,8 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         score("explain_fresh_h.json", 35, contains_example_ok=True, example_ok=True),
         score("explain_fresh_f1.json", 85, contains_example_ok=True, example_ok=True),
         score("explain_fresh_f2.json", 48, contains_example_ok=True, example_ok=True),
-        score("explain_fresh_i.json", 75, contains_example_ok=True, example_ok=True)]
+        score("explain_fresh_i.json", 75, contains_example_ok=True, example_ok=True),
+        score("explain_fresh_k.json", 40, contains_example_ok=True, example_ok=True)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = score("explain_shapes.json", 50, need=1.0, contains_example_ok=True,
                       example_ok=True)

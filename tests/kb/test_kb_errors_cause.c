@@ -203,6 +203,25 @@ static const struct dialog_case dialog_cases[] = {
      "Não foi possível localizar o ponto de entrada do procedimento ?foo@@YAXXZ na biblioteca de "
      "vínculo dinâmico C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll",
      "missing_symbol", "c10.dll", "?foo@@YAXXZ"},
+    {"entry_point", "de",
+     "Der Prozedureinsprungpunkt \"?foo@@YAXXZ\" wurde in der DLL "
+     "\"C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll\" nicht gefunden.",
+     "Der Prozedureinsprungpunkt \"?foo@@YAXXZ\" wurde in der DLL "
+     "\"C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll\" nicht gefunden",
+     "missing_symbol", "c10.dll", "?foo@@YAXXZ"},
+    {"entry_point", "sv",
+     "Det går inte att hitta procedurstartadressen ?foo@@YAXXZ i DLL-filen "
+     "C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll.",
+     "Det går inte att hitta procedurstartadressen ?foo@@YAXXZ i DLL-filen "
+     "C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll",
+     "missing_symbol", "c10.dll", "?foo@@YAXXZ"},
+    /* the ru and pt-BR dialogs translated back into English word by word */
+    {"entry_point", "en",
+     "The entry point to the ?foo@@YAXXZ procedure was not found in the DLL "
+     "C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll.",
+     "The entry point to the ?foo@@YAXXZ procedure was not found in the DLL "
+     "C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll",
+     "missing_symbol", "c10.dll", "?foo@@YAXXZ"},
     {"ordinal", "en",
      "The ordinal 242 could not be located in the dynamic link library "
      "C:\\venv\\Library\\bin\\mkl_intel_thread.dll.",
@@ -342,7 +361,8 @@ static void every_form_in_two_languages(void **state)
             printf("dialog %s: fewer than two languages\n", forms[i]);
             bad++;
         }
-    static const char *const codes[] = {"5", "126", "127", "182", "193", "206", "1114", "1455"};
+    static const char *const codes[] = {"5",   "11",  "126",  "127", "182",
+                                        "193", "206", "1114", "1455"};
     for (size_t i = 0; i < N(codes); i++)
         if (languages_of("windows_error_messages", "code", codes[i]) < 2) {
             printf("WinError %s: fewer than two languages\n", codes[i]);

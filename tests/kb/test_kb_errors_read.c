@@ -444,6 +444,55 @@ static void symbol_roles(void **state)
            "missing_symbol", "_C", NULL);
 }
 
+/* Session 13 (set K, Windows): each rule about a message's structure that
+ * K's misses showed, on composed texts of its shape. */
+static void windows_loaders_of_other_languages(void **state)
+{
+    (void)state;
+    /* the JVM checks a DLL's machine before loading it, both ways round */
+    expect("Exception in thread \"main\" java.lang.UnsatisfiedLinkError: C:\\app\\lib\\jni.dll: "
+           "Can't load IA 32-bit .dll on a AMD 64-bit platform",
+           "wrong_architecture", "jni.dll", NULL);
+    expect("java.lang.UnsatisfiedLinkError: C:\\app\\lib\\jni.dll: Can't load AMD 64-bit .dll "
+           "on a IA 32-bit platform",
+           "wrong_architecture", "jni.dll", NULL);
+    /* Julia's dlopen and WinDbg's .load name a bare library: the platform's file */
+    expect(
+        "julia> init(backend)\nERROR: could not load module libfoo\n: The specified module could "
+        "not be found.",
+        "missing_library", "libfoo.dll", NULL);
+    expect("ERROR: could not load library \"libfoo\"\nThe specified module could not be found.",
+           "missing_library", "libfoo.dll", NULL);
+    expect("0:000> .load ext\nThe call to LoadLibrary(ext) failed, Win32 error 0n127\n    \"The "
+           "specified procedure could not be found.\"",
+           "missing_symbol", "ext.dll", NULL);
+    /* a loader's "?" for a name it could not tell is no file: the one DLL
+     * the text names is */
+    expect("I put foo.dll next to the program.\nerror: process didn't exit successfully: "
+           "`target\\debug\\app.exe` (exit code: 0xc0000135, STATUS_DLL_NOT_FOUND)\n"
+           "cargo.exe: error while loading shared libraries: ?: cannot open shared object file: "
+           "No such file or directory",
+           "missing_library", "foo.dll", NULL);
+    /* .NET's BadImageFormatException: Win32 11 (ERROR_BAD_FORMAT) */
+    expect("System.BadImageFormatException: An attempt was made to load a program with an "
+           "incorrect format. (0x8007000B)\n   at Native.Create()\nfoo.dll in the output folder "
+           "is 0 KB.",
+           "wrong_architecture", "foo.dll", NULL);
+    /* a Py-named entry point a dialog looked for in a DLL that is not
+     * Python's is that DLL's own, not Python's C API */
+    expect(
+        "The procedure entry point PyWinObject_AsWriteBuffer could not be located in the dynamic "
+        "link library C:\\Windows\\SYSTEM32\\pythoncom39.dll.",
+        "missing_symbol", "pythoncom39.dll", "missing_symbol");
+    expect("The procedure entry point PyUnicode_AsUTF8 could not be located in the dynamic link "
+           "library C:\\env\\Lib\\site-packages\\foo\\_foo.pyd.",
+           "missing_symbol", "_foo.pyd", "python_abi_mismatch");
+    /* a dialog pasted into a markdown quote, its names in backticks */
+    expect("> python.exe — Det går inte att hitta procedurstartadressen\n"
+           "> `?foo@@YAXXZ` i DLL-filen\n> `D:\\e\\Lib\\site-packages\\bar\\bar_core.dll`",
+           "missing_symbol", "bar_core.dll", NULL);
+}
+
 /* Session 12 (E opened): each rule about a message's structure that E's
  * misses showed, on composed texts of its shape. */
 static void words_of_a_failed_load(void **state)
@@ -681,6 +730,7 @@ int main(void)
         cmocka_unit_test(raiser_files),
         cmocka_unit_test(cudnn_built_for),
         cmocka_unit_test(listed_files),
+        cmocka_unit_test(windows_loaders_of_other_languages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
