@@ -472,6 +472,15 @@ static void macos_loaders_of_other_runtimes(void **state)
            "but+is+an+incompatible+architecture+%28have+%27x86_64%27%2C+need+%27arm64%27%29%29"
            "&type=Issues",
            "wrong_architecture", "ffi_c.bundle", NULL);
+    /* a Mach-O bundle is a library file, named alone on a line too (the end
+     * of a path a wrapper broke); a bundle folder is not */
+    expect("1.13.8-x86_64-darwin/lib/nokogiri/3.1/nokogiri.bundle' (mach-o file, but is an "
+           "incompatible architecture (have 'x86_64', need 'arm64')) (LoadError)",
+           "wrong_architecture", "nokogiri.bundle", NULL);
+    expect("java.lang.UnsatisfiedLinkError: /opt/app/lib/libjawt_x.jnilib: dlopen(/opt/app/lib/"
+           "libjawt_x.jnilib, 1): no suitable image found.  Did find:\n\t/opt/app/lib/"
+           "libjawt_x.jnilib: mach-o, but wrong architecture",
+           "wrong_architecture", "libjawt_x.jnilib", NULL);
     /* a line that ends in a folder without a hyphen is not a broken path, and
      * a Windows message's "%1" is no encoded URL */
     expect("ImportError: /opt/app/lib\nfoo/libbar.so: cannot open shared object file: No such file "
