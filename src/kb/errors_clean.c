@@ -152,20 +152,22 @@ static int hex_value(char c)
                                   : -1;
 }
 
-/* The printable ASCII character a "%XX" at s stands for, else -1. */
+/* The printable ASCII character, line break or tab a "%XX" at s stands for,
+ * else -1. */
 static int url_escape(const char *s, size_t n)
 {
     if (n < 3 || s[0] != '%' || hex_value(s[1]) < 0 || hex_value(s[2]) < 0)
         return -1;
     int c = hex_value(s[1]) * 16 + hex_value(s[2]);
-    return c >= 0x20 && c <= 0x7e ? c : -1;
+    return (c >= 0x20 && c <= 0x7e) || c == '\n' || c == '\t' ? c : -1;
 }
 
-/* Pass 1c: a message carried in a URL's query (a tool's "search for existing
+/* Pass 2b, after the joins: a message carried in a URL's query (a tool's "search for existing
  * issues" link, ".../search?q=dlopen%28%2FLibrary%2F...+tried%3A+..."), percent-
  * encoded as RFC 3986 writes it and with "+" for a blank as HTML forms do,
  * back to its words: a run without blanks that holds URL_ESCAPES_MIN or more
- * escapes of printable characters is decoded. A path's "%1" or "%PATH%" is no
+ * escapes of printable characters (or of the message's line breaks) is
+ * decoded. A path's "%1" or "%PATH%" is no
  * such run. In place. */
 static size_t decode_urls(char *s, size_t n)
 {
@@ -329,7 +331,7 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
     if (!flat || !out)
         return NULL;
     size_t n = strip(text, len, flat);
-    n = strip_timestamps(flat, decode_urls(flat, unescape_newlines(flat, n)));
+    n = strip_timestamps(flat, unescape_newlines(flat, n));
 
     size_t count = 1;
     for (size_t i = 0; i < n; i++)
@@ -440,6 +442,8 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
         out_line = o;
     }
     out[o] = '\0';
+    o = decode_urls(out, o); /* after the joins: a wrapped link is whole again, and
+                                a terminal's width is measured as it printed */
     o = halve_backslashes(out, o);
     unlink_markdown(out, o); /* after the joins: a wrapped link is whole again */
     return out;
