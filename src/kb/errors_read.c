@@ -211,7 +211,7 @@ static const char *library_end(const char *dot)
         return dot + 4;
     if (ext_at(dot, ".dylib"))
         return dot + 6;
-    /* a Mach-O bundle (MH_BUNDLE: Ruby's and Python's extensions, plugins) is
+    /* a Mach-O bundle (Ruby's extensions, macOS plugins) is
      * a file; "Foo.bundle/Contents/MacOS/Foo" is a bundle folder, whose
      * binary is the path's last part */
     if (ext_at(dot, ".bundle") && dot[7] != '/')
