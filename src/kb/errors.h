@@ -94,7 +94,7 @@ struct td_explain_parts {
     /* the native library of a Python package the text uses, which the package
      * loads itself with ctypes (data/python_native_libraries.tsv); NULL */
     const char *package_library;
-    const char *platform;       /* what the text implies: windows, linux, macos; NULL */
+    const char *platform; /* what the text implies: windows, linux, macos; NULL */
 };
 
 /* One likely cause of a load error, ranked (DESIGN.md "Findings": causes). */

@@ -675,8 +675,8 @@ static void from_raiser(struct td_explain *x)
     if (!l->library && p->raiser_imported) {
         /* a crash that names no file ("illegal hardware instruction" after
          * ">>> import tensorflow as tf"): the module whose import ran it */
-        const char *module = x->fields.module ? x->fields.module
-                                              : imported_module(x->text, &x->arena);
+        const char *module =
+            x->fields.module ? x->fields.module : imported_module(x->text, &x->arena);
         const char *dot = module ? strchr(module, '.') : NULL;
         l->library = dot ? td_arena_strndup(&x->arena, module, (size_t)(dot - module)) : module;
     }
