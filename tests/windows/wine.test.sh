@@ -124,4 +124,17 @@ for text in 'OSError: [WinError 126] The specified module could not be found. Er
         "$tmp/explain-wine-$n.json"
     check "explain $n matched a catalogue row" grep -q '"id"' "$tmp/explain-wine-$n.json"
 done
+
+# 7. A text with no sign of its platform is read as the platform explain runs
+# on: the Windows build names torch's CUDA DLL, the Linux build its .so.
+text='CUDA error: no kernel image is available for execution on the device'
+"$TD_BIN" explain --format json "$text" >"$tmp/unsigned-linux.json" || true
+win explain --format json "$text" >"$tmp/unsigned-wine.json" || true
+/usr/bin/python3 - "$tmp/unsigned-linux.json" "$tmp/unsigned-wine.json" <<'P' || fail=1
+import json, sys
+lib = [json.load(open(f))["findings"][0].get("library") for f in sys.argv[1:]]
+ok = lib == ["libtorch_cuda.so", "torch_cuda.dll"]
+print(("ok" if ok else "FAIL") + f": a text without platform signs names {lib} (Linux build, Windows build)")
+sys.exit(not ok)
+P
 exit $fail
