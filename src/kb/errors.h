@@ -90,7 +90,11 @@ struct td_explain_parts {
     const char *operation; /* load, symbol, init, alloc, compile, connect, device */
     const char *raiser_kind, *raiser_detail, *raiser_fix, *raiser_source;
     const char *raiser_library; /* the file the raiser's message is about, NULL */
-    const char *platform;       /* what the text implies: windows, linux, macos; NULL */
+    bool raiser_imported;       /* its row names the module the text imports instead */
+    /* the native library of a Python package the text uses, which the package
+     * loads itself with ctypes (data/python_native_libraries.tsv); NULL */
+    const char *package_library;
+    const char *platform; /* what the text implies: windows, linux, macos; NULL */
 };
 
 /* One likely cause of a load error, ranked (DESIGN.md "Findings": causes). */

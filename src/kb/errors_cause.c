@@ -282,9 +282,10 @@ static char *grab(const char *text, const regmatch_t *m, int g, struct td_arena 
     char *s = td_arena_strndup(a, text + m[g].rm_so, (size_t)(m[g].rm_eo - m[g].rm_so));
     if (!s)
         return NULL;
-    /* a dialog's own trailing punctuation ("上。", ".") is not part of the name */
+    /* a dialog's own trailing punctuation ("上。", ".") is not part of the name,
+     * nor the quote around a dialog retyped whole ("The procedure … X.pyd") */
     static const char *const tails[] = {
-        "\xe4\xb8\x8a\xe3\x80\x82", "\xe4\xb8\x8a", "\xe3\x80\x82", ".", " ", "`"};
+        "\xe4\xb8\x8a\xe3\x80\x82", "\xe4\xb8\x8a", "\xe3\x80\x82", ".", " ", "`", "\"", "'"};
     for (bool cut = true; cut;) {
         cut = false;
         size_t n = strlen(s);
@@ -297,7 +298,7 @@ static char *grab(const char *text, const regmatch_t *m, int g, struct td_arena 
             }
         }
     }
-    while (*s == ' ' || *s == '`') /* a name in markdown's inline code */
+    while (*s == ' ' || *s == '`' || *s == '"' || *s == '\'') /* markdown's inline code, a quote */
         s++;
     return s;
 }
@@ -676,6 +677,14 @@ static void from_raiser(struct td_explain *x)
             l->file = p->files[i].path;
     if (!l->library && x->fields.file)
         l->library = td_explain_base_name(x->fields.file);
+    if (!l->library && p->raiser_imported) {
+        /* a crash that names no file ("illegal hardware instruction" after
+         * ">>> import tensorflow as tf"): the module whose import ran it */
+        const char *module =
+            x->fields.module ? x->fields.module : imported_module(x->text, &x->arena);
+        const char *dot = module ? strchr(module, '.') : NULL;
+        l->library = dot ? td_arena_strndup(&x->arena, module, (size_t)(dot - module)) : module;
+    }
     if (!l->file)
         l->file = x->fields.file;
     l->symbol = p->n_symbols ? p->symbols[0].name : x->fields.symbol;
@@ -792,6 +801,13 @@ static void settle_role(struct td_explain *x)
                        strcmp(l->form, "musl ld.so") == 0;
     if (!l->library && !l->file && !elf_or_dyld)
         l->library = last_library_named(x->text, &x->arena);
+    if (!l->library && !l->file && !elf_or_dyld && !l->needed_by &&
+        (!x->parts.operation || is(x->parts.operation, "load")) &&
+        (is(l->kind, TD_KIND_MISSING_LIBRARY) || is(l->kind, TD_KIND_WRONG_ARCHITECTURE) ||
+         is(l->kind, TD_KIND_INIT_FAILURE) || is(l->kind, TD_KIND_NOT_A_LIBRARY)))
+        /* a load that names no file in a package that loads its own native
+         * library with ctypes ("import mxnet" ... "[WinError 193]"): that one */
+        l->library = x->parts.package_library;
     const char *requirer = l->needed_by ? l->needed_by : l->file;
     if (is(l->kind, TD_KIND_MISSING_SYMBOL) && l->library && requirer &&
         is(role_of(l->library), "torch") && !is(role_of(requirer), "torch")) {
@@ -810,6 +826,17 @@ static void settle_role(struct td_explain *x)
          * that needs it points at X instead (another copy shadowing the system's) */
         l->defined_by = td_explain_base_name(l->library);
         l->library = NULL;
+    }
+    if (is(l->kind, TD_KIND_MISSING_SYMBOL) && !l->library && !requirer && l->defined_by &&
+        !is(role_of(l->defined_by), "torch") && !python_symbol(l->symbol)) {
+        /* no file, module nor import names the requirer ("dyld: Symbol not
+         * found: ____chkstk_darwin" alone): the library that should define
+         * it (data/symbol_owners.tsv) is the one file the text lets us name;
+         * not torch's nor Python's, whose symbols say the unnamed requirer
+         * was built for another torch or Python */
+        l->library = l->defined_by;
+        l->role = role_of(l->library);
+        return;
     }
     if (is(l->kind, TD_KIND_MISSING_SYMBOL) && !l->library && requirer) {
         /* ELF/dyld: the requirer is the file whose build does not fit */

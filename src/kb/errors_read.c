@@ -20,6 +20,7 @@ enum {
     MAX_OWNERS = 64,
     MAX_CODES = 160,
     MAX_SOURCES = 16,
+    MAX_PACKAGES = 32,
     TEXT_CAP = 2048,
     NAME_CAP = 512
 };
@@ -38,6 +39,10 @@ struct owner_row {
 struct code_row {
     const char *space, *value, *name, *message, *kind, *library, *source;
 };
+/* data/python_native_libraries.tsv; library: windows, linux, macos */
+struct package_row {
+    const char *package, *library[3];
+};
 /* data/cuda_source_modules.tsv; library: windows, linux, macos */
 struct source_row {
     const char *match, *library[3], *detail, *fix, *source;
@@ -53,6 +58,8 @@ static struct {
     size_t n_codes;
     struct source_row sources[MAX_SOURCES];
     size_t n_sources;
+    struct package_row packages[MAX_PACKAGES];
+    size_t n_packages;
     struct td_arena arena; /* the tables' text; lives as long as the program */
 } g_rd;
 
@@ -172,6 +179,20 @@ static void load_sources(void)
     }
 }
 
+static void load_packages(void)
+{
+    static const char *const cols[] = {"package", "windows", "linux", "macos", NULL};
+    struct td_table t;
+    if (!td_table_open(&t, "python_native_libraries", cols))
+        return;
+    while (g_rd.n_packages < MAX_PACKAGES && td_table_next(&t)) {
+        struct package_row *r = &g_rd.packages[g_rd.n_packages++];
+        r->package = keep(td_table_cell(&t, 0));
+        for (int k = 0; k < 3; k++)
+            r->library[k] = keep_or_null(td_table_cell(&t, 1 + k));
+    }
+}
+
 static void load_tables(void)
 {
     if (g_rd.loaded)
@@ -181,6 +202,37 @@ static void load_tables(void)
     load_owners();
     load_codes();
     load_sources();
+    load_packages();
+}
+
+/* Whether TEXT imports PACKAGE ("import mxnet as mx", "from mxnet import")
+ * or runs a file of its folder ("...\\mxnet\\base.py", ".../mxnet/base.py"). */
+static bool uses_package(const char *text, const char *package)
+{
+    size_t n = strlen(package);
+    for (const char *q = strstr(text, package); q; q = strstr(q + 1, package)) {
+        char after = q[n];
+        bool word_end = !isalnum((unsigned char)after) && after != '_';
+        if (!word_end)
+            continue;
+        if ((q - text >= 7 && strncmp(q - 7, "import ", 7) == 0) ||
+            (q - text >= 5 && strncmp(q - 5, "from ", 5) == 0))
+            return true;
+        if (q > text && (q[-1] == '\\' || q[-1] == '/') && (after == '\\' || after == '/'))
+            return true;
+    }
+    return false;
+}
+
+static const char *package_library(const char *text, const char *platform)
+{
+    int k = platform && strcmp(platform, "windows") == 0 ? 0
+            : platform && strcmp(platform, "macos") == 0 ? 2
+                                                         : 1;
+    for (size_t i = 0; i < g_rd.n_packages; i++)
+        if (g_rd.packages[i].library[k] && uses_package(text, g_rd.packages[i].package))
+            return g_rd.packages[i].library[k];
+    return NULL;
 }
 
 /* ---- files ---- */
@@ -351,6 +403,14 @@ static const char *owner_of(const char *name, const char *demangled, const char 
         if (s && strcmp(o->how, "name") == 0 && s[0] == '_' && s[1] == '_' &&
             strncmp(o->text, "__", 2) != 0)
             s++; /* dyld prints C names with the underscore of the Mach-O symbol table */
+        else if (s && strcmp(o->how, "name") == 0 && o->text[0] == '_') {
+            /* a row for a name with leading underscores of its own
+             * (__chkstk_darwin, __kmpc_): the Mach-O underscore, and any more a
+             * copy added, are dropped down to the row's own */
+            size_t have = strspn(s, "_"), own = strspn(o->text, "_");
+            if (have > own && s[have])
+                s += have - own;
+        }
         if (s && strncmp(s, o->text, strlen(o->text)) == 0)
             return o->owner;
     }
@@ -926,6 +986,8 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
     if (strcmp(r->library, "torch-cuda") == 0)
         return p->platform && strcmp(p->platform, "windows") == 0 ? "torch_cuda.dll"
                                                                   : "libtorch_cuda.so";
+    if (strcmp(r->library, "imported") == 0)
+        return NULL; /* the module the text imports: errors_cause.c reads it */
     if (strcmp(r->library, "first-file") == 0 || strcmp(r->library, "last-file") == 0) {
         bool last = r->library[0] == 'l';
         const char *near = m ? file_on_line(text, m[0].rm_so, p, last) : NULL;
@@ -1025,6 +1087,7 @@ static void use_row(const struct raiser_row *r, const char *text, const regmatch
     p->raiser_fix = r->fix;
     p->raiser_source = r->source;
     p->raiser_library = row_library(r, text, m, p, a);
+    p->raiser_imported = r->library && strcmp(r->library, "imported") == 0;
     if (r->library && strcmp(r->library, "torch-cuda") == 0)
         cuda_source_module(text, p, a);
 }
@@ -1152,6 +1215,7 @@ void td_explain_read(const char *text, const struct td_explain_fields *f,
     read_symbols(text, p, a);
     read_versions(text, f, p, a);
     p->platform = platform_of(text, f, p);
+    p->package_library = package_library(text, p->platform);
     read_codes(text, f, p, a);
     read_raiser(text, p, a);
 }

@@ -59,6 +59,12 @@
 #                                     held out until scored blind at 67/78 on
 #                                     main after F's work, then opened
 #                                     (docs/explain.md "Session 13: I opened");
+#   tests/cmd/explain_fresh_j1.json -- J (session 13), Linux and macOS, and
+#   tests/cmd/explain_fresh_j2.json    Windows, from threads none of the others
+#                                     cites: held out until scored blind at
+#                                     86/96, 86/96 and 87/96 in session 13,
+#                                     then opened (docs/explain.md "Session
+#                                     13: J opened");
 #   tests/cmd/explain_shapes.json   -- no user's text: each is composed from a
 #                                     message format as its source prints it
 #                                     (dyld's reasons, NCCL, c10d, cuDNN, ORT,
@@ -143,6 +149,8 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         score("explain_fresh_f2.json", 48, contains_example_ok=True, example_ok=True),
         score("explain_fresh_i.json", 75, contains_example_ok=True, example_ok=True),
         score("explain_fresh_k.json", 40, contains_example_ok=True, example_ok=True),
+        score("explain_fresh_j1.json", 60, contains_example_ok=True, example_ok=True),
+        score("explain_fresh_j2.json", 36, contains_example_ok=True, example_ok=True),
         score("explain_fresh_m.json", 40, contains_example_ok=True, example_ok=True)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = score("explain_shapes.json", 50, need=1.0, contains_example_ok=True,

@@ -751,6 +751,56 @@ static void listed_files(void **state)
            "wrong_architecture", "libwinpthreads-1.dll", NULL);
 }
 
+/* Session 13, set J's misses: a raiser that names a library by its short name
+ * (Paddle's dynamic loader), a missing symbol no requirer is named for (the
+ * library that should define it), a crash after an import (the module), a
+ * package that loads its own native library with ctypes, and a dialog retyped
+ * inside quotes. */
+static void j_opened(void **state)
+{
+    (void)state;
+    expect("RuntimeError: (PreconditionNotMet) Cannot load cudnn shared library. Cannot invoke "
+           "method cudnnGetVersion.\n  [Hint: cudnn_dso_handle should not be null.] (at "
+           "/paddle/paddle/phi/backends/dynload/cudnn.cc:76)",
+           "missing_library", "libcudnn.so", NULL);
+    expect("dyld[4411]: Symbol not found: ____chkstk_darwin", "missing_symbol", "libSystem.B.dylib",
+           NULL);
+    /* dyld's underscore, and one more a copy added, down to the row's own */
+    expect("dyld: Symbol not found: ___kmpc_fork_call", "missing_symbol", "libiomp5", NULL);
+    /* torch's and Python's symbols say the unnamed requirer was built for
+     * another torch or Python: their definer is not the file at fault */
+    struct td_explain x;
+    explain("ImportError: undefined symbol: _ZN3c106detail14torchCheckFailEPKcS2_jRKSs", &x);
+    assert_string_equal(x.load.kind, "missing_symbol");
+    assert_true(x.load.library == NULL || strncmp(x.load.library, "libc10", 6) != 0);
+    td_explain_free(&x);
+    explain("dyld: Symbol not found: _PyUnicode_AsUTF8", &x);
+    assert_true(x.load.library == NULL || strncmp(x.load.library, "libpython", 9) != 0);
+    td_explain_free(&x);
+    expect(">>> import tensorflow as tf\n[1]    3760 illegal hardware instruction  python3",
+           "cpu_feature_missing", "tensorflow", NULL);
+    explain("zsh: illegal hardware instruction  python train.py", &x); /* no import: no file */
+    assert_string_equal(x.load.kind, "cpu_feature_missing");
+    assert_null(x.load.library);
+    td_explain_free(&x);
+    expect(
+        "When I install `mxnet-cu92` and import it `import mxnet as mx`\nOSError: [WinError 126] "
+        "The specified module could not be found",
+        "missing_library", "libmxnet.dll", NULL);
+    expect("  File \"D:\\Python\\lib\\site-packages\\mxnet\\base.py\", line 35, in _load_lib\n"
+           "    lib = ctypes.cdll.LoadLibrary(lib_path[0])\nOSError: [WinError 193] %1 is not a "
+           "valid Win32 application.",
+           "wrong_architecture", "libmxnet.dll", NULL);
+    /* a package of the table named in prose only ("mxnetwork") is not used */
+    explain("mxnetwork failed: OSError: [WinError 126] The specified module could not be found",
+            &x);
+    assert_true(x.load.library == NULL || strcmp(x.load.library, "libmxnet.dll") != 0);
+    td_explain_free(&x);
+    expect("\"The procedure entry point ?run@@YAXXZ could not be located in the dynamic link "
+           "library D:\\app\\plugin.dll\"",
+           "missing_symbol", "plugin.dll", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -774,6 +824,7 @@ int main(void)
         cmocka_unit_test(raiser_files),
         cmocka_unit_test(cudnn_built_for),
         cmocka_unit_test(listed_files),
+        cmocka_unit_test(j_opened),
         cmocka_unit_test(windows_loaders_of_other_languages),
         cmocka_unit_test(macos_loaders_of_other_runtimes),
     };
