@@ -98,7 +98,8 @@ const struct td_args_spec td_explain_args = {
         "shows a torch version it does not hold for). When the file the message names is on "
         "this machine (or under --root), its dependency graph names what the message does not: "
         "the dependency that is really missing, who needs it, or which library should define a "
-        "missing symbol.\n\n"
+        "missing symbol. A text with no sign of the platform it was copied on is read as this "
+        "machine's.\n\n"
         "A message that starts with a dash goes after --.",
     .options = explain_options,
     .examples = explain_examples,
