@@ -541,7 +541,12 @@ static void from_posix(struct td_explain *x)
         l->kind = has(t, ": Permission denied")   ? TD_KIND_UNREADABLE_FILE
                   : has(t, ": Exec format error") ? TD_KIND_WRONG_ARCHITECTURE
                                                   : TD_KIND_MISSING_LIBRARY;
-    } else if (has(t, "incompatible architecture") || has(t, "wrong ELF class")) {
+    } else if (has(t, "incompatible architecture") || has(t, "missing compatible arch") ||
+               has(t, "wrong ELF class")) {
+        /* dyld's reasons for a file without the process's architecture: a thin
+         * Mach-O ("mach-o file, but is an incompatible architecture"), a fat
+         * one without that slice ("fat file, but missing compatible
+         * architecture"; older dyld: "missing compatible arch in X") */
         l->form = has(t, "wrong ELF class") ? "ld.so" : "dyld";
         l->kind = TD_KIND_WRONG_ARCHITECTURE;
     } else if (has(t, "invalid ELF header") || has(t, "file too short")) {

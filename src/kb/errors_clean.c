@@ -14,6 +14,7 @@ enum {
     MAX_QUOTE_JOINS = 8,  /* a quoted path wraps over a few lines, not a whole page */
     SOFT_WRAP_MIN = 20,   /* a line broken by a window is not a short one */
     SOFT_WRAP_BLANKS = 3, /* empty lines a copy may put after such a break */
+    URL_ESCAPES_MIN = 3,  /* percent-escapes that make a run an encoded message */
 };
 
 /* ECMA-48: CSI (ESC [) runs to a final byte 0x40..0x7E; OSC (ESC ]) to BEL
@@ -143,6 +144,61 @@ static size_t unescape_newlines(char *s, size_t n)
     return o;
 }
 
+static int hex_value(char c)
+{
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+/* The printable ASCII character, line break or tab a "%XX" at s stands for,
+ * else -1. */
+static int url_escape(const char *s, size_t n)
+{
+    if (n < 3 || s[0] != '%' || hex_value(s[1]) < 0 || hex_value(s[2]) < 0)
+        return -1;
+    int c = hex_value(s[1]) * 16 + hex_value(s[2]);
+    return (c >= 0x20 && c <= 0x7e) || c == '\n' || c == '\t' ? c : -1;
+}
+
+/* Pass 2b, after the joins: a message carried in a URL's query (a tool's "search for existing
+ * issues" link, ".../search?q=dlopen%28%2FLibrary%2F...+tried%3A+..."), percent-
+ * encoded as RFC 3986 writes it and with "+" for a blank as HTML forms do,
+ * back to its words: a run without blanks that holds URL_ESCAPES_MIN or more
+ * escapes of printable characters (or of the message's line breaks) is
+ * decoded. A path's "%1" or "%PATH%" is no
+ * such run. In place. */
+static size_t decode_urls(char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        size_t end = i;
+        while (end < n && !isspace((unsigned char)s[end]))
+            end++;
+        size_t escapes = 0;
+        for (size_t k = i; k < end; k++)
+            escapes += url_escape(s + k, end - k) >= 0;
+        if (end == i) {
+            s[o++] = s[i++];
+            continue;
+        }
+        for (size_t k = i; k < end;) {
+            int c = escapes >= URL_ESCAPES_MIN ? url_escape(s + k, end - k) : -1;
+            if (c >= 0) {
+                s[o++] = (char)c;
+                k += 3;
+            } else {
+                s[o++] = (escapes >= URL_ESCAPES_MIN && s[k] == '+') ? ' ' : s[k];
+                k++;
+            }
+        }
+        i = end;
+    }
+    s[o] = '\0';
+    return o;
+}
+
 /* Pass 2: the log timestamp at the start of each line goes. In place. */
 static size_t strip_timestamps(char *s, size_t n)
 {
@@ -238,6 +294,34 @@ static size_t wrap_width(const struct line *l, size_t n)
                 l[i + 1].s[l[i + 1].indent] != '>' && l[i + 1].s[0] != '\t')
                 return l[i].columns;
     return 0;
+}
+
+/* Whether a line of m bytes that ends inside a path goes on in the next one,
+ * as a word-wrapper breaks a long line after a hyphen (a gem's or package's
+ * "name-1.2.3" folder): the line's last run (after its last blank, quote or
+ * parenthesis) holds a '/' and ends in '-', and the next line starts at its
+ * first column with a name, not a path's start (a '/', '~', '.', a drive or
+ * a scheme), whose first run reaches a '/' before any blank, quote, comma,
+ * colon or parenthesis. */
+static bool path_goes_on(const char *s, size_t m, const struct line *next)
+{
+    if (m < 2 || next->indent != 0 || next->len < 2 || s[m - 1] != '-')
+        return false;
+    size_t b = m;
+    while (b > 0 && !strchr(" \t'\"`(", s[b - 1]))
+        b--;
+    if (!memchr(s + b, '/', m - b))
+        return false;
+    if (!isalnum((unsigned char)next->s[0]))
+        return false;
+    for (size_t k = 0; k < next->len; k++) {
+        char c = next->s[k];
+        if (c == '/')
+            return true;
+        if (strchr(" \t'\"`(),:\\", c))
+            return false;
+    }
+    return false;
 }
 
 char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
@@ -340,6 +424,12 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
              * before it: no message starts a line with ": ". */
             continue;
         }
+        if (l->raw == l->len && path_goes_on(s, m, next)) {
+            /* A window broke a long path where it was full, inside a folder's
+             * name ("…/gems/appmap-" / "0.90.1/lib/appmap/appmap.bundle"):
+             * the path goes on with no blank. */
+            continue;
+        }
         if (next->indent >= LOGGER_INDENT && next->indent < next->len && m > 0) {
             /* A logger continued its message on the next line under the
              * message column: one blank stands for the break. */
@@ -352,6 +442,8 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
         out_line = o;
     }
     out[o] = '\0';
+    o = decode_urls(out, o); /* after the joins: a wrapped link is whole again, and
+                                a terminal's width is measured as it printed */
     o = halve_backslashes(out, o);
     unlink_markdown(out, o); /* after the joins: a wrapped link is whole again */
     return out;

@@ -255,13 +255,21 @@ static bool ext_at(const char *p, const char *ext)
 }
 
 /* The end of a library file name whose extension starts at DOT ("." of
- * ".dll", ".pyd", ".dylib", ".node", ".so" with its version numbers), or NULL. */
+ * ".dll", ".pyd", ".dylib", ".bundle", ".jnilib", ".node", ".so" with its
+ * version numbers), or NULL. */
 static const char *library_end(const char *dot)
 {
     if (ext_at(dot, ".dll") || ext_at(dot, ".pyd"))
         return dot + 4;
     if (ext_at(dot, ".dylib"))
         return dot + 6;
+    /* a Mach-O bundle (Ruby's extensions, macOS plugins) is
+     * a file; "Foo.bundle/Contents/MacOS/Foo" is a bundle folder, whose
+     * binary is the path's last part */
+    if (ext_at(dot, ".bundle") && dot[7] != '/')
+        return dot + 7;
+    if (ext_at(dot, ".jnilib")) /* a JNI library on macOS before Java 7 */
+        return dot + 7;
     if (ext_at(dot, ".node")) /* a Node.js addon: a DLL / shared object by another name */
         return dot + 5;
     if (strncmp(dot, ".so", 3) != 0 || isalnum((unsigned char)dot[3]) || dot[3] == '_')
@@ -1180,7 +1188,8 @@ static const char *platform_of(const char *text, const struct td_explain_fields 
         size_t l = strlen(n);
         if (l > 4 && (strcasecmp(n + l - 4, ".dll") == 0 || strcasecmp(n + l - 4, ".pyd") == 0))
             return "windows";
-        if (l > 6 && strcmp(n + l - 6, ".dylib") == 0)
+        if ((l > 6 && strcmp(n + l - 6, ".dylib") == 0) ||
+            (l > 7 && (strcmp(n + l - 7, ".bundle") == 0 || strcmp(n + l - 7, ".jnilib") == 0)))
             return "macos";
     }
     if (strstr(text, "Press any key to continue") || strstr(text, ".exe"))

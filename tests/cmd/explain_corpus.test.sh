@@ -42,6 +42,13 @@
 #                                     loads of many languages and loaders
 #                                     (docs/explain.md "Session 13: set K
 #                                     (open, Windows)");
+#   tests/cmd/explain_fresh_m.json  -- M (session 13), 20 macOS, 10 Linux and
+#                                     10 Windows texts of native loads by
+#                                     runtimes other than torch (R, Julia, the
+#                                     JVM, Ruby, Rust, .NET) from threads none of
+#                                     the others cites nor the held-out L, open
+#                                     from the start (docs/explain.md "Session
+#                                     13: set M (open, other runtimes)");
 #   tests/cmd/explain_fresh_f1.json -- F (session 12), Linux and macOS, and
 #   tests/cmd/explain_fresh_f2.json    Windows: held out until scored on the
 #                                     merge of E's, G's and H's rules, then
@@ -143,7 +150,8 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         score("explain_fresh_i.json", 75, contains_example_ok=True, example_ok=True),
         score("explain_fresh_k.json", 40, contains_example_ok=True, example_ok=True),
         score("explain_fresh_j1.json", 60, contains_example_ok=True, example_ok=True),
-        score("explain_fresh_j2.json", 36, contains_example_ok=True, example_ok=True)]
+        score("explain_fresh_j2.json", 36, contains_example_ok=True, example_ok=True),
+        score("explain_fresh_m.json", 40, contains_example_ok=True, example_ok=True)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = score("explain_shapes.json", 50, need=1.0, contains_example_ok=True,
                       example_ok=True)

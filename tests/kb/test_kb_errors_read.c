@@ -446,6 +446,50 @@ static void symbol_roles(void **state)
 
 /* Session 13 (set K, Windows): each rule about a message's structure that
  * K's misses showed, on composed texts of its shape. */
+/* Session 13, set M: native loads of other runtimes on macOS (a JVM, Ruby) --
+ * dyld's reasons for a fat file without the process's slice, a path a
+ * word-wrapper broke after a hyphen, a message carried in a search link. */
+static void macos_loaders_of_other_runtimes(void **state)
+{
+    (void)state;
+    expect("java.lang.UnsatisfiedLinkError: /Users/me/app/Natives/libgl.dylib: "
+           "dlopen(/Users/me/app/Natives/libgl.dylib, 0x0001): tried: "
+           "'/Users/me/app/Natives/libgl.dylib' (fat file, but missing compatible architecture "
+           "(have 'x86_64', need 'arm64e' or 'arm64'))",
+           "wrong_architecture", "libgl.dylib", NULL);
+    expect("LoadError (dlopen(/Library/Ruby/Gems/2.6.0/gems/foo-1.4.2/lib/foo/foo.bundle, "
+           "0x0009): missing compatible arch in "
+           "/Library/Ruby/Gems/2.6.0/gems/foo-1.4.2/lib/foo/foo.bundle)",
+           "wrong_architecture", "foo.bundle", NULL);
+    expect(
+        "`require_relative': dlopen(/Users/me/.gem/ruby/gems/foo-\n1.2.3/lib/foo/foo_ext.bundle, "
+        "0x0009): tried: '/Users/me/.gem/ruby/gems/foo-\n1.2.3/lib/foo/foo_ext.bundle' (mach-o "
+        "file, but is an incompatible architecture (have 'x86_64', need 'arm64e'))",
+        "wrong_architecture", "foo_ext.bundle", NULL);
+    expect("Search for existing GitHub issues similar to yours:\n"
+           "https://github.com/x/y/search?q=dlopen%28%2FLibrary%2FRuby%2Fgems%2Fffi_c.bundle%2C+"
+           "0x0009%29%3A+tried%3A+%27%2FLibrary%2FRuby%2Fgems%2Fffi_c.bundle%27+%28mach-o+file%2C+"
+           "but+is+an+incompatible+architecture+%28have+%27x86_64%27%2C+need+%27arm64%27%29%29"
+           "&type=Issues",
+           "wrong_architecture", "ffi_c.bundle", NULL);
+    /* a Mach-O bundle is a library file, named alone on a line too (the end
+     * of a path a wrapper broke); a bundle folder is not */
+    expect("1.13.8-x86_64-darwin/lib/nokogiri/3.1/nokogiri.bundle' (mach-o file, but is an "
+           "incompatible architecture (have 'x86_64', need 'arm64')) (LoadError)",
+           "wrong_architecture", "nokogiri.bundle", NULL);
+    expect("java.lang.UnsatisfiedLinkError: /opt/app/lib/libjawt_x.jnilib: dlopen(/opt/app/lib/"
+           "libjawt_x.jnilib, 1): no suitable image found.  Did find:\n\t/opt/app/lib/"
+           "libjawt_x.jnilib: mach-o, but wrong architecture",
+           "wrong_architecture", "libjawt_x.jnilib", NULL);
+    /* a line that ends in a folder without a hyphen is not a broken path, and
+     * a Windows message's "%1" is no encoded URL */
+    expect("ImportError: /opt/app/lib\nfoo/libbar.so: cannot open shared object file: No such file "
+           "or directory",
+           "missing_library", "libbar.so", NULL);
+    expect("OSError: [WinError 193] %1 is not a valid Win32 application: 'C:\\a\\b%2Fc%28d.dll'",
+           "wrong_architecture", NULL, NULL);
+}
+
 static void windows_loaders_of_other_languages(void **state)
 {
     (void)state;
@@ -782,6 +826,7 @@ int main(void)
         cmocka_unit_test(listed_files),
         cmocka_unit_test(j_opened),
         cmocka_unit_test(windows_loaders_of_other_languages),
+        cmocka_unit_test(macos_loaders_of_other_runtimes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
