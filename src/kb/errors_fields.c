@@ -545,8 +545,10 @@ static int errno_in(const char *text)
 
 static const char *infer_platform(const char *text, const struct td_explain_fields *f)
 {
+    /* .NET says "Unable to load DLL" only on Windows ("shared library" elsewhere) */
     if (f->win32 || f->ntstatus || strstr(text, "DLL load failed") || strstr(text, ".dll") ||
-        strstr(text, ".pyd") || strstr(text, ":\\") || td_explain_drive_path(text))
+        strstr(text, ".pyd") || strstr(text, ":\\") || td_explain_drive_path(text) ||
+        strstr(text, "Unable to load DLL"))
         return "windows";
     if (strstr(text, ".dylib") || strstr(text, "@rpath") || strstr(text, "mach-o") ||
         strstr(text, "-darwin.so") || strstr(text, "Library not loaded") ||
