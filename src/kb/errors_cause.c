@@ -363,8 +363,6 @@ static const char *kind_of_ntstatus(const char *status, struct td_arena *a)
     return NULL;
 }
 
-/* The module of a pre-3.8 "DLL load failed:" (which names none): the last
- * import statement of the traceback ("from torch._C import *" -> _C). */
 /* Whether the text after an imported name AFTER ends a Python statement
  * (the line's end, "as X", a comma, a comment, a closing quote) rather than
  * going on in prose ("When I import my module from python"). */
@@ -386,6 +384,8 @@ static bool import_ends(const char *after)
     return false;
 }
 
+/* The module of a pre-3.8 "DLL load failed:" (which names none): the last
+ * import statement of the traceback ("from torch._C import *" -> _C). */
 static const char *imported_module(const char *text, struct td_arena *a)
 {
     const char *best = NULL;
@@ -438,14 +438,6 @@ static void from_python(struct td_explain *x)
     }
     if (!l->kind)
         l->kind = TD_KIND_MISSING_LIBRARY; /* no code shown: 126 is by far the most common */
-}
-
-/* The last library file the text mentions ("…\\lantern.dll - The specified
- * procedure…", "CDLL(u'face_detection.dll')"): the file at fault when no
- * message form named one; files it lists together single none out. */
-static const char *last_library_named(const char *text, struct td_arena *a)
-{
-    return td_explain_last_named(text, a);
 }
 
 /* "import torch", "importing pytorch", "when I import torch": the module
@@ -512,7 +504,7 @@ static void from_posix(struct td_explain *x)
             !(l->form[0] == 'd' && strchr(l->needed_by, '/')))
             l->needed_by = NULL;
         if (!l->needed_by)
-            l->needed_by = last_library_named(t, &x->arena);
+            l->needed_by = td_explain_last_named(t, &x->arena);
         l->file = l->needed_by;
         if (!l->needed_by) /* the traceback's last import names the module */
             l->needed_by = f->module ? f->module : imported_module(t, &x->arena);
@@ -800,7 +792,7 @@ static void settle_role(struct td_explain *x)
     bool elf_or_dyld = strcmp(l->form, "ld.so") == 0 || strcmp(l->form, "dyld") == 0 ||
                        strcmp(l->form, "musl ld.so") == 0;
     if (!l->library && !l->file && !elf_or_dyld)
-        l->library = last_library_named(x->text, &x->arena);
+        l->library = td_explain_last_named(x->text, &x->arena);
     if (!l->library && !l->file && !elf_or_dyld && !l->needed_by &&
         (!x->parts.operation || is(x->parts.operation, "load")) &&
         (is(l->kind, TD_KIND_MISSING_LIBRARY) || is(l->kind, TD_KIND_WRONG_ARCHITECTURE) ||

@@ -69,7 +69,8 @@ size_t td_explain_raiser_bad_groups(const char **out, size_t cap);
 size_t td_explain_named_files(const char *text, const char **at, size_t *len, bool *listed,
                               size_t cap);
 extern const char td_explain_library_name_re[];
-/* The last library file TEXT names outside a list of three or more, else NULL. */
+/* The last library file TEXT names outside a list of three or more, else NULL:
+ * the file at fault when no message form named one. */
 const char *td_explain_last_named(const char *text, struct td_arena *a);
 
 /* The longest text every match of the ERE RE must hold (a run of literal

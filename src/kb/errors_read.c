@@ -205,6 +205,15 @@ static void load_tables(void)
     load_packages();
 }
 
+/* The column of a table with windows, linux and macos columns, in that
+ * order, for PLATFORM (Linux's when the text does not say). */
+static int platform_column(const char *platform)
+{
+    if (platform && strcmp(platform, "windows") == 0)
+        return 0;
+    return platform && strcmp(platform, "macos") == 0 ? 2 : 1;
+}
+
 /* Whether TEXT imports PACKAGE ("import mxnet as mx", "from mxnet import")
  * or runs a file of its folder ("...\\mxnet\\base.py", ".../mxnet/base.py"). */
 static bool uses_package(const char *text, const char *package)
@@ -226,9 +235,7 @@ static bool uses_package(const char *text, const char *package)
 
 static const char *package_library(const char *text, const char *platform)
 {
-    int k = platform && strcmp(platform, "windows") == 0 ? 0
-            : platform && strcmp(platform, "macos") == 0 ? 2
-                                                         : 1;
+    int k = platform_column(platform);
     for (size_t i = 0; i < g_rd.n_packages; i++)
         if (g_rd.packages[i].library[k] && uses_package(text, g_rd.packages[i].package))
             return g_rd.packages[i].library[k];
@@ -1059,9 +1066,7 @@ static void cuda_source_module(const char *text, struct td_explain_parts *p, str
     if (!at)
         return;
     bool torch = strstr(text, "torch") || strstr(text, "Torch") || strstr(text, "TORCH");
-    int k = p->platform && strcmp(p->platform, "windows") == 0 ? 0
-            : p->platform && strcmp(p->platform, "macos") == 0 ? 2
-                                                               : 1;
+    int k = platform_column(p->platform);
     for (size_t i = 0; i < g_rd.n_sources; i++) {
         const struct source_row *r = &g_rd.sources[i];
         if (strcmp(r->match, "*") == 0 ? torch : !strstr(at, r->match))
