@@ -6,7 +6,9 @@
  * architecture and compression on one line each (cuFFT holds 37,000 of
  * them), and with --verbose also by section. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "format/detect_fatbin.h"
@@ -229,12 +231,46 @@ struct td_fatbin_job {
     struct td_arena arena; /* the entries: the search's own, as it may run on a thread */
     pthread_t thread;
     bool threaded;
+    struct claim *claim; /* with a thread: which of the two does the search */
 };
 
 static void *search_job(void *arg)
 {
     struct td_fatbin_job *j = arg;
     read_all(j->buf, j->o, &j->c, j->containers, &j->bad);
+    return NULL;
+}
+
+/* The search goes to whichever of the thread and its starter claims it
+ * first: on a loaded machine a new thread may wait in a run queue for
+ * longer than the symbol pass takes (the starter waited 5-45 ms in 8 of
+ * 20 runs at a load average of 8 on the 2 cores), and the starter then
+ * searches itself rather than wait. The claim is shared by the two and
+ * freed by the last one done with it; a thread that lost it touches
+ * nothing else, so the starter need not wait for it to run at all. */
+struct claim {
+    atomic_int taken, users;
+    struct td_fatbin_job *job;
+};
+
+static bool take(struct claim *c)
+{
+    int free_ = 0;
+    return atomic_compare_exchange_strong(&c->taken, &free_, 1);
+}
+
+static void leave(struct claim *c)
+{
+    if (atomic_fetch_sub(&c->users, 1) == 1)
+        free(c);
+}
+
+static void *claimed_search(void *arg)
+{
+    struct claim *c = arg;
+    if (take(c))
+        search_job(c->job);
+    leave(c);
     return NULL;
 }
 
@@ -306,8 +342,14 @@ static struct td_fatbin_job *start(const struct td_buf *buf, const struct td_ins
     uint64_t searched = 0;
     for (size_t i = 0; i < j->r.count; i++)
         searched += j->r.list[i].primary ? 0 : j->r.list[i].size;
-    if (may_thread && searched >= THREAD_FROM)
-        j->threaded = pthread_create(&j->thread, NULL, search_job, j) == 0;
+    if (may_thread && searched >= THREAD_FROM && (j->claim = malloc(sizeof *j->claim))) {
+        atomic_init(&j->claim->taken, 0);
+        atomic_init(&j->claim->users, 2);
+        j->claim->job = j;
+        j->threaded = pthread_create(&j->thread, NULL, claimed_search, j->claim) == 0;
+        if (!j->threaded)
+            free(j->claim), j->claim = NULL;
+    }
     if (!j->threaded)
         search_job(j);
     return j;
@@ -329,8 +371,14 @@ int td_inspect_fatbin_finish(struct td_view *v, struct td_fatbin_job *j, struct 
         td_err_set(err, "fat binary: out of memory");
         return -1;
     }
-    if (j->threaded)
+    if (j->threaded && take(j->claim)) { /* the thread has not started: search here */
+        search_job(j);
+        pthread_detach(j->thread);
+    } else if (j->threaded) {
         pthread_join(j->thread, NULL);
+    }
+    if (j->threaded)
+        leave(j->claim);
     j->threaded = false;
     int rc;
     if (j->fail.set) {
