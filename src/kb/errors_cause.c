@@ -1004,9 +1004,18 @@ static void the_one_file(struct td_explain *x)
      * was no name ("error while loading shared libraries: ?:") */
     bool requirer_only = l->file && l->needed_by && strcmp(l->file, l->needed_by) == 0;
     if (!l->form || l->library || (l->file && !requirer_only) || (l->needed_by && !requirer_only) ||
-        p->n_files != 1 || is(l->kind, TD_KIND_MISSING_SYMBOL) ||
+        p->n_files != 1 ||
         (l->needed_by && strcmp(td_explain_base_name(l->needed_by), p->files[0].name) == 0))
         return;
+    /* a Windows load that failed for a procedure (ERROR_PROC_NOT_FOUND: Node's
+     * "The specified procedure could not be found." over the addon's path,
+     * Perl's and R's load_file) names the module it was loading: the one
+     * whose import is not found, the symbol's needer */
+    if (is(l->kind, TD_KIND_MISSING_SYMBOL)) {
+        if (is(l->form, "windows") && !l->symbol)
+            l->needed_by = p->files[0].path;
+        return;
+    }
     l->library = p->files[0].name;
     l->file = p->files[0].path;
 }

@@ -925,14 +925,48 @@ static const char *mapped_library(const char *name, size_t n, const char *platfo
     return td_arena_strdup(a, out);
 }
 
+/* The first name a library pattern spells, as Nim's loader expands it
+ * (lib/pure/dynlib.nim, libCandidates): each "(a|b|...)" is a list of
+ * alternatives, tried in order ("(libcrypto-1_1-x64|libeay64).dll" ->
+ * libcrypto-1_1-x64.dll, "libssl.so(.3|.1.1)" -> libssl.so.3). */
+static const char *first_candidate(const char *s, size_t n, struct td_arena *a)
+{
+    char out[256];
+    size_t o = 0;
+    for (size_t i = 0; i < n && o + 1 < sizeof out;) {
+        if (s[i] != '(') {
+            out[o++] = s[i++];
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < n && s[j] != '|' && s[j] != ')' && o + 1 < sizeof out)
+            out[o++] = s[j++];
+        while (j < n && s[j] != ')')
+            j++;
+        i = j + 1;
+    }
+    out[o] = '\0';
+    return o ? td_arena_strdup(a, out) : NULL;
+}
+
 /* The library a raiser's row names: its pattern's file, the driver, or a name. */
 static const char *row_library(const struct raiser_row *r, const char *text, const regmatch_t *m,
                                const struct td_explain_parts *p, struct td_arena *a)
 {
-    if (r->library && strcmp(r->library, "mapped") == 0 && r->group > 0 && m &&
-        m[r->group].rm_so >= 0)
-        return mapped_library(text + m[r->group].rm_so,
-                              (size_t)(m[r->group].rm_eo - m[r->group].rm_so), p->platform, a);
+    bool grouped = r->group > 0 && m && m[r->group].rm_so >= 0;
+    const char *g = grouped ? text + m[r->group].rm_so : NULL;
+    size_t gn = grouped ? (size_t)(m[r->group].rm_eo - m[r->group].rm_so) : 0;
+    if (r->library && strcmp(r->library, "mapped") == 0 && grouped)
+        return mapped_library(g, gn, p->platform, a);
+    /* "mapped:q": the loader's file of the name with a prefix (Qt's plugin
+     * "windows" is qwindows.dll, libqxcb.so, libqcocoa.dylib) */
+    if (r->library && strncmp(r->library, "mapped:", 7) == 0 && grouped) {
+        char name[128];
+        snprintf(name, sizeof name, "%s%.*s", r->library + 7, (int)gn, g);
+        return mapped_library(name, strlen(name), p->platform, a);
+    }
+    if (r->library && strcmp(r->library, "first-candidate") == 0 && grouped)
+        return first_candidate(g, gn, a);
     if (r->group > 0 && m && m[r->group].rm_so >= 0) {
         char *s = td_arena_strndup(a, text + m[r->group].rm_so,
                                    (size_t)(m[r->group].rm_eo - m[r->group].rm_so));

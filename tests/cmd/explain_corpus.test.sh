@@ -49,6 +49,15 @@
 #                                     the others cites nor the held-out L, open
 #                                     from the start (docs/explain.md "Session
 #                                     13: set M (open, other runtimes)");
+#   tests/cmd/explain_fresh_o2.json -- O2 (session 14), 40 Windows texts of
+#                                     native loads by programs other than the
+#                                     Python ML stack (Node addons, the JVM,
+#                                     .NET, Rust, Nim, Julia, R, Perl, Ruby,
+#                                     PHP, Qt, games, OBS, MinGW) from threads
+#                                     none of the others cites nor the held-out
+#                                     J, L or N, open from the start
+#                                     (docs/explain.md "Session 14: set O2
+#                                     (open, Windows programs)");
 #   tests/cmd/explain_fresh_f1.json -- F (session 12), Linux and macOS, and
 #   tests/cmd/explain_fresh_f2.json    Windows: held out until scored on the
 #                                     merge of E's, G's and H's rules, then
@@ -159,7 +168,8 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         fresh("explain_fresh_j2.json", 36), fresh("explain_fresh_m.json", 40),
         fresh("explain_fresh_l1.json", 40),
         # L's Windows texts: 32/40 after session 13's work on L, held there
-        fresh("explain_fresh_l2.json", 40, need=0.8)]
+        fresh("explain_fresh_l2.json", 40, need=0.8),
+        fresh("explain_fresh_o2.json", 40)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

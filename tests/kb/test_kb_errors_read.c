@@ -490,6 +490,67 @@ static void macos_loaders_of_other_runtimes(void **state)
            "wrong_architecture", NULL, NULL);
 }
 
+/* Session 13, set O2: loads by programs of other languages on Windows (Nim,
+ * Qt, OBS, Node, games' dialogs) -- a Nim library pattern, Qt's platform
+ * plugin, a code after the system message, ERROR_PROC_NOT_FOUND over the
+ * module's path, retyped dialogs and codes, a console's code page. */
+static void windows_loaders_of_other_programs(void **state)
+{
+    (void)state;
+    /* Nim's "(a|b)" alternatives: the first name it tried */
+    expect("could not load: (libcrypto-3-x64|libcrypto-1_1-x64).dll", "missing_library",
+           "libcrypto-3-x64.dll", NULL);
+    expect("could not load: pcre(64|).dll", "missing_library", "pcre64.dll", NULL);
+    /* Qt's platform plugin "X" is the file qX.dll / libqX.so, its name
+     * telling the platform */
+    expect("qt.qpa.plugin: Could not load the Qt platform plugin \"windows\" in \"\" even though "
+           "it was found.",
+           "missing_library", "qwindows.dll", NULL);
+    expect("qt.qpa.plugin: Could not find the Qt platform plugin \"wayland\" in \"\"",
+           "missing_library", "libqwayland.so", NULL);
+    /* OBS's log puts LoadLibrary's code after the system message */
+    expect("LoadLibrary failed for '../../obs-plugins/64bit/x.dll': (null) (193)\n"
+           "Module '../../obs-plugins/64bit/x.dll' not loaded",
+           "wrong_architecture", "x.dll", NULL);
+    /* ERROR_PROC_NOT_FOUND over one module's path: that module needs the symbol */
+    struct td_explain x;
+    explain("Error: The specified procedure could not be found.\n\\\\?\\C:\\a\\build\\Release\\"
+            "y.node",
+            &x);
+    assert_string_equal(x.load.kind, "missing_symbol");
+    assert_non_null(x.load.needed_by);
+    assert_string_equal(td_explain_base_name(x.load.needed_by), "y.node");
+    td_explain_free(&x);
+    /* the ordinal and entry-point dialogs retyped: "not found in", no DLL, in French */
+    expect("The ordinal 12 not found in dynamic link library z.dll.", "missing_ordinal", "z.dll",
+           NULL);
+    expect("\"Ordinal number 7 could not be located in the dynamic link library.\"",
+           "missing_ordinal", NULL, NULL);
+    expect("Le point d'entrée de procédure foo est introuvable dans la bibliothèque de liens "
+           "dynamiques w.dll.",
+           "missing_symbol", "w.dll", NULL);
+    /* an NTSTATUS with its zeros miscounted is still the status */
+    expect("The application was unable to start correctly (0xc00007b).", "wrong_architecture",
+           NULL, NULL);
+    expect("error 0xc000135 when I start it", "missing_library", NULL, NULL);
+    /* UTF-8 shown by a console in code page 850: the message again */
+    expect("126: No se puede encontrar el m\xe2\x94\x9c\xe2\x94\x82" "dulo especificado.   - "
+           "C:/r/lib/q.so (LoadError)",
+           "missing_library", "q.so", NULL);
+    /* box drawing is no such text */
+    explain("\xe2\x94\x9c\xe2\x94\x80\xe2\x94\x80 lib\n\xe2\x94\x82   \xe2\x94\x94\xe2\x94\x80 "
+            "v.dll was not found",
+            &x);
+    assert_non_null(strstr(x.text, "\xe2\x94\x9c\xe2\x94\x80"));
+    td_explain_free(&x);
+    expect("The program can't start because u.dll does not exist.", "missing_library", "u.dll",
+           NULL);
+    /* Julia's launcher loads libjulia's dependencies itself */
+    expect("ERROR: Unable to load dependent library /opt/julia/bin/../lib/julia/libgcc_s.so.1\n"
+           "Message:libgcc_s.so.1: cannot open shared object file: No such file or directory",
+           "missing_library", "libgcc_s.so.1", NULL);
+}
+
 static void windows_loaders_of_other_languages(void **state)
 {
     (void)state;
@@ -827,6 +888,7 @@ int main(void)
         cmocka_unit_test(j_opened),
         cmocka_unit_test(windows_loaders_of_other_languages),
         cmocka_unit_test(macos_loaders_of_other_runtimes),
+        cmocka_unit_test(windows_loaders_of_other_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
