@@ -1003,8 +1003,13 @@ static void the_one_file(struct td_explain *x)
     /* ld.so's form keeps the requirer as its file when the library's name
      * was no name ("error while loading shared libraries: ?:") */
     bool requirer_only = l->file && l->needed_by && strcmp(l->file, l->needed_by) == 0;
+    /* one file, however many times and ways the text spells its path
+     * ("\\?\C:\x\a.node" turned "//?/C:/x/a.node" and "C:/x/a.node") */
+    bool one = p->n_files > 0;
+    for (size_t i = 1; one && i < p->n_files; i++)
+        one = strcmp(p->files[i].name, p->files[0].name) == 0;
     if (!l->form || l->library || (l->file && !requirer_only) || (l->needed_by && !requirer_only) ||
-        p->n_files != 1 ||
+        !one ||
         (l->needed_by && strcmp(td_explain_base_name(l->needed_by), p->files[0].name) == 0))
         return;
     /* a Windows load that failed for a procedure (ERROR_PROC_NOT_FOUND: Node's

@@ -545,6 +545,10 @@ static void windows_loaders_of_other_programs(void **state)
     td_explain_free(&x);
     expect("The program can't start because u.dll does not exist.", "missing_library", "u.dll",
            NULL);
+    /* one file named twice, its path spelled two ways, is still the one file */
+    expect("Error: The specified module could not be found.\n//?/C:/x/b/a.node\n"
+           "I checked, C:/x/b/a.node is there.",
+           "missing_library", "a.node", NULL);
     /* Julia's launcher loads libjulia's dependencies itself */
     expect("ERROR: Unable to load dependent library /opt/julia/bin/../lib/julia/libgcc_s.so.1\n"
            "Message:libgcc_s.so.1: cannot open shared object file: No such file or directory",
