@@ -1009,8 +1009,7 @@ static void the_one_file(struct td_explain *x)
     for (size_t i = 1; one && i < p->n_files; i++)
         one = strcmp(p->files[i].name, p->files[0].name) == 0;
     if (!l->form || l->library || (l->file && !requirer_only) || (l->needed_by && !requirer_only) ||
-        !one ||
-        (l->needed_by && strcmp(td_explain_base_name(l->needed_by), p->files[0].name) == 0))
+        !one || (l->needed_by && strcmp(td_explain_base_name(l->needed_by), p->files[0].name) == 0))
         return;
     /* a Windows load that failed for a procedure (ERROR_PROC_NOT_FOUND: Node's
      * "The specified procedure could not be found." over the addon's path,

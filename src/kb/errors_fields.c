@@ -345,7 +345,8 @@ static const struct extractor extractors[] = {
        kept only when the re-counted code is a known status */
     {"(^|[^0-9A-Za-z])(0[xX][cC]0{2,7}[1-9a-fA-F][0-9a-fA-F]{0,3})([^0-9A-Za-z]|$)", 2,
      F_NTSTATUS_LOOSE},
-    {"unable to start correctly[^0-9\n]{0,4}(0[xX]0{2,7}[1-9a-fA-F][0-9a-fA-F]{0,3})([^0-9A-Za-z]|$)",
+    {"unable to start "
+     "correctly[^0-9\n]{0,4}(0[xX]0{2,7}[1-9a-fA-F][0-9a-fA-F]{0,3})([^0-9A-Za-z]|$)",
      1, F_NTSTATUS_LOOSE},
     /* torch's cudaDriverGetVersion report: "found version 11040" */
     {"found version ([0-9]{4,6})", 1, F_CUDA_DRIVER},
@@ -629,8 +630,7 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
                 d += strspn(d, "0");
                 const char *name = NULL;
                 int w = 0;
-                const char *st =
-                    ntstatus_lookup(0xC0000000UL | strtoul(d, NULL, 16), &name, &w, a);
+                const char *st = ntstatus_lookup(0xC0000000UL | strtoul(d, NULL, 16), &name, &w, a);
                 if (name) {
                     f->ntstatus = st;
                     f->ntstatus_name = name;

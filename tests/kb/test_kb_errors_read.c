@@ -530,11 +530,12 @@ static void windows_loaders_of_other_programs(void **state)
            "dynamiques w.dll.",
            "missing_symbol", "w.dll", NULL);
     /* an NTSTATUS with its zeros miscounted is still the status */
-    expect("The application was unable to start correctly (0xc00007b).", "wrong_architecture",
-           NULL, NULL);
+    expect("The application was unable to start correctly (0xc00007b).", "wrong_architecture", NULL,
+           NULL);
     expect("error 0xc000135 when I start it", "missing_library", NULL, NULL);
     /* UTF-8 shown by a console in code page 850: the message again */
-    expect("126: No se puede encontrar el m\xe2\x94\x9c\xe2\x94\x82" "dulo especificado.   - "
+    expect("126: No se puede encontrar el m\xe2\x94\x9c\xe2\x94\x82"
+           "dulo especificado.   - "
            "C:/r/lib/q.so (LoadError)",
            "missing_library", "q.so", NULL);
     /* box drawing is no such text */
