@@ -641,6 +641,40 @@ static void from_windows(struct td_explain *x)
 
 static const char *fill(const char *template, const struct td_explain *x, struct td_arena *a);
 
+/* The program a text runs (its last ".exe"), else NULL. */
+static const char *program_named(struct td_explain *x)
+{
+    const char *exe = NULL;
+    for (const char *p = strstr(x->text, ".exe"); p; p = strstr(p + 4, ".exe"))
+        if (!isalnum((unsigned char)p[4]) && p[4] != '_' && p[4] != '.')
+            exe = p;
+    const char *start = exe;
+    while (start && start > x->text && !strchr(" \t\n'\"`(<[*", start[-1]))
+        start--;
+    return start && start < exe ? td_arena_strndup(&x->arena, start, (size_t)(exe + 4 - start))
+                                : NULL;
+}
+
+/* The command that shows the load's files on this machine: deps on the file
+ * the message names; for a program that could not start and names no
+ * library ("exit code: 0xc0000135, STATUS_DLL_NOT_FOUND" after "Running
+ * `target\debug\app.exe`"), deps on that program, whose imports failed;
+ * else a check of the environment. */
+static const char *confirm_deps(struct td_explain *x)
+{
+    const struct td_explain_load *l = &x->load;
+    if (l->file)
+        return fill("torchdoctor deps \"{file}\"", x, &x->arena);
+    const char *program =
+        !l->library && !l->needed_by && !x->parts.n_files ? program_named(x) : NULL;
+    if (program) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, "torchdoctor deps \"%s\"", program);
+        return td_arena_strdup(&x->arena, buf);
+    }
+    return "torchdoctor check";
+}
+
 /* The raiser the structural reading named (errors_read.c): a message that
  * no loader form reads (cuDNN's, CTranslate2's, NVRTC's, the driver's, ...)
  * becomes a load error of the raiser's kind, about the file it names; a
@@ -757,7 +791,7 @@ static void add_raiser(struct td_explain *x, size_t cap)
     c->kind = is(p->raiser_kind, l->kind) || !p->raiser_kind ? l->kind : p->raiser_kind;
     c->detail = fill(detail, x, &x->arena);
     c->fix = fill(fix, x, &x->arena);
-    c->confirm = l->file ? fill("torchdoctor deps \"{file}\"", x, &x->arena) : "torchdoctor check";
+    c->confirm = confirm_deps(x);
     c->source = source;
 }
 
@@ -926,7 +960,7 @@ static void add_general(struct td_explain *x, const char *role, size_t cap)
             out->detail = fill(c->detail, x, &x->arena);
             out->fix = fill(c->fix, x, &x->arena);
             out->confirm = l->file || !strstr(c->confirm, "{file}") ? fill(c->confirm, x, &x->arena)
-                                                                    : "torchdoctor check";
+                                                                    : confirm_deps(x);
             out->source = c->source;
         }
 }
@@ -978,7 +1012,7 @@ static void add_catalogue(struct td_explain *x, struct td_explain_cause *late, b
         snprintf(buf, sizeof buf, "%s", m->cause);
     c.detail = td_arena_strdup(&x->arena, buf);
     c.contradicted = holds == 0;
-    c.confirm = l->file ? fill("torchdoctor deps \"{file}\"", x, &x->arena) : "torchdoctor check";
+    c.confirm = confirm_deps(x);
     /* a row that knows only that a library is missing ranks after what the
      * message itself says went wrong with it (a wrong architecture, a bad
      * signature, an old version of it) */

@@ -550,6 +550,15 @@ static void windows_loaders_of_other_programs(void **state)
     expect("Error: The specified module could not be found.\n//?/C:/x/b/a.node\n"
            "I checked, C:/x/b/a.node is there.",
            "missing_library", "a.node", NULL);
+    /* a program that could not start and names no DLL: no library, and the
+     * program is what `torchdoctor deps` reads */
+    explain("     Running `target\\debug\\app.exe`\nerror: process didn't exit successfully: "
+            "`target\\debug\\app.exe` (exit code: 0xc0000135, STATUS_DLL_NOT_FOUND)",
+            &x);
+    assert_string_equal(x.load.kind, "missing_library");
+    assert_null(x.load.library);
+    assert_string_equal(x.load.causes[0].confirm, "torchdoctor deps \"target\\debug\\app.exe\"");
+    td_explain_free(&x);
     /* Julia's launcher loads libjulia's dependencies itself */
     expect("ERROR: Unable to load dependent library /opt/julia/bin/../lib/julia/libgcc_s.so.1\n"
            "Message:libgcc_s.so.1: cannot open shared object file: No such file or directory",
