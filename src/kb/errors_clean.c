@@ -386,7 +386,7 @@ static size_t undo_oem_mojibake(char *s, size_t n)
     const unsigned char *u8 = (const unsigned char *)s;
     bool any = false;
     for (size_t i = 0; i + 1 < n && !any; i++)
-        any = u8[i] == 0xe2 && u8[i + 1] == 0x94; /* U+2500-U+253F: ├ ┬ ┼ ... */
+        any = u8[i] == 0xe2 && u8[i + 1] >= 0x94 && u8[i + 1] <= 0x96; /* U+2500-U+25BF */
     if (!any)
         return n;
     size_t o = 0;
