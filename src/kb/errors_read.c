@@ -501,6 +501,18 @@ static void add_symbol(struct td_explain_parts *p, const char *s, size_t n, cons
     } else {
         y->scheme = "c";
     }
+    if (name[0] == 'N' && isdigit((unsigned char)name[1]) && n + 3 < NAME_CAP) {
+        /* an Itanium <nested-name> whose "_Z" (dyld's "'__Z") a paste or a
+         * title lost: "N2at3mps9MPSStream6commitEb" is _ZN2at3mps9MPSStream6commitEb
+         * when it demangles as one */
+        char z2[NAME_CAP], buf[NAME_CAP];
+        snprintf(z2, sizeof z2, "_Z%s", name);
+        const char *d = td_demangle(z2, buf, sizeof buf);
+        if (d != z2 && strcmp(d, z2) != 0) {
+            y->scheme = "itanium";
+            y->demangled = td_arena_strdup(a, d);
+        }
+    }
     y->owner = owner_of(name, y->demangled, version);
     if (y->owner && y->demangled &&
         (strncmp(y->owner, "libc10", 6) == 0 || strncmp(y->owner, "libtorch", 8) == 0))
