@@ -843,6 +843,12 @@ static void o3_load_commands_exec_lost_mangling(void **state)
         "library validated process because no suitable image found.  Did find:\n\t"
         "/usr/local/lib/x/libx.dylib: code signing blocked mmap() of '/usr/local/lib/x/libx.dylib'",
         "unreadable_file", "libx.dylib", NULL);
+    /* a program whose interpreter is missing names it; the JVM's System.load
+     * of a path that does not exist */
+    expect("-bash: ./adb: /lib/ld-linux.so.2: bad ELF interpreter: No such file or directory",
+           "missing_library", "ld-linux.so.2", NULL);
+    expect("java.lang.UnsatisfiedLinkError: Can't load library: /tmp/hid-1/libhidapi.dylib",
+           "missing_library", "libhidapi.dylib", NULL);
 }
 
 int main(void)
