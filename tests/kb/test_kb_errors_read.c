@@ -849,6 +849,11 @@ static void o3_load_commands_exec_lost_mangling(void **state)
            "missing_library", "ld-linux.so.2", NULL);
     expect("java.lang.UnsatisfiedLinkError: Can't load library: /tmp/hid-1/libhidapi.dylib",
            "missing_library", "libhidapi.dylib", NULL);
+    /* macOS's EBADARCH as zsh prints it; Gatekeeper's refusal of a file */
+    expect("zsh: bad CPU type in executable: ./tool", "wrong_architecture", "tool", NULL);
+    expect("\xe2\x80\x9clibx.dylib\xe2\x80\x9d cannot be opened because the developer cannot be "
+           "verified.",
+           "unreadable_file", "libx.dylib", NULL);
 }
 
 int main(void)
