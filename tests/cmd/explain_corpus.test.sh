@@ -82,6 +82,14 @@
 #                                     explain.md "Session 13: L opened"); L2 is
 #                                     held to its score after that work (80%),
 #                                     not to 90%;
+#   tests/cmd/explain_fresh_o3.json -- O3 (session 14), 25 macOS and 15 Linux
+#                                     texts from threads none of the others
+#                                     cites nor the held-out N, open from the
+#                                     start: dyld's reasons after Homebrew
+#                                     upgrades, code signing, load commands;
+#                                     containers, Nix, musl, Jetson, HPC
+#                                     (docs/explain.md "Session 14: set O3
+#                                     (open, macOS/Linux)");
 #   tests/cmd/explain_shapes.json   -- no user's text: each is composed from a
 #                                     message format as its source prints it
 #                                     (dyld's reasons, NCCL, c10d, cuDNN, ORT,
@@ -169,6 +177,7 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         fresh("explain_fresh_l1.json", 40),
         # L's Windows texts: 32/40 after session 13's work on L, held there
         fresh("explain_fresh_l2.json", 40, need=0.8),
+        fresh("explain_fresh_o3.json", 40),
         fresh("explain_fresh_o2.json", 40)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
