@@ -944,10 +944,16 @@ static const char *mapped_library(const char *name, size_t n, const char *platfo
 static const char *row_library(const struct raiser_row *r, const char *text, const regmatch_t *m,
                                const struct td_explain_parts *p, struct td_arena *a)
 {
-    if (r->library && strcmp(r->library, "mapped") == 0 && r->group > 0 && m &&
-        m[r->group].rm_so >= 0)
-        return mapped_library(text + m[r->group].rm_so,
-                              (size_t)(m[r->group].rm_eo - m[r->group].rm_so), p->platform, a);
+    if (r->library && strncmp(r->library, "mapped", 6) == 0 &&
+        (!r->library[6] || r->library[6] == ':') && r->group > 0 && m && m[r->group].rm_so >= 0) {
+        /* "mapped:q": the group's name after a prefix the raiser puts before
+         * it (Qt's platform plugin "xcb" is the file of qxcb: libqxcb.so) */
+        const char *prefix = r->library[6] ? r->library + 7 : "";
+        size_t n = (size_t)(m[r->group].rm_eo - m[r->group].rm_so);
+        char name[256];
+        snprintf(name, sizeof name, "%s%.*s", prefix, (int)n, text + m[r->group].rm_so);
+        return mapped_library(name, strlen(name), p->platform, a);
+    }
     if (r->group > 0 && m && m[r->group].rm_so >= 0) {
         char *s = td_arena_strndup(a, text + m[r->group].rm_so,
                                    (size_t)(m[r->group].rm_eo - m[r->group].rm_so));

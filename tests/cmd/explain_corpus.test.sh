@@ -81,6 +81,13 @@
 #                                     containers, Nix, musl, Jetson, HPC
 #                                     (docs/explain.md "Session 14: set O3
 #                                     (open, macOS/Linux)");
+#   tests/cmd/explain_fresh_o4.json -- O4 (session 14), 40 Linux texts of ML
+#                                     software (torch companions, vllm,
+#                                     llama.cpp, ONNX Runtime, Qt, OpenCV,
+#                                     NCCL, the driver, glibc) from threads none
+#                                     of the others cites nor the held-out N,
+#                                     open from the start (docs/explain.md
+#                                     "Session 14: set O4 (open, Linux)");
 #   tests/cmd/explain_shapes.json   -- no user's text: each is composed from a
 #                                     message format as its source prints it
 #                                     (dyld's reasons, NCCL, c10d, cuDNN, ORT,
@@ -168,7 +175,8 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         fresh("explain_fresh_l1.json", 40),
         # L's Windows texts: 32/40 after session 13's work on L, held there
         fresh("explain_fresh_l2.json", 40, need=0.8),
-        fresh("explain_fresh_o3.json", 40)]
+        fresh("explain_fresh_o3.json", 40),
+        fresh("explain_fresh_o4.json", 40)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

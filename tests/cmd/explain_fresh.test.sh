@@ -88,6 +88,10 @@
 # texts from threads no other file cites nor the held-out N (docs/explain.md
 # "Session 14: set O3 (open, macOS/Linux)"): its misses are printed.
 #   tests/cmd/explain_fresh_o3.json -- O3: open, worked on.
+# A fifteenth, O4 (session 14), Linux only, collected the same way as an
+# OPEN development set from threads no other file cites and that are not in
+# the held-out set N (docs/explain.md "Session 14: set O4 (open, Linux)"):
+#   tests/cmd/explain_fresh_o4.json -- O4: open, worked on.
 # Scores `explain --format json` with tests/explain_score.py, as
 # explain_corpus.test.sh does: the first finding's kind must be one of the
 # expected kinds and its library (or, for a symbol missing from an unnamed
@@ -145,7 +149,7 @@ def score(name, show_misses):
 
 # every set, in the order they were collected; a set of two files is one set
 ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), ("i",), ("k",),
-         ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",)]
+         ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o4",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:

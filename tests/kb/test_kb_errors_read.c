@@ -856,6 +856,36 @@ static void o3_load_commands_exec_lost_mangling(void **state)
            "unreadable_file", "libx.dylib", NULL);
 }
 
+/* Set O4 (open, Linux): a symbol quoted inside a sentence ends before the
+ * quote; Qt names its platform plugin by its key, the file is the platform's
+ * of "q" + key; an illegal instruction with no import shown is about the
+ * package the report's install command installed. */
+static void linux_messages_of_o4(void **state)
+{
+    (void)state;
+    expect("But I still met the problem that \"undefined symbol: _ZNSt13runtime_errorC2EPKc\"",
+           "missing_symbol", "libstdc++.so.6", NULL);
+    expect("qt.qpa.plugin: Could not load the Qt platform plugin \"xcb\" in \"\" even though it "
+           "was found.\nThis application failed to start because no Qt platform plugin could be "
+           "initialized.",
+           "missing_library", "libqxcb.so", NULL);
+    expect("qt.qpa.plugin: From 6.5.0, xcb-cursor0 or libxcb-cursor0 is needed to load the Qt xcb "
+           "platform plugin.",
+           "missing_library", "libqxcb.so", NULL);
+    expect("qt.qpa.xcb: could not connect to display \nqt.qpa.plugin: Could not load the Qt "
+           "platform plugin \"xcb\" in \"\" even though it was found.",
+           "init_failure", "libqxcb.so", NULL);
+    expect("C:\\app>app.exe\nqt.qpa.plugin: Could not find the Qt platform plugin \"windows\" in "
+           "\"\"",
+           "missing_library", "qwindows.dll", NULL);
+    expect("$ conda install -c conda-forge tensorflow=2.4\nIllegal instruction (core dumped)",
+           "cpu_feature_missing", "tensorflow", NULL);
+    /* an import shown still wins over the install command */
+    expect(
+        "$ pip install --upgrade jax jaxlib\n>>> import jaxlib\nIllegal instruction (core dumped)",
+        "cpu_feature_missing", "jaxlib", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -883,6 +913,7 @@ int main(void)
         cmocka_unit_test(windows_loaders_of_other_languages),
         cmocka_unit_test(macos_loaders_of_other_runtimes),
         cmocka_unit_test(o3_load_commands_exec_lost_mangling),
+        cmocka_unit_test(linux_messages_of_o4),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
