@@ -921,7 +921,13 @@ static const char *mapped_library(const char *name, size_t n, const char *platfo
     char out[256];
     bool windows = platform && strcmp(platform, "windows") == 0;
     bool macos = platform && strcmp(platform, "macos") == 0;
-    snprintf(out, sizeof out, windows ? "%s.dll" : macos ? "lib%s.dylib" : "lib%s.so", s);
+    /* a name that already carries the prefix ("libcuda", Nim's "libcrypto")
+     * is not prefixed again */
+    const char *prefix = strncmp(s, "lib", 3) == 0 ? "" : "lib";
+    if (windows)
+        snprintf(out, sizeof out, "%s.dll", s);
+    else
+        snprintf(out, sizeof out, macos ? "%s%s.dylib" : "%s%s.so", prefix, s);
     return td_arena_strdup(a, out);
 }
 
