@@ -73,6 +73,12 @@
 #                                     explain.md "Session 13: L opened"); L2 is
 #                                     held to its score after that work (80%),
 #                                     not to 90%;
+#   tests/cmd/explain_fresh_o1.json -- O1 (session 14), 40 real Windows texts of
+#                                     the Python ML and scientific stack from
+#                                     threads none of the others cites nor the
+#                                     held-out N, open from the start
+#                                     (docs/explain.md "Session 14: set O1
+#                                     (open, Windows ML stack)");
 #   tests/cmd/explain_shapes.json   -- no user's text: each is composed from a
 #                                     message format as its source prints it
 #                                     (dyld's reasons, NCCL, c10d, cuDNN, ORT,
@@ -159,7 +165,8 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         fresh("explain_fresh_j2.json", 36), fresh("explain_fresh_m.json", 40),
         fresh("explain_fresh_l1.json", 40),
         # L's Windows texts: 32/40 after session 13's work on L, held there
-        fresh("explain_fresh_l2.json", 40, need=0.8)]
+        fresh("explain_fresh_l2.json", 40, need=0.8),
+        fresh("explain_fresh_o1.json", 40)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()
