@@ -514,6 +514,23 @@ static void o1_opened(void **state)
            "    self._model = _LlamaModel(\nOSError: [WinError -1073741795] Windows Error "
            "0xc000001d",
            "cpu_feature_missing", "llama.dll", NULL);
+    /* a dialog's sentence in a language no table has names one DLL, under
+     * the message box's caption or inside its Ctrl+C rules: the missing-DLL
+     * dialog, or the entry-point dialog when it names a function too; a file
+     * inside a list, a path or a log line is no such sentence, nor a
+     * sentence with no message box around it */
+    expect("python.exe - Systemfehler\nDie Ausführung des Codes kann nicht fortgesetzt werden, "
+           "da MSVCP140.dll nicht gefunden wurde.",
+           "missing_library", "MSVCP140.dll", NULL);
+    expect("---------------------------\nEl punto de entrada de procedimiento cudnnCreate no se "
+           "pudo localizar en la biblioteca de vínculos dinámicos cudnn64_8.dll.\n"
+           "---------------------------",
+           "missing_symbol", "cudnn64_8.dll", NULL);
+    struct td_explain x;
+    explain("SDL2.dll, SDL2_image.dll, libpng16-16.dll and zlib1.dll are all in the game folder.",
+            &x);
+    assert_null(x.load.kind);
+    td_explain_free(&x);
     /* an import shown still names the module, as before */
     expect(">>> import xgboost\nIllegal instruction (core dumped)", "cpu_feature_missing",
            "xgboost", NULL);
