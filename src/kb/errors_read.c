@@ -1185,8 +1185,12 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
         if (strcmp(r->raiser, "dialog-sentence") == 0 && !message_box_frame(text))
             continue; /* a user's sentence about a DLL, not the dialog's */
         use_row(r, text, m, p, a);
-        if (strcmp(r->raiser, "dialog-sentence") == 0 && names_an_entry_point(text, m, r->group))
+        if (strcmp(r->raiser, "dialog-sentence") == 0 && names_an_entry_point(text, m, r->group)) {
+            /* a symbol looked for, not a load: a loader form's reading of
+             * the same text keeps its kind */
             p->raiser_kind = TD_KIND_MISSING_SYMBOL;
+            p->operation = "symbol";
+        }
         break;
     }
     /* no raiser's words, but the path the operation failed on is too long */
