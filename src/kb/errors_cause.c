@@ -232,8 +232,10 @@ static bool torch_symbol(const char *s)
         return false;
     if (s[0] == '_' && s[1] == '_')
         s++;
+    /* a nested name pasted without its "_Z" (errors_read.c add_symbol) */
+    size_t lost = s[0] == 'N' ? 2 : 0;
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-        if (strncmp(s, prefixes[i], strlen(prefixes[i])) == 0)
+        if (strncmp(s, prefixes[i] + lost, strlen(prefixes[i] + lost)) == 0)
             return true;
     return false;
 }
@@ -519,6 +521,16 @@ static void from_posix(struct td_explain *x)
             l->kind = TD_KIND_MISSING_SYMBOL_VERSION;
             l->library = f->version;
         }
+    } else if (has(t, "Error loading shared library ")) {
+        /* musl: "Error loading shared library %s: %m (needed by %s)" -- a glibc
+         * build in a musl system asks for ld-linux*.so.2 this way. At a
+         * program's start musl goes on to relocate it and prints "Error
+         * relocating" for every symbol the missing library would have given:
+         * those follow from this one (ldso/dynlink.c, ldso_fail) */
+        l->form = "musl ld.so";
+        l->kind = has(t, ": Permission denied")   ? TD_KIND_UNREADABLE_FILE
+                  : has(t, ": Exec format error") ? TD_KIND_WRONG_ARCHITECTURE
+                                                  : TD_KIND_MISSING_LIBRARY;
     } else if (has(t, "Error relocating ") && has(t, ": symbol not found") && f->symbol) {
         /* musl's loader names the file whose reference failed, not the library */
         l->form = "musl ld.so";
@@ -526,13 +538,6 @@ static void from_posix(struct td_explain *x)
         l->needed_by = f->file;
         l->symbol = f->symbol;
         l->file = f->file;
-    } else if (has(t, "Error loading shared library ")) {
-        /* musl: "Error loading shared library %s: %m (needed by %s)" -- a glibc
-         * build in a musl system asks for ld-linux*.so.2 this way */
-        l->form = "musl ld.so";
-        l->kind = has(t, ": Permission denied")   ? TD_KIND_UNREADABLE_FILE
-                  : has(t, ": Exec format error") ? TD_KIND_WRONG_ARCHITECTURE
-                                                  : TD_KIND_MISSING_LIBRARY;
     } else if (has(t, "incompatible architecture") || has(t, "missing compatible arch") ||
                has(t, "wrong ELF class")) {
         /* dyld's reasons for a file without the process's architecture: a thin

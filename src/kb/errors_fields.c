@@ -289,8 +289,9 @@ static const struct extractor extractors[] = {
      * blank is dyld's note ("(which was built for Mac OS X 10.13)") */
     {"Referenced from: (<[^>\n]*> )?(([^\n(]|[^ \t\n(]\\([^)\n]*\\))+)", 2, F_NEEDED_BY},
     {"Symbol not found: ([^ \t\n]+)", 1, F_SYMBOL},
-    /* macOS 12+: "symbol not found in flat namespace '_PyArg_ParseTuple'" */
-    {"symbol not found in flat namespace ['(]([^')\n]+)[')]", 1, F_SYMBOL},
+    /* macOS 12+: "symbol not found in flat namespace '_PyArg_ParseTuple'"; dyld's quotes
+       retyped as parentheses, or lost with a title's length */
+    {"symbol not found in flat namespace ['(]?([^')[:space:]]+)", 1, F_SYMBOL},
     {"Expected in: (<[^>\n]*> )?([^\n]+)", 2, F_EXPECTED},
     /* glibc elf/dl-lookup.c: "FILE: undefined symbol: NAME, version V" */
     {"([^ \t\n'\"(]+):[[:space:]]*undefined symbol: ([^ \t\n,]+)", 1, F_FILE},

@@ -16,7 +16,7 @@
 #include "kb/errors_internal.h"
 
 enum {
-    MAX_RAISERS = 96,
+    MAX_RAISERS = 192,
     MAX_OWNERS = 64,
     MAX_CODES = 160,
     MAX_SOURCES = 16,
@@ -52,6 +52,7 @@ static struct {
     bool loaded;
     struct raiser_row raisers[MAX_RAISERS];
     size_t n_raisers;
+    bool raisers_dropped; /* the table had more rows than MAX_RAISERS */
     struct owner_row owners[MAX_OWNERS];
     size_t n_owners;
     struct code_row codes[MAX_CODES];
@@ -122,6 +123,8 @@ static void load_raisers(void)
         if (r->pattern)
             td_ere_needle(r->pattern, r->needle, sizeof r->needle);
     }
+    /* a row past the cap would be dropped without a word: say so instead */
+    g_rd.raisers_dropped = g_rd.n_raisers == MAX_RAISERS && td_table_next(&t);
     qsort(g_rd.raisers, g_rd.n_raisers, sizeof g_rd.raisers[0], by_order);
 }
 
@@ -500,6 +503,18 @@ static void add_symbol(struct td_explain_parts *p, const char *s, size_t n, cons
         y->demangled = msvc_scope(name, a);
     } else {
         y->scheme = "c";
+    }
+    if (name[0] == 'N' && isdigit((unsigned char)name[1]) && n + 3 < NAME_CAP) {
+        /* an Itanium <nested-name> whose "_Z" (dyld's "'__Z") a paste or a
+         * title lost: "N2at3mps9MPSStream6commitEb" is _ZN2at3mps9MPSStream6commitEb
+         * when it demangles as one */
+        char z2[NAME_CAP], buf[NAME_CAP];
+        snprintf(z2, sizeof z2, "_Z%s", name);
+        const char *d = td_demangle(z2, buf, sizeof buf);
+        if (d != z2 && strcmp(d, z2) != 0) {
+            y->scheme = "itanium";
+            y->demangled = td_arena_strdup(a, d);
+        }
     }
     y->owner = owner_of(name, y->demangled, version);
     if (y->owner && y->demangled &&
@@ -1317,6 +1332,8 @@ size_t td_explain_raiser_bad_groups(const char **out, size_t cap)
     for (size_t i = 0; i < g_rd.n_raisers && n < cap; i++)
         if (!g_rd.raisers[i].ok || (size_t)g_rd.raisers[i].group > g_rd.raisers[i].re.re_nsub)
             out[n++] = g_rd.raisers[i].pattern;
+    if (g_rd.raisers_dropped && n < cap)
+        out[n++] = "(rows past MAX_RAISERS were not loaded)";
     return n;
 }
 

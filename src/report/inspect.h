@@ -50,6 +50,16 @@ int td_inspect_elf_fatbin(struct td_view *v, const struct td_elf *elf,
 int td_inspect_pe_fatbin(struct td_view *v, const struct td_pe *pe, const struct td_inspect_opts *o,
                          struct td_arena *arena, struct td_err *err);
 
+/* td_inspect_elf_fatbin in two steps: the search starts (on a thread of
+ * its own when MAY_THREAD and the data sections are large), and finishing
+ * waits for it and writes the block; the bytes are the same. NULL (out of
+ * memory) is finished as an error. */
+struct td_fatbin_job;
+struct td_fatbin_job *td_inspect_elf_fatbin_start(const struct td_elf *elf,
+                                                  const struct td_inspect_opts *o,
+                                                  struct td_arena *arena, bool may_thread);
+int td_inspect_fatbin_finish(struct td_view *v, struct td_fatbin_job *job, struct td_err *err);
+
 /* Splits a colon-separated search path (DT_RPATH/DT_RUNPATH) into a list. */
 void td_inspect_path_list(struct td_view *v, const char *key, const char *label, const char *paths);
 

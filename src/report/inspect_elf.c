@@ -88,36 +88,42 @@ static void describe_versions(struct td_view *v, const struct td_elf *e)
     td_view_list_end(v);
 }
 
-/* A name with its length: JSON rows copy it without a strlen each. */
+/* A type or binding name with its length, NUL-padded to 8 bytes: JSON
+ * rows copy the 8 bytes whole and move on by the length (a copy of a
+ * varying length is a call to memcpy). */
 struct sym_word {
-    const char *text;
-    size_t len;
+    char text[8];
+    uint8_t len;
 };
-#define WORD(text) ((struct sym_word){text, sizeof text - 1})
+#define WORD(text) text, sizeof text - 1 /* the fields of a struct sym_word */
 
-static struct sym_word sym_type_word(uint8_t t)
+static const struct sym_word *sym_type_word(uint8_t t)
 {
-    static const struct sym_word names[] = {WORD("NOTYPE"),  WORD("OBJECT"), WORD("FUNC"),
-                                            WORD("SECTION"), WORD("FILE"),   WORD("COMMON"),
-                                            WORD("TLS")};
+    static const struct sym_word names[] = {{WORD("NOTYPE")},  {WORD("OBJECT")}, {WORD("FUNC")},
+                                            {WORD("SECTION")}, {WORD("FILE")},   {WORD("COMMON")},
+                                            {WORD("TLS")}};
+    static const struct sym_word ifunc = {WORD("IFUNC")}, other = {WORD("OTHER")};
     if (t < sizeof names / sizeof names[0])
-        return names[t];
-    return t == TD_STT_GNU_IFUNC ? WORD("IFUNC") : WORD("OTHER");
+        return &names[t];
+    return t == TD_STT_GNU_IFUNC ? &ifunc : &other;
 }
 
-static struct sym_word sym_bind_word(uint8_t b)
+static const struct sym_word *sym_bind_word(uint8_t b)
 {
+    static const struct sym_word local = {WORD("LOCAL")}, global = {WORD("GLOBAL")},
+                                 weak = {WORD("WEAK")}, unique = {WORD("UNIQUE")},
+                                 other = {WORD("OTHER")};
     switch (b) {
     case TD_STB_LOCAL:
-        return WORD("LOCAL");
+        return &local;
     case TD_STB_GLOBAL:
-        return WORD("GLOBAL");
+        return &global;
     case TD_STB_WEAK:
-        return WORD("WEAK");
+        return &weak;
     case TD_STB_GNU_UNIQUE:
-        return WORD("UNIQUE");
+        return &unique;
     }
-    return WORD("OTHER");
+    return &other;
 }
 #undef WORD
 
@@ -125,23 +131,31 @@ static struct sym_word sym_bind_word(uint8_t b)
 
 /* One symbol row of the JSON view, written straight into the writer: the
  * same bytes td_view's calls would give (golden and schema tests compare),
- * at a third of the cost for libtorch_cpu's 35,000 rows. */
+ * at a third of the cost for libtorch_cpu's 35,000 rows. The fields after
+ * the name are copied in pieces of fixed sizes, from one check of the
+ * buffer's room. */
 static void json_symbol_row(struct td_jsonw *w, const struct td_elf_sym *s)
 {
+    /* Padded to 32 bytes: copied whole, the length taken from the text. */
+    static const char defined[32] = ", \"defined\": true, \"type\": \"";
+    static const char undefined[32] = ", \"defined\": false, \"type\": \"";
     td_jw_item(w);
     LIT(w, "{ \"name\": ");
     td_jw_rawstr_room(w, s->name, s->name_room);
-    if (s->defined)
-        LIT(w, ", \"defined\": true, \"type\": ");
-    else
-        LIT(w, ", \"defined\": false, \"type\": ");
     /* Type and binding names are our own constants: no escaping to do. */
-    struct sym_word type = sym_type_word(s->type), bind = sym_bind_word(s->bind);
-    LIT(w, "\"");
-    td_jw_raw(w, type.text, type.len);
-    LIT(w, "\", \"bind\": \"");
-    td_jw_raw(w, bind.text, bind.len);
-    LIT(w, "\"");
+    const struct sym_word *type = sym_type_word(s->type), *bind = sym_bind_word(s->bind);
+    char *p = td_jw_room(w, 64);
+    memcpy(p, s->defined ? defined : undefined, 32);
+    p += s->defined ? sizeof ", \"defined\": true, \"type\": \"" - 1
+                    : sizeof ", \"defined\": false, \"type\": \"" - 1;
+    memcpy(p, type->text, 8);
+    p += type->len;
+    memcpy(p, "\", \"bind\": \"", 12);
+    p += 12;
+    memcpy(p, bind->text, 8);
+    p += bind->len;
+    *p++ = '"';
+    td_jw_wrote(w, p);
     if (s->version) {
         LIT(w, ", \"version\": ");
         td_jw_rawstr(w, s->version);
@@ -173,8 +187,8 @@ static int describe_symbols(struct td_view *v, const struct td_elf *e, uint32_t 
         td_view_row_begin(v);
         td_view_str(v, "name", "name", s.name);
         td_view_bool(v, "defined", NULL, s.defined);
-        td_view_str(v, "type", NULL, sym_type_word(s.type).text);
-        td_view_str(v, "bind", NULL, sym_bind_word(s.bind).text);
+        td_view_str(v, "type", NULL, sym_type_word(s.type)->text);
+        td_view_str(v, "bind", NULL, sym_bind_word(s.bind)->text);
         if (s.version) /* nm -D's marks: @@ a default definition, @ a reference or hidden one */
             td_view_str(v, "version", s.version_hidden || !s.defined ? "@" : "@@", s.version);
         if (s.version_hidden)
@@ -191,6 +205,9 @@ static int describe_symbols(struct td_view *v, const struct td_elf *e, uint32_t 
     td_view_list_end(v);
     return rc;
 }
+
+/* Symbols from which the fat binary search gets a thread of its own. */
+enum { SYMBOLS_TO_THREAD = 4096 };
 
 int td_inspect_elf(struct td_view *v, const struct td_elf *e, const struct td_inspect_opts *o,
                    struct td_arena *arena, struct td_err *err)
@@ -241,6 +258,11 @@ int td_inspect_elf(struct td_view *v, const struct td_elf *e, const struct td_in
     /* JSON keys may come in any order: with --symbols, the listing pass also
      * counts, saving a second walk over 35k names on libtorch_cpu. */
     bool listed = o->symbols && v->kind == TD_VIEW_JSON;
+    /* The fat binary search runs beside a symbol pass long enough to hide
+     * a thread's start (libtorch_cpu: 35,000 symbols, 9.7 MB searched). */
+    bool symbol_pass = listed || e->symcount_source != TD_ELF_SYMCOUNT_NOT_PARSED;
+    struct td_fatbin_job *fatbin = td_inspect_elf_fatbin_start(
+        e, o, arena, symbol_pass && td_elf_dynsym_count(e) >= SYMBOLS_TO_THREAD);
     if (listed)
         counted = describe_symbols(v, e, &defined, &undefined, &walk) == 0;
     else if (e->symcount_source != TD_ELF_SYMCOUNT_NOT_PARSED)
@@ -277,7 +299,7 @@ int td_inspect_elf(struct td_view *v, const struct td_elf *e, const struct td_in
     describe_versions(v, e);
     td_view_end(v);
     struct td_err fat = {0};
-    td_inspect_elf_fatbin(v, e, o, arena, &fat);
+    td_inspect_fatbin_finish(v, fatbin, &fat);
 
     if (o->symbols && !listed) {
         uint32_t d2, u2;

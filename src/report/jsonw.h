@@ -56,6 +56,8 @@ void td_jw_khex(struct td_jsonw *w, const char *key, uint64_t v);
 
 /* Ends the document with a newline and flushes. */
 void td_jw_finish(struct td_jsonw *w);
+/* Hands buffered bytes to the FILE (before anything else writes to it). */
+void td_jw_flush(struct td_jsonw *w);
 /* Appends bytes that are already JSON: inline, so that a literal of a
  * row (", \"bind\": \"") is a few moves, not a call and a memcpy call
  * (a third of inspect --symbols' JSON time on libtorch_cpu). */
@@ -69,6 +71,20 @@ static inline void td_jw_raw(struct td_jsonw *w, const char *text, size_t len)
     }
     td_jw_raw_slow(w, text, len);
 }
+/* The buffer's next free byte, with at least N bytes free from it (N at
+ * most the buffer's size; flushed first where fewer are): for a row whose
+ * fixed parts are copied in pieces of fixed sizes, ended by td_jw_wrote. */
+static inline char *td_jw_room(struct td_jsonw *w, size_t n)
+{
+    if (sizeof w->buf - w->used < n)
+        td_jw_flush(w);
+    return w->buf + w->used;
+}
+/* What was written from td_jw_room's pointer on ends before END. */
+static inline void td_jw_wrote(struct td_jsonw *w, const char *end)
+{
+    w->used = (size_t)(end - w->buf);
+}
 /* Starts one element of the current array whose text the caller writes with
  * td_jw_raw / td_jw_rawstr (the separator and indentation are done here):
  * for rows written by the hundred thousand, such as symbol tables. */
@@ -79,7 +95,5 @@ void td_jw_rawstr(struct td_jsonw *w, const char *s);
  * from it on: its end is found as it is copied (symbol names by the ten
  * thousand, td_elf_dynstr_room). */
 void td_jw_rawstr_room(struct td_jsonw *w, const char *s, size_t room);
-/* Hands buffered bytes to the FILE (before anything else writes to it). */
-void td_jw_flush(struct td_jsonw *w);
 
 #endif

@@ -79,6 +79,14 @@
 #                                     held-out N, open from the start
 #                                     (docs/explain.md "Session 14: set O1
 #                                     (open, Windows ML stack)");
+#   tests/cmd/explain_fresh_o3.json -- O3 (session 14), 25 macOS and 15 Linux
+#                                     texts from threads none of the others
+#                                     cites nor the held-out N, open from the
+#                                     start: dyld's reasons after Homebrew
+#                                     upgrades, code signing, load commands;
+#                                     containers, Nix, musl, Jetson, HPC
+#                                     (docs/explain.md "Session 14: set O3
+#                                     (open, macOS/Linux)");
 #   tests/cmd/explain_shapes.json   -- no user's text: each is composed from a
 #                                     message format as its source prints it
 #                                     (dyld's reasons, NCCL, c10d, cuDNN, ORT,
@@ -167,7 +175,7 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # L's Windows texts: 32/40 after session 13's work on L, 33/40 since
         # session 14 read Nim's pattern (docs/explain.md "Session 14: set O1"), held there
         fresh("explain_fresh_l2.json", 40, need=0.825),
-        fresh("explain_fresh_o1.json", 40)]
+        fresh("explain_fresh_o3.json", 40), fresh("explain_fresh_o1.json", 40)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

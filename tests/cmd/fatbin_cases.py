@@ -88,6 +88,39 @@ def embed_pe(t, fatbin):
     return out
 
 
+def embed_rodata(t, fatbin, name):
+    """A library whose .rodata holds FATBIN after 16 MiB of zeros, with 5,000
+    exported functions: enough for inspect to search its data sections on a
+    thread of its own beside the symbol listing (report/inspect_elf.c), and
+    a search that lasts longer than the listing, whose end must be waited for."""
+    src = os.path.join(t, name + ".c")
+    with open(src, "w") as f:
+        f.write('__asm__(".section .rodata\\n.balign 8\\n.skip 16777216\\n.balign 8\\n'
+                f'.incbin \\"{fatbin}\\"\\n.previous");\n')
+        f.write("".join(f"int f{i}(void) {{ return {i}; }}\n" for i in range(5000)))
+    out = os.path.join(t, name)
+    subprocess.run(["gcc", "-shared", "-fPIC", "-o", out, src], check=True)
+    return out
+
+
+def searched_beside_symbols(t, fatbin, want):
+    """The search's entries reach the report, whether its thread searched
+    (the caller waits for it) or the caller did, the thread not yet running:
+    which of the two happens is the scheduler's choice, so a few runs."""
+    lib = embed_rodata(t, fatbin, "libmany.so")
+    for args in (["--symbols"], []) * 4:
+        rc, doc, err = inspect(*args, lib)
+        f = doc["files"][0]
+        fb = f["fatbin"]
+        got = entries(doc)
+        check(rc == 0 and got == want and fb["section"] == ".rodata" and fb["containers"] == 1,
+              f"a container in .rodata beside 5,000 symbols {args}: exit {rc}, {got}, {err}")
+        check(f["symbols"]["defined"] >= 5000 and len(f.get("symbol_list", [0] * 5000)) >= 5000,
+              f"{args}: {f['symbols']}")
+    rc, text, _ = inspect(lib, fmt="text")
+    check("fatbin           .rodata: 1 container, 3 entries" in text, f"text view:\n{text}")
+
+
 def constructed(t):
     fatbins, cubin = build_fatbins(t)
     want = {"nvcc": [("sass", "sm_75", "none"), ("ptx", "compute_80", "zstd"), ("sass", "sm_90a", "none")],
@@ -128,6 +161,7 @@ def constructed(t):
         rc, doc, err = inspect(dll)
         check(rc == 0 and doc["files"][0]["fatbin"]["section"] == ".nv_fatb" and
               entries(doc) == want["zstd"], f"PE: exit {rc}, {entries(doc)} {err}")
+    searched_beside_symbols(t, fatbins["zstd"], want["zstd"])
     plain = os.path.join(t, "base.so")
     rc, doc, _ = inspect(plain)
     check(rc == 0 and doc["files"][0]["fatbin"] is None, "a library without a fatbin: fatbin null")

@@ -7,11 +7,8 @@ fx=$TD_FIXTURES/cmd
 golden=$TD_SRC/tests/cmd/golden
 status=0
 
-check() { # name, then the command and its arguments
-    local name=$1
-    shift
-    local got
-    got=$(cd "$TD_FIXTURES" && "$TD_BIN" "$@" 2>&1 | sed "s|$TD_FIXTURES/|FIXTURES/|g")
+compare() { # name, the output
+    local name=$1 got=$2
     if [ "${TD_UPDATE_GOLDEN:-}" = 1 ]; then
         printf '%s\n' "$got" >"$golden/$name.txt"
         return
@@ -24,8 +21,18 @@ check() { # name, then the command and its arguments
     fi
 }
 
+check() { # name, then the command and its arguments
+    local name=$1
+    shift
+    compare "$name" "$(cd "$TD_FIXTURES" && "$TD_BIN" "$@" 2>&1 | sed "s|$TD_FIXTURES/|FIXTURES/|g")"
+}
+
 check elf inspect --color never "$fx/libgolden.so"
 check elf_symbols inspect --color never --symbols "$fx/libgolden.so"
+# JSON symbol rows are written by inspect itself, not through the view: the
+# lines of "symbol_list", byte for byte.
+compare elf_symbol_rows "$("$TD_BIN" inspect --format json --symbols "$fx/libgolden.so" |
+    sed -n '/"symbol_list": \[/,/^ *\]/p')"
 check pe inspect --color never "$fx/golden.dll"
 check pe_symbols inspect --color never --symbols "$fx/golden.dll"
 check macho inspect --color never "$fx/libgolden.dylib"

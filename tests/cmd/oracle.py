@@ -4,11 +4,15 @@ binutils / LLVM readers on every real binary of a kind on this machine.
 
   oracle.py elf DIR...   every ELF shared object: readelf -W -h -d --dyn-syms
   oracle.py pe DIR...    every PE DLL: llvm-readobj --file-headers --coff-imports --coff-exports
+  oracle.py elfsyms DIR...  the largest ELF shared objects: inspect --symbols's list against
+                         readelf -W --dyn-syms, symbol by symbol
 
 Compared per file: machine, file type (ELF: a shared library or a program,
 as readelf's Type: line says), NEEDED/imports (in order), SONAME, RPATH,
 RUNPATH, defined and undefined dynamic symbol counts (PE: exports and
-imported functions). Any disagreement is printed and fails the test."""
+imported functions); with elfsyms, each listed symbol's name, type,
+binding, section (defined or not) and version (@ hidden or a reference,
+@@ the default) in order. Any disagreement is printed and fails the test."""
 import json
 import os
 import re
@@ -227,7 +231,53 @@ def check_pe(dirs):
     return bad == 0 and len(paths) > 0
 
 
+# readelf -W --dyn-syms: "  12: 0000000000001139    11 FUNC    GLOBAL DEFAULT   14 name@@VER";
+# a reference's version carries its index: "free@GLIBC_2.2.5 (2)".
+DYNSYM_LINE = re.compile(r"\s*(\d+): [0-9a-f]+\s+\S+\s+(\S+)\s+(\S+)\s+\S+\s+(\S+)\s+(\S+?)"
+                         r"(?:(@@?)(\S+))?(?: \(\d+\))?$")
+
+
+def readelf_symbols(path):
+    _, text = run(["readelf", "-W", "--dyn-syms", path])
+    rows = {}
+    for line in text.splitlines():
+        m = DYNSYM_LINE.match(line)
+        if m and m.group(1) != "0":
+            typ, bind, ndx, name, mark, ver = m.group(2, 3, 4, 5, 6, 7)
+            rows[int(m.group(1))] = (name, typ, bind, ndx, mark, ver)
+    return [rows[i] for i in sorted(rows)]
+
+
+def check_elf_symbols(dirs, count=6):
+    paths = sorted(elf_files(dirs), key=os.path.getsize)[-count:]
+    bad = 0
+    for p in paths:
+        rc, out = run([TD, "inspect", "--symbols", "--format", "json", p])
+        listed = json.loads(out)["files"][0].get("symbol_list", [])
+        ref = readelf_symbols(p)
+        problems = [] if len(listed) == len(ref) else [f"{len(listed)} symbols, readelf {len(ref)}"]
+        for i, (g, r) in enumerate(zip(listed, ref)):
+            name, typ, bind, ndx, mark, ver = r
+            defined = ndx != "UND"
+            hidden = mark == "@" and defined
+            if ndx == "ABS" and not mark and g.get("version") == name:
+                ver = name  # a version's own symbol: readelf and nm leave its version out
+            mine = (g["name"], g["type"], g["bind"], g["defined"], g.get("version"),
+                    g.get("version_hidden", False))
+            want = (name, typ, bind, defined, ver, hidden)
+            if mine != want:
+                problems.append(f"symbol {i + 1}: {mine} != readelf {want}")
+            if len(problems) > 5:
+                break
+        if problems:
+            bad += 1
+            print(f"{p}:\n  " + "\n  ".join(problems))
+        else:
+            print(f"{os.path.basename(p)}: {len(listed)} symbols agree")
+    return bad == 0 and len(paths) > 0
+
+
 if __name__ == "__main__":
     kind, dirs = sys.argv[1], sys.argv[2:]
-    ok = check_elf(dirs) if kind == "elf" else check_pe(dirs)
+    ok = {"elf": check_elf, "pe": check_pe, "elfsyms": check_elf_symbols}[kind](dirs)
     sys.exit(0 if ok else 1)

@@ -847,6 +847,61 @@ static void j_opened(void **state)
            "missing_symbol", "plugin.dll", NULL);
 }
 
+/* O3 (docs/explain.md): a mangled name that lost its "_Z", dyld's refusals of a
+ * Mach-O's load commands, the kernel's ENOEXEC as shells and container
+ * runtimes print it, musl's load error before the relocations it causes */
+static void o3_load_commands_exec_lost_mangling(void **state)
+{
+    (void)state;
+    struct td_explain x;
+    explain("ImportError: dlopen(/Users/me/env/lib/python3.10/site-packages/ops/_ext.cpython-310-"
+            "darwin.so, 0x0002): symbol not found in flat namespace N2at3mps9MPSStream6commitEb)",
+            &x);
+    assert_true(x.parts.n_symbols > 0);
+    assert_string_equal(x.parts.symbols[0].name, "N2at3mps9MPSStream6commitEb");
+    assert_non_null(x.parts.symbols[0].demangled);
+    assert_string_equal(x.parts.symbols[0].demangled, "at::mps::MPSStream::commit(bool)");
+    td_explain_free(&x);
+    expect("ImportError: dlopen(/Users/me/env/lib/python3.10/site-packages/ops/_ext.cpython-310-"
+           "darwin.so, 0x0002): symbol not found in flat namespace N2at3mps9MPSStream6commitEb)",
+           "missing_symbol", "_ext.cpython-310-darwin.so", "companion_mismatch");
+    /* a C name that only starts like one stays a C name */
+    explain("ImportError: dlopen(/opt/m/x.so, 0x0002): symbol not found in flat namespace "
+            "'_N2O_init'",
+            &x);
+    assert_true(x.parts.n_symbols > 0);
+    assert_null(x.parts.symbols[0].demangled);
+    td_explain_free(&x);
+    expect("OSError: dlopen(/opt/env/lib/libgfortran.5.dylib, 0x0006): tried: "
+           "'/opt/env/lib/libgfortran.5.dylib' (duplicate LC_RPATH '@loader_path'), "
+           "'/usr/lib/libgfortran.5.dylib' (no such file)",
+           "not_a_library", "libgfortran.5.dylib", NULL);
+    expect("dyld[4242]: missing LC_UUID load command in /Users/me/go/bin/tool\nAbort trap: 6",
+           "not_a_library", "tool", NULL);
+    expect("-bash: ./node_exporter: cannot execute binary file: Exec format error",
+           "wrong_architecture", "node_exporter", NULL);
+    expect("Error loading shared library libgcc_s.so.1: No such file or directory (needed by "
+           "/usr/local/bin/app)\nError relocating /usr/local/bin/app: _Unwind_Resume: symbol not "
+           "found",
+           "missing_library", "libgcc_s.so.1", NULL);
+    expect(
+        "dyld: warning: could not load inserted library '/usr/local/lib/x/libx.dylib' into "
+        "library validated process because no suitable image found.  Did find:\n\t"
+        "/usr/local/lib/x/libx.dylib: code signing blocked mmap() of '/usr/local/lib/x/libx.dylib'",
+        "unreadable_file", "libx.dylib", NULL);
+    /* a program whose interpreter is missing names it; the JVM's System.load
+     * of a path that does not exist */
+    expect("-bash: ./adb: /lib/ld-linux.so.2: bad ELF interpreter: No such file or directory",
+           "missing_library", "ld-linux.so.2", NULL);
+    expect("java.lang.UnsatisfiedLinkError: Can't load library: /tmp/hid-1/libhidapi.dylib",
+           "missing_library", "libhidapi.dylib", NULL);
+    /* macOS's EBADARCH as zsh prints it; Gatekeeper's refusal of a file */
+    expect("zsh: bad CPU type in executable: ./tool", "wrong_architecture", "tool", NULL);
+    expect("\xe2\x80\x9clibx.dylib\xe2\x80\x9d cannot be opened because the developer cannot be "
+           "verified.",
+           "unreadable_file", "libx.dylib", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -874,6 +929,7 @@ int main(void)
         cmocka_unit_test(windows_loaders_of_other_languages),
         cmocka_unit_test(o1_opened),
         cmocka_unit_test(macos_loaders_of_other_runtimes),
+        cmocka_unit_test(o3_load_commands_exec_lost_mangling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

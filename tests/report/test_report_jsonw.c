@@ -93,8 +93,10 @@ static void plain_string(struct td_jsonw *j)
 static void room_string_matches_rawstr(void **state)
 {
     (void)state;
-    static const unsigned char probes[] = {'a',  '"',  '\\', 0x01, 0x1f,
-                                           0x7f, 0x80, 0xc3, 0xe2, 0xff};
+    /* Each side of each edge of the bytes copied as they are: 0x1f/0x20,
+     * 0x7e/0x7f, and the wrap-around of the SSE2 range test (0x9f/0xa0). */
+    static const unsigned char probes[] = {'a',  '"',  '\\', 0x01, 0x1f, 0x20, 0x7e,
+                                           0x7f, 0x80, 0x9f, 0xa0, 0xc3, 0xe2, 0xff};
     for (size_t len = 0; len <= 40; len++)
         for (size_t p = 0; p < sizeof probes; p++)
             for (size_t at = 0; at < (len ? len : 1); at++)
@@ -146,6 +148,45 @@ static void room_strings_larger_than_the_buffer(void **state)
     assert_true(strlen(got) > sizeof w.buf);
     assert_string_equal(got, want);
     free(want), free(got);
+}
+
+/* Rows started with td_jw_item (the separator and indentation as one
+ * copy) against the same strings written with td_jw_string, pretty, at
+ * every depth to past the indentation's cap, with the buffer filling up
+ * across them. */
+static int nest;
+
+static void items_at_depth(struct td_jsonw *j)
+{
+    for (int d = 0; d < nest; d++)
+        td_jw_begin_array(j);
+    for (int i = 0; i < 700; i++) {
+        td_jw_item(j);
+        td_jw_rawstr(j, "abcdefghijklmnopqrstuvwxyz");
+    }
+    for (int d = 0; d < nest; d++)
+        td_jw_end_array(j);
+}
+
+static void strings_at_depth(struct td_jsonw *j)
+{
+    for (int d = 0; d < nest; d++)
+        td_jw_begin_array(j);
+    for (int i = 0; i < 700; i++)
+        td_jw_string(j, "abcdefghijklmnopqrstuvwxyz");
+    for (int d = 0; d < nest; d++)
+        td_jw_end_array(j);
+}
+
+static void items_match_strings_at_every_depth(void **state)
+{
+    (void)state;
+    for (nest = 1; nest <= 36; nest++) {
+        char *want = render(strings_at_depth, true), *got = render(items_at_depth, true);
+        assert_true(strlen(got) > sizeof w.buf);
+        assert_string_equal(got, want);
+        free(want), free(got);
+    }
 }
 
 static void escaping_and_numbers(void **state)
@@ -210,6 +251,7 @@ int main(void)
         cmocka_unit_test(escaping_and_numbers),
         cmocka_unit_test(every_byte_at_every_position),
         cmocka_unit_test(inline_rows_stay_on_one_line),
+        cmocka_unit_test(items_match_strings_at_every_depth),
         cmocka_unit_test(output_larger_than_the_buffer),
         cmocka_unit_test(room_string_matches_rawstr),
         cmocka_unit_test(room_strings_larger_than_the_buffer),
