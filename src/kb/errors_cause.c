@@ -725,6 +725,12 @@ static void from_raiser(struct td_explain *x)
         const char *dot = module ? strchr(module, '.') : NULL;
         l->library = dot ? td_arena_strndup(&x->arena, module, (size_t)(dot - module)) : module;
     }
+    if (!l->library && p->raiser_imported)
+        /* no import shown, but the frames run a package that loads its own
+         * native library with ctypes (llama_cpp's _internals.py before
+         * "Windows Error 0xc000001d"): that library's code ran it
+         * (data/python_native_libraries.tsv) */
+        l->library = p->package_library;
     if (!l->file)
         l->file = x->fields.file;
     l->symbol = p->n_symbols ? p->symbols[0].name : x->fields.symbol;
