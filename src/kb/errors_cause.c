@@ -415,6 +415,47 @@ static const char *imported_module(const char *text, struct td_arena *a)
     return best && best_len ? td_arena_strndup(a, best, best_len) : NULL;
 }
 
+/* The package of the text's last install command ("pip install --upgrade
+ * tensorflow", "conda install -c conda-forge tensorflow"): what a report that
+ * shows no import ran. Options are skipped, with the value of those that take
+ * one; a version or extra after the name is cut off ("torch==2.1.0"). */
+static const char *installed_package(const char *text, struct td_arena *a)
+{
+    static const char *const cmds[] = {"pip install ", "pip3 install ", "conda install ",
+                                       "mamba install "};
+    static const char *const valued[] = {
+        "-c", "--channel", "-i", "--index-url", "-f", "--find-links", "--extra-index-url"};
+    const char *best = NULL;
+    size_t best_len = 0;
+    for (size_t c = 0; c < sizeof cmds / sizeof *cmds; c++)
+        for (const char *p = strstr(text, cmds[c]); p; p = strstr(p + 1, cmds[c])) {
+            const char *q = p + strlen(cmds[c]);
+            for (int words = 0; words < 8 && *q && *q != '\n'; words++) {
+                q += strspn(q, " \t");
+                size_t n = strcspn(q, " \t\r\n");
+                if (n && *q == '-') {
+                    bool takes = false;
+                    for (size_t v = 0; v < sizeof valued / sizeof *valued; v++)
+                        takes |= strlen(valued[v]) == n && strncmp(q, valued[v], n) == 0;
+                    q += n;
+                    if (takes) {
+                        q += strspn(q, " \t");
+                        q += strcspn(q, " \t\r\n");
+                    }
+                    continue;
+                }
+                size_t k =
+                    strspn(q, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-");
+                if (k && isalpha((unsigned char)*q) && (!best || q > best)) {
+                    best = q;
+                    best_len = k;
+                }
+                break;
+            }
+        }
+    return best ? td_arena_strndup(a, best, best_len) : NULL;
+}
+
 static bool has(const char *text, const char *s)
 {
     return text && strstr(text, s) != NULL;
@@ -713,9 +754,17 @@ static void from_raiser(struct td_explain *x)
          * ">>> import tensorflow as tf"): the module whose import ran it */
         const char *module =
             x->fields.module ? x->fields.module : imported_module(x->text, &x->arena);
+        if (!module) /* no import shown: the package the report installed */
+            module = installed_package(x->text, &x->arena);
         const char *dot = module ? strchr(module, '.') : NULL;
         l->library = dot ? td_arena_strndup(&x->arena, module, (size_t)(dot - module)) : module;
     }
+    if (!l->library && p->raiser_imported)
+        /* no import shown, but the frames run a package that loads its own
+         * native library with ctypes (llama_cpp's _internals.py before
+         * "Windows Error 0xc000001d"): that library's code ran it
+         * (data/python_native_libraries.tsv) */
+        l->library = p->package_library;
     if (!l->file)
         l->file = x->fields.file;
     l->symbol = p->n_symbols ? p->symbols[0].name : x->fields.symbol;

@@ -294,10 +294,13 @@ static const struct extractor extractors[] = {
        retyped as parentheses, or lost with a title's length */
     {"symbol not found in flat namespace ['(]?([^')[:space:]]+)", 1, F_SYMBOL},
     {"Expected in: (<[^>\n]*> )?([^\n]+)", 2, F_EXPECTED},
-    /* glibc elf/dl-lookup.c: "FILE: undefined symbol: NAME, version V" */
+    /* glibc elf/dl-lookup.c: "FILE: undefined symbol: NAME, version V"; a
+     * symbol's name (C, Itanium) holds no quote, backtick or parenthesis, so
+     * one glued on by the sentence that quotes the message is not part of it
+     * ("the problem that \"undefined symbol: _ZNSt13runtime_errorC2EPKc\"") */
     {"([^ \t\n'\"(]+):[[:space:]]*undefined symbol: ([^ \t\n,]+)", 1, F_FILE},
-    {"([^ \t\n'\"(]+):[[:space:]]*undefined symbol: ([^ \t\n,]+)", 2, F_SYMBOL},
-    {"[Uu]ndefined symbol: ([^ \t\n,]+)", 1, F_SYMBOL},
+    {"([^ \t\n'\"(]+):[[:space:]]*undefined symbol: ([^ \t\n,'\"`()]+)", 2, F_SYMBOL},
+    {"[Uu]ndefined symbol: ([^ \t\n,'\"`()]+)", 1, F_SYMBOL},
     {"[Uu]ndefined symbol: [^ \t\n,]+, version ([^ \t\n]+)", 1, F_VERSION},
     /* glibc elf/dl-version.c: "LIB: version `V' not found (required by FILE)" */
     {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found \\(required by ([^)\n]+)\\)", 1, F_FILE},

@@ -936,7 +936,13 @@ static const char *mapped_library(const char *name, size_t n, const char *platfo
     char out[256];
     bool windows = platform && strcmp(platform, "windows") == 0;
     bool macos = platform && strcmp(platform, "macos") == 0;
-    snprintf(out, sizeof out, windows ? "%s.dll" : macos ? "lib%s.dylib" : "lib%s.so", s);
+    /* a name that already carries the prefix ("libcuda", Nim's "libcrypto")
+     * is not prefixed again */
+    const char *prefix = strncmp(s, "lib", 3) == 0 ? "" : "lib";
+    if (windows)
+        snprintf(out, sizeof out, "%s.dll", s);
+    else
+        snprintf(out, sizeof out, macos ? "%s%s.dylib" : "%s%s.so", prefix, s);
     return td_arena_strdup(a, out);
 }
 
@@ -968,20 +974,20 @@ static const char *first_candidate(const char *s, size_t n, struct td_arena *a)
 static const char *row_library(const struct raiser_row *r, const char *text, const regmatch_t *m,
                                const struct td_explain_parts *p, struct td_arena *a)
 {
-    bool grouped = r->group > 0 && m && m[r->group].rm_so >= 0;
-    const char *g = grouped ? text + m[r->group].rm_so : NULL;
-    size_t gn = grouped ? (size_t)(m[r->group].rm_eo - m[r->group].rm_so) : 0;
-    if (r->library && strcmp(r->library, "mapped") == 0 && grouped)
-        return mapped_library(g, gn, p->platform, a);
-    /* "mapped:q": the loader's file of the name with a prefix (Qt's plugin
-     * "windows" is qwindows.dll, libqxcb.so, libqcocoa.dylib) */
-    if (r->library && strncmp(r->library, "mapped:", 7) == 0 && grouped) {
-        char name[128];
-        snprintf(name, sizeof name, "%s%.*s", r->library + 7, (int)gn, g);
+    if (r->library && strncmp(r->library, "mapped", 6) == 0 &&
+        (!r->library[6] || r->library[6] == ':') && r->group > 0 && m && m[r->group].rm_so >= 0) {
+        /* "mapped:q": the group's name after a prefix the raiser puts before
+         * it (Qt's platform plugin "xcb" is the file of qxcb: libqxcb.so) */
+        const char *prefix = r->library[6] ? r->library + 7 : "";
+        size_t n = (size_t)(m[r->group].rm_eo - m[r->group].rm_so);
+        char name[256];
+        snprintf(name, sizeof name, "%s%.*s", prefix, (int)n, text + m[r->group].rm_so);
         return mapped_library(name, strlen(name), p->platform, a);
     }
-    if (r->library && strcmp(r->library, "first-candidate") == 0 && grouped)
-        return first_candidate(g, gn, a);
+    if (r->library && strcmp(r->library, "first-candidate") == 0 && r->group > 0 && m &&
+        m[r->group].rm_so >= 0)
+        return first_candidate(text + m[r->group].rm_so,
+                               (size_t)(m[r->group].rm_eo - m[r->group].rm_so), a);
     if (r->group > 0 && m && m[r->group].rm_so >= 0) {
         char *s = td_arena_strndup(a, text + m[r->group].rm_so,
                                    (size_t)(m[r->group].rm_eo - m[r->group].rm_so));
@@ -1146,6 +1152,75 @@ static void use_row(const struct raiser_row *r, const char *text, const regmatch
         cuda_source_module(text, p, a);
 }
 
+/* Whether a token of a dialog's sentence other than its DLL (group G of M)
+ * is a function's name -- a leading ?, an @ or _, a lower-case letter before
+ * a capital, letters and digits mixed -- rather than a word of the sentence:
+ * the entry-point dialog names the function and the DLL, the missing-DLL
+ * dialog the DLL only, in whatever language. */
+static bool names_an_entry_point(const char *text, const regmatch_t *m, int g)
+{
+    const char *s = text + m[0].rm_so, *end = text + m[0].rm_eo;
+    while (s < end) {
+        while (s < end && strchr(" \t\"'`,.;:()", *s))
+            s++;
+        const char *w = s;
+        while (s < end && !strchr(" \t\"'`,;()", *s))
+            s++;
+        if (w == s || (s > text + m[g].rm_so && w < text + m[g].rm_eo))
+            continue; /* empty, or the DLL itself (inside its quotes) */
+        bool alpha = false, digit = false, mark = *w == '?';
+        for (const char *c = w; c < s; c++) {
+            alpha = alpha || isalpha((unsigned char)*c);
+            digit = digit || isdigit((unsigned char)*c);
+            mark = mark || *c == '@' || *c == '_' ||
+                   (c > w && islower((unsigned char)c[-1]) && isupper((unsigned char)*c));
+        }
+        if (alpha && (mark || digit))
+            return true;
+    }
+    return false;
+}
+
+/* Whether TEXT carries a Windows message box's frame, in any display
+ * language: its caption line ("python.exe - System Error", "python.exe -
+ * Systemfehler": the program's file, a dash, the title), or the rules of
+ * dashes that Ctrl+C on a message box writes around its caption and text. */
+static bool message_box_frame(const char *text)
+{
+    for (const char *line = text; *line;) {
+        size_t n = strcspn(line, "\n");
+        size_t dashes = strspn(line, "-");
+        if (dashes >= 10 && dashes == n)
+            return true;
+        const char *exe = NULL;
+        for (const char *c = line; c + 6 < line + n; c++)
+            if (strncasecmp(c, ".exe - ", 7) == 0) {
+                exe = c;
+                break;
+            }
+        if (exe && exe > line && !memchr(line, ' ', (size_t)(exe - line)))
+            return true;
+        line += n + (line[n] != '\0');
+    }
+    return false;
+}
+
+/* Whether row R's group captured a file the text names only inside a list
+ * of files (marked listed): such a file is mentioned, not singled out. */
+static bool captures_listed(const struct raiser_row *r, const char *text, const regmatch_t *m,
+                            const struct td_explain_parts *p)
+{
+    if (r->group <= 0 || m[r->group].rm_so < 0)
+        return false;
+    size_t n = (size_t)(m[r->group].rm_eo - m[r->group].rm_so);
+    const char *s = text + m[r->group].rm_so;
+    for (size_t i = 0; i < p->n_files; i++)
+        if (p->files[i].listed && strlen(p->files[i].name) == n &&
+            strncmp(p->files[i].name, s, n) == 0)
+            return true;
+    return false;
+}
+
 static void read_raiser(const char *text, struct td_explain_parts *p, struct td_arena *a)
 {
     for (size_t i = 0; i < g_rd.n_raisers; i++) {
@@ -1154,7 +1229,17 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
         if (!r->ok || (r->needle[0] && !strstr(text, r->needle)) ||
             regexec(&r->re, text, 10, m, 0) != 0)
             continue;
+        if (captures_listed(r, text, m, p))
+            continue; /* "SDL2.dll, ... and zlib1.dll are present": none singled out */
+        if (strcmp(r->raiser, "dialog-sentence") == 0 && !message_box_frame(text))
+            continue; /* a user's sentence about a DLL, not the dialog's */
         use_row(r, text, m, p, a);
+        if (strcmp(r->raiser, "dialog-sentence") == 0 && names_an_entry_point(text, m, r->group)) {
+            /* a symbol looked for, not a load: a loader form's reading of
+             * the same text keeps its kind */
+            p->raiser_kind = TD_KIND_MISSING_SYMBOL;
+            p->operation = "symbol";
+        }
         break;
     }
     /* no raiser's words, but the path the operation failed on is too long */

@@ -88,7 +88,18 @@
 # texts from threads no other file cites nor the held-out N (docs/explain.md
 # "Session 14: set O3 (open, macOS/Linux)"): its misses are printed.
 #   tests/cmd/explain_fresh_o3.json -- O3: open, worked on.
-# A fifteenth set, O2 (session 14), Windows only, collected the same way as an
+# A fifteenth set, O1 (session 14), collected the same way as an OPEN
+# development set for the Windows reading of the Python ML and scientific stack
+# (torch companions, TensorFlow, ONNX Runtime, CTranslate2, llama.cpp, OpenCV,
+# Qt, GDAL, scipy/MKL, frozen apps), 40 texts from threads that no file cites
+# and that are not in the held-out set N (docs/explain.md "Session 14: set O1
+# (open, Windows ML stack)"): its misses are printed.
+#   tests/cmd/explain_fresh_o1.json -- O1: open, worked on.
+# A sixteenth, O4 (session 14), Linux only, collected the same way as an
+# OPEN development set from threads no other file cites and that are not in
+# the held-out set N (docs/explain.md "Session 14: set O4 (open, Linux)"):
+#   tests/cmd/explain_fresh_o4.json -- O4: open, worked on.
+# A seventeenth set, O2 (session 14), Windows only, collected the same way as an
 # OPEN development set for native loads by programs other than the Python ML
 # stack (Node addons, the JVM, .NET, Rust, Nim, Julia, R, Perl, Ruby, PHP, Qt,
 # games, OBS plugins, MinGW programs), from threads that no file cites and that
@@ -100,7 +111,7 @@
 # expected kinds and its library (or, for a symbol missing from an unnamed
 # library, its needed_by) the expected file.
 # Prints "N passed, N failed" per set and per platform, and the misses of A,
-# B, C, D, E, F, G, H, I, J, K, L, M, O3 and O2. The thresholds (90% of each set explain_corpus.test.sh holds
+# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4 and O2. The thresholds (90% of each set explain_corpus.test.sh holds
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
@@ -152,7 +163,7 @@ def score(name, show_misses):
 
 # every set, in the order they were collected; a set of two files is one set
 ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), ("i",), ("k",),
-         ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o2",)]
+         ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o1",), ("o4",), ("o2",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:

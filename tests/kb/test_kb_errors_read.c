@@ -490,7 +490,53 @@ static void macos_loaders_of_other_runtimes(void **state)
            "wrong_architecture", NULL, NULL);
 }
 
-/* Session 13, set O2: loads by programs of other languages on Windows (Nim,
+/* Set O1's readings (docs/explain.md "Set O1"): TensorFlow's self-check names
+ * its DLLs after "the DLL(s)", Nim's dynlib loader prints its pattern of
+ * names, the entry-point dialog in French (broken after "procédure"), and an
+ * illegal instruction in the frames of a package that loads its own native
+ * library with ctypes is that library's. */
+static void o1_opened(void **state)
+{
+    (void)state;
+    expect("ImportError: Could not find the DLL(s) 'vcruntime140_1.dll'. TensorFlow requires that "
+           "these DLLs be installed in a directory that is named in your %PATH% environment "
+           "variable.",
+           "missing_library", "vcruntime140_1.dll", NULL);
+    expect("could not load: (libssl-1_1-x64|ssleay64|libssl64).dll", "missing_library",
+           "libssl-1_1-x64.dll", NULL);
+    /* the name already carries its prefix: not "liblibssl.dylib" */
+    expect("dyld: could not load: (libssl|libssl.1.1).dylib", "missing_library", "libssl.dylib",
+           NULL);
+    expect("\"Le point d'entrée de procédure\ncublasLtCreate est introuvable dans la "
+           "bibliothèque de liens dynamiques C:\\app\\cublasLt64_12.dll.\"",
+           "missing_symbol", "cublasLt64_12.dll", NULL);
+    expect("  File \"C:\\env\\lib\\site-packages\\llama_cpp\\llama.py\", line 338, in __init__\n"
+           "    self._model = _LlamaModel(\nOSError: [WinError -1073741795] Windows Error "
+           "0xc000001d",
+           "cpu_feature_missing", "llama.dll", NULL);
+    /* a dialog's sentence in a language no table has names one DLL, under
+     * the message box's caption or inside its Ctrl+C rules: the missing-DLL
+     * dialog, or the entry-point dialog when it names a function too; a file
+     * inside a list, a path or a log line is no such sentence, nor a
+     * sentence with no message box around it */
+    expect("python.exe - Systemfehler\nDie Ausführung des Codes kann nicht fortgesetzt werden, "
+           "da MSVCP140.dll nicht gefunden wurde.",
+           "missing_library", "MSVCP140.dll", NULL);
+    expect("---------------------------\nEl punto de entrada de procedimiento cudnnCreate no se "
+           "pudo localizar en la biblioteca de vínculos dinámicos cudnn64_8.dll.\n"
+           "---------------------------",
+           "missing_symbol", "cudnn64_8.dll", NULL);
+    struct td_explain x;
+    explain("SDL2.dll, SDL2_image.dll, libpng16-16.dll and zlib1.dll are all in the game folder.",
+            &x);
+    assert_null(x.load.kind);
+    td_explain_free(&x);
+    /* an import shown still names the module, as before */
+    expect(">>> import xgboost\nIllegal instruction (core dumped)", "cpu_feature_missing",
+           "xgboost", NULL);
+}
+
+/* Session 14, set O2: loads by programs of other languages on Windows (Nim,
  * Qt, OBS, Node, games' dialogs) -- a Nim library pattern, Qt's platform
  * plugin, a code after the system message, ERROR_PROC_NOT_FOUND over the
  * module's path, retyped dialogs and codes, a console's code page. */
@@ -931,6 +977,36 @@ static void o3_load_commands_exec_lost_mangling(void **state)
            "unreadable_file", "libx.dylib", NULL);
 }
 
+/* Set O4 (open, Linux): a symbol quoted inside a sentence ends before the
+ * quote; Qt names its platform plugin by its key, the file is the platform's
+ * of "q" + key; an illegal instruction with no import shown is about the
+ * package the report's install command installed. */
+static void linux_messages_of_o4(void **state)
+{
+    (void)state;
+    expect("But I still met the problem that \"undefined symbol: _ZNSt13runtime_errorC2EPKc\"",
+           "missing_symbol", "libstdc++.so.6", NULL);
+    expect("qt.qpa.plugin: Could not load the Qt platform plugin \"xcb\" in \"\" even though it "
+           "was found.\nThis application failed to start because no Qt platform plugin could be "
+           "initialized.",
+           "missing_library", "libqxcb.so", NULL);
+    expect("qt.qpa.plugin: From 6.5.0, xcb-cursor0 or libxcb-cursor0 is needed to load the Qt xcb "
+           "platform plugin.",
+           "missing_library", "libqxcb.so", NULL);
+    expect("qt.qpa.xcb: could not connect to display \nqt.qpa.plugin: Could not load the Qt "
+           "platform plugin \"xcb\" in \"\" even though it was found.",
+           "init_failure", "libqxcb.so", NULL);
+    expect("C:\\app>app.exe\nqt.qpa.plugin: Could not find the Qt platform plugin \"windows\" in "
+           "\"\"",
+           "missing_library", "qwindows.dll", NULL);
+    expect("$ conda install -c conda-forge tensorflow=2.4\nIllegal instruction (core dumped)",
+           "cpu_feature_missing", "tensorflow", NULL);
+    /* an import shown still wins over the install command */
+    expect(
+        "$ pip install --upgrade jax jaxlib\n>>> import jaxlib\nIllegal instruction (core dumped)",
+        "cpu_feature_missing", "jaxlib", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -956,8 +1032,10 @@ int main(void)
         cmocka_unit_test(listed_files),
         cmocka_unit_test(j_opened),
         cmocka_unit_test(windows_loaders_of_other_languages),
+        cmocka_unit_test(o1_opened),
         cmocka_unit_test(macos_loaders_of_other_runtimes),
         cmocka_unit_test(o3_load_commands_exec_lost_mangling),
+        cmocka_unit_test(linux_messages_of_o4),
         cmocka_unit_test(windows_loaders_of_other_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
