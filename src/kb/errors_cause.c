@@ -232,8 +232,10 @@ static bool torch_symbol(const char *s)
         return false;
     if (s[0] == '_' && s[1] == '_')
         s++;
+    /* a nested name pasted without its "_Z" (errors_read.c add_symbol) */
+    size_t lost = s[0] == 'N' ? 2 : 0;
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-        if (strncmp(s, prefixes[i], strlen(prefixes[i])) == 0)
+        if (strncmp(s, prefixes[i] + lost, strlen(prefixes[i] + lost)) == 0)
             return true;
     return false;
 }
@@ -413,6 +415,47 @@ static const char *imported_module(const char *text, struct td_arena *a)
     return best && best_len ? td_arena_strndup(a, best, best_len) : NULL;
 }
 
+/* The package of the text's last install command ("pip install --upgrade
+ * tensorflow", "conda install -c conda-forge tensorflow"): what a report that
+ * shows no import ran. Options are skipped, with the value of those that take
+ * one; a version or extra after the name is cut off ("torch==2.1.0"). */
+static const char *installed_package(const char *text, struct td_arena *a)
+{
+    static const char *const cmds[] = {"pip install ", "pip3 install ", "conda install ",
+                                       "mamba install "};
+    static const char *const valued[] = {
+        "-c", "--channel", "-i", "--index-url", "-f", "--find-links", "--extra-index-url"};
+    const char *best = NULL;
+    size_t best_len = 0;
+    for (size_t c = 0; c < sizeof cmds / sizeof *cmds; c++)
+        for (const char *p = strstr(text, cmds[c]); p; p = strstr(p + 1, cmds[c])) {
+            const char *q = p + strlen(cmds[c]);
+            for (int words = 0; words < 8 && *q && *q != '\n'; words++) {
+                q += strspn(q, " \t");
+                size_t n = strcspn(q, " \t\r\n");
+                if (n && *q == '-') {
+                    bool takes = false;
+                    for (size_t v = 0; v < sizeof valued / sizeof *valued; v++)
+                        takes |= strlen(valued[v]) == n && strncmp(q, valued[v], n) == 0;
+                    q += n;
+                    if (takes) {
+                        q += strspn(q, " \t");
+                        q += strcspn(q, " \t\r\n");
+                    }
+                    continue;
+                }
+                size_t k =
+                    strspn(q, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-");
+                if (k && isalpha((unsigned char)*q) && (!best || q > best)) {
+                    best = q;
+                    best_len = k;
+                }
+                break;
+            }
+        }
+    return best ? td_arena_strndup(a, best, best_len) : NULL;
+}
+
 static bool has(const char *text, const char *s)
 {
     return text && strstr(text, s) != NULL;
@@ -519,6 +562,16 @@ static void from_posix(struct td_explain *x)
             l->kind = TD_KIND_MISSING_SYMBOL_VERSION;
             l->library = f->version;
         }
+    } else if (has(t, "Error loading shared library ")) {
+        /* musl: "Error loading shared library %s: %m (needed by %s)" -- a glibc
+         * build in a musl system asks for ld-linux*.so.2 this way. At a
+         * program's start musl goes on to relocate it and prints "Error
+         * relocating" for every symbol the missing library would have given:
+         * those follow from this one (ldso/dynlink.c, ldso_fail) */
+        l->form = "musl ld.so";
+        l->kind = has(t, ": Permission denied")   ? TD_KIND_UNREADABLE_FILE
+                  : has(t, ": Exec format error") ? TD_KIND_WRONG_ARCHITECTURE
+                                                  : TD_KIND_MISSING_LIBRARY;
     } else if (has(t, "Error relocating ") && has(t, ": symbol not found") && f->symbol) {
         /* musl's loader names the file whose reference failed, not the library */
         l->form = "musl ld.so";
@@ -526,13 +579,6 @@ static void from_posix(struct td_explain *x)
         l->needed_by = f->file;
         l->symbol = f->symbol;
         l->file = f->file;
-    } else if (has(t, "Error loading shared library ")) {
-        /* musl: "Error loading shared library %s: %m (needed by %s)" -- a glibc
-         * build in a musl system asks for ld-linux*.so.2 this way */
-        l->form = "musl ld.so";
-        l->kind = has(t, ": Permission denied")   ? TD_KIND_UNREADABLE_FILE
-                  : has(t, ": Exec format error") ? TD_KIND_WRONG_ARCHITECTURE
-                                                  : TD_KIND_MISSING_LIBRARY;
     } else if (has(t, "incompatible architecture") || has(t, "missing compatible arch") ||
                has(t, "wrong ELF class")) {
         /* dyld's reasons for a file without the process's architecture: a thin
@@ -641,6 +687,40 @@ static void from_windows(struct td_explain *x)
 
 static const char *fill(const char *template, const struct td_explain *x, struct td_arena *a);
 
+/* The program a text runs (its last ".exe"), else NULL. */
+static const char *program_named(struct td_explain *x)
+{
+    const char *exe = NULL;
+    for (const char *p = strstr(x->text, ".exe"); p; p = strstr(p + 4, ".exe"))
+        if (!isalnum((unsigned char)p[4]) && p[4] != '_' && p[4] != '.')
+            exe = p;
+    const char *start = exe;
+    while (start && start > x->text && !strchr(" \t\n'\"`(<[*", start[-1]))
+        start--;
+    return start && start < exe ? td_arena_strndup(&x->arena, start, (size_t)(exe + 4 - start))
+                                : NULL;
+}
+
+/* The command that shows the load's files on this machine: deps on the file
+ * the message names; for a program that could not start and names no
+ * library ("exit code: 0xc0000135, STATUS_DLL_NOT_FOUND" after "Running
+ * `target\debug\app.exe`"), deps on that program, whose imports failed;
+ * else a check of the environment. */
+static const char *confirm_deps(struct td_explain *x)
+{
+    const struct td_explain_load *l = &x->load;
+    if (l->file)
+        return fill("torchdoctor deps \"{file}\"", x, &x->arena);
+    const char *program =
+        !l->library && !l->needed_by && !x->parts.n_files ? program_named(x) : NULL;
+    if (program) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, "torchdoctor deps \"%s\"", program);
+        return td_arena_strdup(&x->arena, buf);
+    }
+    return "torchdoctor check";
+}
+
 /* The raiser the structural reading named (errors_read.c): a message that
  * no loader form reads (cuDNN's, CTranslate2's, NVRTC's, the driver's, ...)
  * becomes a load error of the raiser's kind, about the file it names; a
@@ -674,9 +754,17 @@ static void from_raiser(struct td_explain *x)
          * ">>> import tensorflow as tf"): the module whose import ran it */
         const char *module =
             x->fields.module ? x->fields.module : imported_module(x->text, &x->arena);
+        if (!module) /* no import shown: the package the report installed */
+            module = installed_package(x->text, &x->arena);
         const char *dot = module ? strchr(module, '.') : NULL;
         l->library = dot ? td_arena_strndup(&x->arena, module, (size_t)(dot - module)) : module;
     }
+    if (!l->library && p->raiser_imported)
+        /* no import shown, but the frames run a package that loads its own
+         * native library with ctypes (llama_cpp's _internals.py before
+         * "Windows Error 0xc000001d"): that library's code ran it
+         * (data/python_native_libraries.tsv) */
+        l->library = p->package_library;
     if (!l->file)
         l->file = x->fields.file;
     l->symbol = p->n_symbols ? p->symbols[0].name : x->fields.symbol;
@@ -757,7 +845,7 @@ static void add_raiser(struct td_explain *x, size_t cap)
     c->kind = is(p->raiser_kind, l->kind) || !p->raiser_kind ? l->kind : p->raiser_kind;
     c->detail = fill(detail, x, &x->arena);
     c->fix = fill(fix, x, &x->arena);
-    c->confirm = l->file ? fill("torchdoctor deps \"{file}\"", x, &x->arena) : "torchdoctor check";
+    c->confirm = confirm_deps(x);
     c->source = source;
 }
 
@@ -926,7 +1014,7 @@ static void add_general(struct td_explain *x, const char *role, size_t cap)
             out->detail = fill(c->detail, x, &x->arena);
             out->fix = fill(c->fix, x, &x->arena);
             out->confirm = l->file || !strstr(c->confirm, "{file}") ? fill(c->confirm, x, &x->arena)
-                                                                    : "torchdoctor check";
+                                                                    : confirm_deps(x);
             out->source = c->source;
         }
 }
@@ -978,7 +1066,7 @@ static void add_catalogue(struct td_explain *x, struct td_explain_cause *late, b
         snprintf(buf, sizeof buf, "%s", m->cause);
     c.detail = td_arena_strdup(&x->arena, buf);
     c.contradicted = holds == 0;
-    c.confirm = l->file ? fill("torchdoctor deps \"{file}\"", x, &x->arena) : "torchdoctor check";
+    c.confirm = confirm_deps(x);
     /* a row that knows only that a library is missing ranks after what the
      * message itself says went wrong with it (a wrong architecture, a bad
      * signature, an old version of it) */
@@ -1003,10 +1091,23 @@ static void the_one_file(struct td_explain *x)
     /* ld.so's form keeps the requirer as its file when the library's name
      * was no name ("error while loading shared libraries: ?:") */
     bool requirer_only = l->file && l->needed_by && strcmp(l->file, l->needed_by) == 0;
+    /* one file, however many times and ways the text spells its path
+     * ("\\?\C:\x\a.node" turned "//?/C:/x/a.node" and "C:/x/a.node") */
+    bool one = p->n_files > 0;
+    for (size_t i = 1; one && i < p->n_files; i++)
+        one = strcmp(p->files[i].name, p->files[0].name) == 0;
     if (!l->form || l->library || (l->file && !requirer_only) || (l->needed_by && !requirer_only) ||
-        p->n_files != 1 || is(l->kind, TD_KIND_MISSING_SYMBOL) ||
-        (l->needed_by && strcmp(td_explain_base_name(l->needed_by), p->files[0].name) == 0))
+        !one || (l->needed_by && strcmp(td_explain_base_name(l->needed_by), p->files[0].name) == 0))
         return;
+    /* a Windows load that failed for a procedure (ERROR_PROC_NOT_FOUND: Node's
+     * "The specified procedure could not be found." over the addon's path,
+     * Perl's and R's load_file) names the module it was loading: the one
+     * whose import is not found, the symbol's needer */
+    if (is(l->kind, TD_KIND_MISSING_SYMBOL)) {
+        if (is(l->form, "windows") && !l->symbol)
+            l->needed_by = p->files[0].path;
+        return;
+    }
     l->library = p->files[0].name;
     l->file = p->files[0].path;
 }

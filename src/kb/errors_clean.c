@@ -4,8 +4,10 @@
  * path) are halved. */
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/data.h"
 #include "kb/errors.h"
 
 enum {
@@ -324,13 +326,97 @@ static bool path_goes_on(const char *s, size_t m, const struct line *next)
     return false;
 }
 
+/* The code point of the UTF-8 character at S (N bytes left), its length in
+ * *LEN; 0 when S holds none. */
+static unsigned utf8_at(const unsigned char *s, size_t n, size_t *len)
+{
+    *len = 1;
+    if (s[0] < 0x80)
+        return s[0];
+    size_t k = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc0 ? 2 : 0;
+    if (!k || k > n)
+        return 0;
+    unsigned u = s[0] & (0x7f >> k);
+    for (size_t i = 1; i < k; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        u = u << 6 | (s[i] & 0x3f);
+    }
+    *len = k;
+    return u;
+}
+
+/* The byte (0x80-0xFF) whose glyph is U in the consoles' OEM code pages
+ * 437 and 850 (data/codepages.tsv), else 0. */
+static unsigned char oem_byte(unsigned u)
+{
+    static unsigned short units[2][128];
+    static bool loaded;
+    if (!loaded) {
+        loaded = true;
+        static const char *const cols[] = {"codepage", "lead", "units", NULL};
+        struct td_table t;
+        for (bool ok = td_table_open(&t, "codepages", cols); ok && td_table_next(&t);) {
+            int cp = atoi(td_table_cell(&t, 0));
+            const char *hex = td_table_cell(&t, 2);
+            if ((cp != 437 && cp != 850) || strcmp(td_table_cell(&t, 1), "-") != 0 ||
+                strlen(hex) < 4 * 128)
+                continue;
+            for (size_t i = 0; i < 128; i++) {
+                char four[5] = {hex[4 * i], hex[4 * i + 1], hex[4 * i + 2], hex[4 * i + 3], 0};
+                units[cp == 850][i] = (unsigned short)strtoul(four, NULL, 16);
+            }
+        }
+    }
+    for (size_t c = 0; c < 2; c++)
+        for (size_t i = 0; i < 128; i++)
+            if (units[c][i] == u)
+                return (unsigned char)(0x80 + i);
+    return 0;
+}
+
+/* UTF-8 that a Windows console showed in its OEM code page and the user
+ * copied from there: each byte of a two-byte character became the glyph of
+ * that byte in code page 437 or 850 ("Não" -> "N├úo", "módulo" ->
+ * "m├│dulo"). A pair of glyphs whose bytes are a UTF-8 lead (0xC2-0xDF)
+ * and a continuation (0x80-0xBF), next to an ASCII letter, is made the
+ * character again; box drawing (├──) has no continuation after its lead. */
+static size_t undo_oem_mojibake(char *s, size_t n)
+{
+    const unsigned char *u8 = (const unsigned char *)s;
+    bool any = false;
+    for (size_t i = 0; i + 1 < n && !any; i++)
+        any = u8[i] == 0xe2 && u8[i + 1] >= 0x94 && u8[i + 1] <= 0x96; /* U+2500-U+25BF */
+    if (!any)
+        return n;
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        size_t l1, l2 = 0;
+        unsigned c1 = utf8_at(u8 + i, n - i, &l1);
+        unsigned c2 = c1 >= 0x80 && i + l1 < n ? utf8_at(u8 + i + l1, n - i - l1, &l2) : 0;
+        unsigned char b1 = c1 >= 0x80 ? oem_byte(c1) : 0, b2 = c2 >= 0x80 ? oem_byte(c2) : 0;
+        bool letter_near = (o > 0 && isalpha((unsigned char)s[o - 1])) ||
+                           (i + l1 + l2 < n && isalpha(u8[i + l1 + l2]));
+        if (b1 >= 0xc2 && b1 <= 0xdf && b2 >= 0x80 && b2 <= 0xbf && letter_near) {
+            s[o++] = (char)b1;
+            s[o++] = (char)b2;
+            i += l1 + l2;
+            continue;
+        }
+        memmove(s + o, s + i, l1);
+        o += l1;
+        i += l1;
+    }
+    return o;
+}
+
 char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
 {
     char *flat = td_arena_alloc(a, len + 1);
     char *out = td_arena_alloc(a, len + 1);
     if (!flat || !out)
         return NULL;
-    size_t n = strip(text, len, flat);
+    size_t n = undo_oem_mojibake(flat, strip(text, len, flat));
     n = strip_timestamps(flat, unescape_newlines(flat, n));
 
     size_t count = 1;

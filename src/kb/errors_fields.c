@@ -245,6 +245,7 @@ struct extractor {
         F_WIN32,
         F_NTSTATUS,
         F_NTSTATUS_DEC,
+        F_NTSTATUS_LOOSE,
         F_CUDA_DRIVER,
         F_CUDA_A,
         F_CUDA_B,
@@ -289,13 +290,17 @@ static const struct extractor extractors[] = {
      * blank is dyld's note ("(which was built for Mac OS X 10.13)") */
     {"Referenced from: (<[^>\n]*> )?(([^\n(]|[^ \t\n(]\\([^)\n]*\\))+)", 2, F_NEEDED_BY},
     {"Symbol not found: ([^ \t\n]+)", 1, F_SYMBOL},
-    /* macOS 12+: "symbol not found in flat namespace '_PyArg_ParseTuple'" */
-    {"symbol not found in flat namespace ['(]([^')\n]+)[')]", 1, F_SYMBOL},
+    /* macOS 12+: "symbol not found in flat namespace '_PyArg_ParseTuple'"; dyld's quotes
+       retyped as parentheses, or lost with a title's length */
+    {"symbol not found in flat namespace ['(]?([^')[:space:]]+)", 1, F_SYMBOL},
     {"Expected in: (<[^>\n]*> )?([^\n]+)", 2, F_EXPECTED},
-    /* glibc elf/dl-lookup.c: "FILE: undefined symbol: NAME, version V" */
+    /* glibc elf/dl-lookup.c: "FILE: undefined symbol: NAME, version V"; a
+     * symbol's name (C, Itanium) holds no quote, backtick or parenthesis, so
+     * one glued on by the sentence that quotes the message is not part of it
+     * ("the problem that \"undefined symbol: _ZNSt13runtime_errorC2EPKc\"") */
     {"([^ \t\n'\"(]+):[[:space:]]*undefined symbol: ([^ \t\n,]+)", 1, F_FILE},
-    {"([^ \t\n'\"(]+):[[:space:]]*undefined symbol: ([^ \t\n,]+)", 2, F_SYMBOL},
-    {"[Uu]ndefined symbol: ([^ \t\n,]+)", 1, F_SYMBOL},
+    {"([^ \t\n'\"(]+):[[:space:]]*undefined symbol: ([^ \t\n,'\"`()]+)", 2, F_SYMBOL},
+    {"[Uu]ndefined symbol: ([^ \t\n,'\"`()]+)", 1, F_SYMBOL},
     {"[Uu]ndefined symbol: [^ \t\n,]+, version ([^ \t\n]+)", 1, F_VERSION},
     /* glibc elf/dl-version.c: "LIB: version `V' not found (required by FILE)" */
     {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found \\(required by ([^)\n]+)\\)", 1, F_FILE},
@@ -334,8 +339,19 @@ static const struct extractor extractors[] = {
     {"WindowsError: \\[Error ([0-9]+)\\]", 1, F_WIN32},
     {"(^|[^A-Za-z])WinError ([0-9]+)", 2, F_WIN32},
     {"Load(ing)? ?Library failed with error ([0-9]+)", 2, F_WIN32},
+    /* OBS (libobs/util/platform-windows.c, os_dlopen): "LoadLibrary failed for '%s': %s (%lu)",
+       the system message ending in a line break, so the code may open the log's next line */
+    {"LoadLibrary failed for '[^'\n]+': ([^\n]*|[^\n]*\n[0-9:. \t]*)\\(([0-9]+)\\)", 2, F_WIN32},
     {"(0[xX][cC]0[0-9a-fA-F]{6})", 1, F_NTSTATUS},
     {"(^|[^0-9])(-10737[0-9]{5})([^0-9]|$)", 2, F_NTSTATUS_DEC},
+    /* an NTSTATUS retyped with its zeros miscounted ("0xc00007b", "0xc0000000135"), or, in
+       the start-failure dialog, without its "c" ("unable to start correctly (0x000007b)"):
+       kept only when the re-counted code is a known status */
+    {"(^|[^0-9A-Za-z])(0[xX][cC]0{2,7}[1-9a-fA-F][0-9a-fA-F]{0,3})([^0-9A-Za-z]|$)", 2,
+     F_NTSTATUS_LOOSE},
+    {"unable to start "
+     "correctly[^0-9\n]{0,4}(0[xX]0{2,7}[1-9a-fA-F][0-9a-fA-F]{0,3})([^0-9A-Za-z]|$)",
+     1, F_NTSTATUS_LOOSE},
     /* torch's cudaDriverGetVersion report: "found version 11040" */
     {"found version ([0-9]{4,6})", 1, F_CUDA_DRIVER},
     {"CUDA Version=([0-9][0-9.]*[0-9]) and [A-Za-z]+ has CUDA Version=([0-9][0-9.]*[0-9])", 1,
@@ -550,6 +566,19 @@ static const char *infer_platform(const char *text, const struct td_explain_fiel
         strstr(text, ".pyd") || strstr(text, ":\\") || td_explain_drive_path(text) ||
         strstr(text, "Unable to load DLL"))
         return "windows";
+    /* Qt names its platform plugin: "windows" and "direct2d" exist only on
+     * Windows, "cocoa" only on macOS, "xcb" and "wayland" only on Linux */
+    const char *plugin = strstr(text, "platform plugin");
+    if (plugin) {
+        plugin += 15 + strspn(plugin + 15, " \t\r\n");
+        plugin += *plugin == '"';
+        if (strncmp(plugin, "windows", 7) == 0 || strncmp(plugin, "direct2d", 8) == 0)
+            return "windows";
+        if (strncmp(plugin, "cocoa", 5) == 0)
+            return "macos";
+        if (strncmp(plugin, "xcb", 3) == 0 || strncmp(plugin, "wayland", 7) == 0)
+            return "linux";
+    }
     if (strstr(text, ".dylib") || strstr(text, "@rpath") || strstr(text, "mach-o") ||
         strstr(text, "-darwin.so") || strstr(text, "Library not loaded") ||
         strstr(text, "Referenced from") || strstr(text, "dyld"))
@@ -596,6 +625,22 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
                 f->ntstatus = ntstatus_lookup(st, &f->ntstatus_name, &w, a);
                 if (!f->win32)
                     f->win32 = w;
+            }
+            break;
+        case F_NTSTATUS_LOOSE:
+            if (!f->ntstatus && (v = grab(text, i, a))) {
+                /* the digits after the zeros are the status's own: 0xC0000000 | them */
+                const char *d = v + 2 + ((v[2] | 0x20) == 'c');
+                d += strspn(d, "0");
+                const char *name = NULL;
+                int w = 0;
+                const char *st = ntstatus_lookup(0xC0000000UL | strtoul(d, NULL, 16), &name, &w, a);
+                if (name) {
+                    f->ntstatus = st;
+                    f->ntstatus_name = name;
+                    if (!f->win32)
+                        f->win32 = w;
+                }
             }
             break;
         case F_CUDA_ERROR:

@@ -16,7 +16,7 @@
 #include "kb/errors_internal.h"
 
 enum {
-    MAX_RAISERS = 96,
+    MAX_RAISERS = 192,
     MAX_OWNERS = 64,
     MAX_CODES = 160,
     MAX_SOURCES = 16,
@@ -52,6 +52,7 @@ static struct {
     bool loaded;
     struct raiser_row raisers[MAX_RAISERS];
     size_t n_raisers;
+    bool raisers_dropped; /* the table had more rows than MAX_RAISERS */
     struct owner_row owners[MAX_OWNERS];
     size_t n_owners;
     struct code_row codes[MAX_CODES];
@@ -122,6 +123,8 @@ static void load_raisers(void)
         if (r->pattern)
             td_ere_needle(r->pattern, r->needle, sizeof r->needle);
     }
+    /* a row past the cap would be dropped without a word: say so instead */
+    g_rd.raisers_dropped = g_rd.n_raisers == MAX_RAISERS && td_table_next(&t);
     qsort(g_rd.raisers, g_rd.n_raisers, sizeof g_rd.raisers[0], by_order);
 }
 
@@ -500,6 +503,18 @@ static void add_symbol(struct td_explain_parts *p, const char *s, size_t n, cons
         y->demangled = msvc_scope(name, a);
     } else {
         y->scheme = "c";
+    }
+    if (name[0] == 'N' && isdigit((unsigned char)name[1]) && n + 3 < NAME_CAP) {
+        /* an Itanium <nested-name> whose "_Z" (dyld's "'__Z") a paste or a
+         * title lost: "N2at3mps9MPSStream6commitEb" is _ZN2at3mps9MPSStream6commitEb
+         * when it demangles as one */
+        char z2[NAME_CAP], buf[NAME_CAP];
+        snprintf(z2, sizeof z2, "_Z%s", name);
+        const char *d = td_demangle(z2, buf, sizeof buf);
+        if (d != z2 && strcmp(d, z2) != 0) {
+            y->scheme = "itanium";
+            y->demangled = td_arena_strdup(a, d);
+        }
     }
     y->owner = owner_of(name, y->demangled, version);
     if (y->owner && y->demangled &&
@@ -921,18 +936,58 @@ static const char *mapped_library(const char *name, size_t n, const char *platfo
     char out[256];
     bool windows = platform && strcmp(platform, "windows") == 0;
     bool macos = platform && strcmp(platform, "macos") == 0;
-    snprintf(out, sizeof out, windows ? "%s.dll" : macos ? "lib%s.dylib" : "lib%s.so", s);
+    /* a name that already carries the prefix ("libcuda", Nim's "libcrypto")
+     * is not prefixed again */
+    const char *prefix = strncmp(s, "lib", 3) == 0 ? "" : "lib";
+    if (windows)
+        snprintf(out, sizeof out, "%s.dll", s);
+    else
+        snprintf(out, sizeof out, macos ? "%s%s.dylib" : "%s%s.so", prefix, s);
     return td_arena_strdup(a, out);
+}
+
+/* The first name a library pattern spells, as Nim's loader expands it
+ * (lib/pure/dynlib.nim, libCandidates): each "(a|b|...)" is a list of
+ * alternatives, tried in order ("(libcrypto-1_1-x64|libeay64).dll" ->
+ * libcrypto-1_1-x64.dll, "libssl.so(.3|.1.1)" -> libssl.so.3). */
+static const char *first_candidate(const char *s, size_t n, struct td_arena *a)
+{
+    char out[256];
+    size_t o = 0;
+    for (size_t i = 0; i < n && o + 1 < sizeof out;) {
+        if (s[i] != '(') {
+            out[o++] = s[i++];
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < n && s[j] != '|' && s[j] != ')' && o + 1 < sizeof out)
+            out[o++] = s[j++];
+        while (j < n && s[j] != ')')
+            j++;
+        i = j + 1;
+    }
+    out[o] = '\0';
+    return o ? td_arena_strdup(a, out) : NULL;
 }
 
 /* The library a raiser's row names: its pattern's file, the driver, or a name. */
 static const char *row_library(const struct raiser_row *r, const char *text, const regmatch_t *m,
                                const struct td_explain_parts *p, struct td_arena *a)
 {
-    if (r->library && strcmp(r->library, "mapped") == 0 && r->group > 0 && m &&
+    if (r->library && strncmp(r->library, "mapped", 6) == 0 &&
+        (!r->library[6] || r->library[6] == ':') && r->group > 0 && m && m[r->group].rm_so >= 0) {
+        /* "mapped:q": the group's name after a prefix the raiser puts before
+         * it (Qt's platform plugin "xcb" is the file of qxcb: libqxcb.so) */
+        const char *prefix = r->library[6] ? r->library + 7 : "";
+        size_t n = (size_t)(m[r->group].rm_eo - m[r->group].rm_so);
+        char name[256];
+        snprintf(name, sizeof name, "%s%.*s", prefix, (int)n, text + m[r->group].rm_so);
+        return mapped_library(name, strlen(name), p->platform, a);
+    }
+    if (r->library && strcmp(r->library, "first-candidate") == 0 && r->group > 0 && m &&
         m[r->group].rm_so >= 0)
-        return mapped_library(text + m[r->group].rm_so,
-                              (size_t)(m[r->group].rm_eo - m[r->group].rm_so), p->platform, a);
+        return first_candidate(text + m[r->group].rm_so,
+                               (size_t)(m[r->group].rm_eo - m[r->group].rm_so), a);
     if (r->group > 0 && m && m[r->group].rm_so >= 0) {
         char *s = td_arena_strndup(a, text + m[r->group].rm_so,
                                    (size_t)(m[r->group].rm_eo - m[r->group].rm_so));
@@ -1097,6 +1152,75 @@ static void use_row(const struct raiser_row *r, const char *text, const regmatch
         cuda_source_module(text, p, a);
 }
 
+/* Whether a token of a dialog's sentence other than its DLL (group G of M)
+ * is a function's name -- a leading ?, an @ or _, a lower-case letter before
+ * a capital, letters and digits mixed -- rather than a word of the sentence:
+ * the entry-point dialog names the function and the DLL, the missing-DLL
+ * dialog the DLL only, in whatever language. */
+static bool names_an_entry_point(const char *text, const regmatch_t *m, int g)
+{
+    const char *s = text + m[0].rm_so, *end = text + m[0].rm_eo;
+    while (s < end) {
+        while (s < end && strchr(" \t\"'`,.;:()", *s))
+            s++;
+        const char *w = s;
+        while (s < end && !strchr(" \t\"'`,;()", *s))
+            s++;
+        if (w == s || (s > text + m[g].rm_so && w < text + m[g].rm_eo))
+            continue; /* empty, or the DLL itself (inside its quotes) */
+        bool alpha = false, digit = false, mark = *w == '?';
+        for (const char *c = w; c < s; c++) {
+            alpha = alpha || isalpha((unsigned char)*c);
+            digit = digit || isdigit((unsigned char)*c);
+            mark = mark || *c == '@' || *c == '_' ||
+                   (c > w && islower((unsigned char)c[-1]) && isupper((unsigned char)*c));
+        }
+        if (alpha && (mark || digit))
+            return true;
+    }
+    return false;
+}
+
+/* Whether TEXT carries a Windows message box's frame, in any display
+ * language: its caption line ("python.exe - System Error", "python.exe -
+ * Systemfehler": the program's file, a dash, the title), or the rules of
+ * dashes that Ctrl+C on a message box writes around its caption and text. */
+static bool message_box_frame(const char *text)
+{
+    for (const char *line = text; *line;) {
+        size_t n = strcspn(line, "\n");
+        size_t dashes = strspn(line, "-");
+        if (dashes >= 10 && dashes == n)
+            return true;
+        const char *exe = NULL;
+        for (const char *c = line; c + 6 < line + n; c++)
+            if (strncasecmp(c, ".exe - ", 7) == 0) {
+                exe = c;
+                break;
+            }
+        if (exe && exe > line && !memchr(line, ' ', (size_t)(exe - line)))
+            return true;
+        line += n + (line[n] != '\0');
+    }
+    return false;
+}
+
+/* Whether row R's group captured a file the text names only inside a list
+ * of files (marked listed): such a file is mentioned, not singled out. */
+static bool captures_listed(const struct raiser_row *r, const char *text, const regmatch_t *m,
+                            const struct td_explain_parts *p)
+{
+    if (r->group <= 0 || m[r->group].rm_so < 0)
+        return false;
+    size_t n = (size_t)(m[r->group].rm_eo - m[r->group].rm_so);
+    const char *s = text + m[r->group].rm_so;
+    for (size_t i = 0; i < p->n_files; i++)
+        if (p->files[i].listed && strlen(p->files[i].name) == n &&
+            strncmp(p->files[i].name, s, n) == 0)
+            return true;
+    return false;
+}
+
 static void read_raiser(const char *text, struct td_explain_parts *p, struct td_arena *a)
 {
     for (size_t i = 0; i < g_rd.n_raisers; i++) {
@@ -1105,7 +1229,17 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
         if (!r->ok || (r->needle[0] && !strstr(text, r->needle)) ||
             regexec(&r->re, text, 10, m, 0) != 0)
             continue;
+        if (captures_listed(r, text, m, p))
+            continue; /* "SDL2.dll, ... and zlib1.dll are present": none singled out */
+        if (strcmp(r->raiser, "dialog-sentence") == 0 && !message_box_frame(text))
+            continue; /* a user's sentence about a DLL, not the dialog's */
         use_row(r, text, m, p, a);
+        if (strcmp(r->raiser, "dialog-sentence") == 0 && names_an_entry_point(text, m, r->group)) {
+            /* a symbol looked for, not a load: a loader form's reading of
+             * the same text keeps its kind */
+            p->raiser_kind = TD_KIND_MISSING_SYMBOL;
+            p->operation = "symbol";
+        }
         break;
     }
     /* no raiser's words, but the path the operation failed on is too long */
@@ -1232,6 +1366,8 @@ size_t td_explain_raiser_bad_groups(const char **out, size_t cap)
     for (size_t i = 0; i < g_rd.n_raisers && n < cap; i++)
         if (!g_rd.raisers[i].ok || (size_t)g_rd.raisers[i].group > g_rd.raisers[i].re.re_nsub)
             out[n++] = g_rd.raisers[i].pattern;
+    if (g_rd.raisers_dropped && n < cap)
+        out[n++] = "(rows past MAX_RAISERS were not loaded)";
     return n;
 }
 

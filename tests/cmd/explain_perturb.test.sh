@@ -5,7 +5,9 @@
 # explain_fresh_e.json, explain_fresh_g.json, explain_fresh_h.json, explain_fresh_f1.json,
 # explain_fresh_f2.json, explain_fresh_i.json (open), explain_fresh_k.json (open),
 # explain_fresh_j1.json and explain_fresh_j2.json (open), explain_fresh_m.json (open),
-# explain_fresh_l1.json and explain_fresh_l2.json (open),
+# explain_fresh_l1.json and explain_fresh_l2.json (open), explain_fresh_o3.json (open),
+# explain_fresh_o1.json (open), explain_fresh_o4.json (open), explain_fresh_o2.json (open),
+# explain_fresh_n1.json and explain_fresh_n2.json (opened),
 # explain_families.json and the composed explain_shapes.json) is perturbed the ways users paste it -- user names,
 # drive letters and folders changed; versions bumped; hard-wrapped at 80
 # columns (inside words too); only its last line; each line behind a log
@@ -34,6 +36,8 @@ for name in ("explain_corpus.json", "explain_heldout.json", "explain_fresh_a.jso
              "explain_fresh_i.json", "explain_fresh_k.json",
              "explain_fresh_j1.json", "explain_fresh_j2.json", "explain_fresh_m.json",
              "explain_fresh_l1.json", "explain_fresh_l2.json",
+             "explain_fresh_o3.json", "explain_fresh_o1.json", "explain_fresh_o4.json",
+             "explain_fresh_o2.json", "explain_fresh_n1.json", "explain_fresh_n2.json",
              "explain_families.json",
              "explain_shapes.json"):
     path = os.path.join(here, name)

@@ -191,6 +191,12 @@ static const struct dialog_case dialog_cases[] = {
      "无法定位程序输入点 ?foo@@YAXXZ 于动态链接库 C:\\venv\\torch\\lib\\c10.dll 上。",
      "无法定位程序输入点 ?foo@@YAXXZ 于动态链接库 C:\\venv\\torch\\lib\\c10.dll", "missing_symbol",
      "c10.dll", "?foo@@YAXXZ"},
+    {"entry_point", "fr",
+     "Le point d'entrée de procédure ?foo@@YAXXZ est introuvable dans la bibliothèque de liens "
+     "dynamiques C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll.",
+     "Le point d'entrée de procédure ?foo@@YAXXZ est introuvable dans la bibliothèque de liens "
+     "dynamiques C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll",
+     "missing_symbol", "c10.dll", "?foo@@YAXXZ"},
     {"entry_point", "ru",
      "Точка входа в процедуру ?foo@@YAXXZ не найдена в библиотеке DLL "
      "C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll.",
@@ -208,6 +214,12 @@ static const struct dialog_case dialog_cases[] = {
      "\"C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll\" nicht gefunden.",
      "Der Prozedureinsprungpunkt \"?foo@@YAXXZ\" wurde in der DLL "
      "\"C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll\" nicht gefunden",
+     "missing_symbol", "c10.dll", "?foo@@YAXXZ"},
+    {"entry_point", "fr",
+     "Le point d'entrée de procédure ?foo@@YAXXZ est introuvable dans la bibliothèque de liens "
+     "dynamiques C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll.",
+     "Le point d'entrée de procédure ?foo@@YAXXZ est introuvable dans la bibliothèque de liens "
+     "dynamiques C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll",
      "missing_symbol", "c10.dll", "?foo@@YAXXZ"},
     {"entry_point", "sv",
      "Det går inte att hitta procedurstartadressen ?foo@@YAXXZ i DLL-filen "

@@ -490,6 +490,127 @@ static void macos_loaders_of_other_runtimes(void **state)
            "wrong_architecture", NULL, NULL);
 }
 
+/* Set O1's readings (docs/explain.md "Set O1"): TensorFlow's self-check names
+ * its DLLs after "the DLL(s)", Nim's dynlib loader prints its pattern of
+ * names, the entry-point dialog in French (broken after "procédure"), and an
+ * illegal instruction in the frames of a package that loads its own native
+ * library with ctypes is that library's. */
+static void o1_opened(void **state)
+{
+    (void)state;
+    expect("ImportError: Could not find the DLL(s) 'vcruntime140_1.dll'. TensorFlow requires that "
+           "these DLLs be installed in a directory that is named in your %PATH% environment "
+           "variable.",
+           "missing_library", "vcruntime140_1.dll", NULL);
+    expect("could not load: (libssl-1_1-x64|ssleay64|libssl64).dll", "missing_library",
+           "libssl-1_1-x64.dll", NULL);
+    /* the name already carries its prefix: not "liblibssl.dylib" */
+    expect("dyld: could not load: (libssl|libssl.1.1).dylib", "missing_library", "libssl.dylib",
+           NULL);
+    expect("\"Le point d'entrée de procédure\ncublasLtCreate est introuvable dans la "
+           "bibliothèque de liens dynamiques C:\\app\\cublasLt64_12.dll.\"",
+           "missing_symbol", "cublasLt64_12.dll", NULL);
+    expect("  File \"C:\\env\\lib\\site-packages\\llama_cpp\\llama.py\", line 338, in __init__\n"
+           "    self._model = _LlamaModel(\nOSError: [WinError -1073741795] Windows Error "
+           "0xc000001d",
+           "cpu_feature_missing", "llama.dll", NULL);
+    /* a dialog's sentence in a language no table has names one DLL, under
+     * the message box's caption or inside its Ctrl+C rules: the missing-DLL
+     * dialog, or the entry-point dialog when it names a function too; a file
+     * inside a list, a path or a log line is no such sentence, nor a
+     * sentence with no message box around it */
+    expect("python.exe - Systemfehler\nDie Ausführung des Codes kann nicht fortgesetzt werden, "
+           "da MSVCP140.dll nicht gefunden wurde.",
+           "missing_library", "MSVCP140.dll", NULL);
+    expect("---------------------------\nEl punto de entrada de procedimiento cudnnCreate no se "
+           "pudo localizar en la biblioteca de vínculos dinámicos cudnn64_8.dll.\n"
+           "---------------------------",
+           "missing_symbol", "cudnn64_8.dll", NULL);
+    struct td_explain x;
+    explain("SDL2.dll, SDL2_image.dll, libpng16-16.dll and zlib1.dll are all in the game folder.",
+            &x);
+    assert_null(x.load.kind);
+    td_explain_free(&x);
+    /* an import shown still names the module, as before */
+    expect(">>> import xgboost\nIllegal instruction (core dumped)", "cpu_feature_missing",
+           "xgboost", NULL);
+}
+
+/* Session 14, set O2: loads by programs of other languages on Windows (Nim,
+ * Qt, OBS, Node, games' dialogs) -- a Nim library pattern, Qt's platform
+ * plugin, a code after the system message, ERROR_PROC_NOT_FOUND over the
+ * module's path, retyped dialogs and codes, a console's code page. */
+static void windows_loaders_of_other_programs(void **state)
+{
+    (void)state;
+    /* Nim's "(a|b)" alternatives: the first name it tried */
+    expect("could not load: (libcrypto-3-x64|libcrypto-1_1-x64).dll", "missing_library",
+           "libcrypto-3-x64.dll", NULL);
+    expect("could not load: pcre(64|).dll", "missing_library", "pcre64.dll", NULL);
+    /* Qt's platform plugin "X" is the file qX.dll / libqX.so, its name
+     * telling the platform */
+    expect("qt.qpa.plugin: Could not load the Qt platform plugin \"windows\" in \"\" even though "
+           "it was found.",
+           "missing_library", "qwindows.dll", NULL);
+    expect("qt.qpa.plugin: Could not find the Qt platform plugin \"wayland\" in \"\"",
+           "missing_library", "libqwayland.so", NULL);
+    /* OBS's log puts LoadLibrary's code after the system message */
+    expect("LoadLibrary failed for '../../obs-plugins/64bit/x.dll': (null) (193)\n"
+           "Module '../../obs-plugins/64bit/x.dll' not loaded",
+           "wrong_architecture", "x.dll", NULL);
+    /* ERROR_PROC_NOT_FOUND over one module's path: that module needs the symbol */
+    struct td_explain x;
+    explain("Error: The specified procedure could not be found.\n\\\\?\\C:\\a\\build\\Release\\"
+            "y.node",
+            &x);
+    assert_string_equal(x.load.kind, "missing_symbol");
+    assert_non_null(x.load.needed_by);
+    assert_string_equal(td_explain_base_name(x.load.needed_by), "y.node");
+    td_explain_free(&x);
+    /* the ordinal and entry-point dialogs retyped: "not found in", no DLL, in French */
+    expect("The ordinal 12 not found in dynamic link library z.dll.", "missing_ordinal", "z.dll",
+           NULL);
+    expect("\"Ordinal number 7 could not be located in the dynamic link library.\"",
+           "missing_ordinal", NULL, NULL);
+    expect("Le point d'entrée de procédure foo est introuvable dans la bibliothèque de liens "
+           "dynamiques w.dll.",
+           "missing_symbol", "w.dll", NULL);
+    /* an NTSTATUS with its zeros miscounted is still the status */
+    expect("The application was unable to start correctly (0xc00007b).", "wrong_architecture", NULL,
+           NULL);
+    expect("error 0xc000135 when I start it", "missing_library", NULL, NULL);
+    /* UTF-8 shown by a console in code page 850: the message again */
+    expect("126: No se puede encontrar el m\xe2\x94\x9c\xe2\x94\x82"
+           "dulo especificado.   - "
+           "C:/r/lib/q.so (LoadError)",
+           "missing_library", "q.so", NULL);
+    /* box drawing is no such text */
+    explain("\xe2\x94\x9c\xe2\x94\x80\xe2\x94\x80 lib\n\xe2\x94\x82   \xe2\x94\x94\xe2\x94\x80 "
+            "v.dll was not found",
+            &x);
+    assert_non_null(strstr(x.text, "\xe2\x94\x9c\xe2\x94\x80"));
+    td_explain_free(&x);
+    expect("The program can't start because u.dll does not exist.", "missing_library", "u.dll",
+           NULL);
+    /* one file named twice, its path spelled two ways, is still the one file */
+    expect("Error: The specified module could not be found.\n//?/C:/x/b/a.node\n"
+           "I checked, C:/x/b/a.node is there.",
+           "missing_library", "a.node", NULL);
+    /* a program that could not start and names no DLL: no library, and the
+     * program is what `torchdoctor deps` reads */
+    explain("     Running `target\\debug\\app.exe`\nerror: process didn't exit successfully: "
+            "`target\\debug\\app.exe` (exit code: 0xc0000135, STATUS_DLL_NOT_FOUND)",
+            &x);
+    assert_string_equal(x.load.kind, "missing_library");
+    assert_null(x.load.library);
+    assert_string_equal(x.load.causes[0].confirm, "torchdoctor deps \"target\\debug\\app.exe\"");
+    td_explain_free(&x);
+    /* Julia's launcher loads libjulia's dependencies itself */
+    expect("ERROR: Unable to load dependent library /opt/julia/bin/../lib/julia/libgcc_s.so.1\n"
+           "Message:libgcc_s.so.1: cannot open shared object file: No such file or directory",
+           "missing_library", "libgcc_s.so.1", NULL);
+}
+
 static void windows_loaders_of_other_languages(void **state)
 {
     (void)state;
@@ -801,6 +922,91 @@ static void j_opened(void **state)
            "missing_symbol", "plugin.dll", NULL);
 }
 
+/* O3 (docs/explain.md): a mangled name that lost its "_Z", dyld's refusals of a
+ * Mach-O's load commands, the kernel's ENOEXEC as shells and container
+ * runtimes print it, musl's load error before the relocations it causes */
+static void o3_load_commands_exec_lost_mangling(void **state)
+{
+    (void)state;
+    struct td_explain x;
+    explain("ImportError: dlopen(/Users/me/env/lib/python3.10/site-packages/ops/_ext.cpython-310-"
+            "darwin.so, 0x0002): symbol not found in flat namespace N2at3mps9MPSStream6commitEb)",
+            &x);
+    assert_true(x.parts.n_symbols > 0);
+    assert_string_equal(x.parts.symbols[0].name, "N2at3mps9MPSStream6commitEb");
+    assert_non_null(x.parts.symbols[0].demangled);
+    assert_string_equal(x.parts.symbols[0].demangled, "at::mps::MPSStream::commit(bool)");
+    td_explain_free(&x);
+    expect("ImportError: dlopen(/Users/me/env/lib/python3.10/site-packages/ops/_ext.cpython-310-"
+           "darwin.so, 0x0002): symbol not found in flat namespace N2at3mps9MPSStream6commitEb)",
+           "missing_symbol", "_ext.cpython-310-darwin.so", "companion_mismatch");
+    /* a C name that only starts like one stays a C name */
+    explain("ImportError: dlopen(/opt/m/x.so, 0x0002): symbol not found in flat namespace "
+            "'_N2O_init'",
+            &x);
+    assert_true(x.parts.n_symbols > 0);
+    assert_null(x.parts.symbols[0].demangled);
+    td_explain_free(&x);
+    expect("OSError: dlopen(/opt/env/lib/libgfortran.5.dylib, 0x0006): tried: "
+           "'/opt/env/lib/libgfortran.5.dylib' (duplicate LC_RPATH '@loader_path'), "
+           "'/usr/lib/libgfortran.5.dylib' (no such file)",
+           "not_a_library", "libgfortran.5.dylib", NULL);
+    expect("dyld[4242]: missing LC_UUID load command in /Users/me/go/bin/tool\nAbort trap: 6",
+           "not_a_library", "tool", NULL);
+    expect("-bash: ./node_exporter: cannot execute binary file: Exec format error",
+           "wrong_architecture", "node_exporter", NULL);
+    expect("Error loading shared library libgcc_s.so.1: No such file or directory (needed by "
+           "/usr/local/bin/app)\nError relocating /usr/local/bin/app: _Unwind_Resume: symbol not "
+           "found",
+           "missing_library", "libgcc_s.so.1", NULL);
+    expect(
+        "dyld: warning: could not load inserted library '/usr/local/lib/x/libx.dylib' into "
+        "library validated process because no suitable image found.  Did find:\n\t"
+        "/usr/local/lib/x/libx.dylib: code signing blocked mmap() of '/usr/local/lib/x/libx.dylib'",
+        "unreadable_file", "libx.dylib", NULL);
+    /* a program whose interpreter is missing names it; the JVM's System.load
+     * of a path that does not exist */
+    expect("-bash: ./adb: /lib/ld-linux.so.2: bad ELF interpreter: No such file or directory",
+           "missing_library", "ld-linux.so.2", NULL);
+    expect("java.lang.UnsatisfiedLinkError: Can't load library: /tmp/hid-1/libhidapi.dylib",
+           "missing_library", "libhidapi.dylib", NULL);
+    /* macOS's EBADARCH as zsh prints it; Gatekeeper's refusal of a file */
+    expect("zsh: bad CPU type in executable: ./tool", "wrong_architecture", "tool", NULL);
+    expect("\xe2\x80\x9clibx.dylib\xe2\x80\x9d cannot be opened because the developer cannot be "
+           "verified.",
+           "unreadable_file", "libx.dylib", NULL);
+}
+
+/* Set O4 (open, Linux): a symbol quoted inside a sentence ends before the
+ * quote; Qt names its platform plugin by its key, the file is the platform's
+ * of "q" + key; an illegal instruction with no import shown is about the
+ * package the report's install command installed. */
+static void linux_messages_of_o4(void **state)
+{
+    (void)state;
+    expect("But I still met the problem that \"undefined symbol: _ZNSt13runtime_errorC2EPKc\"",
+           "missing_symbol", "libstdc++.so.6", NULL);
+    expect("qt.qpa.plugin: Could not load the Qt platform plugin \"xcb\" in \"\" even though it "
+           "was found.\nThis application failed to start because no Qt platform plugin could be "
+           "initialized.",
+           "missing_library", "libqxcb.so", NULL);
+    expect("qt.qpa.plugin: From 6.5.0, xcb-cursor0 or libxcb-cursor0 is needed to load the Qt xcb "
+           "platform plugin.",
+           "missing_library", "libqxcb.so", NULL);
+    expect("qt.qpa.xcb: could not connect to display \nqt.qpa.plugin: Could not load the Qt "
+           "platform plugin \"xcb\" in \"\" even though it was found.",
+           "init_failure", "libqxcb.so", NULL);
+    expect("C:\\app>app.exe\nqt.qpa.plugin: Could not find the Qt platform plugin \"windows\" in "
+           "\"\"",
+           "missing_library", "qwindows.dll", NULL);
+    expect("$ conda install -c conda-forge tensorflow=2.4\nIllegal instruction (core dumped)",
+           "cpu_feature_missing", "tensorflow", NULL);
+    /* an import shown still wins over the install command */
+    expect(
+        "$ pip install --upgrade jax jaxlib\n>>> import jaxlib\nIllegal instruction (core dumped)",
+        "cpu_feature_missing", "jaxlib", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -826,7 +1032,11 @@ int main(void)
         cmocka_unit_test(listed_files),
         cmocka_unit_test(j_opened),
         cmocka_unit_test(windows_loaders_of_other_languages),
+        cmocka_unit_test(o1_opened),
         cmocka_unit_test(macos_loaders_of_other_runtimes),
+        cmocka_unit_test(o3_load_commands_exec_lost_mangling),
+        cmocka_unit_test(linux_messages_of_o4),
+        cmocka_unit_test(windows_loaders_of_other_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
