@@ -412,6 +412,26 @@ static const char *imported_module(const char *text, struct td_arena *a)
         best = dot ? dot + 1 : name;
         best_len = (size_t)(name + n - best);
     }
+    /* an import by the module's name in a string, later in the traceback
+     * than the statement: SWIG's swig_import_helper ("_mod =
+     * imp.load_module('_gdal', fp, pathname, description)") and
+     * importlib.import_module('_pywrap_tensorflow_internal') name the
+     * extension module itself, which the statement's package loads */
+    static const char *const calls[] = {"load_module('", "import_module('"};
+    for (size_t c = 0; c < sizeof calls / sizeof *calls; c++)
+        for (const char *p = strstr(text, calls[c]); p; p = strstr(p + 1, calls[c])) {
+            const char *name = p + strlen(calls[c]);
+            size_t n =
+                strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+            if (n == 0 || name[n] != '\'' || (best && name < best))
+                continue;
+            const char *dot = NULL;
+            for (size_t i = 0; i < n; i++)
+                if (name[i] == '.')
+                    dot = name + i;
+            best = dot ? dot + 1 : name;
+            best_len = (size_t)(name + n - best);
+        }
     return best && best_len ? td_arena_strndup(a, best, best_len) : NULL;
 }
 

@@ -113,6 +113,65 @@ static bool wrapped_in(const char *text, const char *stem, size_t n)
     return false;
 }
 
+/* S's words in lower case, one blank between them, without the words a
+ * retyping drops ("is", "the", "a", "an"): "%1 not a valid win32 application"
+ * and "%1 is not a valid Win32 application" both give "%1 not valid win32
+ * application". Writes at most CAP - 1 bytes to OUT; returns the count of
+ * words kept. */
+static size_t loose_words(const char *s, size_t len, char *out, size_t cap)
+{
+    static const char *const dropped[] = {"is", "the", "a", "an"};
+    size_t o = 0, words = 0, i = 0;
+    while (i < len && o + 1 < cap) {
+        while (i < len && isspace((unsigned char)s[i]))
+            i++;
+        size_t w = i;
+        while (i < len && !isspace((unsigned char)s[i]))
+            i++;
+        if (i == w)
+            break;
+        bool drop = false;
+        for (size_t d = 0; d < sizeof dropped / sizeof dropped[0]; d++)
+            if (strlen(dropped[d]) == i - w && strncasecmp(s + w, dropped[d], i - w) == 0)
+                drop = true;
+        if (drop)
+            continue;
+        if (o && o + 1 < cap)
+            out[o++] = ' ';
+        for (size_t k = w; k < i && o + 1 < cap; k++)
+            out[o++] = (char)tolower((unsigned char)s[k]);
+        words++;
+    }
+    out[o] = '\0';
+    return words;
+}
+
+/* An English message retyped: its case changed and a short word left out
+ * ("DLL load failed: %1 not a valid win32 application!"). Only messages of
+ * three words or more once those are dropped. */
+static const struct td_winmsg *retyped_english(const char *text, const struct td_winmsg *m,
+                                               size_t n)
+{
+    size_t len = strlen(text);
+    if (len > (1u << 20))
+        return NULL;
+    char *flat = malloc(len + 1);
+    if (!flat)
+        return NULL;
+    loose_words(text, len, flat, len + 1);
+    const struct td_winmsg *found = NULL;
+    for (size_t i = 0; i < n && !found; i++) {
+        char stem[LINE_CAP];
+        if (strcmp(m[i].language, "en") != 0 ||
+            loose_words(m[i].message, m[i].stem_len, stem, sizeof stem) < 3)
+            continue;
+        if (strstr(flat, stem))
+            found = &m[i];
+    }
+    free(flat);
+    return found;
+}
+
 const struct td_winmsg *td_winmsg_find(const char *text)
 {
     size_t n;
@@ -143,7 +202,7 @@ const struct td_winmsg *td_winmsg_find(const char *text)
         for (size_t i = 0; i < n; i++)
             if (wrapped_in(text, m[i].message, m[i].stem_len))
                 return &m[i];
-    return NULL;
+    return retyped_english(text, m, n);
 }
 
 /* S with the characters ERE gives a meaning escaped by a backslash. */
@@ -561,10 +620,11 @@ static int errno_in(const char *text)
 
 static const char *infer_platform(const char *text, const struct td_explain_fields *f)
 {
-    /* .NET says "Unable to load DLL" only on Windows ("shared library" elsewhere) */
+    /* .NET says "Unable to load DLL" and "entry point named 'X' in DLL 'Y'" only on
+     * Windows ("shared library" elsewhere) */
     if (f->win32 || f->ntstatus || strstr(text, "DLL load failed") || strstr(text, ".dll") ||
         strstr(text, ".pyd") || strstr(text, ":\\") || td_explain_drive_path(text) ||
-        strstr(text, "Unable to load DLL"))
+        strstr(text, "Unable to load DLL") || strstr(text, "' in DLL '"))
         return "windows";
     /* Qt names its platform plugin: "windows" and "direct2d" exist only on
      * Windows, "cocoa" only on macOS, "xcb" and "wayland" only on Linux */

@@ -805,6 +805,37 @@ static void numbers_after(const char *text, const char *lead, const char *space,
     }
 }
 
+/* Whether the line that holds AT names a DLL before AT. */
+static bool dll_before_on_line(const char *text, const char *at)
+{
+    const char *l = at;
+    while (l > text && l[-1] != '\n')
+        l--;
+    for (const char *c = l; c + 4 <= at; c++)
+        if (strncasecmp(c, ".dll", 4) == 0)
+            return true;
+    return false;
+}
+
+static void hex_codes_after_dll(const char *text, struct td_explain_parts *p, struct td_arena *a)
+{
+    for (const char *at = strstr(text, "rror"); at; at = strstr(at + 4, "rror")) {
+        if (at == text || (at[-1] != 'e' && at[-1] != 'E') || !dll_before_on_line(text, at))
+            continue;
+        const char *s = at + 4;
+        if (strncmp(s, " Code", 5) == 0 || strncmp(s, " code", 5) == 0)
+            s += 5;
+        s += strspn(s, " :=");
+        bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+        size_t n = hex ? strspn(s + 2, "0123456789abcdefABCDEF") : strspn(s, "0123456789");
+        if (!n || n > 4 || isalnum((unsigned char)s[(hex ? 2 : 0) + n]))
+            continue;
+        char v[16];
+        snprintf(v, sizeof v, "%ld", strtol(hex ? s + 2 : s, NULL, hex ? 16 : 10));
+        add_code(p, "win32", v, NULL, a);
+    }
+}
+
 static void read_codes(const char *text, const struct td_explain_fields *f,
                        struct td_explain_parts *p, struct td_arena *a)
 {
@@ -848,6 +879,11 @@ static void read_codes(const char *text, const struct td_explain_fields *f,
         snprintf(v, sizeof v, "%ld", strtol(e + 11, NULL, 16));
         add_code(p, "win32", v, NULL, a);
     }
+    /* a loader's own log line: "Cannot Load C:\\X.dll error:0x7e", "X.dll : Error Code =
+     * 126": LoadLibrary's code after the word error on the line that names the DLL
+     * (GetLastError printed with %x or %u); four hex digits at most, so an NTSTATUS
+     * or HRESULT is not one */
+    hex_codes_after_dll(text, p, a);
     /* Python 3.8+'s ctypes words ERROR_MOD_NOT_FOUND without its number */
     if (strstr(text, "Could not find module '") && strstr(text, "(or one of its dependencies)"))
         add_code(p, "win32", "126", NULL, a);

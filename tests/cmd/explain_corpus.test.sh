@@ -107,6 +107,9 @@
 #   tests/cmd/explain_fresh_n2.json    Linux and 25 macOS texts: held out, scored
 #                                     blind (docs/explain.md "Set N (held out,
 #                                     session 14)"), then opened;
+#                                     N1 worked on since (docs/explain.md
+#                                     "Session 14: N opened"): held to its
+#                                     after score, 39/45;
 #   tests/cmd/explain_shapes.json   -- no user's text: each is composed from a
 #                                     message format as its source prints it
 #                                     (dyld's reasons, NCCL, c10d, cuDNN, ORT,
@@ -200,7 +203,7 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         fresh("explain_fresh_o2.json", 40),
         # N (session 14): held out and scored blind, then opened; held to its
         # blind score under the older sets' convention (docs/explain.md "Set N")
-        fresh("explain_fresh_n1.json", 45, need=0.64),
+        fresh("explain_fresh_n1.json", 45, need=0.86),
         fresh("explain_fresh_n2.json", 50, need=0.8)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)

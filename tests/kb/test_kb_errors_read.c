@@ -1007,6 +1007,55 @@ static void linux_messages_of_o4(void **state)
         "cpu_feature_missing", "jaxlib", NULL);
 }
 
+/* Set N opened (docs/explain.md "Session 14: N opened"): retyped and
+ * cut-off forms of messages whose source prints them whole. */
+static void n1_retyped_and_cut_forms(void **state)
+{
+    (void)state;
+    /* the JDK's machine check retyped: lower case, no colons, no hyphens */
+    expect("java.lang.unsatisfiedlinkerror d:\\app\\lib\\native.dll  Can't load AMD 64 bit .dll "
+           "on an IA 32 bit platform",
+           "wrong_architecture", "native.dll", NULL);
+    /* Node's ABI message with its opening words cut off: the .node file before the quote */
+    expect("C:\\app\\node_modules\\serialport\\build\\Release\\serialport.node'\nwas compiled "
+           "against a different Node.js version using\nNODE_MODULE_VERSION 93. This version of "
+           "Node.js requires\nNODE_MODULE_VERSION 106.",
+           "companion_mismatch", "serialport.node", NULL);
+    /* .NET's EntryPointNotFoundException: "in DLL" is Windows' wording, the name mapped */
+    expect("System.EntryPointNotFoundException: Unable to find an entry point named 'sqlite3_open' "
+           "in DLL 'e_sqlite3'.",
+           "missing_symbol", "e_sqlite3.dll", NULL);
+    /* the entry-point dialog retyped: a misspelt opening, or "the X.dll" */
+    expect(
+        "The procedure entery point ?qt_version_tag@@3HA could not be located in the dynamic link "
+        "library Qt5Gui.dll.",
+        "missing_symbol", "Qt5Gui.dll", NULL);
+    expect("inflateValidate could not be located in the zlib1.dll", "missing_symbol", "zlib1.dll",
+           NULL);
+    /* a title-case verb, LoadLibrary's code in hex after the DLL */
+    expect("Cannot Load C:\\Windows\\System32\\d3dx9_43.dll error:0x7e", "missing_library",
+           "d3dx9_43.dll", NULL);
+    expect("Failed to Load C:\\game\\bin\\physx.dll, error 0xC1", "wrong_architecture", "physx.dll",
+           NULL);
+    /* a plugin of its host's own extension before "Error Code = N" */
+    expect("plugins/Foo/64/win.xpl : Error Code = 193 : %1 is not a valid Win32 application.",
+           "wrong_architecture", "win.xpl", NULL);
+    /* an English system message retyped without "is" or "the", in other case */
+    expect("ImportError: DLL load failed: %1 not a valid win32 application", "wrong_architecture",
+           NULL, NULL);
+    expect("OSError: specified module could not be found. Error loading \"C:\\x\\y.dll\"",
+           "missing_library", "y.dll", NULL);
+    /* SWIG's helper names the extension module the package statement loads */
+    expect("    from osgeo import ogr\n  File \"C:\\py\\lib\\site-packages\\osgeo\\ogr.py\", line "
+           "17, in swig_import_helper\n    _mod = imp.load_module('_ogr', fp, pathname, "
+           "description)\nImportError: DLL load failed: The specified module could not be found.",
+           "missing_library", "_ogr", NULL);
+    /* a CUDA toolkit folder that is not there: CUDA_PATH names an uninstalled toolkit */
+    expect("FileNotFoundError: [WinError 3] The system cannot find the path specified: "
+           "'C:\\\\Program Files\\\\NVIDIA GPU Computing Toolkit\\\\CUDA\\\\v11.8\\\\bin'",
+           "env_var_invalid", NULL, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1037,6 +1086,7 @@ int main(void)
         cmocka_unit_test(o3_load_commands_exec_lost_mangling),
         cmocka_unit_test(linux_messages_of_o4),
         cmocka_unit_test(windows_loaders_of_other_programs),
+        cmocka_unit_test(n1_retyped_and_cut_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
