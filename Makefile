@@ -31,16 +31,23 @@ build: deps-build
 run: build
 	@./$(BUILD)/torchdoctor check; rc=$$?; [ $$rc -le 1 ] || exit $$rc
 
+# The ASan+UBSan suite uses the fixtures the plain suite has just built
+# (they do not depend on the build; tests/tests.cmake, TD_FIXTURES_FROM).
 test: deps-test
-	@$(MAKE) --no-print-directory test-plain test-asan test-fuzz
+	@$(MAKE) --no-print-directory test-plain
+	@$(MAKE) --no-print-directory test-asan ASAN_FIXTURES=$(abspath $(BUILD))/fixtures
+	@$(MAKE) --no-print-directory test-fuzz
 
 test-plain:
 	cmake -S . -B $(BUILD) -G Ninja -DTD_TESTS=ON >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 	ctest --test-dir $(BUILD) -j $(JOBS) --output-on-failure
 
+# ASAN_FIXTURES: a fixtures folder to use when complete (`make test` names
+# the plain build's); unset, the ASan build makes its own.
 test-asan:
-	CC=clang cmake -S . -B $(ASAN_BUILD) -G Ninja -DTD_TESTS=ON -DTD_SANITIZE=ON >/dev/null
+	CC=clang cmake -S . -B $(ASAN_BUILD) -G Ninja -DTD_TESTS=ON -DTD_SANITIZE=ON \
+	  $(if $(ASAN_FIXTURES),-DTD_FIXTURES_FROM=$(ASAN_FIXTURES),-UTD_FIXTURES_FROM) >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --test-dir $(ASAN_BUILD) -j $(JOBS) --output-on-failure
