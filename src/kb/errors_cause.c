@@ -540,14 +540,41 @@ static const char *torch_requirer(const char *symbol, const char *platform)
     return names[row][windows ? 1 : mac ? 2 : 0];
 }
 
+/* ld.so's "wrong ELF class: ELFCLASS32" in any of the C library's languages:
+ * the class after a colon is never translated ("错误 ELF 类: ELFCLASS32"), and
+ * a wrapped paste may put it on the next line. */
+static bool elf_class_reason(const char *t)
+{
+    for (const char *p = strstr(t, "ELFCLASS"); p; p = strstr(p + 1, "ELFCLASS")) {
+        const char *q = p;
+        while (q > t && isspace((unsigned char)q[-1]))
+            q--;
+        if (q > t && q[-1] == ':' && (strncmp(p + 8, "32", 2) == 0 || strncmp(p + 8, "64", 2) == 0))
+            return true;
+    }
+    return false;
+}
+
 /* The message forms of ld.so, dyld and the extractors' file fields. */
 static void from_posix(struct td_explain *x)
 {
     struct td_explain_load *l = &x->load;
     const struct td_explain_fields *f = &x->fields;
     const char *t = x->text;
-    if ((has(t, ": version `") || has(t, ": version '") || has(t, ": version ")) &&
-        has(t, " not found") && f->file && f->version) {
+    if (has(t, " with link time reference") && f->file) {
+        /* glibc's "REF: symbol S, version V not defined in file F with link
+         * time reference": F was found and defines version V, but not S in
+         * it -- another build of F than the one REF was linked against,
+         * found first on the search path (a system copy before the
+         * environment's) */
+        l->form = "ld.so";
+        l->kind = TD_KIND_SHADOWED_LIBRARY;
+        l->library = td_explain_base_name(f->file);
+        l->needed_by = f->needed_by;
+        l->symbol = f->symbol;
+        l->file = f->needed_by;
+    } else if ((has(t, ": version `") || has(t, ": version '") || has(t, ": version ")) &&
+               has(t, " not found") && f->file && f->version) {
         l->form = "ld.so";
         l->kind = TD_KIND_MISSING_SYMBOL_VERSION;
         l->library = td_explain_base_name(f->file);
@@ -600,12 +627,15 @@ static void from_posix(struct td_explain *x)
         l->symbol = f->symbol;
         l->file = f->file;
     } else if (has(t, "incompatible architecture") || has(t, "missing compatible arch") ||
-               has(t, "wrong ELF class")) {
+               has(t, "not a compatible arch") || has(t, "wrong ELF class") ||
+               elf_class_reason(t)) {
         /* dyld's reasons for a file without the process's architecture: a thin
          * Mach-O ("mach-o file, but is an incompatible architecture"), a fat
          * one without that slice ("fat file, but missing compatible
-         * architecture"; older dyld: "missing compatible arch in X") */
-        l->form = has(t, "wrong ELF class") ? "ld.so" : "dyld";
+         * architecture"; older dyld: "missing compatible arch in X"; dyld 4's
+         * "could not use 'X' because it is not a compatible arch"); ld.so's
+         * "wrong ELF class: ELFCLASS32", in any language */
+        l->form = has(t, "wrong ELF class") || elf_class_reason(t) ? "ld.so" : "dyld";
         l->kind = TD_KIND_WRONG_ARCHITECTURE;
     } else if (has(t, "invalid ELF header") || has(t, "file too short")) {
         l->form = "ld.so";

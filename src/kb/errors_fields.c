@@ -343,7 +343,8 @@ static const struct extractor extractors[] = {
     {"Error relocating ([^ \t\n:]+): ([^ \t\n:]+): symbol not found", 1, F_FILE},
     {"Error relocating ([^ \t\n:]+): ([^ \t\n:]+): symbol not found", 2, F_SYMBOL},
     /* dyld */
-    {"Library not loaded: ([^ \t\n]+)", 1, F_FILE},
+    /* a paste wrapped at the colon puts the library on the next line */
+    {"Library not loaded:[[:space:]]*([^ \t\n]+)", 1, F_FILE},
     /* macOS 12+ puts the image's UUID first: "Referenced from: <UUID> /path" */
     /* a "(...)" inside the path is part of it ("/Users/(me)/prog"); one after a
      * blank is dyld's note ("(which was built for Mac OS X 10.13)") */
@@ -353,6 +354,12 @@ static const struct extractor extractors[] = {
        retyped as parentheses, or lost with a title's length */
     {"symbol not found in flat namespace ['(]?([^')[:space:]]+)", 1, F_SYMBOL},
     {"Expected in: (<[^>\n]*> )?([^\n]+)", 2, F_EXPECTED},
+    /* glibc elf/dl-lookup.c (check_match's caller): "REFERENCE: symbol S, version V not defined
+       in file F with link time reference" -- F, the library that should define S, lacks it */
+    {"not defined in file ([^ \t\n,]+) with link time reference", 1, F_FILE},
+    {"([^ \t\n'\"(]+):[[:space:]]*symbol [^ \t\n,]+,? version [^ \t\n]+ not defined in file", 1,
+     F_NEEDED_BY},
+    {"symbol ([^ \t\n,]+),? version [^ \t\n]+ not defined in file", 1, F_SYMBOL},
     /* glibc elf/dl-lookup.c: "FILE: undefined symbol: NAME, version V"; a
      * symbol's name (C, Itanium) holds no quote, backtick or parenthesis, so
      * one glued on by the sentence that quotes the message is not part of it
@@ -380,6 +387,9 @@ static const struct extractor extractors[] = {
     /* glibc: "LIB: cannot open shared object file: No such file or directory" */
     {"([^ \t\n'\"():]+): cannot open shared object file", 1, F_FILE},
     {"([^ \t\n'\"(]+): (wrong ELF class: ELFCLASS[0-9]+|invalid ELF header)", 1, F_FILE},
+    /* the same in the C library's other languages ("错误 ELF 类: ELFCLASS32"): the class
+       is never translated, and a wrapped paste may break the line before it */
+    {"([^ \t\n'\"(]+):[^:\n]*:[[:space:]]*ELFCLASS(32|64)", 1, F_FILE},
     {"dlopen\\(([^,\n]+), [0-9xA-Fa-f]+\\)", 1, F_FILE},
     {"Could not load (dynamic )?library '?([^ '\t\n]+[^ '\t\n.])'?", 2, F_FILE},
     {"Loading binary ([^ \t\n]+)", 1, F_FILE},

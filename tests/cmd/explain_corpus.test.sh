@@ -203,8 +203,12 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         fresh("explain_fresh_o2.json", 40),
         # N (session 14): held out and scored blind, then opened; held to its
         # blind score under the older sets' convention (docs/explain.md "Set N")
+        # N1 after its misses were read by structure: 39/45 (docs/explain.md
+        # "Session 14: N opened", N1)
         fresh("explain_fresh_n1.json", 45, need=0.86),
-        fresh("explain_fresh_n2.json", 50, need=0.8)]
+        # N2 after its misses were read by their raisers' formats: Linux 23/25,
+        # macOS 25/25 (docs/explain.md "Session 14: N opened", N2)
+        fresh("explain_fresh_n2.json", 50, need=0.92)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

@@ -637,6 +637,36 @@ static void no_load_error(void **state)
     td_explain_free(&x);
 }
 
+/* Session 14, N2: readings of message forms in their raisers' own words --
+ * glibc's link-time-reference error (another build of the library found
+ * first), its wrong-class reason in another language or wrapped before the
+ * class, dyld 4's "could not use ... not a compatible arch", and dyld's
+ * "Library not loaded:" with the path wrapped to the next line. */
+static void n2_loader_forms(void **state)
+{
+    (void)state;
+    static const struct expect cases[] = {
+        {"./srv: relocation error: /usr/local/lib/libcurl.so.4: symbol SSL_get1_peer_certificate, "
+         "version OPENSSL_3.0.0 not defined in file libssl.so.3 with link time reference",
+         "shadowed_library", "libssl.so.3", "/usr/local/lib/libcurl.so.4"},
+        {"OSError: /env/lib/libcublas.so.11: symbol gemm_x version libcublasLt.so.11 not defined "
+         "in file libcublasLt.so.11 with link time reference",
+         "shadowed_library", "libcublasLt.so.11", "/env/lib/libcublas.so.11"},
+        {"OSError: /opt/x/libfoo.so: \xe9\x94\x99\xe8\xaf\xaf ELF \xe7\xb1\xbb: ELFCLASS32",
+         "wrong_architecture", "libfoo.so", NULL},
+        {"java.lang.UnsatisfiedLinkError: /tmp/libj.so: /tmp/libj.so: wrong ELF class:\n"
+         "ELFCLASS64 (Possible cause: architecture word width mismatch)",
+         "wrong_architecture", "libj.so", NULL},
+        {"LoadError: dlopen(/g/lib/x.bundle, 0x0009): could not use '/g/lib/x.bundle' because it "
+         "is not a compatible arch - /g/lib/x.bundle",
+         "wrong_architecture", "x.bundle", NULL},
+        {"ImportError: dlopen(/e/_image.so, 2): Library not loaded:\n/usr/local/opt/libpng/lib/"
+         "libpng16.16.dylib\n  Referenced from: /e/_image.so\n  Reason: image not found",
+         "missing_library", "libpng16.16.dylib", "/e/_image.so"},
+    };
+    check_cases(cases, N(cases));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -651,6 +681,7 @@ int main(void)
         cmocka_unit_test(version_condition_ranks_the_catalogue),
         cmocka_unit_test(localised_message_without_code),
         cmocka_unit_test(no_load_error),
+        cmocka_unit_test(n2_loader_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
