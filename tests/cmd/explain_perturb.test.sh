@@ -117,6 +117,12 @@ def translations(t):
 
 # a line that is an error message on its own, not the tail of a wrapped one
 ERROR_LINE = re.compile(r"(Error|error|failed|Failed|not found|cannot|Cannot|[Uu]nable|Could not)\b")
+# a user's sentence about the error ("I was facing this error", "If I install
+# 2.1.1 it works without the error.") is prose, not a message: a line that
+# names no file is an error message only in a message's own shape -- an
+# exception or error word followed by its colon or parenthesis, or an
+# "error:"/"failed:" a program prints
+MESSAGE_SHAPE = re.compile(r"\b[A-Za-z_.]*(Error|Exception|Warning)\b\s*[:(]|\b(error|ERROR|failed|FAILED|Failed)\b\s*[:#(]")
 
 def digits(lib):
     return re.sub(r"\d+", "#", lib) if lib else lib
@@ -136,7 +142,7 @@ for i, t in enumerate(texts):
     variants = [("users", users(t)), ("versions", bump(t)), ("wrap80", wrap(t)),
                 ("timestamps", stamped(t)), ("slashes", slashes(t))]
     ll = last_line(t)
-    if ll != t and (base[1] is None or base[1] in ll.lower()) and ERROR_LINE.search(ll):
+    if ll != t and ERROR_LINE.search(ll) and (base[1] in ll.lower() if base[1] else MESSAGE_SHAPE.search(ll)):
         variants.append(("last_line", ll))
     variants += [("lang-" + lang, v) for lang, v in translations(t)]
     jobs += [(i, what, v) for what, v in variants if v != t]
