@@ -386,6 +386,18 @@ static bool import_ends(const char *after)
     return false;
 }
 
+/* The last dotted part of the N-byte module name NAME ("torch._C" -> "_C"),
+ * its length in *LEN. */
+static const char *last_component(const char *name, size_t n, size_t *len)
+{
+    const char *start = name;
+    for (size_t i = 0; i < n; i++)
+        if (name[i] == '.')
+            start = name + i + 1;
+    *len = (size_t)(name + n - start);
+    return start;
+}
+
 /* The module of a pre-3.8 "DLL load failed:" (which names none): the last
  * import statement of the traceback ("from torch._C import *" -> _C). */
 static const char *imported_module(const char *text, struct td_arena *a)
@@ -405,12 +417,7 @@ static const char *imported_module(const char *text, struct td_arena *a)
         }
         if (n == 0 || strncmp(name, "DLL", 3) == 0 || !import_ends(name + n))
             continue;
-        const char *dot = NULL;
-        for (size_t i = 0; i < n; i++)
-            if (name[i] == '.')
-                dot = name + i;
-        best = dot ? dot + 1 : name;
-        best_len = (size_t)(name + n - best);
+        best = last_component(name, n, &best_len);
     }
     /* an import by the module's name in a string, later in the traceback
      * than the statement: SWIG's swig_import_helper ("_mod =
@@ -425,12 +432,7 @@ static const char *imported_module(const char *text, struct td_arena *a)
                 strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
             if (n == 0 || name[n] != '\'' || (best && name < best))
                 continue;
-            const char *dot = NULL;
-            for (size_t i = 0; i < n; i++)
-                if (name[i] == '.')
-                    dot = name + i;
-            best = dot ? dot + 1 : name;
-            best_len = (size_t)(name + n - best);
+            best = last_component(name, n, &best_len);
         }
     return best && best_len ? td_arena_strndup(a, best, best_len) : NULL;
 }

@@ -215,12 +215,6 @@ static const struct dialog_case dialog_cases[] = {
      "Der Prozedureinsprungpunkt \"?foo@@YAXXZ\" wurde in der DLL "
      "\"C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll\" nicht gefunden",
      "missing_symbol", "c10.dll", "?foo@@YAXXZ"},
-    {"entry_point", "fr",
-     "Le point d'entrée de procédure ?foo@@YAXXZ est introuvable dans la bibliothèque de liens "
-     "dynamiques C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll.",
-     "Le point d'entrée de procédure ?foo@@YAXXZ est introuvable dans la bibliothèque de liens "
-     "dynamiques C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll",
-     "missing_symbol", "c10.dll", "?foo@@YAXXZ"},
     {"entry_point", "sv",
      "Det går inte att hitta procedurstartadressen ?foo@@YAXXZ i DLL-filen "
      "C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll.",
