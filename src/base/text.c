@@ -61,6 +61,15 @@ static bool load(struct codepage *p, int cp)
     return any;
 }
 
+bool td_text_codepage_high(int cp, uint16_t high[128])
+{
+    struct codepage p;
+    bool ok = load(&p, cp);
+    free(p.pairs);
+    memcpy(high, p.single + 0x80, 128 * sizeof *high);
+    return ok;
+}
+
 static size_t put_utf8(char *out, unsigned u)
 {
     if (u < 0x80) {

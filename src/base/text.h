@@ -8,7 +8,9 @@
 #ifndef TD_BASE_TEXT_H
 #define TD_BASE_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct td_decoded {
     char *utf8; /* malloc'd, NUL-terminated */
@@ -19,6 +21,11 @@ struct td_decoded {
 /* Decodes BYTES[0..N) into OUT. 0, or -1 when out of memory. Text that no
  * candidate decodes is passed on as it is ("unknown"). */
 int td_text_decode(const char *bytes, size_t n, struct td_decoded *out);
+
+/* The code points of the bytes 0x80-0xFF in code page CP of
+ * data/codepages.tsv (0: unmapped, or a lead byte) into HIGH; false when
+ * the table cannot be read. */
+bool td_text_codepage_high(int cp, uint16_t high[128]);
 
 /* Windows: the console's input code page (the ANSI one without a console),
  * and BYTES converted from code page CP by the system (text_windows.c;

@@ -437,6 +437,23 @@ static const char *imported_module(const char *text, struct td_arena *a)
     return best && best_len ? td_arena_strndup(a, best, best_len) : NULL;
 }
 
+/* Past the N-byte option at Q of an install command, and past its value
+ * where it takes one ("-c conda-forge", "--index-url URL"). */
+static const char *past_option(const char *q, size_t n)
+{
+    static const char *const valued[] = {
+        "-c", "--channel", "-i", "--index-url", "-f", "--find-links", "--extra-index-url"};
+    bool takes = false;
+    for (size_t v = 0; v < sizeof valued / sizeof *valued; v++)
+        takes |= strlen(valued[v]) == n && strncmp(q, valued[v], n) == 0;
+    q += n;
+    if (takes) {
+        q += strspn(q, " \t");
+        q += strcspn(q, " \t\r\n");
+    }
+    return q;
+}
+
 /* The package of the text's last install command ("pip install --upgrade
  * tensorflow", "conda install -c conda-forge tensorflow"): what a report that
  * shows no import ran. Options are skipped, with the value of those that take
@@ -445,8 +462,6 @@ static const char *installed_package(const char *text, struct td_arena *a)
 {
     static const char *const cmds[] = {"pip install ", "pip3 install ", "conda install ",
                                        "mamba install "};
-    static const char *const valued[] = {
-        "-c", "--channel", "-i", "--index-url", "-f", "--find-links", "--extra-index-url"};
     const char *best = NULL;
     size_t best_len = 0;
     for (size_t c = 0; c < sizeof cmds / sizeof *cmds; c++)
@@ -456,14 +471,7 @@ static const char *installed_package(const char *text, struct td_arena *a)
                 q += strspn(q, " \t");
                 size_t n = strcspn(q, " \t\r\n");
                 if (n && *q == '-') {
-                    bool takes = false;
-                    for (size_t v = 0; v < sizeof valued / sizeof *valued; v++)
-                        takes |= strlen(valued[v]) == n && strncmp(q, valued[v], n) == 0;
-                    q += n;
-                    if (takes) {
-                        q += strspn(q, " \t");
-                        q += strcspn(q, " \t\r\n");
-                    }
+                    q = past_option(q, n);
                     continue;
                 }
                 size_t k =
@@ -557,6 +565,19 @@ static bool elf_class_reason(const char *t)
     return false;
 }
 
+/* ld.so's lookup of SYMBOL in the file F->file names, for F->needed_by,
+ * failed as KIND. */
+static void ldso_lookup_failed(struct td_explain_load *l, const struct td_explain_fields *f,
+                               const char *kind, const char *symbol)
+{
+    l->form = "ld.so";
+    l->kind = kind;
+    l->library = td_explain_base_name(f->file);
+    l->needed_by = f->needed_by;
+    l->symbol = symbol;
+    l->file = f->needed_by;
+}
+
 /* The message forms of ld.so, dyld and the extractors' file fields. */
 static void from_posix(struct td_explain *x)
 {
@@ -569,20 +590,9 @@ static void from_posix(struct td_explain *x)
          * it -- another build of F than the one REF was linked against,
          * found first on the search path (a system copy before the
          * environment's) */
-        l->form = "ld.so";
-        l->kind = TD_KIND_SHADOWED_LIBRARY;
-        l->library = td_explain_base_name(f->file);
-        l->needed_by = f->needed_by;
-        l->symbol = f->symbol;
-        l->file = f->needed_by;
-    } else if ((has(t, ": version `") || has(t, ": version '") || has(t, ": version ")) &&
-               has(t, " not found") && f->file && f->version) {
-        l->form = "ld.so";
-        l->kind = TD_KIND_MISSING_SYMBOL_VERSION;
-        l->library = td_explain_base_name(f->file);
-        l->needed_by = f->needed_by;
-        l->symbol = f->version;
-        l->file = f->needed_by;
+        ldso_lookup_failed(l, f, TD_KIND_SHADOWED_LIBRARY, f->symbol);
+    } else if (has(t, ": version ") && has(t, " not found") && f->file && f->version) {
+        ldso_lookup_failed(l, f, TD_KIND_MISSING_SYMBOL_VERSION, f->version);
     } else if ((has(t, "ndefined symbol:") || has(t, "Symbol not found:") ||
                 has(t, "symbol not found in flat namespace")) &&
                f->symbol) {

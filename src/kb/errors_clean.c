@@ -4,10 +4,9 @@
  * path) are halved. */
 #include <ctype.h>
 #include <stdbool.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "base/data.h"
+#include "base/text.h"
 #include "kb/errors.h"
 
 enum {
@@ -350,23 +349,12 @@ static unsigned utf8_at(const unsigned char *s, size_t n, size_t *len)
  * 437 and 850 (data/codepages.tsv), else 0. */
 static unsigned char oem_byte(unsigned u)
 {
-    static unsigned short units[2][128];
+    static uint16_t units[2][128];
     static bool loaded;
     if (!loaded) {
         loaded = true;
-        static const char *const cols[] = {"codepage", "lead", "units", NULL};
-        struct td_table t;
-        for (bool ok = td_table_open(&t, "codepages", cols); ok && td_table_next(&t);) {
-            int cp = atoi(td_table_cell(&t, 0));
-            const char *hex = td_table_cell(&t, 2);
-            if ((cp != 437 && cp != 850) || strcmp(td_table_cell(&t, 1), "-") != 0 ||
-                strlen(hex) < 4 * 128)
-                continue;
-            for (size_t i = 0; i < 128; i++) {
-                char four[5] = {hex[4 * i], hex[4 * i + 1], hex[4 * i + 2], hex[4 * i + 3], 0};
-                units[cp == 850][i] = (unsigned short)strtoul(four, NULL, 16);
-            }
-        }
+        td_text_codepage_high(437, units[0]);
+        td_text_codepage_high(850, units[1]);
     }
     for (size_t c = 0; c < 2; c++)
         for (size_t i = 0; i < 128; i++)

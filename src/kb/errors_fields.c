@@ -587,6 +587,23 @@ static const char *ntstatus_lookup(unsigned long v, const char **name, int *win3
     return td_arena_strdup(a, hex);
 }
 
+/* Status ST as F's NTSTATUS, its name and the Win32 error it maps to;
+ * with KNOWN_ONLY, only when the table knows it (a code re-counted from a
+ * retyped one). */
+static void take_ntstatus(struct td_explain_fields *f, unsigned long st, bool known_only,
+                          struct td_arena *a)
+{
+    const char *name = NULL;
+    int w = 0;
+    const char *hex = ntstatus_lookup(st, &name, &w, a);
+    if (known_only && !name)
+        return;
+    f->ntstatus = hex;
+    f->ntstatus_name = name;
+    if (!f->win32)
+        f->win32 = w;
+}
+
 /* A signal's description as the C library prints it ("Illegal instruction"),
  * at the start of a line or after ": ", ends a line or is followed by
  * " (core dumped)" or ": N" (macOS). Returns "SIGILL" or NULL. */
@@ -691,10 +708,7 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
                 unsigned long st = x->field == F_NTSTATUS
                                        ? strtoul(v, NULL, 16)
                                        : (unsigned long)(uint32_t)strtol(v, NULL, 10);
-                int w = 0;
-                f->ntstatus = ntstatus_lookup(st, &f->ntstatus_name, &w, a);
-                if (!f->win32)
-                    f->win32 = w;
+                take_ntstatus(f, st, false, a);
             }
             break;
         case F_NTSTATUS_LOOSE:
@@ -702,15 +716,7 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
                 /* the digits after the zeros are the status's own: 0xC0000000 | them */
                 const char *d = v + 2 + ((v[2] | 0x20) == 'c');
                 d += strspn(d, "0");
-                const char *name = NULL;
-                int w = 0;
-                const char *st = ntstatus_lookup(0xC0000000UL | strtoul(d, NULL, 16), &name, &w, a);
-                if (name) {
-                    f->ntstatus = st;
-                    f->ntstatus_name = name;
-                    if (!f->win32)
-                        f->win32 = w;
-                }
+                take_ntstatus(f, 0xC0000000UL | strtoul(d, NULL, 16), true, a);
             }
             break;
         case F_CUDA_ERROR:
