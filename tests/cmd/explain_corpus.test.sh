@@ -110,6 +110,10 @@
 #                                     N1 worked on since (docs/explain.md
 #                                     "Session 14: N opened"): held to its
 #                                     after score, 39/45;
+#   tests/cmd/explain_fresh_p1.json -- P (session 14), 30 Windows texts, and 15
+#   tests/cmd/explain_fresh_p2.json    Linux and 15 macOS texts: held out, scored
+#                                     blind (docs/explain.md "Set P"), opened in
+#                                     session 15;
 #   tests/cmd/explain_shapes.json   -- no user's text: each is composed from a
 #                                     message format as its source prints it
 #                                     (dyld's reasons, NCCL, c10d, cuDNN, ORT,
@@ -208,7 +212,12 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         fresh("explain_fresh_n1.json", 45, need=0.86),
         # N2 after its misses were read by their raisers' formats: Linux 23/25,
         # macOS 25/25 (docs/explain.md "Session 14: N opened", N2)
-        fresh("explain_fresh_n2.json", 50, need=0.92)]
+        fresh("explain_fresh_n2.json", 50, need=0.92),
+        # P (session 14): held out, scored blind on two binaries, opened at the
+        # start of session 15; held to its blind score: Windows 24/30, Linux
+        # 14/15, macOS 11/15 (docs/explain.md "Set P")
+        fresh("explain_fresh_p1.json", 30, need=0.8),
+        fresh("explain_fresh_p2.json", 30, need=0.73)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()
