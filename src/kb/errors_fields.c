@@ -457,6 +457,10 @@ static const struct extractor extractors[] = {
     {"WindowsError: \\[Error ([0-9]+)\\]", 1, F_WIN32},
     {"(^|[^A-Za-z])WinError ([0-9]+)", 2, F_WIN32},
     {"Load(ing)? ?Library failed with error ([0-9]+)", 2, F_WIN32},
+    /* pywin32 (win32/src/PyWinTypesmodule.cpp, PyWin_SetAPIError): the error is the tuple
+       (code, the API's name, the system message): "pywintypes.error: (126, 'LoadLibraryEx',
+       ...)" */
+    {"(pywintypes|win32api)\\.error: \\(([0-9]+), '[A-Za-z]+'", 2, F_WIN32},
     /* OBS (libobs/util/platform-windows.c, os_dlopen): "LoadLibrary failed for '%s': %s (%lu)",
        the system message ending in a line break, so the code may open the log's next line */
     {"LoadLibrary failed for '[^'\n]+': ([^\n]*|[^\n]*\n[0-9:. \t]*)\\(([0-9]+)\\)", 2, F_WIN32},

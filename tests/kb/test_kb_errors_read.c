@@ -1062,7 +1062,8 @@ static void n1_retyped_and_cut_forms(void **state)
  * has); OpenMP's duplicate-runtime message quoted without its "OMP: Error
  * #15:" prefix; a loader's list of candidates in which a folder was tried
  * (mpi4py); the Japanese entry-point dialog, with and without its blanks;
- * the English one retyped without its DLL; an NTSTATUS printed unsigned. */
+ * the English one retyped without its DLL; an NTSTATUS printed unsigned;
+ * pywin32's error tuple. */
 static void p1_opened(void **state)
 {
     (void)state;
@@ -1102,6 +1103,10 @@ static void p1_opened(void **state)
     td_explain_free(&x);
     expect("dll load failed with errorcode 3221225501", "cpu_feature_missing", NULL, NULL);
     expect("Process finished with exit code 3221225781", "missing_library", NULL, NULL);
+    /* pywin32's error tuple: the code first, the system message retyped or cut */
+    expect("    h = win32api.LoadLibraryEx(dll_name, 0, flags)\npywintypes.error: (126, "
+           "'LoadLibraryEx', 'cannot find module.')",
+           "missing_library", NULL, NULL);
 }
 
 int main(void)
