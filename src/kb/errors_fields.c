@@ -382,12 +382,18 @@ static const struct extractor extractors[] = {
     /* glibc elf/dl-load.c via _dl_signal_error: "PROGRAM: error while loading shared libraries:
        LIB: ..." */
     {"error while loading shared libraries: ([^ \t\n:]+): ", 1, F_FILE},
-    /* the same retyped without the blank, or cut after the library's name */
-    {"error while loading shared libraries:[ \t]*([^ \t\n:]+)", 1, F_FILE},
+    /* the same retyped without the blank, or cut after the library's name; a library's name
+       holds a dot or a slash -- _dl_signal_error leaves the name out for the program itself
+       (its l_name is ""), so "PROG: error while loading shared libraries: cannot restore
+       segment prot after reloc: ..." names no library, and "cannot" is not one */
+    {"error while loading shared libraries:[ \t]*([^ \t\n:]*[./][^ \t\n:]*)", 1, F_FILE},
     {"(^|[ \t])([^ \t\n:]+): error while loading shared libraries", 2, F_NEEDED_BY},
     /* musl ldso/dynlink.c: "Error loading shared library %s: %m (needed by %s)" and
        "Error relocating %s: %s: symbol not found" */
     {"Error loading shared library ([^ \t\n:]+): ", 1, F_FILE},
+    /* glibc elf/rtld.c (do_preload): "ERROR: ld.so: object '%s' from %s cannot be preloaded
+       (%s): ignored." -- the object is the file, not "ld.so" before it */
+    {"object '([^'\n]+)' from [^ \t\n]+ cannot be preloaded", 1, F_FILE},
     {"Error loading shared library [^\n]*\\(needed by ([^)\n]+)\\)", 1, F_NEEDED_BY},
     {"Error relocating ([^ \t\n:]+): ([^ \t\n:]+): symbol not found", 1, F_FILE},
     {"Error relocating ([^ \t\n:]+): ([^ \t\n:]+): symbol not found", 2, F_SYMBOL},

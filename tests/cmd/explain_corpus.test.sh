@@ -122,6 +122,13 @@
 #                                     native code) from threads none of the
 #                                     others cites nor the held-out Q, open
 #                                     from the start (same section);
+#   tests/cmd/explain_fresh_o8.json -- O8 (session 15), 25 Linux texts beyond
+#                                     the ML stack (clusters, containers,
+#                                     WSL, Jetson, ROCm, AppImages and
+#                                     snaps, other runtimes, games, the
+#                                     loader's refusals under SELinux), open
+#                                     from the start (docs/explain.md
+#                                     "Session 15: set O8");
 #   tests/cmd/explain_shapes.json   -- no user's text: each is composed from a
 #                                     message format as its source prints it
 #                                     (dyld's reasons, NCCL, c10d, cuDNN, ORT,
@@ -229,7 +236,9 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         fresh("explain_fresh_p1.json", 30, need=0.86),
         fresh("explain_fresh_p2.json", 30, need=0.73),
         # O5 (session 15): open, 23/25 after its misses were read
-        fresh("explain_fresh_o5.json", 25)]
+        fresh("explain_fresh_o5.json", 25),
+        # O8 (session 15): open, 25/25 after its misses were read
+        fresh("explain_fresh_o8.json", 25)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

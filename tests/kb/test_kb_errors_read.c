@@ -1109,6 +1109,42 @@ static void p1_opened(void **state)
            "missing_library", NULL, NULL);
 }
 
+/* O8 (Linux beyond the ML stack): the loader's refusals to map a file it
+ * found (an executable stack, a segment's protection, musl's RELRO) are not
+ * a missing library, whichever form carries them; a reason without a
+ * library is about the program itself (glibc leaves its empty name out);
+ * rtld's LD_PRELOAD warning names the object in quotes, not "ld.so" */
+static void o8_loader_refusals(void **state)
+{
+    (void)state;
+    expect("./test: error while loading shared libraries: libcriterion.so.3: cannot enable "
+           "executable stack as shared object requires: Invalid argument",
+           "unreadable_file", "libcriterion.so.3", NULL);
+    expect("error, dlerror is /home/u/.config/app/plugins/libnet.so: "
+           "\xe6\x97\xa0\xe6\xb3\x95\xe5\x90\xaf\xe7\x94\xa8\xe5\x85\xb1\xe4\xba\xab"
+           "\xe7\x9b\xae\xe6\xa0\x87\xe9\x9c\x80\xe8\xa6\x81\xe7\x9a\x84\xe5\x8f\xaf"
+           "\xe6\x89\xa7\xe8\xa1\x8c\xe6\xa0\x88: x",
+           "unreadable_file", "libnet.so", NULL);
+    expect("/usr/sbin/squid3: error while loading shared libraries: cannot restore segment prot "
+           "after reloc: Permission denied",
+           "unreadable_file", "squid3", NULL);
+    expect("rest | Error relocating /lib/ld-musl-x86_64.so.1: RELRO protection failed: "
+           "Permission denied",
+           "unreadable_file", "ld-musl-x86_64.so.1", NULL);
+    expect("ERROR: ld.so: object '/home/u/.steam/ubuntu12_64/gameoverlayrenderer.so' from "
+           "LD_PRELOAD cannot be preloaded (wrong ELF class: ELFCLASS64): ignored.",
+           "wrong_architecture", "gameoverlayrenderer.so", NULL);
+    expect("prog: error while loading shared libraries: libfoo.so.1: cannot allocate memory in "
+           "static TLS block",
+           "init_failure", "libfoo.so.1", NULL);
+    struct td_explain x;
+    explain("hipErrorNoBinaryForGpu: Unable to find code object for all current devices!", &x);
+    assert_non_null(x.load.kind);
+    assert_string_equal(x.load.kind, "gpu_arch_unsupported");
+    assert_null(x.load.library);
+    td_explain_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1141,6 +1177,7 @@ int main(void)
         cmocka_unit_test(windows_loaders_of_other_programs),
         cmocka_unit_test(n1_retyped_and_cut_forms),
         cmocka_unit_test(p1_opened),
+        cmocka_unit_test(o8_loader_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
