@@ -172,6 +172,50 @@ static const struct td_winmsg *retyped_english(const char *text, const struct td
     return found;
 }
 
+/* Whether TEXT holds M's message with its insert "%1" filled in by the
+ * program that formatted it: libuv's uv_dlopen (Node's, Electron's
+ * process.dlopen) replaces the "%1" of ERROR_BAD_EXE_FORMAT's message with
+ * the file's name ("\\?\C:\...\addon.node is not a valid Win32
+ * application."), as FormatMessage does for any caller that passes its
+ * arguments. The words of the message on one side of the insert (ten bytes
+ * at least), next to a word that is not a blank: the name. */
+static bool filled_insert(const char *text, const struct td_winmsg *m)
+{
+    const char *ins = strstr(m->message, "%1");
+    if (!ins || ins - m->message >= (ptrdiff_t)m->stem_len)
+        return false;
+    size_t before = (size_t)(ins - m->message), after = m->stem_len - before - 2;
+    if (after >= 10) {
+        char stem[LINE_CAP];
+        snprintf(stem, sizeof stem, "%.*s", (int)after, ins + 2);
+        for (const char *p = strstr(text, stem); p; p = strstr(p + 1, stem)) {
+            if (p == text || isspace((unsigned char)p[-1]) ||
+                (p - text >= 2 && p[-2] == '%' && p[-1] == '1'))
+                continue;
+            if (!before)
+                return true;
+            /* the words before the insert end on the same line before the name */
+            const char *line = p;
+            while (line > text && line[-1] != '\n')
+                line--;
+            char pre[LINE_CAP];
+            snprintf(pre, sizeof pre, "%.*s", (int)before, m->message);
+            const char *q = strstr(line, pre);
+            if (q && q < p)
+                return true;
+        }
+    } else if (before >= 10 && after == 0) {
+        char stem[LINE_CAP];
+        snprintf(stem, sizeof stem, "%.*s", (int)before, m->message);
+        for (const char *p = strstr(text, stem); p; p = strstr(p + 1, stem)) {
+            const char *q = p + before;
+            if (*q && !isspace((unsigned char)*q) && *q != '%')
+                return true;
+        }
+    }
+    return false;
+}
+
 const struct td_winmsg *td_winmsg_find(const char *text)
 {
     size_t n;
@@ -202,6 +246,9 @@ const struct td_winmsg *td_winmsg_find(const char *text)
         for (size_t i = 0; i < n; i++)
             if (wrapped_in(text, m[i].message, m[i].stem_len))
                 return &m[i];
+    for (size_t i = 0; i < n; i++)
+        if (filled_insert(text, &m[i]))
+            return &m[i];
     return retyped_english(text, m, n);
 }
 
@@ -326,8 +373,10 @@ static const struct extractor extractors[] = {
     /* a wording no torch prints (docs/explain.md), and PyInstaller's */
     {"Failed to load (dynlib/dll )?'?([^ '\t\n]+\\.(dll|pyd|so|dylib)[.0-9]*)", 2, F_FILE},
     /* ctypes (Python 3.8+) for ERROR_MOD_NOT_FOUND: "Could not find module 'X' (or one of its
-       dependencies)" */
-    {"Could not find module '([^'\n]+)'", 1, F_FILE},
+       dependencies)"; a path whose last part has no dot is a folder a loader
+       tried among its candidates (mpi4py's "cannot load MPI library", one
+       OSError per line), not a file: the first name that is one */
+    {"Could not find module '(([^'\n]*[\\/])?[^'\n\\/]*\\.[^'\n\\/]*|[^'\n\\/]+)'", 1, F_FILE},
     /* onnxruntime's provider bridge */
     {"when trying to load \"([^\"\n]+)\"", 1, F_FILE},
     /* glibc elf/dl-load.c via _dl_signal_error: "PROGRAM: error while loading shared libraries:
@@ -408,11 +457,19 @@ static const struct extractor extractors[] = {
     {"WindowsError: \\[Error ([0-9]+)\\]", 1, F_WIN32},
     {"(^|[^A-Za-z])WinError ([0-9]+)", 2, F_WIN32},
     {"Load(ing)? ?Library failed with error ([0-9]+)", 2, F_WIN32},
+    /* pywin32 (win32/src/PyWinTypesmodule.cpp, PyWin_SetAPIError): the error is the tuple
+       (code, the API's name, the system message): "pywintypes.error: (126, 'LoadLibraryEx',
+       ...)" */
+    {"(pywintypes|win32api)\\.error: \\(([0-9]+), '[A-Za-z]+'", 2, F_WIN32},
     /* OBS (libobs/util/platform-windows.c, os_dlopen): "LoadLibrary failed for '%s': %s (%lu)",
        the system message ending in a line break, so the code may open the log's next line */
     {"LoadLibrary failed for '[^'\n]+': ([^\n]*|[^\n]*\n[0-9:. \t]*)\\(([0-9]+)\\)", 2, F_WIN32},
     {"(0[xX][cC]0[0-9a-fA-F]{6})", 1, F_NTSTATUS},
     {"(^|[^0-9])(-10737[0-9]{5})([^0-9]|$)", 2, F_NTSTATUS_DEC},
+    /* the same code unsigned, as a DWORD exit code or GetLastError is printed with %u or
+       %lu ("dll load failed with errorcode 3221225501", winget's 3221225781): 0xC0000000
+       (3221225472) and the statuses above it */
+    {"(^|[^0-9.])(32212(2[5-9]|[3-9][0-9])[0-9]{3})([^0-9.]|$)", 2, F_NTSTATUS_DEC},
     /* an NTSTATUS retyped with its zeros miscounted ("0xc00007b", "0xc0000000135"), or, in
        the start-failure dialog, without its "c" ("unable to start correctly (0x000007b)"):
        kept only when the re-counted code is a known status */

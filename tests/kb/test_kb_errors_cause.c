@@ -197,6 +197,12 @@ static const struct dialog_case dialog_cases[] = {
      "Le point d'entrée de procédure ?foo@@YAXXZ est introuvable dans la bibliothèque de liens "
      "dynamiques C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll",
      "missing_symbol", "c10.dll", "?foo@@YAXXZ"},
+    {"entry_point", "ja",
+     "プロシージャ エントリ ポイント ?foo@@YAXXZ がダイナミック リンク ライブラリ "
+     "C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll から見つかりませんでした。",
+     "プロシージャ エントリ ポイント ?foo@@YAXXZ がダイナミック リンク ライブラリ "
+     "C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll から見つかりませんでした",
+     "missing_symbol", "c10.dll", "?foo@@YAXXZ"},
     {"entry_point", "ru",
      "Точка входа в процедуру ?foo@@YAXXZ не найдена в библиотеке DLL "
      "C:\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll.",

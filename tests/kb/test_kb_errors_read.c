@@ -1056,6 +1056,59 @@ static void n1_retyped_and_cut_forms(void **state)
            "env_var_invalid", NULL, NULL);
 }
 
+/* Session 15, P1 opened (docs/explain.md "Session 15: P1 opened (Windows) and
+ * set O5"): a system message whose "%1" the caller filled in with the file
+ * (libuv's uv_dlopen for ERROR_BAD_EXE_FORMAT, in any language the table
+ * has); OpenMP's duplicate-runtime message quoted without its "OMP: Error
+ * #15:" prefix; a loader's list of candidates in which a folder was tried
+ * (mpi4py); the Japanese entry-point dialog, with and without its blanks;
+ * the English one retyped without its DLL; an NTSTATUS printed unsigned;
+ * pywin32's error tuple. */
+static void p1_opened(void **state)
+{
+    (void)state;
+    expect("Error: \\\\?\\C:\\app\\node_modules\\sharp\\build\\Release\\sharp.node is not a valid "
+           "Win32 application.\n\\\\?\\C:\\app\\node_modules\\sharp\\build\\Release\\sharp.node",
+           "wrong_architecture", "sharp.node", NULL);
+    expect("Error: C:\\app\\node_modules\\canvas\\build\\Release\\canvas.node ist keine zulässige "
+           "Win32-Anwendung.",
+           "wrong_architecture", "canvas.node", NULL);
+    /* the message with its insert unfilled is read as before */
+    expect("OSError: [WinError 193] %1 is not a valid Win32 application", "wrong_architecture",
+           NULL, NULL);
+    expect("Error: Initializing libomp.dll, but found libiomp5md.dll already initialized.",
+           "duplicate_runtime", "libomp.dll", NULL);
+    expect("RuntimeError: cannot load MPI library\nCould not find module "
+           "'C:\\Users\\me\\venv\\DLLs' (or one of its dependencies). Try using the full path "
+           "with constructor syntax.\nCould not find module 'msmpi.dll' (or one of its "
+           "dependencies). Try using the full path with constructor syntax.",
+           "missing_library", "msmpi.dll", NULL);
+    /* a bare name (ctypes adds ".dll") is still a file */
+    expect("FileNotFoundError: Could not find module 'shcore' (or one of its dependencies). Try "
+           "using the full path with constructor syntax.",
+           "missing_library", "shcore", NULL);
+    expect("プロシージャ エントリ ポイント ?Qt_6@QtCore がダイナミック リンク ライブラリ "
+           "C:\\Program Files\\App\\app.exe から見つかりませんでした。",
+           "missing_symbol", "app.exe", NULL);
+    expect("プロシージャエントリポイント GetDpiForWindow がダイナミック リンク\nライブラリ "
+           "USER32.dll から見つかりませんでした。",
+           "missing_symbol", "USER32.dll", NULL);
+    struct td_explain x;
+    explain("The procedure entry point `GetDpiForWindow` could not be located in the dynamic link "
+            "library",
+            &x);
+    assert_non_null(x.load.kind);
+    assert_string_equal(x.load.kind, "missing_symbol");
+    assert_null(x.load.library);
+    td_explain_free(&x);
+    expect("dll load failed with errorcode 3221225501", "cpu_feature_missing", NULL, NULL);
+    expect("Process finished with exit code 3221225781", "missing_library", NULL, NULL);
+    /* pywin32's error tuple: the code first, the system message retyped or cut */
+    expect("    h = win32api.LoadLibraryEx(dll_name, 0, flags)\npywintypes.error: (126, "
+           "'LoadLibraryEx', 'cannot find module.')",
+           "missing_library", NULL, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1087,6 +1140,7 @@ int main(void)
         cmocka_unit_test(linux_messages_of_o4),
         cmocka_unit_test(windows_loaders_of_other_programs),
         cmocka_unit_test(n1_retyped_and_cut_forms),
+        cmocka_unit_test(p1_opened),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
