@@ -268,9 +268,13 @@ static size_t columns(const char *s, size_t n)
 static const size_t terminal_widths[] = {80, 100, 120, 132};
 
 /* The terminal width the text was wrapped at: the longest line length that
- * at least two lines fill exactly, the last line not counted (it is where
- * the text ended, not where the terminal broke it: a two-line text whose
- * halves happen to be as long is not wrapped); 0 when none. */
+ * at least two different lines fill exactly, the last line not counted (it
+ * is where the text ended, not where the terminal broke it: a two-line text
+ * whose halves happen to be as long is not wrapped), nor a line the program
+ * printed again before its message's next indented line (dyld's lazy-binding
+ * failure repeats its "Referenced from:" line, and "  Expected in:" follows:
+ * one line twice is no width; a wrapped piece repeated goes on at column 0);
+ * 0 when none. */
 static size_t wrap_width(const struct line *l, size_t n)
 {
     size_t best = 0;
@@ -279,7 +283,9 @@ static size_t wrap_width(const struct line *l, size_t n)
             continue;
         size_t same = 0;
         for (size_t k = 0; k + 1 < n; k++)
-            same += l[k].columns == l[i].columns;
+            same += l[k].columns == l[i].columns &&
+                    (k == i || l[k].raw != l[i].raw || memcmp(l[k].s, l[i].s, l[i].raw) != 0 ||
+                     l[k + 1].indent < 2);
         if (same >= 2)
             best = l[i].columns;
     }

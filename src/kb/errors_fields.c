@@ -428,6 +428,14 @@ static const struct extractor extractors[] = {
     {"Error relocating ([^ \t\n:]+): ([^ \t\n:]+): symbol not found", 1, F_FILE},
     {"Error relocating ([^ \t\n:]+): ([^ \t\n:]+): symbol not found", 2, F_SYMBOL},
     /* dyld */
+    /* dyld prints the install name alone to the end of its line; inside a
+     * framework bundle the binary is named after the bundle and both may hold
+     * blanks ("@rpath/Electron Framework.framework/Electron Framework"): a
+     * path through a ".framework" folder is read to the line's end (no colon:
+     * a one-line paste's "Referenced from:" is not part of it) */
+    {"Library not loaded:[[:space:]]*'?(([^\n':`]*/)?[^/\n':`]+\\.framework/([^\n':`]*/)?[^/\n':` "
+     "][^/\n':`]*[^/\n':` ])'?[ \t]*$",
+     1, F_FILE},
     /* a paste wrapped at the colon puts the library on the next line */
     {"Library not loaded:[[:space:]]*([^ \t\n]+)", 1, F_FILE},
     /* macOS 12+ puts the image's UUID first: "Referenced from: <UUID> /path" */

@@ -1034,6 +1034,10 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
     }
     if (!r->library)
         return NULL;
+    if (strncmp(r->library, "off-macos:", 10) == 0)
+        /* a CPU-feature guard (jaxlib's AVX check) that fails on macOS fails
+         * under Rosetta: the x86-64 interpreter is at fault, not the file */
+        return p->platform && strcmp(p->platform, "macos") == 0 ? NULL : r->library + 10;
     if (strcmp(r->library, "driver") == 0)
         return driver_library(p->platform);
     bool windows = p->platform && strcmp(p->platform, "windows") == 0;
@@ -1184,8 +1188,20 @@ static void use_row(const struct raiser_row *r, const char *text, const regmatch
     p->raiser_source = r->source;
     p->raiser_library = row_library(r, text, m, p, a);
     p->raiser_imported = r->library && strcmp(r->library, "imported") == 0;
-    if (r->library && strcmp(r->library, "torch-cuda") == 0)
+    if (r->library && strcmp(r->library, "torch-cuda") == 0) {
+        const char *torch_cuda = p->raiser_library;
         cuda_source_module(text, p, a);
+        /* torch prints a CUDA error as "CUDA error: <cudaGetErrorString>";
+         * the same string after a program's own check macro
+         * ("cudaCheckError() failed : no kernel image ...") in a text that
+         * never names torch is about that program's kernels, which the text
+         * does not name */
+        const char *k = strstr(text, "o kernel image is available");
+        bool torch = strstr(text, "torch") || strstr(text, "Torch") || strstr(text, "TORCH");
+        if (p->raiser_library == torch_cuda && k && !torch &&
+            (k - text < 13 || strncmp(k - 13, "CUDA error: ", 12) != 0))
+            p->raiser_library = NULL;
+    }
 }
 
 /* Whether a token of a dialog's sentence other than its DLL (group G of M)

@@ -1109,6 +1109,17 @@ static void p1_opened(void **state)
            "missing_library", NULL, NULL);
 }
 
+/* A finding whose kind is KIND and that names no library file. */
+static void expect_no_library(const char *text, const char *kind)
+{
+    struct td_explain x;
+    explain(text, &x);
+    assert_non_null(x.load.kind);
+    assert_string_equal(x.load.kind, kind);
+    assert_null(x.load.library);
+    td_explain_free(&x);
+}
+
 /* TEXT read as KIND (NULL: as no load error) with no library named. */
 static void expect_unnamed(const char *text, const char *kind)
 {
@@ -1122,6 +1133,59 @@ static void expect_unnamed(const char *text, const char *kind)
     }
     assert_null(x.load.library);
     td_explain_free(&x);
+}
+
+/* Session 15, P2 opened and set O6 (docs/explain.md "Session 15: P2 opened
+ * (Linux, macOS) and set O6"): dyld's line-long install names, a repeated
+ * line that is no terminal width, and findings that name no file because
+ * none is at fault. */
+static void p2_o6_names_and_no_file(void **state)
+{
+    (void)state;
+    /* a framework's binary is named after its bundle, blanks and all */
+    expect("dyld[3352]: Library not loaded: @rpath/Electron Framework.framework/Electron "
+           "Framework\n  Referenced from: <4C4C44F1-5555-3144-A109-371CAA64827A> /x/A.app/"
+           "Contents/MacOS/A\n  Reason: tried: '/x/A.app/Contents/Frameworks/Electron "
+           "Framework.framework/Electron Framework' (no such file)",
+           "missing_library", "Electron Framework", NULL);
+    /* a one-line paste: the path still ends before "Referenced from:" */
+    expect("dyld: Library not loaded: /usr/local/opt/icu4c/lib/libicui18n.59.dylib Referenced "
+           "from: /usr/local/bin/node Reason: image not found",
+           "missing_library", "libicui18n.59.dylib", NULL);
+    /* dyld's lazy-binding failure and the same block again: two equal lines
+     * are not a terminal's width, "Referenced from:" keeps its own line */
+    expect("    dyld: lazy symbol binding failed: Symbol not found: _uv_dlopen\n"
+           "    Referenced from: /usr/local/bin/example-server\n"
+           "    Expected in: /usr/local/lib/libexample.3.11.dylib\n\n"
+           "    dyld: Symbol not found: _uv_dlopen\n"
+           "    Referenced from: /usr/local/bin/example-server\n"
+           "    Expected in: /usr/local/lib/libexample.3.11.dylib",
+           "missing_symbol", "example-server", NULL);
+    /* jaxlib's AVX check on macOS: Rosetta's x86-64 interpreter, no file at
+     * fault; on Linux the jaxlib build */
+    expect_no_library("  File \"/Users/me/venv/lib/python3.9/site-packages/jax/_src/lib/"
+                      "__init__.py\", line 85, in <module>\nRuntimeError: This version of jaxlib "
+                      "was built using AVX instructions, which your CPU and/or operating system "
+                      "do not support.",
+                      "cpu_feature_missing");
+    expect("  File \"/home/me/venv/lib/python3.9/site-packages/jax/_src/lib/__init__.py\", line "
+           "85, in <module>\nRuntimeError: This version of jaxlib was built using AVX "
+           "instructions, which your CPU and/or operating system do not support.",
+           "cpu_feature_missing", "jaxlib", NULL);
+    /* MKL's start-up check: the CPU falls short, not a file */
+    expect_no_library("Intel MKL FATAL ERROR: This system does not meet the minimum requirements "
+                      "for use of the Intel(R) Math Kernel Library.",
+                      "cpu_feature_missing");
+    /* torch's MPS feature checks against the macOS it sees */
+    expect("TypeError: MPS BFloat16 is only supported on MacOS 14 or newer", "gpu_not_visible",
+           "MPS", NULL);
+    /* "no kernel image" after a program's own check macro, torch never named:
+     * the program's kernels; torch's own "CUDA error: " form stays torch's */
+    expect_no_library("cudaCheckError() failed : no kernel image is available for execution on "
+                      "the device",
+                      "gpu_arch_unsupported");
+    expect("RuntimeError: CUDA error: no kernel image is available for execution on the device",
+           "gpu_arch_unsupported", "libtorch_cuda.so", NULL);
 }
 
 /* Set O7 (docs/explain.md "Session 15: set O7"): texts as users paste them. */
@@ -1197,6 +1261,7 @@ int main(void)
         cmocka_unit_test(windows_loaders_of_other_programs),
         cmocka_unit_test(n1_retyped_and_cut_forms),
         cmocka_unit_test(p1_opened),
+        cmocka_unit_test(p2_o6_names_and_no_file),
         cmocka_unit_test(o7_opened),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
