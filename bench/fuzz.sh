@@ -19,7 +19,7 @@ run_one() {
     local seeds=()
     [ -n "$fixtures" ] && [ -d "$fixtures/$mod" ] && seeds+=("$fixtures/$mod")
     # fuzz_elf_sparse and the like: the fixtures of their format
-    [ "$mod" = graph_bind ] && [ -n "$fixtures" ] && seeds+=("$fixtures/elf")
+    case $mod in graph_bind | report_inspect) [ -n "$fixtures" ] && seeds+=("$fixtures/elf") ;; esac
     [ -n "$fixtures" ] && [ ${#seeds[@]} -eq 0 ] && [ -d "$fixtures/${mod%%_*}" ] &&
         seeds+=("$fixtures/${mod%%_*}")
     "$bin" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -max_len=262144 \

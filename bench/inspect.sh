@@ -47,3 +47,11 @@ printf 'ratio: nm -D / torchdoctor = %.1fx, readelf / torchdoctor = %.1fx\n' \
     "$(echo "$T_nm / $per" | bc -l)" "$(echo "$T_readelf / $per" | bc -l)"
 printf 'peak memory: torchdoctor %d KiB = %.3f of the file size (target < 0.1)\n' \
     "$M_tdinspect" "$(echo "$M_tdinspect * 1024 / $size" | bc -l)"
+# hyperfine times all runs of one command, then all of the other: on a
+# loaded machine the two blocks meet different loads (one run's ratio was
+# 7.2x, the next one's 11.5x). Paired runs, alternated, say more: the median
+# of the per-pair ratios of CPU time (perf's task-clock) and of wall time.
+if command -v perf >/dev/null && perf stat -e task-clock true >/dev/null 2>&1; then
+    echo "paired, 20 pairs (bench/ab.py; A nm -D, B torchdoctor; load $(cut -d' ' -f1-3 /proc/loadavg)):"
+    /usr/bin/python3 "$(dirname "$0")/ab.py" 20 "nm -D $file" "$td inspect --symbols --format json $file"
+fi

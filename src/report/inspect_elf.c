@@ -169,6 +169,84 @@ static void json_symbol_row(struct td_jsonw *w, const struct td_elf_sym *s)
     LIT(w, " }");
 }
 
+/* The text of a JSON symbol row from its name's closing quote to the end
+ * of its bind (and the row's end, " }", which a versioned row leaves
+ * out): one per kind of row (defined or not, type, bind), made when a
+ * kind is first met (libtorch_cpu's 35,000 rows are of 8 kinds). */
+struct row_tail {
+    char text[64];
+    uint8_t len; /* with the row's end; 0: not made yet */
+};
+
+enum { TYPE_WORDS = 9, BIND_WORDS = 5 };
+
+static unsigned type_slot(uint8_t t)
+{
+    return t < 7 ? t : t == TD_STT_GNU_IFUNC ? 7 : 8;
+}
+
+static unsigned bind_slot(uint8_t b)
+{
+    return b == TD_STB_LOCAL        ? 0
+           : b == TD_STB_GLOBAL     ? 1
+           : b == TD_STB_WEAK       ? 2
+           : b == TD_STB_GNU_UNIQUE ? 3
+                                    : 4;
+}
+
+static const struct row_tail *row_tail(struct row_tail *tails, const struct td_elf_sym *s)
+{
+    struct row_tail *t =
+        &tails[(s->defined * TYPE_WORDS + type_slot(s->type)) * BIND_WORDS + bind_slot(s->bind)];
+    if (!t->len) {
+        memset(t->text, 0, sizeof t->text); /* copied whole */
+        const struct sym_word *type = sym_type_word(s->type), *bind = sym_bind_word(s->bind);
+        int n = snprintf(t->text, sizeof t->text,
+                         "\", \"defined\": %s, \"type\": \"%.*s\", \"bind\": \"%.*s\" }",
+                         s->defined ? "true" : "false", (int)type->len, type->text, (int)bind->len,
+                         bind->text);
+        t->len = (uint8_t)n; /* at most 58 bytes: "false", "SECTION", "UNIQUE" */
+    }
+    return t;
+}
+
+/* The JSON rows of the symbols WALK has left (json_symbol_row's bytes, at
+ * half its instructions: 413 a row with the walk became 200 on
+ * libtorch_cpu, callgrind): the separator, indentation and the row's
+ * start copied as one fixed piece, the name by td_jw_strbody_at, the rest
+ * of an unversioned row as its kind's tail; versioned rows (1.5% there)
+ * as before. Called after the list's first row; counts as
+ * describe_symbols does, S the walk's last symbol. */
+static void json_symbol_rows(struct td_jsonw *w, struct td_elf_dynsym_walk *walk,
+                             struct td_elf_sym *s, uint32_t *defined, uint32_t *undefined)
+{
+    enum { LEAD = 96 };
+    char lead[LEAD] = {0};
+    size_t lead_len = td_jw_item_lead(w, lead);
+    static const char start[] = "{ \"name\": \"";
+    struct row_tail tails[2 * TYPE_WORDS * BIND_WORDS];
+    for (size_t k = 0; k < sizeof tails / sizeof *tails; k++)
+        tails[k].len = 0;
+    if (lead_len)
+        memcpy(lead + lead_len, start, sizeof start - 1);
+    lead_len += sizeof start - 1;
+    while (td_elf_dynsym_walk_next(walk, s)) {
+        *(s->defined ? defined : undefined) += 1;
+        if (lead_len == sizeof start - 1 || s->version || s->version_hidden || s->version_file) {
+            json_symbol_row(w, s);
+            continue;
+        }
+        char *out = td_jw_room(w, LEAD);
+        memcpy(out, lead, LEAD);
+        out = td_jw_strbody_at(w, out + lead_len, s->name, s->name_room);
+        td_jw_wrote(w, out);
+        const struct row_tail *t = row_tail(tails, s);
+        out = td_jw_room(w, sizeof t->text);
+        memcpy(out, t->text, sizeof t->text);
+        td_jw_wrote(w, out + t->len);
+    }
+}
+
 static int describe_symbols(struct td_view *v, const struct td_elf *e, uint32_t *defined,
                             uint32_t *undefined, struct td_err *err)
 {
@@ -182,7 +260,8 @@ static int describe_symbols(struct td_view *v, const struct td_elf *e, uint32_t 
         *(s.defined ? defined : undefined) += 1;
         if (v->kind == TD_VIEW_JSON) {
             json_symbol_row(&v->json, &s);
-            continue;
+            json_symbol_rows(&v->json, &walk, &s, defined, undefined);
+            break;
         }
         td_view_row_begin(v);
         td_view_str(v, "name", "name", s.name);

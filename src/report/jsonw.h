@@ -21,6 +21,7 @@ struct td_jsonw {
     bool after_key;
     int inline_from; /* >0: containers at this depth and deeper stay on one line */
     size_t used;     /* bytes waiting in buf; stdio per call cost 4x the whole parse */
+    bool wide;       /* the processor runs AVX2: strings are checked 32 bytes a step */
     /* 16 KiB: writers are static, so every page of the buffer filled is
      * a fresh page fault; 64 KiB cost deps 11 more faults than the three
      * write calls it saved. */
@@ -89,6 +90,18 @@ static inline void td_jw_wrote(struct td_jsonw *w, const char *end)
  * td_jw_raw / td_jw_rawstr (the separator and indentation are done here):
  * for rows written by the hundred thousand, such as symbol tables. */
 void td_jw_item(struct td_jsonw *w);
+/* What td_jw_item writes before an element that is not the first of the
+ * current array, into OUT (room for 80 bytes): its length, or 0 where it
+ * would write something else than one fixed piece (a compact or inline
+ * array, after a key, at the top level). Rows written by the ten thousand
+ * copy it whole instead of calling td_jw_item for each. */
+size_t td_jw_item_lead(const struct td_jsonw *w, char *out);
+/* The body of S, NUL-terminated within the ROOM bytes that may be read
+ * from it on, escaped but without the quotes (td_jw_rawstr_room's
+ * middle), written from OUT, a position in W's buffer that the caller
+ * holds (td_jw_room); returns the position after it, which may be in a
+ * buffer flushed on the way. */
+char *td_jw_strbody_at(struct td_jsonw *w, char *out, const char *s, size_t room);
 /* S as a quoted, escaped JSON string, with no separator handling. */
 void td_jw_rawstr(struct td_jsonw *w, const char *s);
 /* td_jw_rawstr of S, NUL-terminated within the ROOM bytes that may be read

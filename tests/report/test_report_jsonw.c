@@ -150,11 +150,126 @@ static void room_strings_larger_than_the_buffer(void **state)
     free(want), free(got);
 }
 
+/* td_jw_strbody_at between quotes writes what td_jw_rawstr does, on
+ * both of its paths (32 bytes a step where the processor has AVX2, 16
+ * elsewhere: W.wide set by hand), for strings long enough to take each
+ * kind of step and end in each, with each kind of byte at each position
+ * and each room after the NUL (the heap block ends there: the sanitizer
+ * build sees a read past it). */
+static bool strbody_wide;
+static int nest; /* arrays open around the rows of a test */
+
+static void strbody_string(struct td_jsonw *j)
+{
+    j->wide = strbody_wide;
+    char *out = td_jw_room(j, 1);
+    *out++ = '"';
+    out = td_jw_strbody_at(j, out, room_text, room_size);
+    td_jw_wrote(j, out);
+    td_jw_raw(j, "\"", 1);
+}
+
+static void strbody_matches_rawstr(void **state)
+{
+    (void)state;
+    static const unsigned char probes[] = {'a',  '"',  '\\', 0x01, 0x1f, 0x20, 0x7e,
+                                           0x7f, 0x80, 0x9f, 0xa0, 0xe2, 0xff};
+    static const size_t extras[] = {0, 1, 15, 16, 31, 32, 47};
+    for (int wide = 0; wide < 2; wide++)
+        for (size_t len = 0; len <= 80; len++)
+            for (size_t p = 0; p < sizeof probes; p++)
+                for (size_t at = 0; at < (len ? len : 1); at += p ? 1 : 97)
+                    for (size_t e = 0; e < sizeof extras / sizeof *extras; e++) {
+                        room_size = len + 1 + extras[e];
+                        room_text = malloc(room_size);
+                        memset(room_text, 'b', room_size);
+                        memset(room_text, 'a', len);
+                        if (len)
+                            room_text[at] = (char)probes[p];
+                        room_text[len] = '\0';
+                        strbody_wide = wide;
+                        char *want = render(plain_string, false);
+                        char *got = render(strbody_string, false);
+                        assert_string_equal(got, want);
+                        free(want), free(got), free(room_text);
+                    }
+}
+
+/* Bodies written from every position of the buffer: the steps stop at
+ * its end and the rest goes through the path that flushes it. */
+static void many_bodies(struct td_jsonw *j)
+{
+    static char names[301];
+    memset(names, 'x', 300);
+    names[300] = '\0';
+    j->wide = strbody_wide;
+    td_jw_begin_array(j);
+    for (size_t i = 0; i < 2000; i++) {
+        td_jw_item(j);
+        char *out = td_jw_room(j, 1);
+        *out++ = '"';
+        out = td_jw_strbody_at(j, out, names + i % 40, 301 - i % 40);
+        td_jw_wrote(j, out);
+        td_jw_raw(j, "\"", 1);
+    }
+    td_jw_end_array(j);
+}
+
+static void bodies_larger_than_the_buffer(void **state)
+{
+    (void)state;
+    for (int wide = 0; wide < 2; wide++) {
+        strbody_wide = wide;
+        char *want = render(many_plain, false), *got = render(many_bodies, false);
+        assert_true(strlen(got) > sizeof w.buf);
+        assert_string_equal(got, want);
+        free(want), free(got);
+    }
+}
+
+/* td_jw_item_lead gives the bytes td_jw_item writes before every element
+ * after the first, at every depth to past the indentation's cap, and
+ * nothing where td_jw_item would write something else. */
+static void item_lead_at_depth(struct td_jsonw *j)
+{
+    for (int d = 0; d < nest; d++)
+        td_jw_begin_array(j);
+    td_jw_item(j);
+    td_jw_raw(j, "1", 1);
+    char lead[80];
+    size_t n = td_jw_item_lead(j, lead);
+    size_t before = j->used;
+    td_jw_item(j);
+    assert_int_equal(n, j->used - before);
+    assert_memory_equal(lead, j->buf + before, n);
+    td_jw_raw(j, "2", 1);
+    for (int d = 0; d < nest; d++)
+        td_jw_end_array(j);
+}
+
+static void item_lead_matches_item(void **state)
+{
+    (void)state;
+    for (nest = 1; nest <= 36; nest++)
+        free(render(item_lead_at_depth, true));
+    char lead[80];
+    td_jw_init(&w, stdout, false); /* compact: a comma alone */
+    td_jw_begin_array(&w);
+    assert_int_equal(td_jw_item_lead(&w, lead), 0);
+    td_jw_init(&w, stdout, true); /* the top level, after a key, inline */
+    assert_int_equal(td_jw_item_lead(&w, lead), 0);
+    td_jw_begin_object(&w);
+    td_jw_key(&w, "k");
+    assert_int_equal(td_jw_item_lead(&w, lead), 0);
+    td_jw_begin_object_inline(&w);
+    assert_int_equal(td_jw_item_lead(&w, lead), 0);
+    w.used = 0; /* nothing of this reaches stdout */
+}
+
 /* Rows started with td_jw_item (the separator and indentation as one
  * copy) against the same strings written with td_jw_string, pretty, at
  * every depth to past the indentation's cap, with the buffer filling up
  * across them. */
-static int nest;
 
 static void items_at_depth(struct td_jsonw *j)
 {
@@ -255,6 +370,9 @@ int main(void)
         cmocka_unit_test(output_larger_than_the_buffer),
         cmocka_unit_test(room_string_matches_rawstr),
         cmocka_unit_test(room_strings_larger_than_the_buffer),
+        cmocka_unit_test(strbody_matches_rawstr),
+        cmocka_unit_test(bodies_larger_than_the_buffer),
+        cmocka_unit_test(item_lead_matches_item),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
