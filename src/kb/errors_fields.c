@@ -81,7 +81,8 @@ const struct td_winmsg *td_winmsgs(size_t *n)
 }
 
 /* Whether TEXT holds the N bytes of STEM with at least one line break (with
- * the blanks before and after it) between two of its bytes. */
+ * the blanks before and after it) between two of its bytes, or a blank
+ * between two bytes of non-ASCII characters. */
 static bool wrapped_in(const char *text, const char *stem, size_t n)
 {
     for (const char *p = strchr(text, stem[0]); p && n; p = strchr(p + 1, stem[0])) {
@@ -98,6 +99,14 @@ static bool wrapped_in(const char *text, const char *stem, size_t n)
                 b++;
             if (*b == '\r')
                 b++;
+            /* a blank between two characters of a CJK message, which has
+             * none: a copy from a picture or a retyping put it there
+             * ("找不到指 定的模块。") */
+            if (i > 0 && b > t && *b != '\n' && (unsigned char)stem[i] >= 0x80 &&
+                (unsigned char)stem[i - 1] >= 0x80) {
+                t = b, broke = true;
+                continue;
+            }
             if (i == 0 || *b != '\n')
                 break;
             b++;
@@ -167,6 +176,17 @@ static const struct td_winmsg *retyped_english(const char *text, const struct td
             continue;
         if (strstr(flat, stem))
             found = &m[i];
+        /* and in the present tense ("The Specified Module Cannot Be Found") */
+        const char *cn = strstr(m[i].message, " could not ");
+        if (!found && cn && cn - m[i].message < (ptrdiff_t)m[i].stem_len) {
+            char present[LINE_CAP];
+            int pl = snprintf(present, sizeof present, "%.*s cannot %.*s", (int)(cn - m[i].message),
+                              m[i].message, (int)(m[i].stem_len - (size_t)(cn - m[i].message) - 11),
+                              cn + 11);
+            if (pl > 0 && loose_words(present, strlen(present), stem, sizeof stem) >= 3 &&
+                strstr(flat, stem))
+                found = &m[i];
+        }
     }
     free(flat);
     return found;
@@ -179,11 +199,21 @@ static const struct td_winmsg *retyped_english(const char *text, const struct td
  * application."), as FormatMessage does for any caller that passes its
  * arguments. The words of the message on one side of the insert (ten bytes
  * at least), next to a word that is not a blank: the name. */
+static const char *filled_at(const char *text, const struct td_winmsg *m, size_t *len);
+
 static bool filled_insert(const char *text, const struct td_winmsg *m)
+{
+    size_t len;
+    return filled_at(text, m, &len) != NULL;
+}
+
+/* The word that fills the insert of M in TEXT (see filled_insert), or NULL;
+ * *LEN its length. */
+static const char *filled_at(const char *text, const struct td_winmsg *m, size_t *len)
 {
     const char *ins = strstr(m->message, "%1");
     if (!ins || ins - m->message >= (ptrdiff_t)m->stem_len)
-        return false;
+        return NULL;
     size_t before = (size_t)(ins - m->message), after = m->stem_len - before - 2;
     if (after >= 10) {
         char stem[LINE_CAP];
@@ -192,8 +222,13 @@ static bool filled_insert(const char *text, const struct td_winmsg *m)
             if (p == text || isspace((unsigned char)p[-1]) ||
                 (p - text >= 2 && p[-2] == '%' && p[-1] == '1'))
                 continue;
+            /* the filling: the word that ends where the message goes on */
+            const char *w = p;
+            while (w > text && !isspace((unsigned char)w[-1]) && !strchr("\"'`", w[-1]))
+                w--;
+            *len = (size_t)(p - w);
             if (!before)
-                return true;
+                return w;
             /* the words before the insert end on the same line before the name */
             const char *line = p;
             while (line > text && line[-1] != '\n')
@@ -202,18 +237,20 @@ static bool filled_insert(const char *text, const struct td_winmsg *m)
             snprintf(pre, sizeof pre, "%.*s", (int)before, m->message);
             const char *q = strstr(line, pre);
             if (q && q < p)
-                return true;
+                return w;
         }
     } else if (before >= 10 && after == 0) {
         char stem[LINE_CAP];
         snprintf(stem, sizeof stem, "%.*s", (int)before, m->message);
         for (const char *p = strstr(text, stem); p; p = strstr(p + 1, stem)) {
             const char *q = p + before;
-            if (*q && !isspace((unsigned char)*q) && *q != '%')
-                return true;
+            if (*q && !isspace((unsigned char)*q) && *q != '%') {
+                *len = strcspn(q, " \t\r\n\"'`");
+                return q;
+            }
         }
     }
-    return false;
+    return NULL;
 }
 
 const struct td_winmsg *td_winmsg_find(const char *text)
@@ -241,11 +278,10 @@ const struct td_winmsg *td_winmsg_find(const char *text)
     }
     /* a message a terminal wrapped: a line break (and the blanks around it)
      * inside it, even between two characters of a word or of a CJK message
-     * ("找不到\n指定的程序。" at 80 columns) */
-    if (strchr(text, '\n'))
-        for (size_t i = 0; i < n; i++)
-            if (wrapped_in(text, m[i].message, m[i].stem_len))
-                return &m[i];
+     * ("找不到\n指定的程序。" at 80 columns); a blank alone inside a CJK one */
+    for (size_t i = 0; i < n; i++)
+        if (wrapped_in(text, m[i].message, m[i].stem_len))
+            return &m[i];
     for (size_t i = 0; i < n; i++)
         if (filled_insert(text, &m[i]))
             return &m[i];
@@ -471,6 +507,11 @@ static const struct extractor extractors[] = {
     {"WindowsError: \\[Error ([0-9]+)\\]", 1, F_WIN32},
     {"(^|[^A-Za-z])WinError ([0-9]+)", 2, F_WIN32},
     {"Load(ing)? ?Library failed with error ([0-9]+)", 2, F_WIN32},
+    /* Go's syscall (src/syscall/dll_windows.go, DLL.FindProc): "Failed to find %s procedure in
+       %s: %v", the DLL's name as the program gave it (LoadLibrary adds ".dll" to a name
+       without an extension) */
+    {"Failed to find ([^ \t\n]+) procedure in ([^ \t\n:]+): ", 2, F_FILE},
+    {"Failed to find ([^ \t\n]+) procedure in ([^ \t\n:]+): ", 1, F_SYMBOL},
     /* pywin32 (win32/src/PyWinTypesmodule.cpp, PyWin_SetAPIError): the error is the tuple
        (code, the API's name, the system message): "pywintypes.error: (126, 'LoadLibraryEx',
        ...)" */
@@ -479,6 +520,10 @@ static const struct extractor extractors[] = {
        the system message ending in a line break, so the code may open the log's next line */
     {"LoadLibrary failed for '[^'\n]+': ([^\n]*|[^\n]*\n[0-9:. \t]*)\\(([0-9]+)\\)", 2, F_WIN32},
     {"(0[xX][cC]0[0-9a-fA-F]{6})", 1, F_NTSTATUS},
+    /* Windows Error Reporting's and Event Viewer's "Exception Code" field, and WinDbg's
+       exception record ("ExceptionCode: c06d007e"), print the exception code in hex, WER and
+       WinDbg without "0x" ("Exception Code:\tc06d007e") */
+    {"[Ee]xception ?[Cc]ode:?[ \t]*([cC]0[0-9a-fA-F]{6})([^0-9A-Za-z]|$)", 1, F_NTSTATUS},
     {"(^|[^0-9])(-10737[0-9]{5})([^0-9]|$)", 2, F_NTSTATUS_DEC},
     /* the same code unsigned, as a DWORD exit code or GetLastError is printed with %u or
        %lu ("dll load failed with errorcode 3221225501", winget's 3221225781): 0xC0000000
@@ -749,6 +794,91 @@ static const char *infer_platform(const char *text, const struct td_explain_fiel
     return NULL;
 }
 
+/* The DLL a delay-load helper thunk is named after: the linker gives each
+ * delay-loaded DLL a "__tailMerge_" thunk named by the DLL, lld as it is
+ * ("__tailMerge_tdh.dll", lld/COFF/DLL.cpp), link.exe with the dot made an
+ * underscore ("__tailMerge_tdh_dll", as WinDbg's failure bucket
+ * "E_DELAYLOAD_MOD_NOT_FOUND_c06d007e_X.dll!_tailMerge_tdh_dll" shows): the
+ * DLL being loaded when the delay-load failed. NULL when none is named. */
+static const char *delay_loaded(const char *text, struct td_arena *a)
+{
+    const char *at = strstr(text, "tailMerge_");
+    if (!at)
+        return NULL;
+    at += 10;
+    size_t n = 0;
+    while (isalnum((unsigned char)at[n]) || at[n] == '_' || at[n] == '.' || at[n] == '-')
+        n++;
+    /* up to the first "_dll" or ".dll": a DLL is what is delay-loaded */
+    for (size_t k = 1; k + 4 <= n; k++)
+        if ((at[k] == '_' || at[k] == '.') && strncasecmp(at + k + 1, "dll", 3) == 0) {
+            char *name = td_arena_strndup(a, at, k + 4);
+            if (name)
+                name[k] = '.';
+            return name;
+        }
+    return NULL;
+}
+
+/* A Win32 load error's number that the program calling LoadLibrary printed
+ * after the word "error" with the system message after a colon ("loadlib
+ * failed with error 126: The specified module was not found.", "error code
+ * 126: cannot find the specified module", "Error Code = 126 : ..."): taken
+ * when the code has a system message of its own (data/
+ * windows_error_messages.tsv) and the rest of the line speaks of a module, a
+ * procedure, a DLL or a Win32 application, so that a shell's "make: ***
+ * [all] Error 127" is not one. 0 when none. */
+static int loader_error_number(const char *text)
+{
+    size_t n;
+    const struct td_winmsg *m = td_winmsgs(&n);
+    for (const char *at = strstr(text, "rror"); at; at = strstr(at + 4, "rror")) {
+        if (at == text || (at[-1] != 'e' && at[-1] != 'E'))
+            continue;
+        const char *s = at + 4;
+        if (strncasecmp(s, " code", 5) == 0)
+            s += 5;
+        s += strspn(s, " \t=#");
+        size_t d = strspn(s, "0123456789");
+        if (d < 2 || d > 5)
+            continue;
+        const char *c = s + d;
+        c += strspn(c, " \t");
+        if (*c != ':')
+            continue;
+        size_t line = strcspn(c, "\n");
+        char rest[256];
+        snprintf(rest, sizeof rest, "%.*s", (int)(line < 255 ? line : 255), c);
+        for (char *r = rest; *r; r++)
+            *r = (char)tolower((unsigned char)*r);
+        if (!strstr(rest, "module") && !strstr(rest, "procedure") && !strstr(rest, "dll") &&
+            !strstr(rest, "win32"))
+            continue;
+        int code = atoi(s);
+        for (size_t i = 0; i < n; i++)
+            if (m[i].code == code)
+                return code;
+    }
+    return 0;
+}
+
+/* A Win32 error named by its winerror.h name (a loader that prints
+ * "ERROR_PROC_NOT_FOUND" for GetLastError's 127): the code of the first
+ * tabled name standing as a word in TEXT, else 0. */
+static int win32_by_name(const char *text)
+{
+    size_t n;
+    const struct td_winmsg *m = td_winmsgs(&n);
+    for (size_t i = 0; i < n; i++) {
+        size_t l = strlen(m[i].name);
+        for (const char *at = strstr(text, m[i].name); at; at = strstr(at + 1, m[i].name))
+            if ((at == text || !(isalnum((unsigned char)at[-1]) || at[-1] == '_')) &&
+                !(isalnum((unsigned char)at[l]) || at[l] == '_'))
+                return m[i].code;
+    }
+    return 0;
+}
+
 void td_explain_extract(const char *text, struct td_explain_fields *f, struct td_arena *a)
 {
     const char **slot[] = {
@@ -831,6 +961,35 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
             f->win32 = msg->code;
         if (strcmp(msg->language, "en") != 0)
             f->language = msg->language;
+        /* the file the caller put in the message's insert ("FBE.exe is not a
+         * valid Win32 application"), when it has an extension */
+        size_t len;
+        const char *at = f->file ? NULL : filled_at(text, msg, &len);
+        const char *dot = at ? memchr(at, '.', len) : NULL;
+        if (dot) {
+            const char *ext = at + len;
+            while (ext > at && ext[-1] != '.')
+                ext--;
+            size_t el = (size_t)(at + len - ext);
+            bool word = el >= 1 && el <= 8;
+            for (size_t k = 0; k < el && word; k++)
+                word = isalnum((unsigned char)ext[k]) != 0;
+            if (word) {
+                f->file = tidy_path(td_arena_strndup(a, at, len));
+                f->file_name = base_name(f->file);
+            }
+        }
+    }
+    if (!f->win32)
+        f->win32 = loader_error_number(text);
+    if (!f->win32 && !f->ntstatus)
+        f->win32 = win32_by_name(text);
+    /* a delay-load failure (the delay-load helper's exception 0xC06D007E or
+     * 0xC06D007F) names the DLL it was loading in its thunk's name */
+    if (!f->file && f->ntstatus && strncasecmp(f->ntstatus, "0xC06D", 6) == 0) {
+        const char *dll = delay_loaded(text, a);
+        if (dll)
+            f->file = f->file_name = dll;
     }
     if (f->win32) {
         size_t n;

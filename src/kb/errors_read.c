@@ -1396,6 +1396,24 @@ static const char *platform_of(const char *text, const struct td_explain_fields 
     return platform_explain_runs_on();
 }
 
+/* A delay-load helper's exception (facility 0x6D: 0xC06D007E, 0xC06D007F,
+ * data/windows_load_status.tsv) is raised with RaiseException, in
+ * KERNELBASE.dll (kernel32.dll before Windows 7), which Windows Error
+ * Reporting and Event Viewer then name as the faulting module, and ntdll.dll
+ * dispatches it: those files are named as the raiser, not singled out as the
+ * one that could not be loaded. */
+static void mark_raisers_of_delay_load(const struct td_explain_fields *f,
+                                       struct td_explain_parts *p)
+{
+    static const char *const raisers[] = {"kernelbase.dll", "kernel32.dll", "ntdll.dll"};
+    if (!f->ntstatus || strncasecmp(f->ntstatus, "0xC06D", 6) != 0)
+        return;
+    for (size_t i = 0; i < p->n_files; i++)
+        for (size_t k = 0; k < sizeof raisers / sizeof raisers[0]; k++)
+            if (strcasecmp(p->files[i].name, raisers[k]) == 0)
+                p->files[i].listed = true;
+}
+
 void td_explain_read(const char *text, const struct td_explain_fields *f,
                      struct td_explain_parts *p, struct td_arena *a)
 {
@@ -1403,6 +1421,7 @@ void td_explain_read(const char *text, const struct td_explain_fields *f,
     memset(p, 0, sizeof *p);
     read_files(text, p, a);
     mark_listed(text, p);
+    mark_raisers_of_delay_load(f, p);
     read_symbols(text, p, a);
     read_versions(text, f, p, a);
     p->platform = platform_of(text, f, p);

@@ -10,6 +10,7 @@
 # explain_fresh_n1.json and explain_fresh_n2.json (opened),
 # explain_fresh_p1.json and explain_fresh_p2.json (opened), explain_fresh_o5.json (open),
 # explain_fresh_o6.json (open),
+# explain_fresh_o7.json (open),
 # explain_fresh_o8.json (open),
 # explain_families.json and the composed explain_shapes.json) is perturbed the ways users paste it -- user names,
 # drive letters and folders changed; versions bumped; hard-wrapped at 80
@@ -43,6 +44,7 @@ for name in ("explain_corpus.json", "explain_heldout.json", "explain_fresh_a.jso
              "explain_fresh_o2.json", "explain_fresh_n1.json", "explain_fresh_n2.json",
              "explain_fresh_p1.json", "explain_fresh_p2.json", "explain_fresh_o5.json",
              "explain_fresh_o6.json",
+             "explain_fresh_o7.json",
              "explain_fresh_o8.json",
              "explain_families.json",
              "explain_shapes.json"):

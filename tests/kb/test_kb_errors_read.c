@@ -1120,6 +1120,21 @@ static void expect_no_library(const char *text, const char *kind)
     td_explain_free(&x);
 }
 
+/* TEXT read as KIND (NULL: as no load error) with no library named. */
+static void expect_unnamed(const char *text, const char *kind)
+{
+    struct td_explain x;
+    explain(text, &x);
+    if (kind) {
+        assert_non_null(x.load.kind);
+        assert_string_equal(x.load.kind, kind);
+    } else {
+        assert_null(x.load.kind);
+    }
+    assert_null(x.load.library);
+    td_explain_free(&x);
+}
+
 /* Session 15, P2 opened and set O6 (docs/explain.md "Session 15: P2 opened
  * (Linux, macOS) and set O6"): dyld's line-long install names, a repeated
  * line that is no terminal width, and findings that name no file because
@@ -1213,6 +1228,47 @@ static void o8_loader_refusals(void **state)
     td_explain_free(&x);
 }
 
+/* Set O7 (docs/explain.md "Session 15: set O7"): texts as users paste them. */
+static void o7_opened(void **state)
+{
+    (void)state;
+    /* Go's syscall DLL.FindProc: the DLL as the program named it */
+    expect("panic: Failed to find GetDpiForMonitor procedure in shcore: The specified procedure "
+           "could not be found.",
+           "missing_symbol", "shcore", NULL);
+    /* the delay-load helper's exception: the thunk names the DLL (link.exe's and lld's
+       spellings); WER's faulting module is never it */
+    expect("Failure.Bucket: E_DELAYLOAD_MOD_NOT_FOUND_c06d007e_app.exe!_tailMerge_nvcuda_dll\n"
+           "Failure.Exception.Code: 0xc06d007e",
+           "missing_library", "nvcuda.dll", NULL);
+    expect("ExceptionCode: c06d007e\nExceptionCode 0xc06d007e in __tailMerge_wpcap.dll",
+           "missing_library", "wpcap.dll", NULL);
+    expect_unnamed("Fault Module Name:\tKERNELBASE.dll\nException Code:\tc06d007e",
+                   "missing_library");
+    expect_unnamed("Faulting module name: KERNELBASE.dll\nException code: 0xc06d007f",
+                   "missing_symbol");
+    /* a loader's own "error N: message" with a module or procedure after it */
+    expect_unnamed("plugin loader failed with error 126: the module was not found",
+                   "missing_library");
+    expect_unnamed("make: *** [Makefile:12: all] Error 127", NULL);
+    /* winerror.h's name for the code */
+    expect_unnamed("Unable to load the DLL: ERROR_MOD_NOT_FOUND", "missing_library");
+    /* the insert filled with a program's name (an .exe, not only an addon) */
+    expect("\"C:\\Tools\\setup64.exe is not a valid Win32 application\"", "wrong_architecture",
+           "setup64.exe", NULL);
+    /* a blank inside a CJK message */
+    expect_unnamed("java.lang.UnsatisfiedLinkError: 找不到指定的 程序。", "missing_symbol");
+    /* the entry-point dialog retyped as far as "located" */
+    expect_unnamed("The Procedure entry point GetTickCount64 could no be located.",
+                   "missing_symbol");
+    /* the side-by-side dialog (ERROR_SXS_CANT_GEN_ACTCTX) and a retyped module message */
+    expect_unnamed("it shows\n\n*The application has failed to start because its side-by-side "
+                   "configuration\nis incorrect. Please see the application event log or use the "
+                   "command-line\nsxstrace.exe tool for more detail.*",
+                   "missing_library");
+    expect_unnamed("DLL Error: The Specified Module Cannot Be Found", "missing_library");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1247,6 +1303,7 @@ int main(void)
         cmocka_unit_test(p1_opened),
         cmocka_unit_test(p2_o6_names_and_no_file),
         cmocka_unit_test(o8_loader_refusals),
+        cmocka_unit_test(o7_opened),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
