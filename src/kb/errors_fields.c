@@ -490,7 +490,13 @@ static const struct extractor extractors[] = {
        is never translated, and a wrapped paste may break the line before it */
     {"([^ \t\n'\"(]+):[^:\n]*:[[:space:]]*ELFCLASS(32|64)", 1, F_FILE},
     {"dlopen\\(([^,\n]+), [0-9xA-Fa-f]+\\)", 1, F_FILE},
-    {"Could not load (dynamic )?library '?([^ '\t\n]+[^ '\t\n.])'?", 2, F_FILE},
+    /* TensorFlow's dso_loader quotes the name ("Could not load dynamic library 'X'; dlerror:"),
+       cuDNN does not ("Could not load library X. Error code 126"), but its X is a file name
+       with an extension: unquoted, a word without a dot is prose ("Could not load dynamic
+       library error" in a title), not a file */
+    {"Could not load (dynamic )?library '([^ '\t\n]+[^ '\t\n.])'", 2, F_FILE},
+    {"Could not load (dynamic )?library ([^ '\t\n]*[^ '\t\n.]\\.[^ '\t\n]*[^ '\t\n.])", 2,
+     F_FILE},
     {"Loading binary ([^ \t\n]+)", 1, F_FILE},
     /* TensorFlow 1.x stream_executor/dso_loader.cc */
     {"Couldn't open CUDA library ([^ \t\n]+[^ \t\n.])", 1, F_FILE},

@@ -129,6 +129,9 @@
 # An OPEN development set O8 (session 15), 25 Linux texts beyond the ML stack
 # (docs/explain.md "Session 15: set O8 (open, Linux beyond the ML stack)"):
 #   tests/cmd/explain_fresh_o8.json -- O8: open, worked on.
+# An OPEN development set O9 (session 15), 20 Windows texts of the ML stack and
+# its neighbours (docs/explain.md "Session 15: set O9 (open, Windows ML stack)"):
+#   tests/cmd/explain_fresh_o9.json -- O9: open, worked on.
 # Scores `explain --format json` with tests/explain_score.py, as
 # explain_corpus.test.sh does: the first finding's kind must be one of the
 # expected kinds and its library (or, for a symbol missing from an unnamed
@@ -191,7 +194,7 @@ def score(name, show_misses):
 # every set, in the order they were collected; a set of two files is one set
 ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), ("i",), ("k",),
          ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o1",), ("o4",), ("o2",), ("n1", "n2"), ("p1", "p2"), ("o5",),
-         ("o6",), ("o7",), ("o8",)]
+         ("o6",), ("o7",), ("o8",), ("o9",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:

@@ -1269,6 +1269,22 @@ static void o7_opened(void **state)
     expect_unnamed("DLL Error: The Specified Module Cannot Be Found", "missing_library");
 }
 
+static void o9_opened(void **state)
+{
+    (void)state;
+    /* TensorFlow's dso_loader quotes the name; cuDNN's unquoted name has an extension; an
+       unquoted word without a dot after the same words is prose, not a file */
+    expect("W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load "
+           "dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found",
+           "missing_library", "cudart64_110.dll", NULL);
+    expect("Could not load library cudnn_ops_infer64_8.dll. Error code 126\nPlease make sure "
+           "cudnn_ops_infer64_8.dll is in your library path!",
+           "missing_library", "cudnn_ops_infer64_8.dll", NULL);
+    expect_unnamed("Could not load dynamic library error\n\nHi there, seem to be getting the "
+                   "following error message.",
+                   "missing_library");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1304,6 +1320,7 @@ int main(void)
         cmocka_unit_test(p2_o6_names_and_no_file),
         cmocka_unit_test(o8_loader_refusals),
         cmocka_unit_test(o7_opened),
+        cmocka_unit_test(o9_opened),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
