@@ -495,8 +495,7 @@ static const struct extractor extractors[] = {
        with an extension: unquoted, a word without a dot is prose ("Could not load dynamic
        library error" in a title), not a file */
     {"Could not load (dynamic )?library '([^ '\t\n]+[^ '\t\n.])'", 2, F_FILE},
-    {"Could not load (dynamic )?library ([^ '\t\n]*[^ '\t\n.]\\.[^ '\t\n]*[^ '\t\n.])", 2,
-     F_FILE},
+    {"Could not load (dynamic )?library ([^ '\t\n]*[^ '\t\n.]\\.[^ '\t\n]*[^ '\t\n.])", 2, F_FILE},
     {"Loading binary ([^ \t\n]+)", 1, F_FILE},
     /* TensorFlow 1.x stream_executor/dso_loader.cc */
     {"Couldn't open CUDA library ([^ \t\n]+[^ \t\n.])", 1, F_FILE},
