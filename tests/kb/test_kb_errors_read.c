@@ -183,6 +183,21 @@ static void expect(const char *text, const char *kind, const char *library, cons
     td_explain_free(&x);
 }
 
+/* TEXT read as KIND (NULL: as no load error) with no library named. */
+static void expect_unnamed(const char *text, const char *kind)
+{
+    struct td_explain x;
+    explain(text, &x);
+    if (kind) {
+        assert_non_null(x.load.kind);
+        assert_string_equal(x.load.kind, kind);
+    } else {
+        assert_null(x.load.kind);
+    }
+    assert_null(x.load.library);
+    td_explain_free(&x);
+}
+
 /* An undefined symbol whose message names no file: the module is the
  * traceback's last import ("import X as Y", "from P import X"). */
 static void symbol_module_from_imports(void **state)
@@ -754,14 +769,10 @@ static void cuda_source_location(void **state)
            "CUDA error: no kernel image is available for execution on the device",
            "gpu_arch_unsupported", "libggml-cuda.so", NULL);
     /* a program's own source: no library, and not torch's */
-    struct td_explain x;
-    explain("ERROR /data/HashDAG/src/dag_tracer.cu:135: cuda error \"no kernel image is available "
-            "for execution on the device\"",
-            &x);
-    assert_non_null(x.load.kind);
-    assert_string_equal(x.load.kind, "gpu_arch_unsupported");
-    assert_null(x.load.library);
-    td_explain_free(&x);
+    expect_unnamed(
+        "ERROR /data/HashDAG/src/dag_tracer.cu:135: cuda error \"no kernel image is available "
+        "for execution on the device\"",
+        "gpu_arch_unsupported");
     /* torch's own text keeps torch's library, a source location or not */
     expect("RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
            "  File \"/opt/venv/lib/python3.10/site-packages/torch/nn/modules/conv.py\", line 1\n"
@@ -1093,14 +1104,10 @@ static void p1_opened(void **state)
     expect("プロシージャエントリポイント GetDpiForWindow がダイナミック リンク\nライブラリ "
            "USER32.dll から見つかりませんでした。",
            "missing_symbol", "USER32.dll", NULL);
-    struct td_explain x;
-    explain("The procedure entry point `GetDpiForWindow` could not be located in the dynamic link "
-            "library",
-            &x);
-    assert_non_null(x.load.kind);
-    assert_string_equal(x.load.kind, "missing_symbol");
-    assert_null(x.load.library);
-    td_explain_free(&x);
+    expect_unnamed(
+        "The procedure entry point `GetDpiForWindow` could not be located in the dynamic link "
+        "library",
+        "missing_symbol");
     expect("dll load failed with errorcode 3221225501", "cpu_feature_missing", NULL, NULL);
     expect("Process finished with exit code 3221225781", "missing_library", NULL, NULL);
     /* pywin32's error tuple: the code first, the system message retyped or cut */
@@ -1110,31 +1117,6 @@ static void p1_opened(void **state)
 }
 
 /* A finding whose kind is KIND and that names no library file. */
-static void expect_no_library(const char *text, const char *kind)
-{
-    struct td_explain x;
-    explain(text, &x);
-    assert_non_null(x.load.kind);
-    assert_string_equal(x.load.kind, kind);
-    assert_null(x.load.library);
-    td_explain_free(&x);
-}
-
-/* TEXT read as KIND (NULL: as no load error) with no library named. */
-static void expect_unnamed(const char *text, const char *kind)
-{
-    struct td_explain x;
-    explain(text, &x);
-    if (kind) {
-        assert_non_null(x.load.kind);
-        assert_string_equal(x.load.kind, kind);
-    } else {
-        assert_null(x.load.kind);
-    }
-    assert_null(x.load.library);
-    td_explain_free(&x);
-}
-
 /* Session 15, P2 opened and set O6 (docs/explain.md "Session 15: P2 opened
  * (Linux, macOS) and set O6"): dyld's line-long install names, a repeated
  * line that is no terminal width, and findings that name no file because
@@ -1163,27 +1145,27 @@ static void p2_o6_names_and_no_file(void **state)
            "missing_symbol", "example-server", NULL);
     /* jaxlib's AVX check on macOS: Rosetta's x86-64 interpreter, no file at
      * fault; on Linux the jaxlib build */
-    expect_no_library("  File \"/Users/me/venv/lib/python3.9/site-packages/jax/_src/lib/"
-                      "__init__.py\", line 85, in <module>\nRuntimeError: This version of jaxlib "
-                      "was built using AVX instructions, which your CPU and/or operating system "
-                      "do not support.",
-                      "cpu_feature_missing");
+    expect_unnamed("  File \"/Users/me/venv/lib/python3.9/site-packages/jax/_src/lib/"
+                   "__init__.py\", line 85, in <module>\nRuntimeError: This version of jaxlib "
+                   "was built using AVX instructions, which your CPU and/or operating system "
+                   "do not support.",
+                   "cpu_feature_missing");
     expect("  File \"/home/me/venv/lib/python3.9/site-packages/jax/_src/lib/__init__.py\", line "
            "85, in <module>\nRuntimeError: This version of jaxlib was built using AVX "
            "instructions, which your CPU and/or operating system do not support.",
            "cpu_feature_missing", "jaxlib", NULL);
     /* MKL's start-up check: the CPU falls short, not a file */
-    expect_no_library("Intel MKL FATAL ERROR: This system does not meet the minimum requirements "
-                      "for use of the Intel(R) Math Kernel Library.",
-                      "cpu_feature_missing");
+    expect_unnamed("Intel MKL FATAL ERROR: This system does not meet the minimum requirements "
+                   "for use of the Intel(R) Math Kernel Library.",
+                   "cpu_feature_missing");
     /* torch's MPS feature checks against the macOS it sees */
     expect("TypeError: MPS BFloat16 is only supported on MacOS 14 or newer", "gpu_not_visible",
            "MPS", NULL);
     /* "no kernel image" after a program's own check macro, torch never named:
      * the program's kernels; torch's own "CUDA error: " form stays torch's */
-    expect_no_library("cudaCheckError() failed : no kernel image is available for execution on "
-                      "the device",
-                      "gpu_arch_unsupported");
+    expect_unnamed("cudaCheckError() failed : no kernel image is available for execution on "
+                   "the device",
+                   "gpu_arch_unsupported");
     expect("RuntimeError: CUDA error: no kernel image is available for execution on the device",
            "gpu_arch_unsupported", "libtorch_cuda.so", NULL);
 }
@@ -1220,12 +1202,8 @@ static void o8_loader_refusals(void **state)
     expect("ImportError: /opt/env/lib/python3.6/site-packages/cv2/cv2.so: dlopen: cannot load any "
            "more object with static TLS",
            "init_failure", "cv2.so", NULL);
-    struct td_explain x;
-    explain("hipErrorNoBinaryForGpu: Unable to find code object for all current devices!", &x);
-    assert_non_null(x.load.kind);
-    assert_string_equal(x.load.kind, "gpu_arch_unsupported");
-    assert_null(x.load.library);
-    td_explain_free(&x);
+    expect_unnamed("hipErrorNoBinaryForGpu: Unable to find code object for all current devices!",
+                   "gpu_arch_unsupported");
 }
 
 /* Set O7 (docs/explain.md "Session 15: set O7"): texts as users paste them. */
