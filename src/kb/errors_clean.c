@@ -252,6 +252,8 @@ struct line {
     size_t len;     /* without trailing blanks */
     size_t columns; /* code points before trimming: what the terminal filled */
     size_t indent;
+    size_t base; /* the least indent of its block's lines up to it (a block
+                    ends at an empty line or a Markdown fence) */
     int quotes;
 };
 
@@ -267,14 +269,31 @@ static size_t columns(const char *s, size_t n)
  * the other sizes terminal emulators offer). */
 static const size_t terminal_widths[] = {80, 100, 120, 132};
 
+/* Whether line L is a Markdown code fence (three or more backticks or
+ * tildes at its start, after its indent). */
+static bool fence(const struct line *l)
+{
+    const char *s = l->s + l->indent;
+    size_t n = l->len - l->indent;
+    return n >= 3 && (s[0] == '`' || s[0] == '~') && s[1] == s[0] && s[2] == s[0];
+}
+
 /* The terminal width the text was wrapped at: the longest line length that
  * at least two different lines fill exactly, the last line not counted (it
  * is where the text ended, not where the terminal broke it: a two-line text
  * whose halves happen to be as long is not wrapped), nor a line the program
  * printed again before its message's next indented line (dyld's lazy-binding
  * failure repeats its "Referenced from:" line, and "  Expected in:" follows:
- * one line twice is no width; a wrapped piece repeated goes on at column 0);
- * 0 when none. */
+ * one line twice is no width; a wrapped piece repeated goes on at column 0),
+ * nor a line followed by an empty one or a Markdown fence (a broken line
+ * goes on, and a fence is a line of its own), nor a line whose next line is
+ * indented deeper than its block's least indent: a terminal goes on at the
+ * row's first column, whatever the broken line's indent, so the piece it
+ * broke off starts at the paste's own margin (a block indented as a whole
+ * keeps that margin, and a break at a blank leaves one more), while a
+ * message's next field is indented under its first line (dyld's
+ * "  Referenced from:" and "  Expected in:" under "dyld: Symbol not found:
+ * ____chkstk_darwin", all three 41 columns by chance); 0 when none. */
 static size_t wrap_width(const struct line *l, size_t n)
 {
     size_t best = 0;
@@ -283,7 +302,8 @@ static size_t wrap_width(const struct line *l, size_t n)
             continue;
         size_t same = 0;
         for (size_t k = 0; k + 1 < n; k++)
-            same += l[k].columns == l[i].columns &&
+            same += l[k].columns == l[i].columns && l[k + 1].len > 0 && !fence(&l[k + 1]) &&
+                    l[k + 1].indent <= l[k].base + 1 &&
                     (k == i || l[k].raw != l[i].raw || memcmp(l[k].s, l[i].s, l[i].raw) != 0 ||
                      l[k + 1].indent < 2);
         if (same >= 2)
@@ -434,6 +454,16 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
         for (size_t i = 0; i < l->len; i++)
             l->quotes += p[i] == '"';
         p = nl ? nl + 1 : p + raw;
+    }
+    for (size_t i = 0; i < count; i++) {
+        struct line *l = &lines[i];
+        bool starts = i == 0 || lines[i - 1].len == 0 || fence(&lines[i - 1]);
+        if (l->len == 0)
+            l->base = 0;
+        else if (starts || l->indent < lines[i - 1].base)
+            l->base = l->indent;
+        else
+            l->base = lines[i - 1].base;
     }
 
     size_t width = wrap_width(lines, count);

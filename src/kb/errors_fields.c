@@ -447,12 +447,16 @@ static const struct extractor extractors[] = {
     /* macOS 12+ puts the image's UUID first: "Referenced from: <UUID> /path" */
     /* a "(...)" inside the path is part of it ("/Users/(me)/prog"); one after a
      * blank is dyld's note ("(which was built for Mac OS X 10.13)") */
-    {"Referenced from: (<[^>\n]*> )?(([^\n(]|[^ \t\n(]\\([^)\n]*\\))+)", 2, F_NEEDED_BY},
+    /* dyld prints a blank after each field's colon ("Referenced from: %s",
+     * "Expected in: %s"); a paste that lost it
+     * ("Referenced from:fastfetch-macos-amd64/fastfetch") is read the same */
+    {"Referenced from:[ \t]*(<[^>\n]*>[ \t]*)?(([^ \t\n(]|[ \t][^\n(]|[^ \t\n(]\\([^)\n]*\\))+)", 2,
+     F_NEEDED_BY},
     {"Symbol not found: ([^ \t\n]+)", 1, F_SYMBOL},
     /* macOS 12+: "symbol not found in flat namespace '_PyArg_ParseTuple'"; dyld's quotes
        retyped as parentheses, or lost with a title's length */
     {"symbol not found in flat namespace ['(]?([^')[:space:]]+)", 1, F_SYMBOL},
-    {"Expected in: (<[^>\n]*> )?([^\n]+)", 2, F_EXPECTED},
+    {"Expected in:[ \t]*(<[^>\n]*>[ \t]*)?([^ \t\n][^\n]*)", 2, F_EXPECTED},
     /* glibc elf/dl-lookup.c (check_match's caller): "REFERENCE: symbol S, version V not defined
        in file F with link time reference" -- F, the library that should define S, lacks it */
     {"not defined in file ([^ \t\n,]+) with link time reference", 1, F_FILE},

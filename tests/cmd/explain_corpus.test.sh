@@ -146,6 +146,13 @@
 #                                     loader's refusals under SELinux), open
 #                                     from the start (docs/explain.md
 #                                     "Session 15: set O8");
+#   tests/cmd/explain_fresh_o10.json -- O10 (session 15), 20 macOS texts as
+#                                     pasted (dyld of several macOS versions,
+#                                     binaries built for a newer macOS, code
+#                                     signing, Rosetta, MPS, Homebrew, R,
+#                                     Ruby, Node, Julia, the linker), open
+#                                     from the start (docs/explain.md
+#                                     "Session 15: set O10 (open, macOS)");
 #   tests/cmd/explain_shapes.json   -- no user's text: each is composed from a
 #                                     message format as its source prints it
 #                                     (dyld's reasons, NCCL, c10d, cuDNN, ORT,
@@ -260,6 +267,7 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         fresh("explain_fresh_o6.json", 25),
         # O8 (session 15): open, 25/25 after its misses were read
         fresh("explain_fresh_o8.json", 25),
+        fresh("explain_fresh_o10.json", 20),
         # O7 (session 15): open, 20/25 after its misses were read; the five
         # left name no file the resolution blames (docs/explain.md "Session
         # 15: set O7 (open, Windows as pasted)")

@@ -12,6 +12,7 @@
 # explain_fresh_o6.json (open),
 # explain_fresh_o7.json (open),
 # explain_fresh_o8.json (open),
+# explain_fresh_o10.json (open),
 # explain_families.json and the composed explain_shapes.json) is perturbed the ways users paste it -- user names,
 # drive letters and folders changed; versions bumped; hard-wrapped at 80
 # columns (inside words too); only its last line; each line behind a log
@@ -46,6 +47,7 @@ for name in ("explain_corpus.json", "explain_heldout.json", "explain_fresh_a.jso
              "explain_fresh_o6.json",
              "explain_fresh_o7.json",
              "explain_fresh_o8.json",
+             "explain_fresh_o10.json",
              "explain_families.json",
              "explain_shapes.json"):
     path = os.path.join(here, name)

@@ -1121,6 +1121,27 @@ static void p1_opened(void **state)
  * (Linux, macOS) and set O6"): dyld's line-long install names, a repeated
  * line that is no terminal width, and findings that name no file because
  * none is at fault. */
+/* Set O10 (docs/explain.md "Session 15: set O10 (open, macOS)"). */
+static void o10_dyld_fields(void **state)
+{
+    (void)state;
+    /* dyld's three lines all 41 columns by chance, the block after a fence:
+     * the indented "Referenced from:" and "Expected in:" are the message's
+     * fields, no terminal's continuation (a terminal goes on at the margin) */
+    expect("~~~~\n$ ./example-tool\ndyld: Symbol not found: ____chkstk_darwin\n"
+           "  Referenced from: /Users/me/./example-to\n"
+           "  Expected in: /usr/lib/libSystem.B.dylib\n\n"
+           "dyld: Symbol not found: ____chkstk_darwin\n"
+           "  Referenced from: /Users/me/./example-to\n"
+           "  Expected in: /usr/lib/libSystem.B.dylib\n~~~~",
+           "missing_symbol", "example-to", NULL);
+    /* "Referenced from:" with the blank after the colon lost in the paste */
+    expect("dyld: Symbol not found: _VTExampleFunction\nReferenced from:dist/example-cli (which "
+           "was built for Mac OS X 15.0)\nExpected in: /System/Library/Frameworks/"
+           "VideoToolbox.framework/Versions/A/VideoToolbox",
+           "missing_symbol", "example-cli", NULL);
+}
+
 static void p2_o6_names_and_no_file(void **state)
 {
     (void)state;
@@ -1282,6 +1303,7 @@ int main(void)
         cmocka_unit_test(p2_o6_names_and_no_file),
         cmocka_unit_test(o8_loader_refusals),
         cmocka_unit_test(o7_opened),
+        cmocka_unit_test(o10_dyld_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
