@@ -90,6 +90,24 @@ static void plain_string(struct td_jsonw *j)
     td_jw_rawstr(j, room_text);
 }
 
+/* LEN bytes of 'a' with PROBE at AT, EXTRA bytes of room after the NUL
+ * (the heap block ends there), written by WRITE: the same as td_jw_rawstr. */
+static void probe_as_rawstr(void (*write)(struct td_jsonw *), size_t len, unsigned char probe,
+                            size_t at, size_t extra)
+{
+    room_size = len + 1 + extra;
+    room_text = malloc(room_size);
+    memset(room_text, 'b', room_size);
+    memset(room_text, 'a', len);
+    if (len)
+        room_text[at] = (char)probe;
+    room_text[len] = '\0';
+    char *want = render(plain_string, false);
+    char *got = render(write, false);
+    assert_string_equal(got, want);
+    free(want), free(got), free(room_text);
+}
+
 static void room_string_matches_rawstr(void **state)
 {
     (void)state;
@@ -100,28 +118,25 @@ static void room_string_matches_rawstr(void **state)
     for (size_t len = 0; len <= 40; len++)
         for (size_t p = 0; p < sizeof probes; p++)
             for (size_t at = 0; at < (len ? len : 1); at++)
-                for (size_t extra = 0; extra <= 20; extra += 5) {
-                    room_size = len + 1 + extra;
-                    room_text = malloc(room_size);
-                    memset(room_text, 'b', room_size);
-                    memset(room_text, 'a', len);
-                    if (len)
-                        room_text[at] = (char)probes[p];
-                    room_text[len] = '\0';
-                    char *want = render(plain_string, false);
-                    char *got = render(room_string, false);
-                    assert_string_equal(got, want);
-                    free(want), free(got), free(room_text);
-                }
+                for (size_t extra = 0; extra <= 20; extra += 5)
+                    probe_as_rawstr(room_string, len, probes[p], at, extra);
+}
+
+/* 300 'x's: names long enough that 2,000 of them fill the writer's buffer
+ * many times over. */
+static const char *long_names(void)
+{
+    static char names[301];
+    memset(names, 'x', 300);
+    names[300] = '\0';
+    return names;
 }
 
 /* Names written with their room past the writer's buffer: the copy that
  * finds the end 16 bytes at a time hands the buffer over as it fills. */
 static void many_rooms(struct td_jsonw *j)
 {
-    static char names[301];
-    memset(names, 'x', 300);
-    names[300] = '\0';
+    const char *names = long_names();
     td_jw_begin_array(j);
     for (size_t i = 0; i < 2000; i++) {
         td_jw_item(j);
@@ -132,9 +147,7 @@ static void many_rooms(struct td_jsonw *j)
 
 static void many_plain(struct td_jsonw *j)
 {
-    static char names[301];
-    memset(names, 'x', 300);
-    names[300] = '\0';
+    const char *names = long_names();
     td_jw_begin_array(j);
     for (size_t i = 0; i < 2000; i++)
         td_jw_string(j, names + i % 40);
@@ -159,14 +172,20 @@ static void room_strings_larger_than_the_buffer(void **state)
 static bool strbody_wide;
 static int nest; /* arrays open around the rows of a test */
 
+/* TEXT (SIZE bytes readable) as a quoted string through td_jw_strbody_at. */
+static void quoted_body(struct td_jsonw *j, const char *text, size_t size)
+{
+    char *out = td_jw_room(j, 1);
+    *out++ = '"';
+    out = td_jw_strbody_at(j, out, text, size);
+    td_jw_wrote(j, out);
+    td_jw_raw(j, "\"", 1);
+}
+
 static void strbody_string(struct td_jsonw *j)
 {
     j->wide = strbody_wide;
-    char *out = td_jw_room(j, 1);
-    *out++ = '"';
-    out = td_jw_strbody_at(j, out, room_text, room_size);
-    td_jw_wrote(j, out);
-    td_jw_raw(j, "\"", 1);
+    quoted_body(j, room_text, room_size);
 }
 
 static void strbody_matches_rawstr(void **state)
@@ -180,18 +199,8 @@ static void strbody_matches_rawstr(void **state)
             for (size_t p = 0; p < sizeof probes; p++)
                 for (size_t at = 0; at < (len ? len : 1); at += p ? 1 : 97)
                     for (size_t e = 0; e < sizeof extras / sizeof *extras; e++) {
-                        room_size = len + 1 + extras[e];
-                        room_text = malloc(room_size);
-                        memset(room_text, 'b', room_size);
-                        memset(room_text, 'a', len);
-                        if (len)
-                            room_text[at] = (char)probes[p];
-                        room_text[len] = '\0';
                         strbody_wide = wide;
-                        char *want = render(plain_string, false);
-                        char *got = render(strbody_string, false);
-                        assert_string_equal(got, want);
-                        free(want), free(got), free(room_text);
+                        probe_as_rawstr(strbody_string, len, probes[p], at, extras[e]);
                     }
 }
 
@@ -199,18 +208,12 @@ static void strbody_matches_rawstr(void **state)
  * its end and the rest goes through the path that flushes it. */
 static void many_bodies(struct td_jsonw *j)
 {
-    static char names[301];
-    memset(names, 'x', 300);
-    names[300] = '\0';
+    const char *names = long_names();
     j->wide = strbody_wide;
     td_jw_begin_array(j);
     for (size_t i = 0; i < 2000; i++) {
         td_jw_item(j);
-        char *out = td_jw_room(j, 1);
-        *out++ = '"';
-        out = td_jw_strbody_at(j, out, names + i % 40, 301 - i % 40);
-        td_jw_wrote(j, out);
-        td_jw_raw(j, "\"", 1);
+        quoted_body(j, names + i % 40, 301 - i % 40);
     }
     td_jw_end_array(j);
 }
