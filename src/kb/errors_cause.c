@@ -935,22 +935,13 @@ static bool system_file(const char *path)
            strncmp(path, "/lib/", 5) == 0;
 }
 
-/* Whether the code read is a delay-load helper's exception (facility 0x6D,
- * 0xC06D007E): raised in KERNELBASE.dll, the module Windows Error Reporting
- * names as faulting, so a file the text names is not the DLL that could not
- * be loaded (data/windows_load_status.tsv). */
-static bool delay_load_failure(const struct td_explain *x)
-{
-    return x->fields.ntstatus && strncasecmp(x->fields.ntstatus, "0xC06D", 6) == 0;
-}
-
 /* The library at fault and the role, once the form is known. */
 static void settle_role(struct td_explain *x)
 {
     struct td_explain_load *l = &x->load;
     bool elf_or_dyld = strcmp(l->form, "ld.so") == 0 || strcmp(l->form, "dyld") == 0 ||
                        strcmp(l->form, "musl ld.so") == 0;
-    if (!l->library && !l->file && !elf_or_dyld && !delay_load_failure(x))
+    if (!l->library && !l->file && !elf_or_dyld && !td_explain_delay_load(&x->fields))
         l->library = td_explain_last_named(x->text, &x->arena);
     if (!l->library && !l->file && !elf_or_dyld && !l->needed_by &&
         (!x->parts.operation || is(x->parts.operation, "load")) &&
@@ -1168,7 +1159,7 @@ static void the_one_file(struct td_explain *x)
     for (size_t i = 1; one && i < p->n_files; i++)
         one = strcmp(p->files[i].name, p->files[0].name) == 0;
     if (!l->form || l->library || (l->file && !requirer_only) || (l->needed_by && !requirer_only) ||
-        !one || delay_load_failure(x) ||
+        !one || td_explain_delay_load(&x->fields) ||
         (l->needed_by && strcmp(td_explain_base_name(l->needed_by), p->files[0].name) == 0))
         return;
     /* a Windows load that failed for a procedure (ERROR_PROC_NOT_FOUND: Node's

@@ -803,6 +803,11 @@ static const char *infer_platform(const char *text, const struct td_explain_fiel
     return NULL;
 }
 
+bool td_explain_delay_load(const struct td_explain_fields *f)
+{
+    return f->ntstatus && strncasecmp(f->ntstatus, "0xC06D", 6) == 0;
+}
+
 /* The DLL a delay-load helper thunk is named after: the linker gives each
  * delay-loaded DLL a "__tailMerge_" thunk named by the DLL, lld as it is
  * ("__tailMerge_tdh.dll", lld/COFF/DLL.cpp), link.exe with the dot made an
@@ -829,6 +834,17 @@ static const char *delay_loaded(const char *text, struct td_arena *a)
     return NULL;
 }
 
+/* The message table's first row for Win32 error CODE, or NULL. */
+static const struct td_winmsg *winmsg_of(int code)
+{
+    size_t n;
+    const struct td_winmsg *m = td_winmsgs(&n);
+    for (size_t i = 0; i < n; i++)
+        if (m[i].code == code)
+            return &m[i];
+    return NULL;
+}
+
 /* A Win32 load error's number that the program calling LoadLibrary printed
  * after the word "error" with the system message after a colon ("loadlib
  * failed with error 126: The specified module was not found.", "error code
@@ -839,8 +855,6 @@ static const char *delay_loaded(const char *text, struct td_arena *a)
  * [all] Error 127" is not one. 0 when none. */
 static int loader_error_number(const char *text)
 {
-    size_t n;
-    const struct td_winmsg *m = td_winmsgs(&n);
     for (const char *at = strstr(text, "rror"); at; at = strstr(at + 4, "rror")) {
         if (at == text || (at[-1] != 'e' && at[-1] != 'E'))
             continue;
@@ -864,9 +878,8 @@ static int loader_error_number(const char *text)
             !strstr(rest, "win32"))
             continue;
         int code = atoi(s);
-        for (size_t i = 0; i < n; i++)
-            if (m[i].code == code)
-                return code;
+        if (winmsg_of(code))
+            return code;
     }
     return 0;
 }
@@ -995,18 +1008,14 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
         f->win32 = win32_by_name(text);
     /* a delay-load failure (the delay-load helper's exception 0xC06D007E or
      * 0xC06D007F) names the DLL it was loading in its thunk's name */
-    if (!f->file && f->ntstatus && strncasecmp(f->ntstatus, "0xC06D", 6) == 0) {
+    if (!f->file && td_explain_delay_load(f)) {
         const char *dll = delay_loaded(text, a);
         if (dll)
             f->file = f->file_name = dll;
     }
-    if (f->win32) {
-        size_t n;
-        const struct td_winmsg *m = td_winmsgs(&n);
-        for (size_t i = 0; i < n && !f->win32_name; i++)
-            if (m[i].code == f->win32)
-                f->win32_name = m[i].name;
-    }
+    const struct td_winmsg *named = f->win32 && !f->win32_name ? winmsg_of(f->win32) : NULL;
+    if (named)
+        f->win32_name = named->name;
     char code[64];
     const char *sig = signal_in(text, a);
     int e = errno_in(text);

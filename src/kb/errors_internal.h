@@ -33,6 +33,11 @@ const struct td_winmsg *td_winmsg_find(const char *text);
  * message text the tokens replaced. */
 char *td_explain_neutral(const char *s, bool regex, struct td_arena *a, size_t *removed);
 
+/* Whether F's NTSTATUS is a delay-load helper's exception (facility 0x6D:
+ * 0xC06D007E for a DLL, 0xC06D007F for a procedure;
+ * data/windows_load_status.tsv). */
+bool td_explain_delay_load(const struct td_explain_fields *f);
+
 /* Fills F from TEXT (the cleaned input). */
 void td_explain_extract(const char *text, struct td_explain_fields *f, struct td_arena *a);
 

@@ -1406,7 +1406,7 @@ static void mark_raisers_of_delay_load(const struct td_explain_fields *f,
                                        struct td_explain_parts *p)
 {
     static const char *const raisers[] = {"kernelbase.dll", "kernel32.dll", "ntdll.dll"};
-    if (!f->ntstatus || strncasecmp(f->ntstatus, "0xC06D", 6) != 0)
+    if (!td_explain_delay_load(f))
         return;
     for (size_t i = 0; i < p->n_files; i++)
         for (size_t k = 0; k < sizeof raisers / sizeof raisers[0]; k++)
