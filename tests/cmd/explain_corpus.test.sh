@@ -161,6 +161,10 @@
 #                                     Ruby, Node, Julia, the linker), open
 #                                     from the start (docs/explain.md
 #                                     "Session 15: set O10 (open, macOS)");
+#   tests/cmd/explain_fresh_q1.json -- Q (session 15), 30 Windows texts, and 15
+#   tests/cmd/explain_fresh_q2.json    Linux and 15 macOS texts: held out, scored
+#                                     blind (docs/explain.md "Set Q"), opened in
+#                                     session 16;
 #   tests/cmd/explain_shapes.json   -- no user's text: each is composed from a
 #                                     message format as its source prints it
 #                                     (dyld's reasons, NCCL, c10d, cuDNN, ORT,
@@ -282,7 +286,12 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         fresh("explain_fresh_o7.json", 25, need=0.8),
         # O9 (session 15): open, 19/20 after its misses were read, held to 90%
         # (docs/explain.md "Session 15: set O9 (open, Windows ML stack)")
-        fresh("explain_fresh_o9.json", 20)]
+        fresh("explain_fresh_o9.json", 20),
+        # Q (session 15): held out, scored blind on three binaries, opened at
+        # the start of session 16; held to its blind score: Windows 22/30,
+        # Linux 13/15, macOS 11/15 (docs/explain.md "Set Q")
+        fresh("explain_fresh_q1.json", 30, need=0.73),
+        fresh("explain_fresh_q2.json", 30, need=0.73)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()
