@@ -620,6 +620,16 @@ static void from_posix(struct td_explain *x)
              * names the library that lacks it */
             l->kind = TD_KIND_MISSING_SYMBOL_VERSION;
             l->library = f->version;
+            /* ld.so checks every version node a file needs before any lookup
+             * ("version `V' not found" when one is absent), so here the node
+             * is there and the symbol is not: the library is another release
+             * than the one the requirer was linked against. torch's own
+             * library was linked against the CUDA libraries of the CUDA
+             * release it was built for: another release of one of them is a
+             * CUDA runtime mismatch (glibc elf/dl-lookup.c, "undefined symbol:
+             * %s, version %s"; elf/dl-version.c) */
+            if (is(role_of(f->file), "torch") && is(role_of(f->version), "cuda"))
+                l->kind = TD_KIND_CUDA_RUNTIME_MISMATCH;
         }
     } else if (has(t, "Error loading shared library ")) {
         /* musl: "Error loading shared library %s: %m (needed by %s)" -- a glibc

@@ -770,6 +770,28 @@ static int errno_in(const char *text)
     return 0;
 }
 
+/* dlerror() on macOS: dyld prefixes its reason with "dlopen(PATH, MODE): ",
+ * the mode in decimal or hex ("dlopen(x.so, 6): ", "dlopen(x.so,
+ * 0x0001): "); glibc's and musl's dlerror begin with the path and a colon
+ * (dyld's dlopen-legacy, "dlopen(%s, 0x%04X): %s"; older "dlopen(%s, %d): ") */
+static bool dyld_dlerror(const char *text)
+{
+    for (const char *at = strstr(text, "dlopen("); at; at = strstr(at + 1, "dlopen(")) {
+        const char *close = strchr(at + 7, ')');
+        const char *nl = strchr(at + 7, '\n');
+        if (!close || (nl && nl < close) || strncmp(close, "): ", 3) != 0)
+            continue;
+        const char *m = close;
+        while (m > at + 7 && isxdigit((unsigned char)m[-1]))
+            m--;
+        if (m[-1] == 'x' && m[-2] == '0')
+            m -= 2;
+        if (m < close && m - at > 9 && m[-1] == ' ' && m[-2] == ',')
+            return true;
+    }
+    return false;
+}
+
 static const char *infer_platform(const char *text, const struct td_explain_fields *f)
 {
     /* .NET says "Unable to load DLL" and "entry point named 'X' in DLL 'Y'" only on
@@ -793,7 +815,8 @@ static const char *infer_platform(const char *text, const struct td_explain_fiel
     }
     if (strstr(text, ".dylib") || strstr(text, "@rpath") || strstr(text, "mach-o") ||
         strstr(text, "-darwin.so") || strstr(text, "Library not loaded") ||
-        strstr(text, "Referenced from") || strstr(text, "dyld"))
+        strstr(text, "Referenced from") || strstr(text, "dyld") ||
+        strstr(text, "no suitable image found") || dyld_dlerror(text))
         return "macos";
     if (strstr(text, ".so") || strstr(text, "ld.so") || strstr(text, "ELF"))
         return "linux";

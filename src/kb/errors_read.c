@@ -1273,6 +1273,32 @@ static bool captures_listed(const struct raiser_row *r, const char *text, const 
     return false;
 }
 
+/* A wrapper that says only that a load failed (R's "unable to load shared
+ * object", a runtime's "could not load X": a load row of missing_library)
+ * prints the system loader's own reason after it (dlerror()); when a later
+ * row of dyld or ld.so reads that reason as more than a missing file ("unknown
+ * file type": no Mach-O at all), the loader's row is the raiser. R (row
+ * R, matched at index I) otherwise, with M its match, which a loader's row
+ * found instead overwrites. */
+static const struct raiser_row *loader_reason(const struct raiser_row *r, size_t i,
+                                              const char *text, regmatch_t *m)
+{
+    if (strcmp(r->operation, "load") != 0 || strcmp(r->kind, TD_KIND_MISSING_LIBRARY) != 0 ||
+        strcmp(r->raiser, "dyld") == 0 || strcmp(r->raiser, "ld.so") == 0)
+        return r;
+    for (size_t j = i + 1; j < g_rd.n_raisers; j++) {
+        const struct raiser_row *q = &g_rd.raisers[j];
+        regmatch_t n[10];
+        if (!q->ok || (strcmp(q->raiser, "dyld") != 0 && strcmp(q->raiser, "ld.so") != 0) ||
+            strcmp(q->operation, "load") != 0 || strcmp(q->kind, TD_KIND_MISSING_LIBRARY) == 0 ||
+            (q->needle[0] && !strstr(text, q->needle)) || regexec(&q->re, text, 10, n, 0) != 0)
+            continue;
+        memcpy(m, n, sizeof n);
+        return q;
+    }
+    return r;
+}
+
 static void read_raiser(const char *text, struct td_explain_parts *p, struct td_arena *a)
 {
     for (size_t i = 0; i < g_rd.n_raisers; i++) {
@@ -1285,6 +1311,7 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
             continue; /* "SDL2.dll, ... and zlib1.dll are present": none singled out */
         if (strcmp(r->raiser, "dialog-sentence") == 0 && !message_box_frame(text))
             continue; /* a user's sentence about a DLL, not the dialog's */
+        r = loader_reason(r, i, text, m);
         use_row(r, text, m, p, a);
         if (strcmp(r->raiser, "dialog-sentence") == 0 && names_an_entry_point(text, m, r->group)) {
             /* a symbol looked for, not a load: a loader form's reading of

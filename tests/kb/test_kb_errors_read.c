@@ -1284,6 +1284,48 @@ static void o9_opened(void **state)
                    "missing_library");
 }
 
+static void q2_loader_reasons(void **state)
+{
+    (void)state;
+    /* R's wrapper, then dyld's own reason (older dyld: no Mach-O magic at
+     * all): the reason's kind, and dyld's "dlopen(PATH, MODE): " alone says
+     * macOS, though the file is a .so and no dyld word is there */
+    expect("Error: package or namespace load failed for 'examplepkg' in dyn.load(file, DLLpath = "
+           "DLLpath, ...):\n unable to load shared object '/Library/Frameworks/R.framework/"
+           "Resources/library/examplepkg/libs/examplepkg.so':\n  dlopen(/Library/Frameworks/"
+           "R.framework/Resources/library/examplepkg/libs/examplepkg.so, 6): no suitable image "
+           "found.  Did find:\n\t/Library/Frameworks/R.framework/Resources/library/examplepkg/"
+           "libs/examplepkg.so: unknown file type, first eight bytes: 0x7F 0x45 0x4C 0x46 0x02 "
+           "0x01 0x01 0x00",
+           "not_a_library", "examplepkg.so", NULL);
+    struct td_explain x;
+    explain("OSError: dlopen(/opt/example/libexample.so, 0x0006): tried: "
+            "'/opt/example/libexample.so' (no such file)",
+            &x);
+    assert_non_null(x.parts.platform);
+    assert_string_equal(x.parts.platform, "macos");
+    td_explain_free(&x);
+    /* torch's own library lacks a CUDA library's versioned symbol: that
+     * library is of another CUDA release than torch's build */
+    expect("ImportError: /venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so: undefined "
+           "symbol: cublasLtExampleFunction, version libcublasLt.so.12",
+           "cuda_runtime_mismatch", "libcublasLt.so.12", NULL);
+    /* one CUDA library needing another's: as before */
+    expect("ImportError: /venv/lib/python3.11/site-packages/nvidia/cusparse/lib/libcusparse.so.12: "
+           "undefined symbol: __nvJitLinkExample_12_4, version libnvJitLink.so.12",
+           "missing_symbol_version", "libnvJitLink.so.12", NULL);
+    /* Node names the temporary copy Electron made of an addon in app.asar */
+    expect("Error: The module '/var/folders/ab/cd/T/.com.example.app.Ab12Cd'\nwas compiled against "
+           "a different Node.js version using\nNODE_MODULE_VERSION 93. This version of Node.js "
+           "requires\nNODE_MODULE_VERSION 110.",
+           "companion_mismatch", ".com.example.app.Ab12Cd", NULL);
+    /* Lightning's accelerator check names no file */
+    expect_unnamed("lightning_fabric.utilities.exceptions.MisconfigurationException: "
+                   "CUDAAccelerator can not run on your system since the accelerator is not "
+                   "available.",
+                   "gpu_not_visible");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1321,6 +1363,7 @@ int main(void)
         cmocka_unit_test(o7_opened),
         cmocka_unit_test(o9_opened),
         cmocka_unit_test(o10_dyld_fields),
+        cmocka_unit_test(q2_loader_reasons),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
