@@ -165,6 +165,12 @@
 #   tests/cmd/explain_fresh_q2.json    Linux and 15 macOS texts: held out, scored
 #                                     blind (docs/explain.md "Set Q"), opened in
 #                                     session 16;
+#   tests/cmd/explain_fresh_o12.json -- O12 (session 16), 15 macOS and 10 Linux
+#                                     texts beyond torch (Node, Ruby, R, Java,
+#                                     Homebrew, pyenv, conda; containers,
+#                                     clusters), open from the start (docs/
+#                                     explain.md "Session 16: Q2 opened (Linux,
+#                                     macOS) and set O12"): held to 90%;
 #   tests/cmd/explain_shapes.json   -- no user's text: each is composed from a
 #                                     message format as its source prints it
 #                                     (dyld's reasons, NCCL, c10d, cuDNN, ORT,
@@ -291,7 +297,12 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # the start of session 16; held to its blind score: Windows 22/30,
         # Linux 13/15, macOS 11/15 (docs/explain.md "Set Q")
         fresh("explain_fresh_q1.json", 30, need=0.73),
-        fresh("explain_fresh_q2.json", 30, need=0.73)]
+        # Q2 after its misses were read by their raisers' formats: Linux 14/15,
+        # macOS 13/15 (docs/explain.md "Session 16: Q2 opened (Linux, macOS)
+        # and set O12"); the three left are labelling calls
+        fresh("explain_fresh_q2.json", 30, need=0.86),
+        # O12 (session 16): open, 25/25 at its first look, held to 90%
+        fresh("explain_fresh_o12.json", 25)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()
