@@ -1144,7 +1144,18 @@ static void add_catalogue(struct td_explain *x, struct td_explain_cause *late, b
      * signature, an old version of it) */
     bool says_less = is(m->kind, TD_KIND_MISSING_LIBRARY) && l->kind &&
                      !is(l->kind, TD_KIND_MISSING_LIBRARY) && !is(l->kind, TD_KIND_MISSING_SYMBOL);
-    if (c.contradicted || says_less) {
+    /* ld.so prints one "version `V' not found" line per version a file
+     * lacks, in the order it checks them, and the load form reads the first:
+     * a row that matched another version is about a later line, another
+     * library's failure (a GLIBCXX_ line after a GLIBC_ one) */
+    const char *row_version = NULL;
+    for (size_t i = 0; i < m->n_captures; i++)
+        if (is(m->capture_names[i], "version"))
+            row_version = m->captures[i];
+    bool later_line = is(m->kind, TD_KIND_MISSING_SYMBOL_VERSION) &&
+                      is(l->kind, TD_KIND_MISSING_SYMBOL_VERSION) && row_version &&
+                      x->fields.version && !strstr(x->fields.version, row_version);
+    if (c.contradicted || says_less || later_line) {
         *late = c; /* ranked after the general causes */
         *is_late = true;
         return;

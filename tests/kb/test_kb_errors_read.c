@@ -1319,6 +1319,12 @@ static void q2_loader_reasons(void **state)
            "a different Node.js version using\nNODE_MODULE_VERSION 93. This version of Node.js "
            "requires\nNODE_MODULE_VERSION 110.",
            "companion_mismatch", ".com.example.app.Ab12Cd", NULL);
+    /* one line per version the program lacks: the first, glibc's, leads; a
+     * catalogue row about libstdc++ matched the second */
+    expect("./bin/solver: /lib64/libc.so.6: version `GLIBC_2.34' not found (required by "
+           "./bin/solver)\n./bin/solver: /lib64/libstdc++.so.6: version `GLIBCXX_3.4.29' not found "
+           "(required by ./bin/solver)",
+           "missing_symbol_version", "libc.so.6", "glibc_too_old");
     /* Lightning's accelerator check names no file */
     expect_unnamed("lightning_fabric.utilities.exceptions.MisconfigurationException: "
                    "CUDAAccelerator can not run on your system since the accelerator is not "
