@@ -12,7 +12,13 @@
 #include "base/version.h"
 #include "kb/errors_internal.h"
 
-enum { MAX_ROLES = 128, MAX_CAUSE_ROWS = 96, MAX_DIALOGS = 48, MAX_API_HOMES = 64, TEXT_CAP = 2048 };
+enum {
+    MAX_ROLES = 128,
+    MAX_CAUSE_ROWS = 96,
+    MAX_DIALOGS = 48,
+    MAX_API_HOMES = 64,
+    TEXT_CAP = 2048
+};
 
 struct role_row {
     const char *how, *text, *role; /* how: prefix, contains, path, suffix */
@@ -1233,12 +1239,11 @@ static bool api_home_library(struct td_explain *x)
     if (!dated)
         l->kind = TD_KIND_SHADOWED_LIBRARY;
     char buf[TEXT_CAP];
-    snprintf(buf, sizeof buf,
-             "%s is a Windows API function exported by %s%s%s; the dialog names %s%s",
-             l->symbol, h->dll, dated ? " from " : "", dated ? h->since : "",
-             l->needed_by ? l->needed_by : "no DLL",
-             l->needed_by ? ", the module that imports it (Windows 8 and later name the importer)"
-                          : "");
+    snprintf(
+        buf, sizeof buf, "%s is a Windows API function exported by %s%s%s; the dialog names %s%s",
+        l->symbol, h->dll, dated ? " from " : "", dated ? h->since : "",
+        l->needed_by ? l->needed_by : "no DLL",
+        l->needed_by ? ", the module that imports it (Windows 8 and later name the importer)" : "");
     l->note = td_arena_strdup(&x->arena, buf);
     const char *confirm = confirm_deps(x);
     if (dated && l->n_causes < TD_EXPLAIN_MAX_CAUSES) {

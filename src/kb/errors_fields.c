@@ -535,7 +535,8 @@ static const struct extractor extractors[] = {
     /* a host naming the plug-in it passed to LoadLibrary by its bare name ("Failed to load
        plugin 'X'. Reason: LoadLibraryA failed. (Error: 126)"): LoadLibrary appends ".dll" to a
        name without an extension (learn.microsoft.com, LoadLibraryA, lpLibFileName) */
-    {"(plugin|module|library|DLL) '([A-Za-z0-9_+-][A-Za-z0-9_.+-]*)'[^\n]*LoadLibrary[A-Za-z]* failed",
+    {"(plugin|module|library|DLL) '([A-Za-z0-9_+-][A-Za-z0-9_.+-]*)'[^\n]*LoadLibrary[A-Za-z]* "
+     "failed",
      2, F_FILE},
     {"(0[xX][cC]0[0-9a-fA-F]{6})", 1, F_NTSTATUS},
     /* Windows Error Reporting's and Event Viewer's "Exception Code" field, and WinDbg's

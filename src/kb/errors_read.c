@@ -288,9 +288,9 @@ static const char *library_end(const char *dot)
      * File Extensions"), X-Plane's .xpl (developer.x-plane.com/sdk, "a plugin is a DLL"),
      * Max/MSP's .mxe and .mxe64 (Cycling '74's Max SDK), Photoshop's .8bf filters, AutoCAD's
      * .arx (ObjectARX), OpenFX's .ofx and After Effects' .aex */
-    static const char *const plugin_exts[] = {".dlo", ".dle", ".dlu", ".dlm", ".dli", ".dlr",
-                                              ".dlt", ".gup", ".xpl", ".mxe64", ".mxe", ".8bf",
-                                              ".arx", ".ofx", ".aex"};
+    static const char *const plugin_exts[] = {".dlo", ".dle", ".dlu", ".dlm", ".dli",
+                                              ".dlr", ".dlt", ".gup", ".xpl", ".mxe64",
+                                              ".mxe", ".8bf", ".arx", ".ofx", ".aex"};
     for (size_t i = 0; i < sizeof plugin_exts / sizeof plugin_exts[0]; i++)
         if (ext_at(dot, plugin_exts[i]))
             return dot + strlen(plugin_exts[i]);
