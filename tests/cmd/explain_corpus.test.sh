@@ -165,6 +165,20 @@
 #   tests/cmd/explain_fresh_q2.json    Linux and 15 macOS texts: held out, scored
 #                                     blind (docs/explain.md "Set Q"), opened in
 #                                     session 16;
+#   tests/cmd/explain_fresh_o14.json -- O14 (session 16), 25 texts as pasted on
+#                                     forums, Q&A sites, mailing lists and
+#                                     vendor pages (10 Windows, 8 Linux, 7
+#                                     macOS), open from the start (docs/
+#                                     explain.md "Session 16: set O14 (open,
+#                                     forum texts)"): held to 90%;
+#   tests/cmd/explain_fresh_o13.json -- O13 (session 16), 25 Windows texts from
+#                                     threads about native software beyond
+#                                     Python (games and mod loaders, JNI, .NET
+#                                     P/Invoke, Node addons, plug-ins of
+#                                     creative tools, Vulkan's loader), open
+#                                     from the start (docs/explain.md "Session
+#                                     16: set O13 (open, Windows native
+#                                     software)"): held to 90%;
 #   tests/cmd/explain_fresh_o12.json -- O12 (session 16), 15 macOS and 10 Linux
 #                                     texts beyond torch (Node, Ruby, R, Java,
 #                                     Homebrew, pyenv, conda; containers,
@@ -301,6 +315,12 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # macOS 13/15 (docs/explain.md "Session 16: Q2 opened (Linux, macOS)
         # and set O12"); the three left are labelling calls
         fresh("explain_fresh_q2.json", 30, need=0.86),
+        # O14 (session 16): open, forum and Q&A texts, 24/25 after its misses
+        # were read (docs/explain.md "Session 16: set O14 (open, forum texts)")
+        fresh("explain_fresh_o14.json", 25),
+        # O13 (session 16): open, 23/25 after its misses were read, held to 90%
+        # (docs/explain.md "Session 16: set O13 (open, Windows native software)")
+        fresh("explain_fresh_o13.json", 25),
         # O12 (session 16): open, 25/25 at its first look, held to 90%
         fresh("explain_fresh_o12.json", 25)]
 # the shapes are composed from their sources' formats: a source serves many

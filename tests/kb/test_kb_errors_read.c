@@ -1104,10 +1104,10 @@ static void p1_opened(void **state)
     expect("プロシージャエントリポイント GetDpiForWindow がダイナミック リンク\nライブラリ "
            "USER32.dll から見つかりませんでした。",
            "missing_symbol", "USER32.dll", NULL);
-    expect_unnamed(
-        "The procedure entry point `GetDpiForWindow` could not be located in the dynamic link "
-        "library",
-        "missing_symbol");
+    /* no DLL named: GetDpiForWindow's own, user32.dll (data/windows_api_homes.tsv, session 16) */
+    expect("The procedure entry point `GetDpiForWindow` could not be located in the dynamic link "
+           "library",
+           "missing_symbol", "user32.dll", "missing_symbol");
     expect("dll load failed with errorcode 3221225501", "cpu_feature_missing", NULL, NULL);
     expect("Process finished with exit code 3221225781", "missing_library", NULL, NULL);
     /* pywin32's error tuple: the code first, the system message retyped or cut */
@@ -1140,6 +1140,33 @@ static void o10_dyld_fields(void **state)
            "was built for Mac OS X 15.0)\nExpected in: /System/Library/Frameworks/"
            "VideoToolbox.framework/Versions/A/VideoToolbox",
            "missing_symbol", "example-cli", NULL);
+}
+
+/* Set O14 (docs/explain.md "Session 16: set O14 (open, forum texts)"): a
+ * dialog's DLL ends at its extension, whatever a paste puts after it. */
+static void o14_dialog_name_ends(void **state)
+{
+    (void)state;
+    /* a message box retyped between "<<" and ">>" */
+    expect("<< Message box appears:  The procedure entry point example_close could not be \n"
+           "located in the dynamic link library example.dll >>",
+           "missing_symbol", "example.dll", NULL);
+    /* the poster's words after the name, on the same line */
+    expect("The procedure entry point ExampleInit could not be located in the dynamic link "
+           "library C:\\Program Files\\Example App\\example64.dll (x64 build)",
+           "missing_symbol", "example64.dll", NULL);
+    /* a blank inside a directory's name is still part of the path */
+    expect("The procedure entry point ExampleInit could not be located in the dynamic link "
+           "library C:\\tools v1.2 beta\\example.dll",
+           "missing_symbol", "example.dll", NULL);
+    /* the entry-point dialog told in the user's words: a verb of failure,
+     * "locate", the entry point (one word), the symbol, "in" and the DLL */
+    expect(
+        "the tool says \"Cannot locate entrypoint ExampleFuncW in Example32.dll\" on the old box",
+        "missing_symbol", "Example32.dll", NULL);
+    expect("Failed to locate the procedure entry point ExampleInit in the dynamic link library "
+           "example-1.dll.",
+           "missing_symbol", "example-1.dll", NULL);
 }
 
 static void p2_o6_names_and_no_file(void **state)
@@ -1257,9 +1284,10 @@ static void o7_opened(void **state)
            "setup64.exe", NULL);
     /* a blank inside a CJK message */
     expect_unnamed("java.lang.UnsatisfiedLinkError: 找不到指定的 程序。", "missing_symbol");
-    /* the entry-point dialog retyped as far as "located" */
-    expect_unnamed("The Procedure entry point GetTickCount64 could no be located.",
-                   "missing_symbol");
+    /* the entry-point dialog retyped as far as "located": GetTickCount64 is kernel32.dll's
+       (data/windows_api_homes.tsv, session 16) */
+    expect("The Procedure entry point GetTickCount64 could no be located.", "missing_symbol",
+           "kernel32.dll", "missing_symbol");
     /* the side-by-side dialog (ERROR_SXS_CANT_GEN_ACTCTX) and a retyped module message */
     expect_unnamed("it shows\n\n*The application has failed to start because its side-by-side "
                    "configuration\nis incorrect. Please see the application event log or use the "
@@ -1369,6 +1397,7 @@ int main(void)
         cmocka_unit_test(o7_opened),
         cmocka_unit_test(o9_opened),
         cmocka_unit_test(o10_dyld_fields),
+        cmocka_unit_test(o14_dialog_name_ends),
         cmocka_unit_test(q2_loader_reasons),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
