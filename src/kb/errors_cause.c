@@ -330,7 +330,11 @@ static bool from_dialog(struct td_explain *x)
         l->kind = d->kind;
         l->file = grab(x->text, m, d->file, &x->arena);
         l->library = l->file ? td_explain_base_name(l->file) : NULL;
-        l->symbol = grab(x->text, m, d->symbol, &x->arena);
+        char *sym = grab(x->text, m, d->symbol, &x->arena);
+        /* a name the message box broke at its width is one name */
+        for (char *r = sym, *w = sym; r && (*w = *r) != '\0'; r++)
+            w += *r != '\n' && *r != '\r';
+        l->symbol = sym;
         if (l->symbol && !*l->symbol)
             l->symbol = NULL; /* "The procedure entry point could not be located": no name */
         return true;
@@ -418,6 +422,17 @@ static const char *imported_module(const char *text, struct td_arena *a)
         if (n == 0 || strncmp(name, "DLL", 3) == 0 || !import_ends(name + n))
             continue;
         best = last_component(name, n, &best_len);
+        /* "from pkg._ext import name": a private module (an extension's
+         * conventional "_" name) is what loads, the name is one of its
+         * attributes or submodules ("from torchvision import _C" is the
+         * other way round: the name is the extension) */
+        size_t fl = from ? strspn(from, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") : 0;
+        size_t cl = 0;
+        const char *fc = fl ? last_component(from, fl, &cl) : NULL;
+        if (fc && cl > 1 && fc[0] == '_' && best[0] != '_' && name != from) {
+            best = fc;
+            best_len = cl;
+        }
     }
     /* an import by the module's name in a string, later in the traceback
      * than the statement: SWIG's swig_import_helper ("_mod =

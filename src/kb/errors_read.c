@@ -363,6 +363,16 @@ static void read_files(const char *text, struct td_explain_parts *p, struct td_a
             name--;
         while (name < dot && (*name == '.' || *name == '-'))
             name++;
+        /* a CJK or typographic quote or bracket before the name is no part of
+         * it ("「cudnn64_5.dll」", "“X.dll”", "：X.dll"): U+2010-U+203F, U+3000-U+303F,
+         * U+FF01-U+FF0F and U+FF1A-U+FF20 */
+        while (dot - name > 3 && (unsigned char)name[0] >= 0xe2 &&
+               (((unsigned char)name[0] == 0xe2 && (unsigned char)name[1] == 0x80) ||
+                ((unsigned char)name[0] == 0xe3 && (unsigned char)name[1] == 0x80) ||
+                ((unsigned char)name[0] == 0xef && (unsigned char)name[1] == 0xbc &&
+                 ((unsigned char)name[2] <= 0x8f || ((unsigned char)name[2] >= 0x9a &&
+                                                     (unsigned char)name[2] <= 0xa0)))))
+            name += 3;
         if (name == dot)
             continue;
         /* ".node" is a file only as a path's last part: Node's stack frames
@@ -1020,6 +1030,16 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
         snprintf(name, sizeof name, "%s%.*s", prefix, (int)n, text + m[r->group].rm_so);
         return mapped_library(name, strlen(name), p->platform, a);
     }
+    if (r->library && strcmp(r->library, "dll") == 0 && r->group > 0 && m &&
+        m[r->group].rm_so >= 0) {
+        /* a bare name the text itself calls a DLL ("DLL MSVCP140 is missing") */
+        int n = (int)(m[r->group].rm_eo - m[r->group].rm_so);
+        const char *g = text + m[r->group].rm_so;
+        bool has = n > 4 && strncasecmp(g + n - 4, ".dll", 4) == 0;
+        char name[256];
+        snprintf(name, sizeof name, "%.*s%s", n, g, has ? "" : ".dll");
+        return td_arena_strdup(a, name);
+    }
     if (r->library && strcmp(r->library, "first-candidate") == 0 && r->group > 0 && m &&
         m[r->group].rm_so >= 0)
         return first_candidate(text + m[r->group].rm_so,
@@ -1277,9 +1297,9 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
 {
     for (size_t i = 0; i < g_rd.n_raisers; i++) {
         const struct raiser_row *r = &g_rd.raisers[i];
-        regmatch_t m[10];
+        regmatch_t m[16];
         if (!r->ok || (r->needle[0] && !strstr(text, r->needle)) ||
-            regexec(&r->re, text, 10, m, 0) != 0)
+            regexec(&r->re, text, 16, m, 0) != 0)
             continue;
         if (captures_listed(r, text, m, p))
             continue; /* "SDL2.dll, ... and zlib1.dll are present": none singled out */
@@ -1336,7 +1356,9 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
  * folders only Windows Python has (`venv\Scripts\`, `Lib\site-packages\`,
  * `python_embeded`, `AppData\`; with forward slashes too, as Git Bash writes
  * them: `venv/Scripts/activate`, `/Lib/site-packages/`) or torch's own Windows build paths
- * (`..\c10\core\`), and UTF-8 read as code page 437 by cmd (`Γ£à`, `ΓÇ`). */
+ * (`..\c10\core\`), UTF-8 read as code page 437 by cmd (`Γ£à`, `ΓÇ`), and .NET's
+ * Windows wording of a failed P/Invoke (`Unable to load DLL 'X'`; on Unix it says
+ * "shared library"). */
 static bool windows_marks(const char *text)
 {
     static const char re[] =
@@ -1346,7 +1368,8 @@ static bool windows_marks(const char *text)
         "(site-packages|Scripts|Lib|AppData|python_embeded|venv)\\\\[A-Za-z_]|"
         "[A-Za-z]\\\\(site-packages|Scripts|AppData)|\\.\\.\\\\[a-z]|"
         "[Ss]cripts/activate|/Lib/site-packages/|AppData/(Local|Roaming)/|"
-        "python_embeded|\xce\x93\xc2\xa3|\xce\x93\xc3\x87";
+        "python_embeded|\xce\x93\xc2\xa3|\xce\x93\xc3\x87|"
+        "[Uu]nable to load (DLL|dll) '";
     static regex_t rx;
     static int state; /* 0 not compiled, 1 ready, -1 failed */
     if (!state)
