@@ -184,6 +184,19 @@ const char *td_explain_base_name(const char *path)
      * them; a file's own name starts with one dot at most */
     while (b[0] == '.' && b[1] == '.' && b[2])
         b++;
+    /* a temporary copy a loader extracted under a UUID before the library's
+     * own name ("05ca35ed-88f4-4568-81a2-30eecd927d50-jllama.dll") is that
+     * library: the name after the UUID, when it has a letter of its own */
+    static const int groups[] = {8, 4, 4, 4, 12};
+    const char *u = b;
+    bool uuid = true;
+    for (size_t g = 0; uuid && g < 5; g++) {
+        for (int k = 0; k < groups[g]; k++)
+            uuid = uuid && isxdigit((unsigned char)*u++);
+        uuid = uuid && *u++ == '-';
+    }
+    if (uuid && isalpha((unsigned char)*u))
+        return u;
     return b[0] == '.' && b[1] != '.' && b != path && b[-1] == '.' ? b + 1 : b;
 }
 

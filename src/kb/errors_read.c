@@ -863,6 +863,8 @@ static void read_codes(const char *text, const struct td_explain_fields *f,
     /* WinDbg prints a Win32 error in decimal with its "0n" prefix:
      * "LoadLibrary(X) failed, Win32 error 0n127" */
     numbers_after(text, "Win32 error 0n", "win32", p, a);
+    /* node-ffi's dlerror on Windows: "Dynamic Linking Error: Win32 error 126" */
+    numbers_after(text, "Dynamic Linking Error: Win32 error", "win32", p, a);
     /* cuDNN on Windows: "Could not load library X. Error code 126" */
     numbers_after(text, "Error code", "win32", p, a);
     numbers_after(text, "error code", "win32", p, a);
