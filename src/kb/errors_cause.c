@@ -174,6 +174,17 @@ static void load_tables(void)
     load_dialogs();
 }
 
+size_t td_explain_quote_mark(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if ((u[0] == 0xe2 || u[0] == 0xe3) && u[1] == 0x80 && u[2] >= 0x80 && u[2] <= 0xbf)
+        return 3;
+    if (u[0] == 0xef && u[1] == 0xbc &&
+        ((u[2] >= 0x81 && u[2] <= 0x8f) || (u[2] >= 0x9a && u[2] <= 0xa0)))
+        return 3;
+    return 0;
+}
+
 const char *td_explain_base_name(const char *path)
 {
     const char *b = path;
@@ -197,6 +208,8 @@ const char *td_explain_base_name(const char *path)
     }
     if (uuid && isalpha((unsigned char)*u))
         return u;
+    while (td_explain_quote_mark(b) && b[3])
+        b += 3; /* "『cublas64_11.dll": the quote is no part of the name */
     return b[0] == '.' && b[1] != '.' && b != path && b[-1] == '.' ? b + 1 : b;
 }
 

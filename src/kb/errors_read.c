@@ -363,15 +363,9 @@ static void read_files(const char *text, struct td_explain_parts *p, struct td_a
             name--;
         while (name < dot && (*name == '.' || *name == '-'))
             name++;
-        /* a CJK or typographic quote or bracket before the name is no part of
-         * it ("「cudnn64_5.dll」", "“X.dll”", "：X.dll"): U+2010-U+203F, U+3000-U+303F,
-         * U+FF01-U+FF0F and U+FF1A-U+FF20 */
-        while (dot - name > 3 && (unsigned char)name[0] >= 0xe2 &&
-               (((unsigned char)name[0] == 0xe2 && (unsigned char)name[1] == 0x80) ||
-                ((unsigned char)name[0] == 0xe3 && (unsigned char)name[1] == 0x80) ||
-                ((unsigned char)name[0] == 0xef && (unsigned char)name[1] == 0xbc &&
-                 ((unsigned char)name[2] <= 0x8f || ((unsigned char)name[2] >= 0x9a &&
-                                                     (unsigned char)name[2] <= 0xa0)))))
+        /* a CJK or typographic quote before the name is no part of it
+         * ("「cudnn64_5.dll」", "“X.dll”", "：X.dll") */
+        while (dot - name > 3 && td_explain_quote_mark(name))
             name += 3;
         if (name == dot)
             continue;
