@@ -452,7 +452,9 @@ static const char *imported_module(const char *text, struct td_arena *a)
          * conventional "_" name) is what loads, the name is one of its
          * attributes or submodules ("from torchvision import _C" is the
          * other way round: the name is the extension) */
-        size_t fl = from ? strspn(from, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") : 0;
+        size_t fl =
+            from ? strspn(from, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
+                 : 0;
         size_t cl = 0;
         const char *fc = fl ? last_component(from, fl, &cl) : NULL;
         if (fc && cl > 1 && fc[0] == '_' && best[0] != '_' && name != from) {

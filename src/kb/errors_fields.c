@@ -279,9 +279,8 @@ const struct td_winmsg *td_winmsg_find(const char *text)
          * translation of the localised message back to English says it) */
         const char *be = strstr(cn, " could not be ");
         if (be == cn) {
-            snprintf(stem, sizeof stem, "%.*s was not %.*s", (int)(cn - m[i].message),
-                     m[i].message, (int)(m[i].stem_len - (size_t)(cn - m[i].message) - 14),
-                     cn + 14);
+            snprintf(stem, sizeof stem, "%.*s was not %.*s", (int)(cn - m[i].message), m[i].message,
+                     (int)(m[i].stem_len - (size_t)(cn - m[i].message) - 14), cn + 14);
             if (strstr(text, stem))
                 return &m[i];
         }

@@ -1319,7 +1319,9 @@ static void q1_o11_opened(void **state)
            "missing_library", "addon.node", NULL);
     expect("unable to load dll 'tesseract50': the specified module could not be found.",
            "missing_library", "tesseract50.dll", NULL);
-    expect("cannot find \xe3\x80\x8c" "nvcuda.dll\xe3\x80\x8d", "missing_library", "nvcuda.dll", NULL);
+    expect("cannot find \xe3\x80\x8c"
+           "nvcuda.dll\xe3\x80\x8d",
+           "missing_library", "nvcuda.dll", NULL);
     expect("it says DLL MSVCR120 is missing", "missing_library", "MSVCR120.dll", NULL);
     /* ONNX Runtime's GetApi; node-ffi's Win32 code */
     expect("C:\\x>run.exe\nThe requested API version [18] is not available, only API versions "
