@@ -165,6 +165,12 @@
 #   tests/cmd/explain_fresh_q2.json    Linux and 15 macOS texts: held out, scored
 #                                     blind (docs/explain.md "Set Q"), opened in
 #                                     session 16;
+#   tests/cmd/explain_fresh_o14.json -- O14 (session 16), 25 texts as pasted on
+#                                     forums, Q&A sites, mailing lists and
+#                                     vendor pages (10 Windows, 8 Linux, 7
+#                                     macOS), open from the start (docs/
+#                                     explain.md "Session 16: set O14 (open,
+#                                     forum texts)"): held to 90%;
 #                                     Q1 after its misses were read by
 #                                     structure: 28/30 (docs/explain.md
 #                                     "Session 16: Q1 opened (Windows) and
@@ -304,6 +310,9 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # "Session 16: Q1 opened (Windows) and set O11")
         fresh("explain_fresh_q1.json", 30, need=0.93),
         fresh("explain_fresh_q2.json", 30, need=0.73),
+        # O14 (session 16): open, forum and Q&A texts, 24/25 after its misses
+        # were read (docs/explain.md "Session 16: set O14 (open, forum texts)")
+        fresh("explain_fresh_o14.json", 25),
         # O11 (session 16): open, 22/25 after its misses were read; the three
         # left name no file the label blames, or only a bare name (docs/
         # explain.md "Session 16: Q1 opened (Windows) and set O11")
