@@ -12,7 +12,7 @@
 #include "base/version.h"
 #include "kb/errors_internal.h"
 
-enum { MAX_ROLES = 128, MAX_CAUSE_ROWS = 96, MAX_DIALOGS = 32, TEXT_CAP = 2048 };
+enum { MAX_ROLES = 128, MAX_CAUSE_ROWS = 96, MAX_DIALOGS = 48, TEXT_CAP = 2048 };
 
 struct role_row {
     const char *how, *text, *role; /* how: prefix, contains, path, suffix */
@@ -305,6 +305,30 @@ static char *grab(const char *text, const regmatch_t *m, int g, struct td_arena 
     return s;
 }
 
+/* A dialog's DLL ends at its extension: the loader writes the name and then
+ * the sentence's period, so what a paste puts after the name and a blank --
+ * the "<< ... >>" around a message box retyped, "(x64)", the poster's next
+ * words -- is not part of it. A path may hold blanks before its last
+ * component ("C:\Program Files\..."), so a name is cut only where an
+ * extension of one to four letters or digits, a stop or comma perhaps after
+ * it, meets a blank and no path separator follows. */
+static void end_at_extension(char *s)
+{
+    for (char *p = strchr(s, '.'); p; p = strchr(p + 1, '.')) {
+        size_t e = 0;
+        while (e < 5 && isalnum((unsigned char)p[1 + e]))
+            e++;
+        if (e == 0 || e > 4)
+            continue;
+        char *end = p + 1 + e;
+        char *blank = end + (*end == '.' || *end == ',' || *end == ';');
+        if ((*blank == ' ' || *blank == '\t') && !strpbrk(blank, "\\/")) {
+            *end = '\0';
+            return;
+        }
+    }
+}
+
 /* Whether TEXT holds NEEDLE, ASCII letters compared without case (the
  * dialogs are matched with REG_ICASE). */
 static bool has_nocase(const char *text, const char *needle)
@@ -319,16 +343,19 @@ static bool has_nocase(const char *text, const char *needle)
 /* One of the Windows loader's dialogs (data/windows_loader_dialogs.tsv). */
 static bool from_dialog(struct td_explain *x)
 {
-    regmatch_t m[8];
+    regmatch_t m[10];
     for (size_t i = 0; i < g_kb.n_dialogs; i++) {
         struct dialog_row *d = &g_kb.dialogs[i];
         if (!d->ok || (d->needle[0] && !has_nocase(x->text, d->needle)) ||
-            regexec(&d->re, x->text, 8, m, 0) != 0)
+            regexec(&d->re, x->text, 10, m, 0) != 0)
             continue;
         struct td_explain_load *l = &x->load;
         l->form = "dialog";
         l->kind = d->kind;
-        l->file = grab(x->text, m, d->file, &x->arena);
+        char *file = grab(x->text, m, d->file, &x->arena);
+        if (file)
+            end_at_extension(file);
+        l->file = file;
         l->library = l->file ? td_explain_base_name(l->file) : NULL;
         l->symbol = grab(x->text, m, d->symbol, &x->arena);
         if (l->symbol && !*l->symbol)

@@ -139,6 +139,11 @@
 # opened in session 16 (docs/explain.md "Set Q"):
 #   tests/cmd/explain_fresh_q1.json -- Q1: 30 Windows texts;
 #   tests/cmd/explain_fresh_q2.json -- Q2: 15 Linux, 15 macOS.
+# A set O14 (session 16), open from the start: 25 texts as users paste them on
+# forums, Q&A sites, mailing lists and vendor pages rather than issue threads
+# (docs/explain.md "Session 16: set O14 (open, forum texts)"): its misses are
+# printed.
+#   tests/cmd/explain_fresh_o14.json -- O14: open, worked on.
 # Scores `explain --format json` with tests/explain_score.py, as
 # explain_corpus.test.sh does: the first finding's kind must be one of the
 # expected kinds and its library (or, for a symbol missing from an unnamed
@@ -202,7 +207,7 @@ def score(name, show_misses):
 # every set, in the order they were collected; a set of two files is one set
 ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), ("i",), ("k",),
          ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o1",), ("o4",), ("o2",), ("n1", "n2"), ("p1", "p2"), ("o5",),
-         ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2")]
+         ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:

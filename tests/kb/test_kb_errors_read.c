@@ -1142,6 +1142,33 @@ static void o10_dyld_fields(void **state)
            "missing_symbol", "example-cli", NULL);
 }
 
+/* Set O14 (docs/explain.md "Session 16: set O14 (open, forum texts)"): a
+ * dialog's DLL ends at its extension, whatever a paste puts after it. */
+static void o14_dialog_name_ends(void **state)
+{
+    (void)state;
+    /* a message box retyped between "<<" and ">>" */
+    expect("<< Message box appears:  The procedure entry point example_close could not be \n"
+           "located in the dynamic link library example.dll >>",
+           "missing_symbol", "example.dll", NULL);
+    /* the poster's words after the name, on the same line */
+    expect("The procedure entry point ExampleInit could not be located in the dynamic link "
+           "library C:\\Program Files\\Example App\\example64.dll (x64 build)",
+           "missing_symbol", "example64.dll", NULL);
+    /* a blank inside a directory's name is still part of the path */
+    expect("The procedure entry point ExampleInit could not be located in the dynamic link "
+           "library C:\\tools v1.2 beta\\example.dll",
+           "missing_symbol", "example.dll", NULL);
+    /* the entry-point dialog told in the user's words: a verb of failure,
+     * "locate", the entry point (one word), the symbol, "in" and the DLL */
+    expect(
+        "the tool says \"Cannot locate entrypoint ExampleFuncW in Example32.dll\" on the old box",
+        "missing_symbol", "Example32.dll", NULL);
+    expect("Failed to locate the procedure entry point ExampleInit in the dynamic link library "
+           "example-1.dll.",
+           "missing_symbol", "example-1.dll", NULL);
+}
+
 static void p2_o6_names_and_no_file(void **state)
 {
     (void)state;
@@ -1321,6 +1348,7 @@ int main(void)
         cmocka_unit_test(o7_opened),
         cmocka_unit_test(o9_opened),
         cmocka_unit_test(o10_dyld_fields),
+        cmocka_unit_test(o14_dialog_name_ends),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
