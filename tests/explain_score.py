@@ -62,7 +62,8 @@ def explain_many(td, texts, jobs=None):
     of its own), as many processes at once as there are cores. A chunk whose
     process fails (an exit other than 0/1, a line that is not JSON, a line
     too few or too many) is run again one process per text, so the failure
-    is named on the text that causes it."""
+    is named on the text that causes it; when every text of it is fine
+    alone, its first text gets the error of the --each run."""
     texts = list(texts)
     with tempfile.TemporaryDirectory(prefix="td-explain-") as tmp:
         def chunk(start):
@@ -81,7 +82,14 @@ def explain_many(td, texts, jobs=None):
                     raise ValueError
                 return [(None, json.loads(line)) for line in lines]
             except ValueError:
-                return [explain_one(td, t) for t in part]
+                alone = [explain_one(td, t) for t in part]
+                if all(error is None for error, _ in alone):
+                    # --each failed where no text fails alone (a sanitizer's
+                    # report at exit, a lost line): an error of the first
+                    alone[0] = (f"explain --each exit {out.returncode}, {len(lines)} lines for "
+                                f"{len(part)} texts, each alone fine: "
+                                f"{out.stderr.decode(errors='replace')[:200]}", None)
+                return alone
         with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 2) as pool:
             return [r for rs in pool.map(chunk, range(0, len(texts), CHUNK)) for r in rs]
 
