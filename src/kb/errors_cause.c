@@ -12,7 +12,13 @@
 #include "base/version.h"
 #include "kb/errors_internal.h"
 
-enum { MAX_ROLES = 128, MAX_CAUSE_ROWS = 96, MAX_DIALOGS = 48, TEXT_CAP = 2048 };
+enum {
+    MAX_ROLES = 128,
+    MAX_CAUSE_ROWS = 96,
+    MAX_DIALOGS = 48,
+    MAX_API_HOMES = 64,
+    TEXT_CAP = 2048
+};
 
 struct role_row {
     const char *how, *text, *role; /* how: prefix, contains, path, suffix */
@@ -20,6 +26,9 @@ struct role_row {
 struct cause_row {
     const char *kind, *role, *cause_kind, *detail, *fix, *confirm, *source;
     int rank;
+};
+struct api_home {
+    const char *function, *dll, *since, *source; /* data/windows_api_homes.tsv */
 };
 struct dialog_row {
     const char *form, *kind, *pattern;
@@ -37,6 +46,8 @@ static struct {
     size_t n_causes;
     struct dialog_row dialogs[MAX_DIALOGS];
     size_t n_dialogs;
+    struct api_home homes[MAX_API_HOMES];
+    size_t n_homes;
     struct td_arena arena; /* the tables' text; lives as long as the program */
 } g_kb;
 
@@ -164,6 +175,21 @@ static void load_dialogs(void)
     }
 }
 
+static void load_api_homes(void)
+{
+    static const char *const cols[] = {"function", "dll", "since", "source", NULL};
+    struct td_table t;
+    if (!td_table_open(&t, "windows_api_homes", cols))
+        return;
+    while (g_kb.n_homes < MAX_API_HOMES && td_table_next(&t)) {
+        struct api_home *h = &g_kb.homes[g_kb.n_homes++];
+        h->function = keep(td_table_cell(&t, 0));
+        h->dll = keep(td_table_cell(&t, 1));
+        h->since = keep(td_table_cell(&t, 2));
+        h->source = keep(td_table_cell(&t, 3));
+    }
+}
+
 static void load_tables(void)
 {
     if (g_kb.loaded)
@@ -172,6 +198,7 @@ static void load_tables(void)
     load_roles();
     load_causes();
     load_dialogs();
+    load_api_homes();
 }
 
 const char *td_explain_base_name(const char *path)
@@ -1202,6 +1229,83 @@ static void the_one_file(struct td_explain *x)
     l->file = p->files[0].path;
 }
 
+/* An entry-point dialog about a documented Windows API function (data/
+ * windows_api_homes.tsv): the function's own DLL is the one at fault. Windows
+ * 8 and later name the module whose import failed, so the DLL the dialog
+ * names (a game's steam_api64.dll, the program itself) imported the function;
+ * a retyped dialog may name none. Either Windows is older than the first one
+ * to export it, or another copy of its DLL found first (a proxy dbghelp.dll a
+ * mod loader puts in the program's folder) lacks it. A DLL named that is the
+ * home itself, or one of the API sets that stand for it (api-ms-win-*), is
+ * read as before. Returns whether it read the dialog so: its causes then
+ * stand for the general layer's, which are worded for ELF and dyld. */
+static bool api_home_library(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    if (!is(l->form, "dialog") || !is(l->kind, TD_KIND_MISSING_SYMBOL) || !l->symbol)
+        return false;
+    const struct api_home *h = NULL;
+    for (size_t i = 0; i < g_kb.n_homes && !h; i++)
+        if (strcmp(g_kb.homes[i].function, l->symbol) == 0)
+            h = &g_kb.homes[i];
+    if (!h)
+        return false;
+    char named[256] = "";
+    if (l->library)
+        lower(l->library, named, sizeof named);
+    if (strcmp(named, h->dll) == 0 || strncmp(named, "api-ms-win-", 11) == 0 ||
+        strncmp(named, "ext-ms-win-", 11) == 0)
+        return false;
+    /* a function every Windows in support exports (dbghelp's) can only be
+     * missing from another copy of its DLL: shadowed first */
+    bool dated = !is(h->since, "-");
+    l->needed_by = l->library;
+    l->library = h->dll;
+    l->defined_by = h->dll;
+    l->role = role_of(h->dll);
+    if (!dated)
+        l->kind = TD_KIND_SHADOWED_LIBRARY;
+    char buf[TEXT_CAP];
+    snprintf(
+        buf, sizeof buf, "%s is a Windows API function exported by %s%s%s; the dialog names %s%s",
+        l->symbol, h->dll, dated ? " from " : "", dated ? h->since : "",
+        l->needed_by ? l->needed_by : "no DLL",
+        l->needed_by ? ", the module that imports it (Windows 8 and later name the importer)" : "");
+    l->note = td_arena_strdup(&x->arena, buf);
+    const char *confirm = confirm_deps(x);
+    if (dated && l->n_causes < TD_EXPLAIN_MAX_CAUSES) {
+        struct td_explain_cause *c = &l->causes[l->n_causes++];
+        snprintf(buf, sizeof buf, "this Windows is older than %s, the first whose %s exports %s",
+                 h->since, h->dll, l->symbol);
+        c->kind = TD_KIND_MISSING_SYMBOL;
+        c->detail = td_arena_strdup(&x->arena, buf);
+        snprintf(buf, sizeof buf,
+                 "Run the program on %s or later, or use a release of it built for this Windows",
+                 h->since);
+        c->fix = td_arena_strdup(&x->arena, buf);
+        c->confirm = "torchdoctor check";
+        c->source = h->source;
+    }
+    if (l->n_causes < TD_EXPLAIN_MAX_CAUSES) {
+        struct td_explain_cause *c = &l->causes[l->n_causes++];
+        snprintf(buf, sizeof buf,
+                 "another %s is found before Windows' own (in the program's folder: a mod "
+                 "loader's or hook's proxy of the same name, or an old redistributed copy) and "
+                 "does not export %s",
+                 h->dll, l->symbol);
+        c->kind = TD_KIND_SHADOWED_LIBRARY;
+        c->detail = td_arena_strdup(&x->arena, buf);
+        snprintf(buf, sizeof buf,
+                 "Remove or rename the %s beside the program (the DLL search order takes the "
+                 "program's folder before System32)",
+                 h->dll);
+        c->fix = td_arena_strdup(&x->arena, buf);
+        c->confirm = confirm;
+        c->source = h->source;
+    }
+    return true;
+}
+
 void td_explain_load_error(struct td_explain *x)
 {
     load_tables();
@@ -1220,6 +1324,7 @@ void td_explain_load_error(struct td_explain *x)
     tidy_library(x);
     name_definer(x);
     settle_role(x);
+    bool homed = api_home_library(x);
     struct td_explain_cause late;
     bool is_late;
     add_catalogue(x, &late, &is_late);
@@ -1246,9 +1351,9 @@ void td_explain_load_error(struct td_explain *x)
     if (is(l->kind, TD_KIND_MISSING_SYMBOL) &&
         (is(definer_role, "cxx_runtime") || is(definer_role, "glibc")))
         own_symbol = true;
-    if (l->role && !own_symbol)
+    if (l->role && !own_symbol && !homed)
         add_general(x, l->role, cap);
-    if (l->n_causes < (size_t)(2 + (x->n_matches > 0 && !is_late)))
+    if (l->n_causes < (size_t)(2 + (x->n_matches > 0 && !is_late)) && !homed)
         add_general(x, "*", cap);
     if (code_only)
         add_raiser(x, cap);

@@ -528,6 +528,16 @@ static const struct extractor extractors[] = {
     /* OBS (libobs/util/platform-windows.c, os_dlopen): "LoadLibrary failed for '%s': %s (%lu)",
        the system message ending in a line break, so the code may open the log's next line */
     {"LoadLibrary failed for '[^'\n]+': ([^\n]*|[^\n]*\n[0-9:. \t]*)\\(([0-9]+)\\)", 2, F_WIN32},
+    /* VCV Rack (src/plugin.cpp, loadLibrary) and the hosts that copied it: "Failed to load
+       library %s: code %d", GetLastError after LoadLibraryW (127: the plug-in imports a function
+       the host does not export, a plug-in built for another Rack) */
+    {"Failed to load library [^\n]+: code ([0-9]+)", 1, F_WIN32},
+    /* a host naming the plug-in it passed to LoadLibrary by its bare name ("Failed to load
+       plugin 'X'. Reason: LoadLibraryA failed. (Error: 126)"): LoadLibrary appends ".dll" to a
+       name without an extension (learn.microsoft.com, LoadLibraryA, lpLibFileName) */
+    {"(plugin|module|library|DLL) '([A-Za-z0-9_+-][A-Za-z0-9_.+-]*)'[^\n]*LoadLibrary[A-Za-z]* "
+     "failed",
+     2, F_FILE},
     {"(0[xX][cC]0[0-9a-fA-F]{6})", 1, F_NTSTATUS},
     /* Windows Error Reporting's and Event Viewer's "Exception Code" field, and WinDbg's
        exception record ("ExceptionCode: c06d007e"), print the exception code in hex, WER and
@@ -861,13 +871,16 @@ static int loader_error_number(const char *text)
         const char *s = at + 4;
         if (strncasecmp(s, " code", 5) == 0)
             s += 5;
-        s += strspn(s, " \t=#");
+        /* "Error code:1114 - A dynamic library (DLL) initialization routine failed." (a
+           plug-in host's log: the code after a colon, the system message after a dash) */
+        bool colon_first = *s == ':';
+        s += strspn(s, " \t=#:");
         size_t d = strspn(s, "0123456789");
         if (d < 2 || d > 5)
             continue;
         const char *c = s + d;
         c += strspn(c, " \t");
-        if (*c != ':')
+        if (*c != ':' && !(colon_first && *c == '-'))
             continue;
         size_t line = strcspn(c, "\n");
         char rest[256];

@@ -282,6 +282,18 @@ static const char *library_end(const char *dot)
         return dot + 7;
     if (ext_at(dot, ".node")) /* a Node.js addon: a DLL / shared object by another name */
         return dot + 5;
+    /* Windows plug-ins are DLLs by other names, loaded by their host with LoadLibrary: 3ds
+     * Max's (.dlo objects, .dle exporters, .dlu utilities, .dlm modifiers, .dli importers,
+     * .dlr renderers, .dlt materials, .gup global utilities: Autodesk's 3ds Max SDK, "Plug-in
+     * File Extensions"), X-Plane's .xpl (developer.x-plane.com/sdk, "a plugin is a DLL"),
+     * Max/MSP's .mxe and .mxe64 (Cycling '74's Max SDK), Photoshop's .8bf filters, AutoCAD's
+     * .arx (ObjectARX), OpenFX's .ofx and After Effects' .aex */
+    static const char *const plugin_exts[] = {".dlo", ".dle", ".dlu", ".dlm", ".dli",
+                                              ".dlr", ".dlt", ".gup", ".xpl", ".mxe64",
+                                              ".mxe", ".8bf", ".arx", ".ofx", ".aex"};
+    for (size_t i = 0; i < sizeof plugin_exts / sizeof plugin_exts[0]; i++)
+        if (ext_at(dot, plugin_exts[i]))
+            return dot + strlen(plugin_exts[i]);
     if (strncmp(dot, ".so", 3) != 0 || isalnum((unsigned char)dot[3]) || dot[3] == '_')
         return NULL;
     const char *e = dot + 3;

@@ -144,6 +144,10 @@
 # (docs/explain.md "Session 16: set O14 (open, forum texts)"): its misses are
 # printed.
 #   tests/cmd/explain_fresh_o14.json -- O14: open, worked on.
+# An OPEN development set O13 (session 16), 25 Windows texts from threads about
+# native software beyond Python (docs/explain.md "Session 16: set O13 (open,
+# Windows native software)"):
+#   tests/cmd/explain_fresh_o13.json -- O13: open, worked on.
 # Scores `explain --format json` with tests/explain_score.py, as
 # explain_corpus.test.sh does: the first finding's kind must be one of the
 # expected kinds and its library (or, for a symbol missing from an unnamed
@@ -207,7 +211,7 @@ def score(name, show_misses):
 # every set, in the order they were collected; a set of two files is one set
 ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), ("i",), ("k",),
          ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o1",), ("o4",), ("o2",), ("n1", "n2"), ("p1", "p2"), ("o5",),
-         ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",)]
+         ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",), ("o13",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:

@@ -667,6 +667,64 @@ static void n2_loader_forms(void **state)
     check_cases(cases, N(cases));
 }
 
+/* Session 16, O13: native software beyond Python. An entry-point dialog
+ * about a documented Windows API function (data/windows_api_homes.tsv) names
+ * the function's own DLL, the DLL the dialog names (Windows 8 and later name
+ * the importer) becoming the one that needs it; the home itself or an API set
+ * named is read as before. The JDK's words read back to the file before them;
+ * VCV Rack's GetLastError; plug-ins that are DLLs by other names; a host's
+ * bare plug-in name on a LoadLibrary failure. */
+static void o13_native_hosts(void **state)
+{
+    (void)state;
+    static const struct expect cases[] = {
+        {"The procedure entry point SymFromAddr could not be located in the dynamic link library "
+         "C:\\Games\\x\\tier0_s64.dll",
+         "shadowed_library", "dbghelp.dll", "tier0_s64.dll"},
+        {"The procedure entry point CreateFile2 could not be located in the dynamic link library "
+         "C:\\app\\app.exe",
+         "missing_symbol", "kernel32.dll", "app.exe"},
+        {"\"The procedure entry point GetDpiForSystem could not be located in the dynamic link "
+         "library\"",
+         "missing_symbol", "user32.dll", NULL},
+        {"The procedure entry point CancelIoEx could not be located in the dynamic link library "
+         "KERNEL32.dll.",
+         "missing_symbol", "KERNEL32.dll", NULL},
+        {"The procedure entry point SymFromAddr coculd not be located in the dynamic link library "
+         "C:\\g\\steam_api64.dll",
+         "shadowed_library", "dbghelp.dll", "steam_api64.dll"},
+        {"java.lang.UnsatisfiedLinkError: C:\\a b\\Java \n6\\lib\\libgcc_s_dw2-1.dll: Can't "
+         "load IA 32-bit .dll on a AMD 64-bit platform",
+         "wrong_architecture", "libgcc_s_dw2-1.dll", NULL},
+        {"java.lang.UnsatisfiedLinkError:  C:\\Temp\\123-jSerialComm.dll: Can't find dependent "
+         "libraries",
+         "missing_library", "123-jSerialComm.dll", NULL},
+        {"Failed to load library C:\\Rack\\plugins\\X/plugin.dll: code 127", "missing_symbol",
+         "plugin.dll", NULL},
+        {"DLL <D:\\Max\\PlugIns\\exp.dle> failed to initialize.\nError code:1114 - A dynamic "
+         "library (DLL) initialization routine failed.",
+         "init_failure", "exp.dle", NULL},
+        {"Failed to load plugin 'Crossbar'. Reason: LoadLibraryA failed. (Error: 126)",
+         "missing_library", "Crossbar", NULL},
+    };
+    check_cases(cases, N(cases));
+    /* the dialog's reading says why: the function's home, the first Windows
+     * to export it, and Microsoft's page as the cause's source */
+    struct td_explain x;
+    explain("The procedure entry point GetDpiForWindow could not be located in the dynamic link "
+            "library C:\\npp\\plugins\\MultiReplace.dll",
+            &x);
+    assert_string_equal(x.load.library, "user32.dll");
+    assert_string_equal(x.load.needed_by, "MultiReplace.dll");
+    assert_string_equal(x.load.defined_by, "user32.dll");
+    assert_non_null(x.load.note);
+    assert_non_null(strstr(x.load.note, "Windows 10, version 1607"));
+    assert_string_equal(x.load.causes[0].kind, "missing_symbol");
+    assert_non_null(strstr(x.load.causes[0].source, "learn.microsoft.com"));
+    assert_string_equal(x.load.causes[1].kind, "shadowed_library");
+    td_explain_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -682,6 +740,7 @@ int main(void)
         cmocka_unit_test(localised_message_without_code),
         cmocka_unit_test(no_load_error),
         cmocka_unit_test(n2_loader_forms),
+        cmocka_unit_test(o13_native_hosts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1104,10 +1104,10 @@ static void p1_opened(void **state)
     expect("プロシージャエントリポイント GetDpiForWindow がダイナミック リンク\nライブラリ "
            "USER32.dll から見つかりませんでした。",
            "missing_symbol", "USER32.dll", NULL);
-    expect_unnamed(
-        "The procedure entry point `GetDpiForWindow` could not be located in the dynamic link "
-        "library",
-        "missing_symbol");
+    /* no DLL named: GetDpiForWindow's own, user32.dll (data/windows_api_homes.tsv, session 16) */
+    expect("The procedure entry point `GetDpiForWindow` could not be located in the dynamic link "
+           "library",
+           "missing_symbol", "user32.dll", "missing_symbol");
     expect("dll load failed with errorcode 3221225501", "cpu_feature_missing", NULL, NULL);
     expect("Process finished with exit code 3221225781", "missing_library", NULL, NULL);
     /* pywin32's error tuple: the code first, the system message retyped or cut */
@@ -1284,9 +1284,10 @@ static void o7_opened(void **state)
            "setup64.exe", NULL);
     /* a blank inside a CJK message */
     expect_unnamed("java.lang.UnsatisfiedLinkError: 找不到指定的 程序。", "missing_symbol");
-    /* the entry-point dialog retyped as far as "located" */
-    expect_unnamed("The Procedure entry point GetTickCount64 could no be located.",
-                   "missing_symbol");
+    /* the entry-point dialog retyped as far as "located": GetTickCount64 is kernel32.dll's
+       (data/windows_api_homes.tsv, session 16) */
+    expect("The Procedure entry point GetTickCount64 could no be located.", "missing_symbol",
+           "kernel32.dll", "missing_symbol");
     /* the side-by-side dialog (ERROR_SXS_CANT_GEN_ACTCTX) and a retyped module message */
     expect_unnamed("it shows\n\n*The application has failed to start because its side-by-side "
                    "configuration\nis incorrect. Please see the application event log or use the "
