@@ -203,12 +203,16 @@
 # (the fresh set was picked by thread, by someone else: a short example such as
 # OMP's error #15 is inside some of its texts, or is one), no thread may be in two sets, and every output
 # validates against the report schema.
+# The texts are explained by `explain --each --format jsonl` a chunk at a time
+# (tests/explain_score.py explain_many); every 16th text is also explained
+# alone, `explain --format json -` in a process of its own as a user pastes
+# one, and must get the same whole document.
 set -euo pipefail
 exec /usr/bin/python3 - "$TD_BIN" "$TD_SRC" <<'P'
 import json, os, sys
 td, src = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(src, "tests"))
-from explain_score import judge, unnamed_file, validator
+from explain_score import explain_many, explain_one, judge_answer, unnamed_file, validator
 check = validator(src)
 
 examples = []
@@ -218,8 +222,12 @@ col = body[0].index("example")
 for r in body[1:]:
     examples.append(r[col].replace("\\n", "\n").replace("\\\\", "\\").strip())
 
+ALONE = 16  # every ALONE-th text of all the sets is explained alone too
+seen = [0]
+
 def score(name, minimum, need=0.9, contains_example_ok=False, example_ok=False):
     corpus = json.load(open(os.path.join(src, "tests/cmd", name), encoding="utf-8"))
+    answers = explain_many(td, [c["text"] for c in corpus])
     bad, right, misses = 0, 0, []
     per = {}
     if len(corpus) < minimum:
@@ -232,7 +240,11 @@ def score(name, minimum, need=0.9, contains_example_ok=False, example_ok=False):
             print(f"{name} {i} ({c['url']}): a catalogue row's example")
             bad += 1
         docs = []
-        error, ok, miss = judge(td, check, c, docs)
+        error, ok, miss = judge_answer(check, c, answers[i], docs)
+        seen[0] += 1
+        if not error and seen[0] % ALONE == 0 and explain_one(td, text) != answers[i]:
+            print(f"{name} {i} ({c['url']}): explain --each answers otherwise than explain alone")
+            bad += 1
         if error:
             print(f"{name} {i} ({c['url']}): {error}")
             bad += 1

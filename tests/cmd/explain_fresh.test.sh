@@ -161,12 +161,14 @@
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
+# A set's texts are explained by `explain --each --format jsonl` a chunk at a
+# time (tests/explain_score.py explain_many).
 set -euo pipefail
 exec /usr/bin/python3 - "$TD_BIN" "$TD_SRC" <<'P'
 import json, os, sys
 td, src = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(src, "tests"))
-from explain_score import judge, validator
+from explain_score import judge_all, validator
 check = validator(src)
 FIELDS = ["url", "platform", "kind", "library", "cause", "text"]
 # N (session 14) also keeps its collector's own labels, taken before the older
@@ -190,9 +192,8 @@ def score(name, show_misses):
     right = {p: 0 for p in PLATFORMS}
     total = {p: 0 for p in PLATFORMS}
     misses = []
-    for i, c in enumerate(corpus):
+    for i, (c, (error, ok, miss)) in enumerate(zip(corpus, judge_all(td, check, corpus))):
         total[c["platform"]] += 1
-        error, ok, miss = judge(td, check, c)
         if error:
             # a held-out set's failure names its entry by index only
             where = f" ({c['url']})" if show_misses else ""
