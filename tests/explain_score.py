@@ -5,12 +5,20 @@ library, its needed_by) the expected file, compared by base name without
 case, or by the name before its first dot; an entry expecting no library
 wants a first finding without one.
 
+explain runs over many texts at once with `explain --each --format jsonl`
+(explain_many): one process answers a chunk of texts, each as if it were
+given alone, so a test pays a process start-up (costly under the sanitizers)
+per chunk, not per text. judge() runs one process for one text, the way a
+user pastes one.
+
 A script finds this module with
     sys.path.insert(0, os.path.join(os.environ["TD_SRC"], "tests"))"""
 import json
 import os
 import re
 import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 import jsonschema
 
@@ -31,20 +39,74 @@ def same_file(got, want):
     return g == w or g.split(".")[0] == w.split(".")[0]
 
 
-def judge(td, check, c, docs=None):
-    """Run explain on entry c's text. Returns (error, right, miss): error is a
-    message when explain crashed, exited other than 0/1, or printed a document
-    that is not JSON or not valid against the schema (check), else None; miss
-    is the line describing a wrong answer, else None. The document is appended
-    to the list DOCS when one is given."""
-    out = subprocess.run([td, "explain", "--format", "json", "-"], input=c["text"].encode(),
+def explain_one(td, text):
+    """`explain --format json -` on TEXT in a process of its own: (error, doc),
+    error a message when explain crashed, exited other than 0/1 or printed
+    something that is not JSON, else None."""
+    out = subprocess.run([td, "explain", "--format", "json", "-"], input=text.encode("utf-8"),
                          capture_output=True)
     if out.returncode not in (0, 1):
-        return f"exit {out.returncode}: {out.stderr.decode()[:200]}", False, None
+        return f"exit {out.returncode}: {out.stderr.decode(errors='replace')[:200]}", None
     try:
-        d = json.loads(out.stdout)
+        return None, json.loads(out.stdout)
+    except ValueError as e:
+        return f"bad JSON: {str(e)[:200]}", None
+
+
+CHUNK = 64
+
+
+def explain_many(td, texts, jobs=None):
+    """explain_one's (error, doc) for every text of TEXTS, in order, from
+    `explain --each --format jsonl` over chunks of CHUNK texts (each in a file
+    of its own), as many processes at once as there are cores. A chunk whose
+    process fails (an exit other than 0/1, a line that is not JSON, a line
+    too few or too many) is run again one process per text, so the failure
+    is named on the text that causes it; when every text of it is fine
+    alone, its first text gets the error of the --each run."""
+    texts = list(texts)
+    with tempfile.TemporaryDirectory(prefix="td-explain-") as tmp:
+        def chunk(start):
+            part = texts[start:start + CHUNK]
+            files = []
+            for i, t in enumerate(part):
+                f = os.path.join(tmp, f"{start + i}.txt")
+                with open(f, "wb") as out:
+                    out.write(t.encode("utf-8"))
+                files.append(f)
+            out = subprocess.run([td, "explain", "--each", "--format", "jsonl", "--"] + files,
+                                 capture_output=True)
+            lines = out.stdout.decode("utf-8", errors="replace").splitlines()
+            try:
+                if out.returncode not in (0, 1) or len(lines) != len(part):
+                    raise ValueError
+                return [(None, json.loads(line)) for line in lines]
+            except ValueError:
+                alone = [explain_one(td, t) for t in part]
+                if all(error is None for error, _ in alone):
+                    # --each failed where no text fails alone (a sanitizer's
+                    # report at exit, a lost line): an error of the first
+                    alone[0] = (f"explain --each exit {out.returncode}, {len(lines)} lines for "
+                                f"{len(part)} texts, each alone fine: "
+                                f"{out.stderr.decode(errors='replace')[:200]}", None)
+                return alone
+        with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 2) as pool:
+            return [r for rs in pool.map(chunk, range(0, len(texts), CHUNK)) for r in rs]
+
+
+def judge_answer(check, c, answer, docs=None):
+    """Scores ANSWER, explain_one's (error, doc) for entry c's text. Returns
+    (error, right, miss): error is a message when explain crashed, exited
+    other than 0/1, or printed a document that is not JSON or not valid
+    against the schema (check), else None; miss is the line describing a
+    wrong answer, else None. The document is appended to the list DOCS when
+    one is given."""
+    error, d = answer
+    if error:
+        return error, False, None
+    try:
         check.validate(d)
-    except (ValueError, jsonschema.ValidationError) as e:
+    except jsonschema.ValidationError as e:
         return f"bad JSON: {str(e)[:200]}", False, None
     if docs is not None:
         docs.append(d)
@@ -57,6 +119,17 @@ def judge(td, check, c, docs=None):
         return None, True, None
     return None, False, (f"  {c['url']}: got {f.get('kind')} {lib!r}, want {'|'.join(c['kind'])} "
                          f"{'|'.join(c['library']) or 'no library'}")
+
+
+def judge(td, check, c, docs=None):
+    """judge_answer on entry c's text explained in a process of its own."""
+    return judge_answer(check, c, explain_one(td, c["text"]), docs)
+
+
+def judge_all(td, check, entries):
+    """judge_answer for every entry, their texts explained by explain_many."""
+    answers = explain_many(td, [c["text"] for c in entries])
+    return [judge_answer(check, c, a) for c, a in zip(entries, answers)]
 
 
 def unnamed_file(d):

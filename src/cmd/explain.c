@@ -32,6 +32,7 @@ enum {
 struct explain_args {
     struct td_operands texts;
     const char *format, *color, *root;
+    bool each;
 };
 
 /* What the analysis of the named file found, for the report. */
@@ -56,7 +57,7 @@ static int fmt(char *out, size_t cap, const char *format, ...)
     return n;
 }
 
-static const char *const explain_formats[] = {"text", "json", "markdown", "html", NULL};
+static const char *const explain_formats[] = {"text", "json", "jsonl", "markdown", "html", NULL};
 
 #define AT(field, ctype) TD_AT(struct explain_args, field, ctype)
 static const struct td_option explain_options[] = {
@@ -68,8 +69,15 @@ static const struct td_option explain_options[] = {
      .help = "look for the files the message names under DIR, the target's filesystem root "
              "(C:\\ is DIR for a Windows path)",
      .at = AT(root, const char *)},
+    {.name = "--each",
+     .type = TD_ARG_FLAG,
+     .help = "every operand is a file of text holding a message of its own (a saved log "
+             "each): each is explained as if it were given alone, the answers in the order "
+             "given (text: each after a line ==> FILE <==; jsonl: one line each)",
+     .at = AT(each, bool)},
     TD_OPT_FORMAT(struct explain_args, format, explain_formats,
-                  "the answer's form: text, json (docs/schema.md), markdown or html"),
+                  "the answer's form: text, json (docs/schema.md), jsonl (the same JSON on one "
+                  "line), markdown or html"),
     TD_OPT_COLOR(struct explain_args, color),
     {0},
 };
@@ -81,6 +89,8 @@ static const struct td_example explain_examples[] = {
      "what the message means, its cause and the fix"},
     {"torchdoctor explain --root /mnt/c --format json - < traceback.txt",
      "a whole traceback from a Windows drive mounted at /mnt/c, as JSON"},
+    {"torchdoctor explain --each --format jsonl logs/*.log",
+     "every saved log on its own, one JSON answer per line in the order given"},
     {0},
 };
 
@@ -100,11 +110,15 @@ const struct td_args_spec td_explain_args = {
         "the dependency that is really missing, who needs it, or which library should define a "
         "missing symbol. A text with no sign of the platform it was copied on is read as this "
         "machine's.\n\n"
+        "With --each every operand is a file of text explained on its own, as if it were "
+        "given alone: many saved logs in one run. Every file is read before any answer is "
+        "written; one that cannot be read, holds no message or is a binary stops the run "
+        "with status 2 and no answer.\n\n"
         "A message that starts with a dash goes after --.",
     .options = explain_options,
     .examples = explain_examples,
-    .exit_status = "0 no load error or known message, or only warnings, 1 an error, 2 bad usage "
-                   "or unreadable input.",
+    .exit_status = "0 no load error or known message, or only warnings, 1 an error (with --each: "
+                   "in any of the files), 2 bad usage or unreadable input.",
 };
 
 static char *read_stream(FILE *in, size_t *len)
@@ -264,20 +278,11 @@ static void local_view(const struct local *l, struct td_explain_local *v)
     };
 }
 
-int td_cmd_explain(int argc, char **argv)
+/* One message, read into INPUT (freed here): decoded, read, analysed and
+ * written in A's format. Returns the exit status. Nothing of one message
+ * is left for the next (--each): the analysis starts from zero. */
+static int explain_one(const struct explain_args *a, char *input, size_t len)
 {
-    struct explain_args a = {0};
-    int status = td_args_parse(&td_explain_args, argc, argv, &a, &a.texts);
-    if (status != TD_ARGS_CONTINUE)
-        return status;
-    size_t len = 0;
-    char *input = read_input(&a, &len);
-    if (!input || strspn(input, " \t\r\n") == len) {
-        fprintf(stderr, "torchdoctor explain: no message to explain (give it as arguments, or on "
-                        "standard input with -)\n");
-        free(input);
-        return TD_EXIT_USAGE;
-    }
     struct td_decoded text; /* pasted text in any encoding, as UTF-8 */
     int decoded = td_text_decode(input, len, &text);
     free(input);
@@ -293,7 +298,8 @@ int td_cmd_explain(int argc, char **argv)
     }
     free(input);
     static struct local l;
-    analyse(&x, a.root, &l);
+    memset(&l, 0, sizeof l);
+    analyse(&x, a->root, &l);
     char confirm[4200];
     fmt(confirm, sizeof confirm, "torchdoctor deps \"%s\"", l.target);
     struct td_findings findings = {0};
@@ -309,15 +315,15 @@ int td_cmd_explain(int argc, char **argv)
                                    .local = &local,
                                    .platform = platform_of(&x, &l),
                                    .input_encoding = text.encoding};
-    if (strcmp(a.format, "json") == 0) {
-        td_explain_render_json(&view, stdout);
-    } else if (strcmp(a.format, "markdown") == 0) {
+    if (strcmp(a->format, "json") == 0 || strcmp(a->format, "jsonl") == 0) {
+        td_explain_render_json(&view, stdout, strcmp(a->format, "json") == 0);
+    } else if (strcmp(a->format, "markdown") == 0) {
         td_explain_render_markdown(&view, stdout);
-    } else if (strcmp(a.format, "html") == 0) {
+    } else if (strcmp(a->format, "html") == 0) {
         td_explain_render_html(&view, stdout);
     } else {
         struct td_term t;
-        td_term_init(&t, stdout, a.color);
+        td_term_init(&t, stdout, a->color);
         td_explain_render_text(&view, &t);
     }
     fflush(stdout);
@@ -328,4 +334,86 @@ int td_cmd_explain(int argc, char **argv)
     td_arena_free(&l.plan);
     td_explain_free(&x);
     return rc;
+}
+
+/* File OPERAND's text, or NULL after saying why it is not a message: not a
+ * regular file, unreadable, a binary (td_detect knows its kind) or blank. */
+static char *read_each(const char *operand, size_t *len)
+{
+    struct stat st;
+    FILE *in = stat(operand, &st) == 0 && S_ISREG(st.st_mode) ? fopen(operand, "rb") : NULL;
+    if (!in) {
+        fprintf(stderr, "torchdoctor explain: --each: %s is not a readable file\n", operand);
+        return NULL;
+    }
+    uint8_t head[64];
+    size_t n = fread(head, 1, sizeof head, in);
+    enum td_file_kind k = td_detect(head, n);
+    rewind(in);
+    char *text = k == TD_FILE_UNKNOWN || k == TD_FILE_EMPTY ? read_stream(in, len) : NULL;
+    fclose(in);
+    if (k != TD_FILE_UNKNOWN && k != TD_FILE_EMPTY)
+        fprintf(stderr, "torchdoctor explain: --each: %s is a binary, not a message\n", operand);
+    else if (!text || strspn(text, " \t\r\n") == *len)
+        fprintf(stderr, "torchdoctor explain: --each: %s holds no message\n", operand);
+    else
+        return text;
+    free(text);
+    return NULL;
+}
+
+/* --each: every operand a message of its own, in the order given. All are
+ * read first, so a run that answers answers every file; the status is the
+ * worst of theirs. */
+static int explain_each(const struct explain_args *a)
+{
+    if (strcmp(a->format, "text") != 0 && strcmp(a->format, "jsonl") != 0) {
+        fprintf(stderr, "torchdoctor explain: --each writes one answer per file: --format text "
+                        "or jsonl\n");
+        return TD_EXIT_USAGE;
+    }
+    if (a->texts.n == 0) {
+        fprintf(stderr, "torchdoctor explain: --each needs the files to explain\n");
+        return TD_EXIT_USAGE;
+    }
+    for (int i = 0; i < a->texts.n; i++) {
+        size_t len;
+        char *text = read_each(a->texts.v[i], &len);
+        if (!text)
+            return TD_EXIT_USAGE;
+        free(text);
+    }
+    int rc = TD_EXIT_OK;
+    for (int i = 0; i < a->texts.n; i++) {
+        size_t len;
+        char *text = read_each(a->texts.v[i], &len);
+        if (!text)
+            return TD_EXIT_USAGE;
+        if (strcmp(a->format, "text") == 0)
+            printf("%s==> %s <==\n", i ? "\n" : "", a->texts.v[i]);
+        int one = explain_one(a, text, len);
+        if (one == TD_EXIT_USAGE)
+            return one;
+        rc = one > rc ? one : rc;
+    }
+    return rc;
+}
+
+int td_cmd_explain(int argc, char **argv)
+{
+    struct explain_args a = {0};
+    int status = td_args_parse(&td_explain_args, argc, argv, &a, &a.texts);
+    if (status != TD_ARGS_CONTINUE)
+        return status;
+    if (a.each)
+        return explain_each(&a);
+    size_t len = 0;
+    char *input = read_input(&a, &len);
+    if (!input || strspn(input, " \t\r\n") == len) {
+        fprintf(stderr, "torchdoctor explain: no message to explain (give it as arguments, or on "
+                        "standard input with -)\n");
+        free(input);
+        return TD_EXIT_USAGE;
+    }
+    return explain_one(&a, input, len);
 }

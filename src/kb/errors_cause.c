@@ -201,6 +201,17 @@ static void load_tables(void)
     load_api_homes();
 }
 
+size_t td_explain_quote_mark(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if ((u[0] == 0xe2 || u[0] == 0xe3) && u[1] == 0x80 && u[2] >= 0x80 && u[2] <= 0xbf)
+        return 3;
+    if (u[0] == 0xef && u[1] == 0xbc &&
+        ((u[2] >= 0x81 && u[2] <= 0x8f) || (u[2] >= 0x9a && u[2] <= 0xa0)))
+        return 3;
+    return 0;
+}
+
 const char *td_explain_base_name(const char *path)
 {
     const char *b = path;
@@ -211,6 +222,21 @@ const char *td_explain_base_name(const char *path)
      * them; a file's own name starts with one dot at most */
     while (b[0] == '.' && b[1] == '.' && b[2])
         b++;
+    /* a temporary copy a loader extracted under a UUID before the library's
+     * own name ("05ca35ed-88f4-4568-81a2-30eecd927d50-jllama.dll") is that
+     * library: the name after the UUID, when it has a letter of its own */
+    static const int groups[] = {8, 4, 4, 4, 12};
+    const char *u = b;
+    bool uuid = true;
+    for (size_t g = 0; uuid && g < 5; g++) {
+        for (int k = 0; k < groups[g]; k++)
+            uuid = uuid && isxdigit((unsigned char)*u++);
+        uuid = uuid && *u++ == '-';
+    }
+    if (uuid && isalpha((unsigned char)*u))
+        return u;
+    while (td_explain_quote_mark(b) && b[3])
+        b += 3; /* "『cublas64_11.dll": the quote is no part of the name */
     return b[0] == '.' && b[1] != '.' && b != path && b[-1] == '.' ? b + 1 : b;
 }
 
@@ -384,7 +410,11 @@ static bool from_dialog(struct td_explain *x)
             end_at_extension(file);
         l->file = file;
         l->library = l->file ? td_explain_base_name(l->file) : NULL;
-        l->symbol = grab(x->text, m, d->symbol, &x->arena);
+        char *sym = grab(x->text, m, d->symbol, &x->arena);
+        /* a name the message box broke at its width is one name */
+        for (char *r = sym, *w = sym; r && (*w = *r) != '\0'; r++)
+            w += *r != '\n' && *r != '\r';
+        l->symbol = sym;
         if (l->symbol && !*l->symbol)
             l->symbol = NULL; /* "The procedure entry point could not be located": no name */
         return true;
@@ -472,6 +502,19 @@ static const char *imported_module(const char *text, struct td_arena *a)
         if (n == 0 || strncmp(name, "DLL", 3) == 0 || !import_ends(name + n))
             continue;
         best = last_component(name, n, &best_len);
+        /* "from pkg._ext import name": a private module (an extension's
+         * conventional "_" name) is what loads, the name is one of its
+         * attributes or submodules ("from torchvision import _C" is the
+         * other way round: the name is the extension) */
+        size_t fl =
+            from ? strspn(from, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
+                 : 0;
+        size_t cl = 0;
+        const char *fc = fl ? last_component(from, fl, &cl) : NULL;
+        if (fc && cl > 1 && fc[0] == '_' && best[0] != '_' && name != from) {
+            best = fc;
+            best_len = cl;
+        }
     }
     /* an import by the module's name in a string, later in the traceback
      * than the statement: SWIG's swig_import_helper ("_mod =

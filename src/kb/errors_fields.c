@@ -275,6 +275,15 @@ const struct td_winmsg *td_winmsg_find(const char *text)
                  (int)(m[i].stem_len - (size_t)(cn - m[i].message) - 11), cn + 11);
         if (strstr(text, stem))
             return &m[i];
+        /* and told in the past ("The specified module was not found.", as a
+         * translation of the localised message back to English says it) */
+        const char *be = strstr(cn, " could not be ");
+        if (be == cn) {
+            snprintf(stem, sizeof stem, "%.*s was not %.*s", (int)(cn - m[i].message), m[i].message,
+                     (int)(m[i].stem_len - (size_t)(cn - m[i].message) - 14), cn + 14);
+            if (strstr(text, stem))
+                return &m[i];
+        }
     }
     /* a message a terminal wrapped: a line break (and the blanks around it)
      * inside it, even between two characters of a word or of a CJK message

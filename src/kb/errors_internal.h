@@ -89,4 +89,9 @@ bool td_explain_drive_path(const char *text);
 /* The lower-cased last path component of PATH (either separator) in OUT. */
 const char *td_explain_base_name(const char *path);
 
+/* The length of the CJK or typographic quote, bracket or colon S starts with
+ * (U+2010-U+203F, U+3000-U+303F, U+FF01-U+FF0F, U+FF1A-U+FF20: "「", "“",
+ * "："), else 0: no part of a file's name that follows it. */
+size_t td_explain_quote_mark(const char *s);
+
 #endif

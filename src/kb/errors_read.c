@@ -375,6 +375,10 @@ static void read_files(const char *text, struct td_explain_parts *p, struct td_a
             name--;
         while (name < dot && (*name == '.' || *name == '-'))
             name++;
+        /* a CJK or typographic quote before the name is no part of it
+         * ("「cudnn64_5.dll」", "“X.dll”", "：X.dll") */
+        while (dot - name > 3 && td_explain_quote_mark(name))
+            name += 3;
         if (name == dot)
             continue;
         /* ".node" is a file only as a path's last part: Node's stack frames
@@ -865,6 +869,8 @@ static void read_codes(const char *text, const struct td_explain_fields *f,
     /* WinDbg prints a Win32 error in decimal with its "0n" prefix:
      * "LoadLibrary(X) failed, Win32 error 0n127" */
     numbers_after(text, "Win32 error 0n", "win32", p, a);
+    /* node-ffi's dlerror on Windows: "Dynamic Linking Error: Win32 error 126" */
+    numbers_after(text, "Dynamic Linking Error: Win32 error", "win32", p, a);
     /* cuDNN on Windows: "Could not load library X. Error code 126" */
     numbers_after(text, "Error code", "win32", p, a);
     numbers_after(text, "error code", "win32", p, a);
@@ -1031,6 +1037,16 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
         char name[256];
         snprintf(name, sizeof name, "%s%.*s", prefix, (int)n, text + m[r->group].rm_so);
         return mapped_library(name, strlen(name), p->platform, a);
+    }
+    if (r->library && strcmp(r->library, "dll") == 0 && r->group > 0 && m &&
+        m[r->group].rm_so >= 0) {
+        /* a bare name the text itself calls a DLL ("DLL MSVCP140 is missing") */
+        int n = (int)(m[r->group].rm_eo - m[r->group].rm_so);
+        const char *g = text + m[r->group].rm_so;
+        bool has = n > 4 && strncasecmp(g + n - 4, ".dll", 4) == 0;
+        char name[256];
+        snprintf(name, sizeof name, "%.*s%s", n, g, has ? "" : ".dll");
+        return td_arena_strdup(a, name);
     }
     if (r->library && strcmp(r->library, "first-candidate") == 0 && r->group > 0 && m &&
         m[r->group].rm_so >= 0)
@@ -1315,9 +1331,9 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
 {
     for (size_t i = 0; i < g_rd.n_raisers; i++) {
         const struct raiser_row *r = &g_rd.raisers[i];
-        regmatch_t m[10];
+        regmatch_t m[16];
         if (!r->ok || (r->needle[0] && !strstr(text, r->needle)) ||
-            regexec(&r->re, text, 10, m, 0) != 0)
+            regexec(&r->re, text, 16, m, 0) != 0)
             continue;
         if (captures_listed(r, text, m, p))
             continue; /* "SDL2.dll, ... and zlib1.dll are present": none singled out */
@@ -1375,7 +1391,9 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
  * folders only Windows Python has (`venv\Scripts\`, `Lib\site-packages\`,
  * `python_embeded`, `AppData\`; with forward slashes too, as Git Bash writes
  * them: `venv/Scripts/activate`, `/Lib/site-packages/`) or torch's own Windows build paths
- * (`..\c10\core\`), and UTF-8 read as code page 437 by cmd (`Γ£à`, `ΓÇ`). */
+ * (`..\c10\core\`), UTF-8 read as code page 437 by cmd (`Γ£à`, `ΓÇ`), and .NET's
+ * Windows wording of a failed P/Invoke (`Unable to load DLL 'X'`; on Unix it says
+ * "shared library"). */
 static bool windows_marks(const char *text)
 {
     static const char re[] =
@@ -1385,7 +1403,8 @@ static bool windows_marks(const char *text)
         "(site-packages|Scripts|Lib|AppData|python_embeded|venv)\\\\[A-Za-z_]|"
         "[A-Za-z]\\\\(site-packages|Scripts|AppData)|\\.\\.\\\\[a-z]|"
         "[Ss]cripts/activate|/Lib/site-packages/|AppData/(Local|Roaming)/|"
-        "python_embeded|\xce\x93\xc2\xa3|\xce\x93\xc3\x87";
+        "python_embeded|\xce\x93\xc2\xa3|\xce\x93\xc3\x87|"
+        "[Uu]nable to load (DLL|dll) '";
     static regex_t rx;
     static int state; /* 0 not compiled, 1 ready, -1 failed */
     if (!state)

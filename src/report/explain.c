@@ -202,11 +202,11 @@ static void json_local(struct td_jsonw *w, const struct td_explain_local *l)
     td_jw_end_object(w);
 }
 
-void td_explain_render_json(const struct td_explain_view *v, FILE *out)
+void td_explain_render_json(const struct td_explain_view *v, FILE *out, bool pretty)
 {
     static struct td_jsonw w;
     const struct td_explain *x = v->x;
-    td_jw_init(&w, out, true);
+    td_jw_init(&w, out, pretty);
     td_envelope_begin(&w, "explain", v->platform);
     json_findings(&w, v);
     td_jw_key(&w, "explain");

@@ -36,7 +36,7 @@ struct td_explain_view {
     const char *input_encoding; /* what the text was decoded from (base/text.h) */
 };
 
-void td_explain_render_json(const struct td_explain_view *v, FILE *out);
+void td_explain_render_json(const struct td_explain_view *v, FILE *out, bool pretty);
 void td_explain_render_text(const struct td_explain_view *v, const struct td_term *t);
 void td_explain_render_markdown(const struct td_explain_view *v, FILE *out);
 /* One self-contained page (report/html.h): the finding, the ranked causes

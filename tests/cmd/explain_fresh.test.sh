@@ -148,6 +148,10 @@
 # native software beyond Python (docs/explain.md "Session 16: set O13 (open,
 # Windows native software)"):
 #   tests/cmd/explain_fresh_o13.json -- O13: open, worked on.
+# An OPEN development set O11 (session 16), 25 Windows texts of the ML stack
+# and other programs that load native code (docs/explain.md "Session 16: Q1
+# opened (Windows) and set O11"):
+#   tests/cmd/explain_fresh_o11.json -- O11: open, worked on.
 # An OPEN development set O12 (session 16), 15 macOS and 10 Linux texts beyond
 # torch (Node, Ruby, R, Java, Homebrew, pyenv, conda; containers, clusters)
 # (docs/explain.md "Session 16: Q2 opened (Linux, macOS) and set O12"):
@@ -157,16 +161,18 @@
 # expected kinds and its library (or, for a symbol missing from an unnamed
 # library, its needed_by) the expected file.
 # Prints "N passed, N failed" per set and per platform, and the misses of A,
-# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q and O12. The thresholds (90% of each set explain_corpus.test.sh holds
+# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11 and O12. The thresholds (90% of each set explain_corpus.test.sh holds
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
+# A set's texts are explained by `explain --each --format jsonl` a chunk at a
+# time (tests/explain_score.py explain_many).
 set -euo pipefail
 exec /usr/bin/python3 - "$TD_BIN" "$TD_SRC" <<'P'
 import json, os, sys
 td, src = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(src, "tests"))
-from explain_score import judge, validator
+from explain_score import judge_all, validator
 check = validator(src)
 FIELDS = ["url", "platform", "kind", "library", "cause", "text"]
 # N (session 14) also keeps its collector's own labels, taken before the older
@@ -190,9 +196,8 @@ def score(name, show_misses):
     right = {p: 0 for p in PLATFORMS}
     total = {p: 0 for p in PLATFORMS}
     misses = []
-    for i, c in enumerate(corpus):
+    for i, (c, (error, ok, miss)) in enumerate(zip(corpus, judge_all(td, check, corpus))):
         total[c["platform"]] += 1
-        error, ok, miss = judge(td, check, c)
         if error:
             # a held-out set's failure names its entry by index only
             where = f" ({c['url']})" if show_misses else ""
@@ -214,7 +219,7 @@ def score(name, show_misses):
 # every set, in the order they were collected; a set of two files is one set
 ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), ("i",), ("k",),
          ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o1",), ("o4",), ("o2",), ("n1", "n2"), ("p1", "p2"), ("o5",),
-         ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",), ("o13",),
+         ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",), ("o13",), ("o11",),
          ("o12",)]
 bad, urls = 0, {}
 for group in ORDER:

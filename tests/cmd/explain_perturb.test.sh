@@ -17,6 +17,7 @@
 # explain_fresh_q1.json and explain_fresh_q2.json (opened),
 # explain_fresh_o14.json (open),
 # explain_fresh_o13.json (open),
+# explain_fresh_o11.json (open),
 # explain_fresh_o12.json (open),
 # explain_families.json and the composed explain_shapes.json) is perturbed the ways users paste it -- user names,
 # drive letters and folders changed; versions bumped; hard-wrapped at 80
@@ -35,8 +36,10 @@
 # earlier line, or the tail of a message wrapped over lines, cannot carry it.
 set -euo pipefail
 exec /usr/bin/python3 - "$TD_BIN" "$TD_SRC" <<'P'
-import json, os, re, subprocess, sys, collections
+import json, os, re, sys, collections
 td, src = sys.argv[1], sys.argv[2]
+sys.path.insert(0, os.path.join(src, "tests"))
+from explain_score import explain_many
 here = os.path.join(src, "tests/cmd")
 texts = []
 for name in ("explain_corpus.json", "explain_heldout.json", "explain_fresh_a.json",
@@ -57,6 +60,7 @@ for name in ("explain_corpus.json", "explain_heldout.json", "explain_fresh_a.jso
              "explain_fresh_q1.json", "explain_fresh_q2.json",
              "explain_fresh_o14.json",
              "explain_fresh_o13.json",
+             "explain_fresh_o11.json",
              "explain_fresh_o12.json",
              "explain_families.json",
              "explain_shapes.json"):
@@ -86,12 +90,12 @@ for line in open(os.path.join(src, "data/windows_error_messages.tsv"), encoding=
     elif lang.split("-")[0] in ("zh", "ja", "ko", "ru", "de", "fr", "es", "pt") and lang != "zh-TW":
         msgs[code].setdefault(lang.split("-")[0], msg)
 
-def answer(text):
-    out = subprocess.run([td, "explain", "--format", "json", "-"], input=text.encode("utf-8"),
-                         capture_output=True)
-    if out.returncode not in (0, 1):
-        return ("exit %d" % out.returncode, None)
-    f = (json.loads(out.stdout)["findings"] or [{}])[0]
+def answer(error, doc):
+    if error and error.startswith("exit "):
+        return (error.split(":")[0], None)
+    if error:
+        print(f"FAIL: explain printed {error}"); sys.exit(1)
+    f = (doc["findings"] or [{}])[0]
     lib = f.get("library") or f.get("needed_by")
     return (f.get("kind"), re.split(r"[\\/]", lib.strip())[-1].lower() if lib else None)
 
@@ -147,13 +151,12 @@ MESSAGE_SHAPE = re.compile(r"\b[A-Za-z_.]*(Error|Exception|Warning)\b\s*[:(]|\b(
 def digits(lib):
     return re.sub(r"\d+", "#", lib) if lib else lib
 
-# explain runs once per text, as many at once as there are cores: the
-# answers are the same in any order, and the suite's time stays bounded as
-# the corpora grow
-from concurrent.futures import ThreadPoolExecutor
+# explain answers a chunk of texts per process (`explain --each`, each as if
+# given alone), as many processes at once as there are cores: the answers
+# are the same in any order, and the suite's time stays bounded as the
+# corpora grow
 def answers(batch):
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        return list(pool.map(answer, batch))
+    return [answer(*a) for a in explain_many(td, batch)]
 
 bases = answers(texts)
 jobs = []

@@ -1360,6 +1360,52 @@ static void q2_loader_reasons(void **state)
                    "gpu_not_visible");
 }
 
+static void q1_o11_opened(void **state)
+{
+    (void)state;
+    /* the JVM's "PATH: reason" without the exception before it; a UUID an
+       extractor put before the library's own name is no part of it */
+    expect("D:\\svc\\lib\\jni_codec.dll: Can't find dependent libraries", "missing_library",
+           "jni_codec.dll", NULL);
+    expect("C:\\Temp\\0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9-whisper-jni.dll: Can't find "
+           "dependent libraries",
+           "missing_library", "whisper-jni.dll", NULL);
+    /* Ruby's dln on Windows: "%d: %s - %s" of LoadLibrary's code, the message, the file */
+    expect("kernel_require.rb:85:in `require': 126: The specified module could not be found.   - "
+           "C:/Ruby30/gems/ffi-1.15.5/lib/ffi_c.so (LoadError)",
+           "missing_library", "ffi_c.so", NULL);
+    /* the ordinal dialog with its number retyped as a placeholder */
+    expect("The ordinal XXX could not be located in the dynamic link library SSLEAY32.dll.",
+           "missing_ordinal", "SSLEAY32.dll", NULL);
+    /* an entry-point dialog whose long name the message box broke over lines */
+    struct td_explain x;
+    explain("The procedure entry point\n_ZN5boost6system15system_categoryEvXYZ\nAbc could not be "
+            "located in the dynamic link library\nC:\\app\\libboost_system.dll",
+            &x);
+    assert_string_equal(x.load.kind, "missing_symbol");
+    assert_string_equal(x.load.library, "libboost_system.dll");
+    assert_string_equal(x.load.symbol, "_ZN5boost6system15system_categoryEvXYZAbc");
+    td_explain_free(&x);
+    /* "from pkg._ext import name": the private module loads */
+    expect("from pkg.native._core import Engine\nImportError: DLL load failed: The specified "
+           "module could not be found.",
+           "missing_library", "_core", NULL);
+    /* 126 told in the past tense; .NET's message in lower case; CJK quotes; "DLL X" */
+    expect("Error: The specified module was not found.\n\\\\?\\C:\\a\\node_modules\\x\\addon.node",
+           "missing_library", "addon.node", NULL);
+    expect("unable to load dll 'tesseract50': the specified module could not be found.",
+           "missing_library", "tesseract50.dll", NULL);
+    expect("cannot find \xe3\x80\x8c"
+           "nvcuda.dll\xe3\x80\x8d",
+           "missing_library", "nvcuda.dll", NULL);
+    expect("it says DLL MSVCR120 is missing", "missing_library", "MSVCR120.dll", NULL);
+    /* ONNX Runtime's GetApi; node-ffi's Win32 code */
+    expect("C:\\x>run.exe\nThe requested API version [18] is not available, only API versions "
+           "[1, 14] are supported in this build.",
+           "shadowed_library", "onnxruntime.dll", NULL);
+    expect_unnamed("Error: Dynamic Linking Error: Win32 error 126", "missing_library");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1398,6 +1444,7 @@ int main(void)
         cmocka_unit_test(o9_opened),
         cmocka_unit_test(o10_dyld_fields),
         cmocka_unit_test(o14_dialog_name_ends),
+        cmocka_unit_test(q1_o11_opened),
         cmocka_unit_test(q2_loader_reasons),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,13 @@
 # fresh venv where `torchdoctor check` and `python -m torchdoctor check`
 # run). The clone is of the committed tree (HEAD) and gets a release tag,
 # so the version `git describe` gives is checked end to end.
+# The same clone, alone in an empty folder with no siblings, also builds and
+# passes the tests that read the report schema: nothing they read lies
+# outside the repository (docs/schema.md). That was tests/repo/
+# fresh_clone.test.sh, which cloned and built the same tree a second time;
+# its tests run here by name, not through ctest, so this test does not run
+# itself again, and they run before install, deb and wheel write into the
+# clone. Fixtures are build outputs and are taken from this build.
 set -u
 src=${TD_SRC:?}
 # The clone builds its own plain binary, so the sanitizer pass would repeat
@@ -20,8 +27,11 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0 failn=0
 ok() { pass=$((pass + 1)); }
 bad() { failn=$((failn + 1)); echo "FAIL: $*"; }
-clone=$tmp/torchdoctor
+mkdir "$tmp/alone"
+clone=$tmp/alone/torchdoctor
 git clone -q --no-hardlinks "$src" "$clone" || { echo "FAIL: git clone"; exit 1; }
+[ -z "$(ls -A "$tmp/alone" | grep -vx torchdoctor)" ] || { echo "FAIL: the clone has siblings"; exit 1; }
+[ -f "$clone/schema/report.schema.json" ] || { echo "FAIL: no schema/report.schema.json in the clone"; exit 1; }
 git -C "$clone" -c user.name=t -c user.email=t@t tag -a v9.8.7 -m "test release" || { echo "FAIL: tag"; exit 1; }
 export MAKEFLAGS=
 (cd "$clone" && make build BUILD=build JOBS=2) >"$tmp/build.log" 2>&1 ||
@@ -30,6 +40,18 @@ v=$("$clone/build/torchdoctor" --version)
 [ "$v" = "torchdoctor 9.8.7" ] && ok || bad "version from git describe: '$v'"
 "$clone/build/torchdoctor" deps --format json "$clone/build/torchdoctor" 2>/dev/null |
     grep -q '"version": *"9.8.7"' && ok || bad "the JSON envelope does not carry version 9.8.7"
+
+# The schema readers that need nothing but the build and its fixtures, in
+# the clone alone.
+for t in tests/cmd/schema.test.sh tests/cmd/explain.test.sh tests/cmd/compat.test.sh \
+    tests/cmd/check.test.sh tests/graph/deps_cases.test.sh tests/trace/trace.test.sh; do
+    if (cd "$clone" && TD_SRC=$clone TD_BIN=$clone/build/torchdoctor bash "$t") >"$tmp/out" 2>&1; then
+        ok
+    else
+        bad "$t in the fresh clone:"
+        tail -20 "$tmp/out"
+    fi
+done
 
 # make install / uninstall into DESTDIR.
 dest=$tmp/dest
