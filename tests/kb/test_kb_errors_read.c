@@ -1031,7 +1031,7 @@ static void n1_retyped_and_cut_forms(void **state)
     expect("C:\\app\\node_modules\\serialport\\build\\Release\\serialport.node'\nwas compiled "
            "against a different Node.js version using\nNODE_MODULE_VERSION 93. This version of "
            "Node.js requires\nNODE_MODULE_VERSION 106.",
-           "companion_mismatch", "serialport.node", NULL);
+           "python_abi_mismatch", "serialport.node", NULL);
     /* .NET's EntryPointNotFoundException: "in DLL" is Windows' wording, the name mapped */
     expect("System.EntryPointNotFoundException: Unable to find an entry point named 'sqlite3_open' "
            "in DLL 'e_sqlite3'.",
@@ -1346,7 +1346,7 @@ static void q2_loader_reasons(void **state)
     expect("Error: The module '/var/folders/ab/cd/T/.com.example.app.Ab12Cd'\nwas compiled against "
            "a different Node.js version using\nNODE_MODULE_VERSION 93. This version of Node.js "
            "requires\nNODE_MODULE_VERSION 110.",
-           "companion_mismatch", ".com.example.app.Ab12Cd", NULL);
+           "python_abi_mismatch", ".com.example.app.Ab12Cd", NULL);
     /* one line per version the program lacks: the first, glibc's, leads; a
      * catalogue row about libstdc++ matched the second */
     expect("./bin/solver: /lib64/libc.so.6: version `GLIBC_2.34' not found (required by "
