@@ -1024,40 +1024,46 @@ static const char *first_candidate(const char *s, size_t n, struct td_arena *a)
     return o ? td_arena_strdup(a, out) : NULL;
 }
 
+/* The text row R's file group matched in TEXT (N its length), or NULL: the
+ * row has no such group, or it took no part in match M. */
+static const char *group_text(const struct raiser_row *r, const char *text, const regmatch_t *m,
+                              size_t *n)
+{
+    if (r->group <= 0 || !m || m[r->group].rm_so < 0)
+        return NULL;
+    *n = (size_t)(m[r->group].rm_eo - m[r->group].rm_so);
+    return text + m[r->group].rm_so;
+}
+
 /* The library a raiser's row names: its pattern's file, the driver, or a name. */
 static const char *row_library(const struct raiser_row *r, const char *text, const regmatch_t *m,
                                const struct td_explain_parts *p, struct td_arena *a)
 {
-    if (r->library && strncmp(r->library, "mapped", 6) == 0 &&
-        (!r->library[6] || r->library[6] == ':') && r->group > 0 && m && m[r->group].rm_so >= 0) {
+    size_t n = 0;
+    const char *g = group_text(r, text, m, &n);
+    if (g && r->library && strncmp(r->library, "mapped", 6) == 0 &&
+        (!r->library[6] || r->library[6] == ':')) {
         /* "mapped:q": the group's name after a prefix the raiser puts before
          * it (Qt's platform plugin "xcb" is the file of qxcb: libqxcb.so) */
         const char *prefix = r->library[6] ? r->library + 7 : "";
-        size_t n = (size_t)(m[r->group].rm_eo - m[r->group].rm_so);
         char name[256];
-        snprintf(name, sizeof name, "%s%.*s", prefix, (int)n, text + m[r->group].rm_so);
+        snprintf(name, sizeof name, "%s%.*s", prefix, (int)n, g);
         return mapped_library(name, strlen(name), p->platform, a);
     }
-    if (r->library && strcmp(r->library, "dll") == 0 && r->group > 0 && m &&
-        m[r->group].rm_so >= 0) {
+    if (g && r->library && strcmp(r->library, "dll") == 0) {
         /* a bare name the text itself calls a DLL ("DLL MSVCP140 is missing") */
-        int n = (int)(m[r->group].rm_eo - m[r->group].rm_so);
-        const char *g = text + m[r->group].rm_so;
         bool has = n > 4 && strncasecmp(g + n - 4, ".dll", 4) == 0;
         char name[256];
-        snprintf(name, sizeof name, "%.*s%s", n, g, has ? "" : ".dll");
+        snprintf(name, sizeof name, "%.*s%s", (int)n, g, has ? "" : ".dll");
         return td_arena_strdup(a, name);
     }
-    if (r->library && strcmp(r->library, "first-candidate") == 0 && r->group > 0 && m &&
-        m[r->group].rm_so >= 0)
-        return first_candidate(text + m[r->group].rm_so,
-                               (size_t)(m[r->group].rm_eo - m[r->group].rm_so), a);
-    if (r->group > 0 && m && m[r->group].rm_so >= 0) {
-        char *s = td_arena_strndup(a, text + m[r->group].rm_so,
-                                   (size_t)(m[r->group].rm_eo - m[r->group].rm_so));
-        size_t n = s ? strlen(s) : 0;
-        while (n && strchr(".,;:'\"", s[n - 1]))
-            s[--n] = '\0';
+    if (g && r->library && strcmp(r->library, "first-candidate") == 0)
+        return first_candidate(g, n, a);
+    if (g) {
+        char *s = td_arena_strndup(a, g, n);
+        size_t len = s ? strlen(s) : 0;
+        while (len && strchr(".,;:'\"", s[len - 1]))
+            s[--len] = '\0';
         return s ? td_explain_base_name(s) : NULL;
     }
     if (!r->library)
@@ -1290,15 +1296,30 @@ static bool message_box_frame(const char *text)
 static bool captures_listed(const struct raiser_row *r, const char *text, const regmatch_t *m,
                             const struct td_explain_parts *p)
 {
-    if (r->group <= 0 || m[r->group].rm_so < 0)
+    size_t n = 0;
+    const char *s = group_text(r, text, m, &n);
+    if (!s)
         return false;
-    size_t n = (size_t)(m[r->group].rm_eo - m[r->group].rm_so);
-    const char *s = text + m[r->group].rm_so;
     for (size_t i = 0; i < p->n_files; i++)
         if (p->files[i].listed && strlen(p->files[i].name) == n &&
             strncmp(p->files[i].name, s, n) == 0)
             return true;
     return false;
+}
+
+/* Whether row R matches TEXT, its first NMATCH groups in M: the needle
+ * every match holds is looked for first, a cheaper test than the regex. */
+static bool raiser_matches(const struct raiser_row *r, const char *text, regmatch_t *m,
+                           size_t nmatch)
+{
+    return r->ok && (!r->needle[0] || strstr(text, r->needle)) &&
+           regexec(&r->re, text, nmatch, m, 0) == 0;
+}
+
+/* Whether row R is the system loader's own (dyld's or ld.so's). */
+static bool system_loader(const struct raiser_row *r)
+{
+    return strcmp(r->raiser, "dyld") == 0 || strcmp(r->raiser, "ld.so") == 0;
 }
 
 /* A wrapper that says only that a load failed (R's "unable to load shared
@@ -1312,14 +1333,13 @@ static const struct raiser_row *loader_reason(const struct raiser_row *r, size_t
                                               const char *text, regmatch_t *m)
 {
     if (strcmp(r->operation, "load") != 0 || strcmp(r->kind, TD_KIND_MISSING_LIBRARY) != 0 ||
-        strcmp(r->raiser, "dyld") == 0 || strcmp(r->raiser, "ld.so") == 0)
+        system_loader(r))
         return r;
     for (size_t j = i + 1; j < g_rd.n_raisers; j++) {
         const struct raiser_row *q = &g_rd.raisers[j];
         regmatch_t n[10];
-        if (!q->ok || (strcmp(q->raiser, "dyld") != 0 && strcmp(q->raiser, "ld.so") != 0) ||
-            strcmp(q->operation, "load") != 0 || strcmp(q->kind, TD_KIND_MISSING_LIBRARY) == 0 ||
-            (q->needle[0] && !strstr(text, q->needle)) || regexec(&q->re, text, 10, n, 0) != 0)
+        if (!system_loader(q) || strcmp(q->operation, "load") != 0 ||
+            strcmp(q->kind, TD_KIND_MISSING_LIBRARY) == 0 || !raiser_matches(q, text, n, 10))
             continue;
         memcpy(m, n, sizeof n);
         return q;
@@ -1332,8 +1352,7 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
     for (size_t i = 0; i < g_rd.n_raisers; i++) {
         const struct raiser_row *r = &g_rd.raisers[i];
         regmatch_t m[16];
-        if (!r->ok || (r->needle[0] && !strstr(text, r->needle)) ||
-            regexec(&r->re, text, 16, m, 0) != 0)
+        if (!raiser_matches(r, text, m, 16))
             continue;
         if (captures_listed(r, text, m, p))
             continue; /* "SDL2.dll, ... and zlib1.dll are present": none singled out */
