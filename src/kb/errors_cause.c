@@ -212,6 +212,21 @@ size_t td_explain_quote_mark(const char *s)
     return 0;
 }
 
+/* What follows the UUID and the dash S starts with
+ * ("05ca35ed-88f4-4568-81a2-30eecd927d50-"), or NULL: S starts with none. */
+static const char *after_uuid(const char *s)
+{
+    static const int groups[] = {8, 4, 4, 4, 12};
+    for (size_t g = 0; g < 5; g++) {
+        for (int k = 0; k < groups[g]; k++)
+            if (!isxdigit((unsigned char)*s++))
+                return NULL;
+        if (*s++ != '-')
+            return NULL;
+    }
+    return s;
+}
+
 const char *td_explain_base_name(const char *path)
 {
     const char *b = path;
@@ -225,15 +240,8 @@ const char *td_explain_base_name(const char *path)
     /* a temporary copy a loader extracted under a UUID before the library's
      * own name ("05ca35ed-88f4-4568-81a2-30eecd927d50-jllama.dll") is that
      * library: the name after the UUID, when it has a letter of its own */
-    static const int groups[] = {8, 4, 4, 4, 12};
-    const char *u = b;
-    bool uuid = true;
-    for (size_t g = 0; uuid && g < 5; g++) {
-        for (int k = 0; k < groups[g]; k++)
-            uuid = uuid && isxdigit((unsigned char)*u++);
-        uuid = uuid && *u++ == '-';
-    }
-    if (uuid && isalpha((unsigned char)*u))
+    const char *u = after_uuid(b);
+    if (u && isalpha((unsigned char)*u))
         return u;
     while (td_explain_quote_mark(b) && b[3])
         b += 3; /* "『cublas64_11.dll": the quote is no part of the name */
@@ -382,6 +390,16 @@ static void end_at_extension(char *s)
     }
 }
 
+/* S without its line breaks, in place. */
+static void drop_line_breaks(char *s)
+{
+    char *w = s;
+    for (const char *r = s; *r; r++)
+        if (*r != '\n' && *r != '\r')
+            *w++ = *r;
+    *w = '\0';
+}
+
 /* Whether TEXT holds NEEDLE, ASCII letters compared without case (the
  * dialogs are matched with REG_ICASE). */
 static bool has_nocase(const char *text, const char *needle)
@@ -411,9 +429,8 @@ static bool from_dialog(struct td_explain *x)
         l->file = file;
         l->library = l->file ? td_explain_base_name(l->file) : NULL;
         char *sym = grab(x->text, m, d->symbol, &x->arena);
-        /* a name the message box broke at its width is one name */
-        for (char *r = sym, *w = sym; r && (*w = *r) != '\0'; r++)
-            w += *r != '\n' && *r != '\r';
+        if (sym)
+            drop_line_breaks(sym); /* a name the message box broke at its width is one name */
         l->symbol = sym;
         if (l->symbol && !*l->symbol)
             l->symbol = NULL; /* "The procedure entry point could not be located": no name */
@@ -1293,6 +1310,59 @@ static void the_one_file(struct td_explain *x)
     l->file = p->files[0].path;
 }
 
+/* The row of data/windows_api_homes.tsv for FUNCTION, or NULL. */
+static const struct api_home *api_home(const char *function)
+{
+    for (size_t i = 0; i < g_kb.n_homes; i++)
+        if (strcmp(g_kb.homes[i].function, function) == 0)
+            return &g_kb.homes[i];
+    return NULL;
+}
+
+/* Adds a cause of KIND to X's load, DETAIL and FIX copied into X's arena;
+ * nothing when the list is full. */
+static void add_cause(struct td_explain *x, const char *kind, const char *detail, const char *fix,
+                      const char *confirm, const char *source)
+{
+    struct td_explain_load *l = &x->load;
+    if (l->n_causes >= TD_EXPLAIN_MAX_CAUSES)
+        return;
+    struct td_explain_cause *c = &l->causes[l->n_causes++];
+    c->kind = kind;
+    c->detail = td_arena_strdup(&x->arena, detail);
+    c->fix = td_arena_strdup(&x->arena, fix);
+    c->confirm = confirm;
+    c->source = source;
+}
+
+/* The two ways the load's symbol, a function of H's DLL, goes missing: this
+ * Windows is older than the first to export it (when H dates it, DATED), or
+ * another copy of the DLL is found first. */
+static void add_api_home_causes(struct td_explain *x, const struct api_home *h, bool dated)
+{
+    const struct td_explain_load *l = &x->load;
+    const char *confirm = confirm_deps(x);
+    char detail[TEXT_CAP], fix[TEXT_CAP];
+    if (dated) {
+        snprintf(detail, sizeof detail,
+                 "this Windows is older than %s, the first whose %s exports %s", h->since, h->dll,
+                 l->symbol);
+        snprintf(fix, sizeof fix,
+                 "Run the program on %s or later, or use a release of it built for this Windows",
+                 h->since);
+        add_cause(x, TD_KIND_MISSING_SYMBOL, detail, fix, "torchdoctor check", h->source);
+    }
+    snprintf(detail, sizeof detail,
+             "another %s is found before Windows' own (in the program's folder: a mod loader's or "
+             "hook's proxy of the same name, or an old redistributed copy) and does not export %s",
+             h->dll, l->symbol);
+    snprintf(fix, sizeof fix,
+             "Remove or rename the %s beside the program (the DLL search order takes the "
+             "program's folder before System32)",
+             h->dll);
+    add_cause(x, TD_KIND_SHADOWED_LIBRARY, detail, fix, confirm, h->source);
+}
+
 /* An entry-point dialog about a documented Windows API function (data/
  * windows_api_homes.tsv): the function's own DLL is the one at fault. Windows
  * 8 and later name the module whose import failed, so the DLL the dialog
@@ -1308,10 +1378,7 @@ static bool api_home_library(struct td_explain *x)
     struct td_explain_load *l = &x->load;
     if (!is(l->form, "dialog") || !is(l->kind, TD_KIND_MISSING_SYMBOL) || !l->symbol)
         return false;
-    const struct api_home *h = NULL;
-    for (size_t i = 0; i < g_kb.n_homes && !h; i++)
-        if (strcmp(g_kb.homes[i].function, l->symbol) == 0)
-            h = &g_kb.homes[i];
+    const struct api_home *h = api_home(l->symbol);
     if (!h)
         return false;
     char named[256] = "";
@@ -1329,44 +1396,14 @@ static bool api_home_library(struct td_explain *x)
     l->role = role_of(h->dll);
     if (!dated)
         l->kind = TD_KIND_SHADOWED_LIBRARY;
-    char buf[TEXT_CAP];
+    char note[TEXT_CAP];
     snprintf(
-        buf, sizeof buf, "%s is a Windows API function exported by %s%s%s; the dialog names %s%s",
+        note, sizeof note, "%s is a Windows API function exported by %s%s%s; the dialog names %s%s",
         l->symbol, h->dll, dated ? " from " : "", dated ? h->since : "",
         l->needed_by ? l->needed_by : "no DLL",
         l->needed_by ? ", the module that imports it (Windows 8 and later name the importer)" : "");
-    l->note = td_arena_strdup(&x->arena, buf);
-    const char *confirm = confirm_deps(x);
-    if (dated && l->n_causes < TD_EXPLAIN_MAX_CAUSES) {
-        struct td_explain_cause *c = &l->causes[l->n_causes++];
-        snprintf(buf, sizeof buf, "this Windows is older than %s, the first whose %s exports %s",
-                 h->since, h->dll, l->symbol);
-        c->kind = TD_KIND_MISSING_SYMBOL;
-        c->detail = td_arena_strdup(&x->arena, buf);
-        snprintf(buf, sizeof buf,
-                 "Run the program on %s or later, or use a release of it built for this Windows",
-                 h->since);
-        c->fix = td_arena_strdup(&x->arena, buf);
-        c->confirm = "torchdoctor check";
-        c->source = h->source;
-    }
-    if (l->n_causes < TD_EXPLAIN_MAX_CAUSES) {
-        struct td_explain_cause *c = &l->causes[l->n_causes++];
-        snprintf(buf, sizeof buf,
-                 "another %s is found before Windows' own (in the program's folder: a mod "
-                 "loader's or hook's proxy of the same name, or an old redistributed copy) and "
-                 "does not export %s",
-                 h->dll, l->symbol);
-        c->kind = TD_KIND_SHADOWED_LIBRARY;
-        c->detail = td_arena_strdup(&x->arena, buf);
-        snprintf(buf, sizeof buf,
-                 "Remove or rename the %s beside the program (the DLL search order takes the "
-                 "program's folder before System32)",
-                 h->dll);
-        c->fix = td_arena_strdup(&x->arena, buf);
-        c->confirm = confirm;
-        c->source = h->source;
-    }
+    l->note = td_arena_strdup(&x->arena, note);
+    add_api_home_causes(x, h, dated);
     return true;
 }
 
