@@ -253,6 +253,18 @@ static const char *filled_at(const char *text, const struct td_winmsg *m, size_t
     return NULL;
 }
 
+/* Whether TEXT holds M's stem with the words WAS, at AT in it, told as SAID
+ * instead. */
+static bool holds_retold(const char *text, const struct td_winmsg *m, const char *at,
+                         const char *was, const char *said)
+{
+    char stem[LINE_CAP];
+    size_t before = (size_t)(at - m->message);
+    snprintf(stem, sizeof stem, "%.*s%s%.*s", (int)before, m->message, said,
+             (int)(m->stem_len - before - strlen(was)), at + strlen(was));
+    return strstr(text, stem) != NULL;
+}
+
 const struct td_winmsg *td_winmsg_find(const char *text)
 {
     size_t n;
@@ -270,20 +282,13 @@ const struct td_winmsg *td_winmsg_find(const char *text)
         if (strcmp(m[i].language, "en") != 0 || !cn ||
             cn - m[i].message >= (ptrdiff_t)m[i].stem_len)
             continue;
-        char stem[LINE_CAP];
-        snprintf(stem, sizeof stem, "%.*s cannot %.*s", (int)(cn - m[i].message), m[i].message,
-                 (int)(m[i].stem_len - (size_t)(cn - m[i].message) - 11), cn + 11);
-        if (strstr(text, stem))
+        if (holds_retold(text, &m[i], cn, " could not ", " cannot "))
             return &m[i];
         /* and told in the past ("The specified module was not found.", as a
          * translation of the localised message back to English says it) */
-        const char *be = strstr(cn, " could not be ");
-        if (be == cn) {
-            snprintf(stem, sizeof stem, "%.*s was not %.*s", (int)(cn - m[i].message), m[i].message,
-                     (int)(m[i].stem_len - (size_t)(cn - m[i].message) - 14), cn + 14);
-            if (strstr(text, stem))
-                return &m[i];
-        }
+        if (strncmp(cn, " could not be ", 14) == 0 &&
+            holds_retold(text, &m[i], cn, " could not be ", " was not "))
+            return &m[i];
     }
     /* a message a terminal wrapped: a line break (and the blanks around it)
      * inside it, even between two characters of a word or of a CJK message
