@@ -146,24 +146,38 @@ static char *read_stream(FILE *in, size_t *len)
     return buf;
 }
 
+/* PATH opened for reading, rewound to its start, when it is a regular
+ * file, else NULL; *KIND what its first bytes are (td_detect). */
+static FILE *open_regular(const char *path, enum td_file_kind *kind)
+{
+    struct stat st;
+    FILE *in = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? fopen(path, "rb") : NULL;
+    if (!in)
+        return NULL;
+    uint8_t head[64];
+    size_t n = fread(head, 1, sizeof head, in);
+    *kind = td_detect(head, n);
+    rewind(in);
+    return in;
+}
+
+/* Whether a file of KIND is text: no format td_detect knows. */
+static bool is_text(enum td_file_kind kind)
+{
+    return kind == TD_FILE_UNKNOWN || kind == TD_FILE_EMPTY;
+}
+
 /* A lone argument naming a file of text (a saved log: `explain error.log`)
  * is the message's file, not the message. A binary (a library a message
  * names) stays text: its path is what the user pasted. */
 static FILE *message_file(const struct td_operands *t)
 {
-    struct stat st;
-    if (t->n != 1 || stat(t->v[0], &st) != 0 || !S_ISREG(st.st_mode))
-        return NULL;
-    FILE *in = fopen(t->v[0], "rb");
-    uint8_t head[64];
-    size_t n = in ? fread(head, 1, sizeof head, in) : 0;
-    enum td_file_kind k = td_detect(head, n);
-    if (in && k != TD_FILE_UNKNOWN && k != TD_FILE_EMPTY) {
+    enum td_file_kind k;
+    FILE *in = t->n == 1 ? open_regular(t->v[0], &k) : NULL;
+    if (in && !is_text(k)) {
         fclose(in);
         return NULL;
     }
-    if (in)
-        rewind(in);
     return in;
 }
 
@@ -340,19 +354,15 @@ static int explain_one(const struct explain_args *a, char *input, size_t len)
  * regular file, unreadable, a binary (td_detect knows its kind) or blank. */
 static char *read_each(const char *operand, size_t *len)
 {
-    struct stat st;
-    FILE *in = stat(operand, &st) == 0 && S_ISREG(st.st_mode) ? fopen(operand, "rb") : NULL;
+    enum td_file_kind k;
+    FILE *in = open_regular(operand, &k);
     if (!in) {
         fprintf(stderr, "torchdoctor explain: --each: %s is not a readable file\n", operand);
         return NULL;
     }
-    uint8_t head[64];
-    size_t n = fread(head, 1, sizeof head, in);
-    enum td_file_kind k = td_detect(head, n);
-    rewind(in);
-    char *text = k == TD_FILE_UNKNOWN || k == TD_FILE_EMPTY ? read_stream(in, len) : NULL;
+    char *text = is_text(k) ? read_stream(in, len) : NULL;
     fclose(in);
-    if (k != TD_FILE_UNKNOWN && k != TD_FILE_EMPTY)
+    if (!is_text(k))
         fprintf(stderr, "torchdoctor explain: --each: %s is a binary, not a message\n", operand);
     else if (!text || strspn(text, " \t\r\n") == *len)
         fprintf(stderr, "torchdoctor explain: --each: %s holds no message\n", operand);
