@@ -194,6 +194,13 @@
 #                                     clusters), open from the start (docs/
 #                                     explain.md "Session 16: Q2 opened (Linux,
 #                                     macOS) and set O12"): held to 90%;
+#   tests/cmd/explain_fresh_o15.json -- O15 (session 16), 15 Windows texts as
+#                                     pasted in Chinese, German, Russian,
+#                                     French and Korean (the system message
+#                                     in the display language), open from
+#                                     the start (docs/explain.md "Session 16:
+#                                     set O15 (open, Windows in other
+#                                     languages)"): held to 90%;
 #   tests/cmd/explain_shapes.json   -- no user's text: each is composed from a
 #                                     message format as its source prints it
 #                                     (dyld's reasons, NCCL, c10d, cuDNN, ORT,
@@ -349,7 +356,11 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # explain.md "Session 16: Q1 opened (Windows) and set O11")
         fresh("explain_fresh_o11.json", 25, need=0.88),
         # O12 (session 16): open, 25/25 at its first look, held to 90%
-        fresh("explain_fresh_o12.json", 25)]
+        fresh("explain_fresh_o12.json", 25),
+        # O15 (session 16): open, Windows in other display languages, 15/15 at
+        # its first look, held to 90% (docs/explain.md "Session 16: set O15
+        # (open, Windows in other languages)")
+        fresh("explain_fresh_o15.json", 15)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()
