@@ -1332,13 +1332,13 @@ static bool system_loader(const struct raiser_row *r)
 static const struct raiser_row *loader_reason(const struct raiser_row *r, size_t i,
                                               const char *text, regmatch_t *m)
 {
-    if (strcmp(r->operation, "load") != 0 || strcmp(r->kind, TD_KIND_MISSING_LIBRARY) != 0 ||
-        system_loader(r))
+    if (strcmp(r->operation, "load") != 0 || !r->kind ||
+        strcmp(r->kind, TD_KIND_MISSING_LIBRARY) != 0 || system_loader(r))
         return r;
     for (size_t j = i + 1; j < g_rd.n_raisers; j++) {
         const struct raiser_row *q = &g_rd.raisers[j];
         regmatch_t n[10];
-        if (!system_loader(q) || strcmp(q->operation, "load") != 0 ||
+        if (!system_loader(q) || strcmp(q->operation, "load") != 0 || !q->kind ||
             strcmp(q->kind, TD_KIND_MISSING_LIBRARY) == 0 || !raiser_matches(q, text, n, 10))
             continue;
         memcpy(m, n, sizeof n);
