@@ -372,9 +372,30 @@ static char *read_each(const char *operand, size_t *len)
     return NULL;
 }
 
+/* One file's text as read_each() gave it. */
+struct message {
+    char *text;
+    size_t len;
+};
+
+/* Every operand's text into M (a->texts.n entries), each file read once:
+ * false, with M freed, after the first one that is not a message. */
+static bool read_all(const struct explain_args *a, struct message *m)
+{
+    for (int i = 0; i < a->texts.n; i++) {
+        m[i].text = read_each(a->texts.v[i], &m[i].len);
+        if (!m[i].text) {
+            while (i-- > 0)
+                free(m[i].text);
+            return false;
+        }
+    }
+    return true;
+}
+
 /* --each: every operand a message of its own, in the order given. All are
- * read first, so a run that answers answers every file; the status is the
- * worst of theirs. */
+ * read before the first answer (and never again: a file changed meanwhile
+ * cannot stop a run half-answered); the status is the worst of theirs. */
 static int explain_each(const struct explain_args *a)
 {
     if (strcmp(a->format, "text") != 0 && strcmp(a->format, "jsonl") != 0) {
@@ -386,26 +407,26 @@ static int explain_each(const struct explain_args *a)
         fprintf(stderr, "torchdoctor explain: --each needs the files to explain\n");
         return TD_EXIT_USAGE;
     }
-    for (int i = 0; i < a->texts.n; i++) {
-        size_t len;
-        char *text = read_each(a->texts.v[i], &len);
-        if (!text)
-            return TD_EXIT_USAGE;
-        free(text);
+    struct message *m = calloc((size_t)a->texts.n, sizeof *m);
+    if (!m) {
+        fprintf(stderr, "torchdoctor explain: out of memory\n");
+        return TD_EXIT_USAGE;
+    }
+    if (!read_all(a, m)) {
+        free(m);
+        return TD_EXIT_USAGE;
     }
     int rc = TD_EXIT_OK;
-    for (int i = 0; i < a->texts.n; i++) {
-        size_t len;
-        char *text = read_each(a->texts.v[i], &len);
-        if (!text)
-            return TD_EXIT_USAGE;
+    int i = 0;
+    for (; i < a->texts.n && rc != TD_EXIT_USAGE; i++) {
         if (strcmp(a->format, "text") == 0)
             printf("%s==> %s <==\n", i ? "\n" : "", a->texts.v[i]);
-        int one = explain_one(a, text, len);
-        if (one == TD_EXIT_USAGE)
-            return one;
+        int one = explain_one(a, m[i].text, m[i].len); /* frees the text */
         rc = one > rc ? one : rc;
     }
+    for (; i < a->texts.n; i++)
+        free(m[i].text);
+    free(m);
     return rc;
 }
 
