@@ -311,23 +311,30 @@ static int explain_one(const struct explain_args *a, char *input, size_t len)
         return TD_EXIT_USAGE;
     }
     free(input);
-    static struct local l;
-    memset(&l, 0, sizeof l);
-    analyse(&x, a->root, &l);
+    /* On the heap, zeroed: its notes are tens of kilobytes, too many for
+     * the stack, and nothing of an earlier message (--each) may be seen. */
+    struct local *l = calloc(1, sizeof *l);
+    if (!l) {
+        fprintf(stderr, "torchdoctor explain: out of memory\n");
+        td_explain_free(&x);
+        return TD_EXIT_USAGE;
+    }
+    analyse(&x, a->root, l);
     char confirm[4200];
-    fmt(confirm, sizeof confirm, "torchdoctor deps \"%s\"", l.target);
+    fmt(confirm, sizeof confirm, "torchdoctor deps \"%s\"", l->target);
     struct td_findings findings = {0};
     struct td_explain_cause causes[TD_EXPLAIN_MAX_CAUSES];
     size_t n_causes;
-    td_explain_findings(&x, l.built ? &l.g.findings : NULL, confirm, &findings, causes, &n_causes);
+    td_explain_findings(&x, l->built ? &l->g.findings : NULL, confirm, &findings, causes,
+                        &n_causes);
     struct td_explain_local local;
-    local_view(&l, &local);
+    local_view(l, &local);
     struct td_explain_view view = {.x = &x,
                                    .findings = &findings,
                                    .causes = causes,
                                    .n_causes = n_causes,
                                    .local = &local,
-                                   .platform = platform_of(&x, &l),
+                                   .platform = platform_of(&x, l),
                                    .input_encoding = text.encoding};
     if (strcmp(a->format, "json") == 0 || strcmp(a->format, "jsonl") == 0) {
         td_explain_render_json(&view, stdout, strcmp(a->format, "json") == 0);
@@ -343,9 +350,10 @@ static int explain_one(const struct explain_args *a, char *input, size_t len)
     fflush(stdout);
     int rc = td_findings_count(&findings, TD_SEV_ERROR) ? TD_EXIT_FINDINGS : TD_EXIT_OK;
     td_findings_free(&findings);
-    if (l.built)
-        td_graph_free(&l.g);
-    td_arena_free(&l.plan);
+    if (l->built)
+        td_graph_free(&l->g);
+    td_arena_free(&l->plan);
+    free(l);
     td_explain_free(&x);
     return rc;
 }
