@@ -17,6 +17,9 @@
 
 enum {
     MAX_RAISERS = 192,
+    /* regmatch_t slots a raiser's match fills: a row's file group must be
+     * below it (td_explain_raiser_bad_groups says which is not) */
+    RAISER_SLOTS = 16,
     MAX_OWNERS = 64,
     MAX_CODES = 160,
     MAX_SOURCES = 16,
@@ -1328,7 +1331,7 @@ static bool system_loader(const struct raiser_row *r)
  * row of dyld or ld.so reads that reason as more than a missing file ("unknown
  * file type": no Mach-O at all), the loader's row is the raiser. R (row
  * R, matched at index I) otherwise, with M its match, which a loader's row
- * found instead overwrites. */
+ * found instead overwrites (all RAISER_SLOTS of M). */
 static const struct raiser_row *loader_reason(const struct raiser_row *r, size_t i,
                                               const char *text, regmatch_t *m)
 {
@@ -1337,10 +1340,12 @@ static const struct raiser_row *loader_reason(const struct raiser_row *r, size_t
         return r;
     for (size_t j = i + 1; j < g_rd.n_raisers; j++) {
         const struct raiser_row *q = &g_rd.raisers[j];
-        regmatch_t n[10];
+        regmatch_t n[RAISER_SLOTS];
         if (!system_loader(q) || strcmp(q->operation, "load") != 0 || !q->kind ||
-            strcmp(q->kind, TD_KIND_MISSING_LIBRARY) == 0 || !raiser_matches(q, text, n, 10))
+            strcmp(q->kind, TD_KIND_MISSING_LIBRARY) == 0 ||
+            !raiser_matches(q, text, n, RAISER_SLOTS))
             continue;
+        /* every slot: Q's groups past R's would otherwise keep R's matches */
         memcpy(m, n, sizeof n);
         return q;
     }
@@ -1351,8 +1356,8 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
 {
     for (size_t i = 0; i < g_rd.n_raisers; i++) {
         const struct raiser_row *r = &g_rd.raisers[i];
-        regmatch_t m[16];
-        if (!raiser_matches(r, text, m, 16))
+        regmatch_t m[RAISER_SLOTS];
+        if (!raiser_matches(r, text, m, RAISER_SLOTS))
             continue;
         if (captures_listed(r, text, m, p))
             continue; /* "SDL2.dll, ... and zlib1.dll are present": none singled out */
@@ -1512,7 +1517,8 @@ size_t td_explain_raiser_bad_groups(const char **out, size_t cap)
     load_tables();
     size_t n = 0;
     for (size_t i = 0; i < g_rd.n_raisers && n < cap; i++)
-        if (!g_rd.raisers[i].ok || (size_t)g_rd.raisers[i].group > g_rd.raisers[i].re.re_nsub)
+        if (!g_rd.raisers[i].ok || (size_t)g_rd.raisers[i].group > g_rd.raisers[i].re.re_nsub ||
+            g_rd.raisers[i].group >= RAISER_SLOTS)
             out[n++] = g_rd.raisers[i].pattern;
     if (g_rd.raisers_dropped && n < cap)
         out[n++] = "(rows past MAX_RAISERS were not loaded)";
