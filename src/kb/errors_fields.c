@@ -951,7 +951,9 @@ static int win32_by_name(const char *text)
     return 0;
 }
 
-void td_explain_extract(const char *text, struct td_explain_fields *f, struct td_arena *a)
+/* Where extractor X's plain value goes in F: the fields kept as the text
+ * reads them (the numeric codes are converted by take_field). */
+static const char **plain_slot(struct td_explain_fields *f, const struct extractor *x)
 {
     const char **slot[] = {
         [F_FILE] = &f->file,
@@ -966,50 +968,61 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
         [F_TORCH] = &f->torch_version,
         [F_EXPECTED] = &f->expected_in,
     };
-    const char *cuda_error = NULL;
-    for (size_t i = 0; i < N_EXTRACTORS; i++) {
-        const struct extractor *x = &extractors[i];
-        const char *v;
-        switch (x->field) {
-        case F_WIN32:
-            if (!f->win32 && (v = grab(text, i, a)))
-                f->win32 = atoi(v);
-            break;
-        case F_NTSTATUS:
-        case F_NTSTATUS_DEC:
-            if (!f->ntstatus && (v = grab(text, i, a))) {
-                unsigned long st = x->field == F_NTSTATUS
-                                       ? strtoul(v, NULL, 16)
-                                       : (unsigned long)(uint32_t)strtol(v, NULL, 10);
-                take_ntstatus(f, st, false, a);
-            }
-            break;
-        case F_NTSTATUS_LOOSE:
-            if (!f->ntstatus && (v = grab(text, i, a))) {
-                /* the digits after the zeros are the status's own: 0xC0000000 | them */
-                const char *d = v + 2 + ((v[2] | 0x20) == 'c');
-                d += strspn(d, "0");
-                take_ntstatus(f, 0xC0000000UL | strtoul(d, NULL, 16), true, a);
-            }
-            break;
-        case F_CUDA_ERROR:
-            if (!cuda_error)
-                cuda_error = grab(text, i, a);
-            break;
-        case F_CUDA_DRIVER:
-            if (!f->cuda_driver && (v = grab(text, i, a))) {
-                /* cudaDriverGetVersion: 1000 * major + 10 * minor */
-                long n = strtol(v, NULL, 10);
-                char buf[32];
-                snprintf(buf, sizeof buf, "%ld.%ld", n / 1000, (n % 1000) / 10);
-                f->cuda_driver = td_arena_strdup(a, buf);
-            }
-            break;
-        default:
-            if (!*slot[x->field] && (v = grab(text, i, a)))
-                *slot[x->field] = v;
+    return slot[x->field];
+}
+
+/* Extractor I's reading of TEXT into F, unless an earlier extractor filled
+ * that field already (the first match wins); a CUDA error name goes to
+ * CUDA_ERROR, which error_code_of reads. */
+static void take_field(const char *text, size_t i, struct td_explain_fields *f,
+                       const char **cuda_error, struct td_arena *a)
+{
+    const struct extractor *x = &extractors[i];
+    const char *v;
+    switch (x->field) {
+    case F_WIN32:
+        if (!f->win32 && (v = grab(text, i, a)))
+            f->win32 = atoi(v);
+        break;
+    case F_NTSTATUS:
+    case F_NTSTATUS_DEC:
+        if (!f->ntstatus && (v = grab(text, i, a))) {
+            unsigned long st = x->field == F_NTSTATUS
+                                   ? strtoul(v, NULL, 16)
+                                   : (unsigned long)(uint32_t)strtol(v, NULL, 10);
+            take_ntstatus(f, st, false, a);
         }
+        break;
+    case F_NTSTATUS_LOOSE:
+        if (!f->ntstatus && (v = grab(text, i, a))) {
+            /* the digits after the zeros are the status's own: 0xC0000000 | them */
+            const char *d = v + 2 + ((v[2] | 0x20) == 'c');
+            d += strspn(d, "0");
+            take_ntstatus(f, 0xC0000000UL | strtoul(d, NULL, 16), true, a);
+        }
+        break;
+    case F_CUDA_ERROR:
+        if (!*cuda_error)
+            *cuda_error = grab(text, i, a);
+        break;
+    case F_CUDA_DRIVER:
+        if (!f->cuda_driver && (v = grab(text, i, a))) {
+            /* cudaDriverGetVersion: 1000 * major + 10 * minor */
+            long n = strtol(v, NULL, 10);
+            char buf[32];
+            snprintf(buf, sizeof buf, "%ld.%ld", n / 1000, (n % 1000) / 10);
+            f->cuda_driver = td_arena_strdup(a, buf);
+        }
+        break;
+    default:
+        if (!*plain_slot(f, x) && (v = grab(text, i, a)))
+            *plain_slot(f, x) = v;
     }
+}
+
+/* F's paths tidied; a file whose name has no letter or digit dropped. */
+static void tidy_paths(struct td_explain_fields *f)
+{
     if (f->file) {
         f->file = tidy_path((char *)f->file);
         f->file_name = base_name(f->file);
@@ -1026,32 +1039,50 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
         f->needed_by = tidy_path((char *)f->needed_by);
     if (f->expected_in)
         f->expected_in = tidy_path((char *)f->expected_in);
+}
 
-    const struct td_winmsg *msg = td_winmsg_find(text);
-    if (msg) {
-        if (!f->win32)
-            f->win32 = msg->code;
-        if (strcmp(msg->language, "en") != 0)
-            f->language = msg->language;
-        /* the file the caller put in the message's insert ("FBE.exe is not a
-         * valid Win32 application"), when it has an extension */
-        size_t len;
-        const char *at = f->file ? NULL : filled_at(text, msg, &len);
-        const char *dot = at ? memchr(at, '.', len) : NULL;
-        if (dot) {
-            const char *ext = at + len;
-            while (ext > at && ext[-1] != '.')
-                ext--;
-            size_t el = (size_t)(at + len - ext);
-            bool word = el >= 1 && el <= 8;
-            for (size_t k = 0; k < el && word; k++)
-                word = isalnum((unsigned char)ext[k]) != 0;
-            if (word) {
-                f->file = tidy_path(td_arena_strndup(a, at, len));
-                f->file_name = base_name(f->file);
-            }
-        }
+/* The file the caller put in Windows message MSG's insert ("FBE.exe is not
+ * a valid Win32 application") as F's file, when it has an extension. */
+static void take_inserted_file(const char *text, const struct td_winmsg *msg,
+                               struct td_explain_fields *f, struct td_arena *a)
+{
+    size_t len;
+    const char *at = filled_at(text, msg, &len);
+    const char *dot = at ? memchr(at, '.', len) : NULL;
+    if (!dot)
+        return;
+    const char *ext = at + len;
+    while (ext > at && ext[-1] != '.')
+        ext--;
+    size_t el = (size_t)(at + len - ext);
+    bool word = el >= 1 && el <= 8;
+    for (size_t k = 0; k < el && word; k++)
+        word = isalnum((unsigned char)ext[k]) != 0;
+    if (word) {
+        f->file = tidy_path(td_arena_strndup(a, at, len));
+        f->file_name = base_name(f->file);
     }
+}
+
+/* What a Windows system message TEXT quotes gives F: its code, its
+ * language when not English, and the file of its insert. */
+static void take_winmsg(const char *text, struct td_explain_fields *f, struct td_arena *a)
+{
+    const struct td_winmsg *msg = td_winmsg_find(text);
+    if (!msg)
+        return;
+    if (!f->win32)
+        f->win32 = msg->code;
+    if (strcmp(msg->language, "en") != 0)
+        f->language = msg->language;
+    if (!f->file)
+        take_inserted_file(text, msg, f, a);
+}
+
+/* F's Windows error when no extractor found one: the loader's number, else
+ * a code's name; the DLL a delay-load failure names; the code's name. */
+static void take_win32(const char *text, struct td_explain_fields *f, struct td_arena *a)
+{
     if (!f->win32)
         f->win32 = loader_error_number(text);
     if (!f->win32 && !f->ntstatus)
@@ -1066,6 +1097,13 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
     const struct td_winmsg *named = f->win32 && !f->win32_name ? winmsg_of(f->win32) : NULL;
     if (named)
         f->win32_name = named->name;
+}
+
+/* The one error code the report shows, the first of: the Windows error,
+ * CUDA_ERROR, a signal, an errno; NULL when TEXT has none. */
+static const char *error_code_of(const char *text, const struct td_explain_fields *f,
+                                 const char *cuda_error, struct td_arena *a)
+{
     char code[64];
     const char *sig = signal_in(text, a);
     int e = errno_in(text);
@@ -1079,6 +1117,17 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
         snprintf(code, sizeof code, "errno %d", e);
     else
         code[0] = '\0';
-    f->error_code = code[0] ? td_arena_strdup(a, code) : NULL;
+    return code[0] ? td_arena_strdup(a, code) : NULL;
+}
+
+void td_explain_extract(const char *text, struct td_explain_fields *f, struct td_arena *a)
+{
+    const char *cuda_error = NULL;
+    for (size_t i = 0; i < N_EXTRACTORS; i++)
+        take_field(text, i, f, &cuda_error, a);
+    tidy_paths(f);
+    take_winmsg(text, f, a);
+    take_win32(text, f, a);
+    f->error_code = error_code_of(text, f, cuda_error, a);
     f->platform = infer_platform(text, f);
 }
