@@ -692,8 +692,67 @@ static void ldso_lookup_failed(struct td_explain_load *l, const struct td_explai
     l->file = f->needed_by;
 }
 
-/* The message forms of ld.so, dyld and the extractors' file fields. */
-static void from_posix(struct td_explain *x)
+/* Who needs the symbol a lookup failed on (L->needed_by) and which file
+ * that is (L->file): the file the message names as the requirer, else the
+ * last one the text names, else the module the traceback imports, with
+ * torch's own library for `import torch`. */
+static void symbol_requirer(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    const struct td_explain_fields *f = &x->fields;
+    const char *t = x->text;
+    l->needed_by = f->needed_by && l->form[0] == 'd' ? f->needed_by : f->file;
+    /* "ImportError: undefined symbol: ..." names no file; dyld's
+     * "Referenced from: /path/prog" does, a program or a framework's binary
+     * having no extension ("./xnomad", "QtAV.framework/Versions/1/QtAV") */
+    if (l->needed_by && !strchr(td_explain_base_name(l->needed_by), '.') &&
+        !(l->form[0] == 'd' && strchr(l->needed_by, '/')))
+        l->needed_by = NULL;
+    if (!l->needed_by)
+        l->needed_by = td_explain_last_named(t, &x->arena);
+    l->file = l->needed_by;
+    if (!l->needed_by) /* the traceback's last import names the module */
+        l->needed_by = f->module ? f->module : imported_module(t, &x->arena);
+    if (!l->file && (is(l->needed_by, "torch") || (!l->needed_by && importing_torch(t))))
+        l->needed_by = torch_requirer(f->symbol, x->parts.platform);
+}
+
+/* "undefined symbol: S, version libnvJitLink.so.12": the version F names
+ * is the library that lacks S. */
+static void symbol_version_library(struct td_explain_load *l, const struct td_explain_fields *f)
+{
+    l->kind = TD_KIND_MISSING_SYMBOL_VERSION;
+    l->library = f->version;
+    /* ld.so checks every version node a file needs before any lookup
+     * ("version `V' not found" when one is absent), so here the node
+     * is there and the symbol is not: the library is another release
+     * than the one the requirer was linked against. torch's own
+     * library was linked against the CUDA libraries of the CUDA
+     * release it was built for: another release of one of them is a
+     * CUDA runtime mismatch (glibc elf/dl-lookup.c, "undefined symbol:
+     * %s, version %s"; elf/dl-version.c) */
+    if (is(role_of(f->file), "torch") && is(role_of(f->version), "cuda"))
+        l->kind = TD_KIND_CUDA_RUNTIME_MISMATCH;
+}
+
+/* ld.so's "undefined symbol:" or dyld's "Symbol not found:" for F's symbol. */
+static void missing_symbol(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    const struct td_explain_fields *f = &x->fields;
+    l->form = has(x->text, "ndefined symbol:") ? "ld.so" : "dyld";
+    l->kind = TD_KIND_MISSING_SYMBOL;
+    symbol_requirer(x);
+    l->symbol = f->symbol;
+    if (f->expected_in && !has(f->expected_in, "flat namespace"))
+        l->library = td_explain_base_name(f->expected_in);
+    if (f->version && has(f->version, ".so"))
+        symbol_version_library(l, f);
+}
+
+/* ld.so's and dyld's failed lookups of a symbol or a version: whether the
+ * text is one (and X's load says which). */
+static bool lookup_form(struct td_explain *x)
 {
     struct td_explain_load *l = &x->load;
     const struct td_explain_fields *f = &x->fields;
@@ -710,42 +769,17 @@ static void from_posix(struct td_explain *x)
     } else if ((has(t, "ndefined symbol:") || has(t, "Symbol not found:") ||
                 has(t, "symbol not found in flat namespace")) &&
                f->symbol) {
-        l->form = has(t, "ndefined symbol:") ? "ld.so" : "dyld";
-        l->kind = TD_KIND_MISSING_SYMBOL;
-        l->needed_by = f->needed_by && l->form[0] == 'd' ? f->needed_by : f->file;
-        /* "ImportError: undefined symbol: ..." names no file; dyld's
-         * "Referenced from: /path/prog" does, a program or a framework's binary
-         * having no extension ("./xnomad", "QtAV.framework/Versions/1/QtAV") */
-        if (l->needed_by && !strchr(td_explain_base_name(l->needed_by), '.') &&
-            !(l->form[0] == 'd' && strchr(l->needed_by, '/')))
-            l->needed_by = NULL;
-        if (!l->needed_by)
-            l->needed_by = td_explain_last_named(t, &x->arena);
-        l->file = l->needed_by;
-        if (!l->needed_by) /* the traceback's last import names the module */
-            l->needed_by = f->module ? f->module : imported_module(t, &x->arena);
-        if (!l->file && (is(l->needed_by, "torch") || (!l->needed_by && importing_torch(t))))
-            l->needed_by = torch_requirer(f->symbol, x->parts.platform);
-        l->symbol = f->symbol;
-        if (f->expected_in && !has(f->expected_in, "flat namespace"))
-            l->library = td_explain_base_name(f->expected_in);
-        if (f->version && has(f->version, ".so")) {
-            /* "undefined symbol: S, version libnvJitLink.so.12": the version
-             * names the library that lacks it */
-            l->kind = TD_KIND_MISSING_SYMBOL_VERSION;
-            l->library = f->version;
-            /* ld.so checks every version node a file needs before any lookup
-             * ("version `V' not found" when one is absent), so here the node
-             * is there and the symbol is not: the library is another release
-             * than the one the requirer was linked against. torch's own
-             * library was linked against the CUDA libraries of the CUDA
-             * release it was built for: another release of one of them is a
-             * CUDA runtime mismatch (glibc elf/dl-lookup.c, "undefined symbol:
-             * %s, version %s"; elf/dl-version.c) */
-            if (is(role_of(f->file), "torch") && is(role_of(f->version), "cuda"))
-                l->kind = TD_KIND_CUDA_RUNTIME_MISMATCH;
-        }
-    } else if (has(t, "Error loading shared library ")) {
+        missing_symbol(x);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* musl's loader's two forms: whether text T is one (and L says which). */
+static bool musl_form(struct td_explain_load *l, const struct td_explain_fields *f, const char *t)
+{
+    if (has(t, "Error loading shared library ")) {
         /* musl: "Error loading shared library %s: %m (needed by %s)" -- a glibc
          * build in a musl system asks for ld-linux*.so.2 this way. At a
          * program's start musl goes on to relocate it and prints "Error
@@ -762,9 +796,18 @@ static void from_posix(struct td_explain *x)
         l->needed_by = f->file;
         l->symbol = f->symbol;
         l->file = f->file;
-    } else if (has(t, "incompatible architecture") || has(t, "missing compatible arch") ||
-               has(t, "not a compatible arch") || has(t, "wrong ELF class") ||
-               elf_class_reason(t)) {
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* ld.so's, dyld's and a dlopen wrapper's failed loads of a file: whether
+ * text T is one (and L says which). */
+static bool load_form(struct td_explain_load *l, const struct td_explain_fields *f, const char *t)
+{
+    if (has(t, "incompatible architecture") || has(t, "missing compatible arch") ||
+        has(t, "not a compatible arch") || has(t, "wrong ELF class") || elf_class_reason(t)) {
         /* dyld's reasons for a file without the process's architecture: a thin
          * Mach-O ("mach-o file, but is an incompatible architecture"), a fat
          * one without that slice ("fat file, but missing compatible
@@ -794,7 +837,21 @@ static void from_posix(struct td_explain *x)
                has(t, "Couldn't open CUDA library")) {
         l->form = "dlopen";
         l->kind = TD_KIND_MISSING_LIBRARY;
+    } else {
+        return false;
     }
+    return true;
+}
+
+/* The message forms of ld.so, dyld and musl, tried in this order (the first
+ * that reads the text wins); a form other than a missing symbol (which set
+ * its own) takes what it left open from the extractors' file fields. */
+static void from_posix(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    const struct td_explain_fields *f = &x->fields;
+    if (!lookup_form(x) && !musl_form(l, f, x->text))
+        load_form(l, f, x->text);
     if (l->form && !l->library && !is(l->kind, TD_KIND_MISSING_SYMBOL) && f->file)
         l->library = td_explain_base_name(f->file);
     if (l->form && !l->needed_by && !is(l->kind, TD_KIND_MISSING_SYMBOL))
