@@ -1116,8 +1116,10 @@ static bool system_file(const char *path)
            strncmp(path, "/lib/", 5) == 0;
 }
 
-/* The library at fault and the role, once the form is known. */
-static void settle_role(struct td_explain *x)
+/* The library when the form named none: the last file the text names
+ * (not for ld.so's, dyld's or musl's own forms, which name theirs), else
+ * the native library of the package that loads its own. */
+static void unnamed_library(struct td_explain *x)
 {
     struct td_explain_load *l = &x->load;
     bool elf_or_dyld = strcmp(l->form, "ld.so") == 0 || strcmp(l->form, "dyld") == 0 ||
@@ -1131,9 +1133,59 @@ static void settle_role(struct td_explain *x)
         /* a load that names no file in a package that loads its own native
          * library with ctypes ("import mxnet" ... "[WinError 193]"): that one */
         l->library = x->parts.package_library;
-    const char *requirer = l->needed_by ? l->needed_by : l->file;
-    if (is(l->kind, TD_KIND_MISSING_SYMBOL) && l->library && requirer &&
-        is(role_of(l->library), "torch") && !is(role_of(requirer), "torch")) {
+}
+
+/* A missing symbol's REQUIRER, the file whose build does not fit (ELF,
+ * dyld), as the library at fault, and what kind of misfit its role is. */
+static void requirer_role(struct td_explain_load *l, const char *requirer)
+{
+    const char *r = role_of(requirer);
+    if (python_symbol(l->symbol) && !is(r, "torch") && !foreign_dll(l->defined_by)) {
+        /* Python's C API (_PyCMethod_New, PyInt_FromSsize_t): the module
+         * was built for another Python, or not linked to one, whatever
+         * package it belongs to -- never another torch */
+        l->role = "python_api";
+        l->library = td_explain_base_name(requirer);
+        return;
+    }
+    if (torch_symbol(l->symbol) && is(l->form, "dyld") && long_template(l->symbol_readable)) {
+        /* at::Tensor::data_ptr<long>() on macOS: torch instantiates its
+         * templates for int64_t, which is long long there, so no torch
+         * for macOS exports the long one -- the module's own source */
+        l->role = "long_template";
+        l->library = td_explain_base_name(requirer);
+        l->needed_by = NULL;
+        return;
+    }
+    /* torch's C entry points (THPVariableClass, which data/symbol_owners.tsv
+     * gives to libtorch_python) have the same name in every torch: one
+     * missing says torch's library is not loaded yet (the module imported
+     * before torch), as for a module built here, before another torch */
+    bool torch_c = !torch_symbol(l->symbol) && is(role_of(l->defined_by), "torch");
+    if ((torch_symbol(l->symbol) || torch_c) && !(r && strcmp(r, "torch") == 0)) {
+        /* setup.py install's ".egg" folder: built here, against this
+         * environment's torch, so its torch libraries not being loaded yet
+         * (imported before torch) comes before another torch */
+        l->role = torch_c || has(requirer, ".egg/") || has(requirer, ".egg\\") ? "local_build"
+                                                                               : "companion";
+        l->library = td_explain_base_name(requirer);
+        l->needed_by = NULL;
+        return;
+    }
+    l->role = r;
+    l->library = td_explain_base_name(requirer); /* the module that needed it */
+}
+
+/* For a missing symbol (X's kind), the library at fault and its role, with
+ * REQUIRER (may be NULL) the file that needed it. Whether that settled
+ * them: otherwise file_role does. */
+static bool symbol_role(struct td_explain *x, const char *requirer)
+{
+    struct td_explain_load *l = &x->load;
+    if (!is(l->kind, TD_KIND_MISSING_SYMBOL))
+        return false;
+    if (l->library && requirer && is(role_of(l->library), "torch") &&
+        !is(role_of(requirer), "torch")) {
         /* dyld's "Expected in: .../torch/lib/libc10.dylib": torch's own library
          * lacks a symbol another file wants (a C++ name or torch's C entry
          * points, _torch_library_impl), so that file was built for another torch */
@@ -1141,17 +1193,17 @@ static void settle_role(struct td_explain *x)
         l->role = "companion";
         l->library = td_explain_base_name(requirer);
         l->needed_by = NULL;
-        return;
+        return true;
     }
-    if (is(l->kind, TD_KIND_MISSING_SYMBOL) && l->library && requirer && !system_file(requirer)) {
+    if (l->library && requirer && !system_file(requirer)) {
         /* dyld's "Expected in: X": X should define it, and the file at fault is
          * the one that needed it (built for a newer X); only a system library
          * that needs it points at X instead (another copy shadowing the system's) */
         l->defined_by = td_explain_base_name(l->library);
         l->library = NULL;
     }
-    if (is(l->kind, TD_KIND_MISSING_SYMBOL) && !l->library && !requirer && l->defined_by &&
-        !is(role_of(l->defined_by), "torch") && !python_symbol(l->symbol)) {
+    if (!l->library && !requirer && l->defined_by && !is(role_of(l->defined_by), "torch") &&
+        !python_symbol(l->symbol)) {
         /* no file, module nor import names the requirer ("dyld: Symbol not
          * found: ____chkstk_darwin" alone): the library that should define
          * it (data/symbol_owners.tsv) is the one file the text lets us name;
@@ -1159,47 +1211,20 @@ static void settle_role(struct td_explain *x)
          * was built for another torch or Python */
         l->library = l->defined_by;
         l->role = role_of(l->library);
-        return;
+        return true;
     }
-    if (is(l->kind, TD_KIND_MISSING_SYMBOL) && !l->library && requirer) {
-        /* ELF/dyld: the requirer is the file whose build does not fit */
-        const char *r = role_of(requirer);
-        if (python_symbol(l->symbol) && !is(r, "torch") && !foreign_dll(l->defined_by)) {
-            /* Python's C API (_PyCMethod_New, PyInt_FromSsize_t): the module
-             * was built for another Python, or not linked to one, whatever
-             * package it belongs to -- never another torch */
-            l->role = "python_api";
-            l->library = td_explain_base_name(requirer);
-            return;
-        }
-        if (torch_symbol(l->symbol) && is(l->form, "dyld") && long_template(l->symbol_readable)) {
-            /* at::Tensor::data_ptr<long>() on macOS: torch instantiates its
-             * templates for int64_t, which is long long there, so no torch
-             * for macOS exports the long one -- the module's own source */
-            l->role = "long_template";
-            l->library = td_explain_base_name(requirer);
-            l->needed_by = NULL;
-            return;
-        }
-        /* torch's C entry points (THPVariableClass, which data/symbol_owners.tsv
-         * gives to libtorch_python) have the same name in every torch: one
-         * missing says torch's library is not loaded yet (the module imported
-         * before torch), as for a module built here, before another torch */
-        bool torch_c = !torch_symbol(l->symbol) && is(role_of(l->defined_by), "torch");
-        if ((torch_symbol(l->symbol) || torch_c) && !(r && strcmp(r, "torch") == 0)) {
-            /* setup.py install's ".egg" folder: built here, against this
-             * environment's torch, so its torch libraries not being loaded yet
-             * (imported before torch) comes before another torch */
-            l->role = torch_c || has(requirer, ".egg/") || has(requirer, ".egg\\") ? "local_build"
-                                                                                   : "companion";
-            l->library = td_explain_base_name(requirer);
-            l->needed_by = NULL;
-            return;
-        }
-        l->role = r;
-        l->library = td_explain_base_name(requirer); /* the module that needed it */
-        return;
+    if (!l->library && requirer) {
+        requirer_role(l, requirer);
+        return true;
     }
+    return false;
+}
+
+/* The role of the library at fault (else of the file), from its name, or
+ * from torch's own preload or a DLL load's traceback. */
+static void file_role(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
     l->role = role_of(l->library ? l->library : l->file);
     if (!l->role && l->file && l->library != l->file)
         l->role = role_of(l->file);
@@ -1208,6 +1233,15 @@ static void settle_role(struct td_explain *x)
         l->role = "torch"; /* torch's own DLL preload, whatever file it was at */
     if (!l->role && l->library && has(x->text, "DLL load failed"))
         l->role = torch_module(x->text, l->library) ? "torch" : "python_extension";
+}
+
+/* The library at fault and the role, once the form is known. */
+static void settle_role(struct td_explain *x)
+{
+    unnamed_library(x);
+    const struct td_explain_load *l = &x->load;
+    if (!symbol_role(x, l->needed_by ? l->needed_by : l->file))
+        file_role(x);
 }
 
 /* TEMPLATE with {library}, {needed_by}, {file}, {symbol}, {version} filled. */
