@@ -855,11 +855,44 @@ static void hex_codes_after_dll(const char *text, struct td_explain_parts *p, st
     }
 }
 
-static void read_codes(const char *text, const struct td_explain_fields *f,
-                       struct td_explain_parts *p, struct td_arena *a)
+/* HRESULT_FROM_WIN32: each 0x8007XXXX in TEXT, and the Win32 code it carries. */
+static void hresult_codes(const char *text, struct td_explain_parts *p, struct td_arena *a)
 {
-    char v[32];
+    for (const char *at = strstr(text, "0x8007"); at; at = strstr(at + 6, "0x8007")) {
+        char hex[8], v[32], h[16];
+        if (strspn(at + 6, "0123456789abcdefABCDEF") < 4)
+            continue;
+        snprintf(hex, sizeof hex, "%.4s", at + 6);
+        snprintf(v, sizeof v, "%ld", strtol(hex, NULL, 16));
+        snprintf(h, sizeof h, "0x8007%s", hex);
+        add_code(p, "hresult", h, NULL, a);
+        add_code(p, "win32", v, NULL, a);
+    }
+}
+
+/* cffi on Windows: "cannot load library 'X': error 0x7e" (LoadLibrary's
+ * code in hex, as its dlerror prints it) */
+static void cffi_codes(const char *text, struct td_explain_parts *p, struct td_arena *a)
+{
+    for (const char *at = strstr(text, "cannot load library '"); at;
+         at = strstr(at + 1, "cannot load library '")) {
+        const char *e = strstr(at, "': error 0x");
+        const char *nl = strchr(at, '\n');
+        if (!e || (nl && nl < e) || !isxdigit((unsigned char)e[11]))
+            continue;
+        char v[32];
+        snprintf(v, sizeof v, "%ld", strtol(e + 11, NULL, 16));
+        add_code(p, "win32", v, NULL, a);
+    }
+}
+
+/* The Win32 error codes TEXT gives (F's, then each form that prints one),
+ * with Rust's "os error" read as an errno off Windows. */
+static void win32_codes(const char *text, const struct td_explain_fields *f,
+                        struct td_explain_parts *p, struct td_arena *a)
+{
     if (f->win32) {
+        char v[32];
         snprintf(v, sizeof v, "%d", f->win32);
         add_code(p, "win32", v, f->win32_name, a);
     }
@@ -877,29 +910,8 @@ static void read_codes(const char *text, const struct td_explain_fields *f,
     /* cuDNN on Windows: "Could not load library X. Error code 126" */
     numbers_after(text, "Error code", "win32", p, a);
     numbers_after(text, "error code", "win32", p, a);
-    /* HRESULT_FROM_WIN32: 0x8007XXXX carries the Win32 code */
-    for (const char *at = strstr(text, "0x8007"); at; at = strstr(at + 6, "0x8007")) {
-        char hex[8];
-        if (strspn(at + 6, "0123456789abcdefABCDEF") < 4)
-            continue;
-        snprintf(hex, sizeof hex, "%.4s", at + 6);
-        snprintf(v, sizeof v, "%ld", strtol(hex, NULL, 16));
-        char h[16];
-        snprintf(h, sizeof h, "0x8007%s", hex);
-        add_code(p, "hresult", h, NULL, a);
-        add_code(p, "win32", v, NULL, a);
-    }
-    /* cffi on Windows: "cannot load library 'X': error 0x7e" (LoadLibrary's
-     * code in hex, as its dlerror prints it) */
-    for (const char *at = strstr(text, "cannot load library '"); at;
-         at = strstr(at + 1, "cannot load library '")) {
-        const char *e = strstr(at, "': error 0x");
-        const char *nl = strchr(at, '\n');
-        if (!e || (nl && nl < e) || !isxdigit((unsigned char)e[11]))
-            continue;
-        snprintf(v, sizeof v, "%ld", strtol(e + 11, NULL, 16));
-        add_code(p, "win32", v, NULL, a);
-    }
+    hresult_codes(text, p, a);
+    cffi_codes(text, p, a);
     /* a loader's own log line: "Cannot Load C:\\X.dll error:0x7e", "X.dll : Error Code =
      * 126": LoadLibrary's code after the word error on the line that names the DLL
      * (GetLastError printed with %x or %u); four hex digits at most, so an NTSTATUS
@@ -908,10 +920,12 @@ static void read_codes(const char *text, const struct td_explain_fields *f,
     /* Python 3.8+'s ctypes words ERROR_MOD_NOT_FOUND without its number */
     if (strstr(text, "Could not find module '") && strstr(text, "(or one of its dependencies)"))
         add_code(p, "win32", "126", NULL, a);
-    if (f->ntstatus)
-        add_code(p, "ntstatus", f->ntstatus, f->ntstatus_name, a);
-    if (f->error_code && strncmp(f->error_code, "errno ", 6) == 0)
-        add_code(p, "errno", f->error_code + 6, NULL, a);
+}
+
+/* The result codes of CUDA and its libraries (and OpenMP's errors) TEXT
+ * names or numbers. */
+static void cuda_codes(const char *text, struct td_explain_parts *p, struct td_arena *a)
+{
     names_with_prefix(text, "cudaError", "cudaError", p, a);
     names_with_prefix(text, "CUDA_ERROR_", "CUresult", p, a);
     names_with_prefix(text, "CUDNN_STATUS_", "cudnnStatus", p, a);
@@ -921,14 +935,32 @@ static void read_codes(const char *text, const struct td_explain_fields *f,
     numbers_after(text, "CUDA failure", "cudaError", p, a);
     numbers_after(text, "CUDA error", "cudaError", p, a);
     numbers_after(text, "OMP: Error", "omp", p, a);
-    codes_by_message(text, p, a);
-    /* "ncclSomething" words that are not result codes are dropped */
+}
+
+/* "ncclSomething" words that are not result codes are dropped from P. */
+static void drop_nccl_words(struct td_explain_parts *p)
+{
     size_t kept = 0;
     for (size_t i = 0; i < p->n_codes; i++)
         if (strcmp(p->codes[i].space, "ncclResult") != 0 || p->codes[i].kind ||
             code_by_value("ncclResult", p->codes[i].value))
             p->codes[kept++] = p->codes[i];
     p->n_codes = kept;
+}
+
+/* Every error code TEXT (read into F) gives, in P: Win32's, NTSTATUS,
+ * errno, CUDA's, and those a known message stands for. */
+static void read_codes(const char *text, const struct td_explain_fields *f,
+                       struct td_explain_parts *p, struct td_arena *a)
+{
+    win32_codes(text, f, p, a);
+    if (f->ntstatus)
+        add_code(p, "ntstatus", f->ntstatus, f->ntstatus_name, a);
+    if (f->error_code && strncmp(f->error_code, "errno ", 6) == 0)
+        add_code(p, "errno", f->error_code + 6, NULL, a);
+    cuda_codes(text, p, a);
+    codes_by_message(text, p, a);
+    drop_nccl_words(p);
 }
 
 /* ---- raiser ---- */
