@@ -1070,13 +1070,12 @@ static const char *group_text(const struct raiser_row *r, const char *text, cons
     return text + m[r->group].rm_so;
 }
 
-/* The library a raiser's row names: its pattern's file, the driver, or a name. */
-static const char *row_library(const struct raiser_row *r, const char *text, const regmatch_t *m,
-                               const struct td_explain_parts *p, struct td_arena *a)
+/* The library in text G (N bytes), the file row R's group captured: as
+ * the row's library column says to read it, else the name as it is. */
+static const char *group_library(const struct raiser_row *r, const char *g, size_t n,
+                                 const struct td_explain_parts *p, struct td_arena *a)
 {
-    size_t n = 0;
-    const char *g = group_text(r, text, m, &n);
-    if (g && r->library && strncmp(r->library, "mapped", 6) == 0 &&
+    if (r->library && strncmp(r->library, "mapped", 6) == 0 &&
         (!r->library[6] || r->library[6] == ':')) {
         /* "mapped:q": the group's name after a prefix the raiser puts before
          * it (Qt's platform plugin "xcb" is the file of qxcb: libqxcb.so) */
@@ -1085,22 +1084,71 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
         snprintf(name, sizeof name, "%s%.*s", prefix, (int)n, g);
         return mapped_library(name, strlen(name), p->platform, a);
     }
-    if (g && r->library && strcmp(r->library, "dll") == 0) {
+    if (r->library && strcmp(r->library, "dll") == 0) {
         /* a bare name the text itself calls a DLL ("DLL MSVCP140 is missing") */
         bool has = n > 4 && strncasecmp(g + n - 4, ".dll", 4) == 0;
         char name[256];
         snprintf(name, sizeof name, "%.*s%s", (int)n, g, has ? "" : ".dll");
         return td_arena_strdup(a, name);
     }
-    if (g && r->library && strcmp(r->library, "first-candidate") == 0)
+    if (r->library && strcmp(r->library, "first-candidate") == 0)
         return first_candidate(g, n, a);
-    if (g) {
-        char *s = td_arena_strndup(a, g, n);
-        size_t len = s ? strlen(s) : 0;
-        while (len && strchr(".,;:'\"", s[len - 1]))
-            s[--len] = '\0';
-        return s ? td_explain_base_name(s) : NULL;
+    char *s = td_arena_strndup(a, g, n);
+    size_t len = s ? strlen(s) : 0;
+    while (len && strchr(".,;:'\"", s[len - 1]))
+        s[--len] = '\0';
+    return s ? td_explain_base_name(s) : NULL;
+}
+
+/* cuDNN's library: the major the program was built against (the library it
+ * asks for: TF 1.x built for cuDNN 5 loads cudnn64_5.dll), else the one
+ * loaded, else 9. */
+static const char *cudnn_library(const struct td_explain_parts *p, bool windows, struct td_arena *a)
+{
+    const char *major = NULL, *loaded = NULL;
+    for (size_t i = 0; i < p->n_versions; i++) {
+        if (!major && strcmp(p->versions[i].what, "cudnn_built") == 0)
+            major = p->versions[i].value;
+        if (strcmp(p->versions[i].what, "cudnn_runtime") == 0)
+            loaded = p->versions[i].value;
     }
+    if (!major)
+        major = loaded ? loaded : "9";
+    char name[64];
+    snprintf(name, sizeof name, windows ? "cudnn64_%.8s.dll" : "libcudnn.so.%.8s", major);
+    return td_arena_strdup(a, name);
+}
+
+/* NVRTC's builtins library, which carries the CUDA version of libnvrtc. */
+static const char *nvrtc_builtins_library(const struct td_explain_parts *p, bool windows,
+                                          struct td_arena *a)
+{
+    const char *cuda = NULL;
+    for (size_t i = 0; i < p->n_versions && !cuda; i++)
+        if (strcmp(p->versions[i].what, "cuda") == 0)
+            cuda = p->versions[i].value;
+    char name[64];
+    if (windows)
+        snprintf(name, sizeof name, "nvrtc-builtins64_%s.dll", cuda ? cuda : "XY");
+    else
+        snprintf(name, sizeof name,
+                 p->platform && strcmp(p->platform, "macos") == 0 ? "libnvrtc-builtins.dylib"
+                 : cuda                                           ? "libnvrtc-builtins.so.%s"
+                                                                  : "libnvrtc-builtins.so",
+                 cuda);
+    if (windows && cuda) { /* 12.1 -> nvrtc-builtins64_121.dll */
+        char *dot = strchr(name, '.');
+        if (dot && dot < name + strlen(name) - 4)
+            memmove(dot, dot + 1, strlen(dot));
+    }
+    return td_arena_strdup(a, name);
+}
+
+/* The library row R's library column names when its pattern captured no
+ * file: a fixed name, one for the platform, or one the text implies. */
+static const char *named_library(const struct raiser_row *r, const char *text, const regmatch_t *m,
+                                 const struct td_explain_parts *p, struct td_arena *a)
+{
     if (!r->library)
         return NULL;
     if (strncmp(r->library, "off-macos:", 10) == 0)
@@ -1112,44 +1160,10 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
     bool windows = p->platform && strcmp(p->platform, "windows") == 0;
     if (strcmp(r->library, "compiler") == 0)
         return windows ? "cl.exe" : strstr(text, "++") || strstr(text, "Cxx") ? "g++" : "gcc";
-    if (strcmp(r->library, "cudnn") == 0) {
-        /* the major the program was built against (the library it asks for:
-         * TF 1.x built for cuDNN 5 loads cudnn64_5.dll), else the one loaded */
-        const char *major = NULL, *loaded = NULL;
-        for (size_t i = 0; i < p->n_versions; i++) {
-            if (!major && strcmp(p->versions[i].what, "cudnn_built") == 0)
-                major = p->versions[i].value;
-            if (strcmp(p->versions[i].what, "cudnn_runtime") == 0)
-                loaded = p->versions[i].value;
-        }
-        if (!major)
-            major = loaded ? loaded : "9";
-        char name[64];
-        snprintf(name, sizeof name, windows ? "cudnn64_%.8s.dll" : "libcudnn.so.%.8s", major);
-        return td_arena_strdup(a, name);
-    }
-    if (strcmp(r->library, "nvrtc-builtins") == 0) {
-        /* NVRTC's builtins library carries the CUDA version of libnvrtc */
-        const char *cuda = NULL;
-        for (size_t i = 0; i < p->n_versions && !cuda; i++)
-            if (strcmp(p->versions[i].what, "cuda") == 0)
-                cuda = p->versions[i].value;
-        char name[64];
-        if (windows)
-            snprintf(name, sizeof name, "nvrtc-builtins64_%s.dll", cuda ? cuda : "XY");
-        else
-            snprintf(name, sizeof name,
-                     p->platform && strcmp(p->platform, "macos") == 0 ? "libnvrtc-builtins.dylib"
-                     : cuda                                           ? "libnvrtc-builtins.so.%s"
-                                                                      : "libnvrtc-builtins.so",
-                     cuda);
-        if (windows && cuda) { /* 12.1 -> nvrtc-builtins64_121.dll */
-            char *dot = strchr(name, '.');
-            if (dot && dot < name + strlen(name) - 4)
-                memmove(dot, dot + 1, strlen(dot));
-        }
-        return td_arena_strdup(a, name);
-    }
+    if (strcmp(r->library, "cudnn") == 0)
+        return cudnn_library(p, windows, a);
+    if (strcmp(r->library, "nvrtc-builtins") == 0)
+        return nvrtc_builtins_library(p, windows, a);
     if (strcmp(r->library, "ort-cuda") == 0)
         return windows ? "onnxruntime_providers_cuda.dll" : "libonnxruntime_providers_cuda.so";
     if (strcmp(r->library, "companion-c") == 0)
@@ -1167,6 +1181,15 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
         return p->n_files ? p->files[last ? p->n_files - 1 : 0].name : NULL;
     }
     return r->library;
+}
+
+/* The library a raiser's row names: its pattern's file, the driver, or a name. */
+static const char *row_library(const struct raiser_row *r, const char *text, const regmatch_t *m,
+                               const struct td_explain_parts *p, struct td_arena *a)
+{
+    size_t n = 0;
+    const char *g = group_text(r, text, m, &n);
+    return g ? group_library(r, g, n, p, a) : named_library(r, text, m, p, a);
 }
 
 /* The length of the longest Windows path in TEXT ("C:\\..." or "C:/..."):
