@@ -836,6 +836,24 @@ static bool dll_before_on_line(const char *text, const char *at)
     return false;
 }
 
+/* Whether the name from START to END is another platform's image (X.so,
+ * X.so.2, X.dylib): cffi's dlopen on Windows tries every name a wrapper lists
+ * (cairocffi: libcairo.so.2, libcairo.2.dylib, libcairo-2.dll) and prints
+ * LoadLibrary's code for each; a name Windows never has fails with 0x7e
+ * whatever is wrong, so only the codes of the Windows names say why. */
+static bool names_posix_image(const char *start, const char *end)
+{
+    size_t n = (size_t)(end - start);
+    while (n && isdigit((unsigned char)start[n - 1])) {
+        while (n && isdigit((unsigned char)start[n - 1]))
+            n--;
+        if (n && start[n - 1] == '.')
+            n--;
+    }
+    return (n >= 3 && memcmp(start + n - 3, ".so", 3) == 0) ||
+           (n >= 6 && memcmp(start + n - 6, ".dylib", 6) == 0);
+}
+
 static void hex_codes_after_dll(const char *text, struct td_explain_parts *p, struct td_arena *a)
 {
     for (const char *at = strstr(text, "rror"); at; at = strstr(at + 4, "rror")) {
@@ -878,7 +896,8 @@ static void cffi_codes(const char *text, struct td_explain_parts *p, struct td_a
          at = strstr(at + 1, "cannot load library '")) {
         const char *e = strstr(at, "': error 0x");
         const char *nl = strchr(at, '\n');
-        if (!e || (nl && nl < e) || !isxdigit((unsigned char)e[11]))
+        if (!e || (nl && nl < e) || !isxdigit((unsigned char)e[11]) ||
+            names_posix_image(at + strlen("cannot load library '"), e))
             continue;
         char v[32];
         snprintf(v, sizeof v, "%ld", strtol(e + 11, NULL, 16));

@@ -359,6 +359,21 @@ static void package_loaders(void **state)
            "libfoo.dll", NULL);
     expect("OSError: cannot load library 'C:\\tools\\libfoo.dll': error 0x7e", "missing_library",
            "libfoo.dll", NULL);
+    /* a wrapper's list of every name it tried (cairocffi): the other
+     * platforms' names fail with 0x7e on Windows whatever is wrong, so the
+     * DLL's own code decides, and the DLL is the file, not the bare name */
+    expect("OSError: no library called \"foo-2\" was found\n"
+           "cannot load library 'libfoo.so.2': error 0x7e\n"
+           "cannot load library 'libfoo.2.dylib': error 0x7e\n"
+           "cannot load library 'libfoo-2.dll': error 0xc1",
+           "wrong_architecture", "libfoo-2.dll", NULL);
+    /* ODPI-C's DPI-1047: the file it names, else Windows' oci.dll */
+    expect("DPI-1047: Cannot locate a 64-bit Oracle Client library: \"C:\\ora\\oci.dll is not "
+           "the correct architecture\"",
+           "wrong_architecture", "oci.dll", NULL);
+    expect("DPI-1047: Cannot locate a 32-bit Oracle Client library: \"The specified module could "
+           "not be found\"",
+           "missing_library", "oci.dll", NULL);
     expect("FooError: Foo Library (libfoo.so) could not be loaded.", "missing_library", "libfoo.so",
            NULL);
     expect("  File \"/home/u/e/site-packages/numba/cuda/cudadrv/libs.py\", line 60\n"
