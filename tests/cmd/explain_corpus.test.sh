@@ -209,6 +209,10 @@
 #                                     explain.md "Session 16: set O16 (open,
 #                                     Windows Python extensions)"): held to
 #                                     90%;
+#   tests/cmd/explain_fresh_r1.json -- R (session 16), 30 Windows texts, and 15
+#   tests/cmd/explain_fresh_r2.json    Linux and 15 macOS texts: held out, scored
+#                                     blind (docs/explain.md "Set R"), opened in
+#                                     session 17;
 #   tests/cmd/explain_shapes.json   -- no user's text: each is composed from a
 #                                     message format as its source prints it
 #                                     (dyld's reasons, NCCL, c10d, cuDNN, ORT,
@@ -374,7 +378,12 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # stack, 15/20 at its first look, 20/20 after its misses were read by
         # their raisers' formats, held to 90% (docs/explain.md "Session 16:
         # set O16 (open, Windows Python extensions)")
-        fresh("explain_fresh_o16.json", 20)]
+        fresh("explain_fresh_o16.json", 20),
+        # R (session 16): held out, scored blind on five binaries, opened at
+        # the start of session 17; held to its blind score: Windows 21/30,
+        # Linux 14/15, macOS 13/15 (docs/explain.md "Set R")
+        fresh("explain_fresh_r1.json", 30, need=0.70),
+        fresh("explain_fresh_r2.json", 30, need=0.86)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

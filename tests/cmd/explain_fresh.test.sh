@@ -139,6 +139,10 @@
 # opened in session 16 (docs/explain.md "Set Q"):
 #   tests/cmd/explain_fresh_q1.json -- Q1: 30 Windows texts;
 #   tests/cmd/explain_fresh_q2.json -- Q2: 15 Linux, 15 macOS.
+# R (session 16), held out while Q and O11-O16 were worked on, scored blind,
+# opened in session 17 (docs/explain.md "Set R"):
+#   tests/cmd/explain_fresh_r1.json -- R1: 30 Windows texts;
+#   tests/cmd/explain_fresh_r2.json -- R2: 15 Linux, 15 macOS.
 # A set O14 (session 16), open from the start: 25 texts as users paste them on
 # forums, Q&A sites, mailing lists and vendor pages rather than issue threads
 # (docs/explain.md "Session 16: set O14 (open, forum texts)"): its misses are
@@ -170,7 +174,7 @@
 # expected kinds and its library (or, for a symbol missing from an unnamed
 # library, its needed_by) the expected file.
 # Prints "N passed, N failed" per set and per platform, and the misses of A,
-# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15 and O16. The thresholds (90% of each set explain_corpus.test.sh holds
+# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16 and R. The thresholds (90% of each set explain_corpus.test.sh holds
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
@@ -229,7 +233,7 @@ def score(name, show_misses):
 ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), ("i",), ("k",),
          ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o1",), ("o4",), ("o2",), ("n1", "n2"), ("p1", "p2"), ("o5",),
          ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",), ("o13",), ("o11",),
-         ("o12",), ("o15",), ("o16",)]
+         ("o12",), ("o15",), ("o16",), ("r1", "r2")]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:
