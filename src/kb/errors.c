@@ -87,8 +87,10 @@ static const char *longest_run(const char *src, struct td_arena *a)
                 break;
             i++;
         }
-        if (i - start > best)
-            best = i - start, best_at = start;
+        /* the closing full stop is optional (compile): not in the needle */
+        size_t run = i - start - (!src[i] && i > start && src[i - 1] == '.');
+        if (run > best)
+            best = run, best_at = start;
         if (src[i] == '\x01') {
             while (src[i] && src[i] != '\x02')
                 i++;
@@ -167,6 +169,14 @@ static int compile(struct pattern *p, const char *src, bool regex, struct td_are
                 continue;
             } else if (!bracket && c == '(')
                 group++;
+        } else if (c == '.' && !src[i + 1] && o > 0) {
+            /* a literal row's closing full stop: users copy a message
+             * without it ("... conflicts with this version of Python") */
+            memcpy(ere + o, "\\.?", 3);
+            o += 3;
+            p->specificity++;
+            i++;
+            continue;
         } else if (strchr("\\^$.[]|()*+?{}", c)) {
             ere[o++] = '\\';
         }

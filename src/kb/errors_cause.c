@@ -1037,6 +1037,42 @@ static void tidy_library(struct td_explain *x)
     }
 }
 
+/* Whether file NAME is a stand-in a user typed for a name (xxx.dll, XX.so,
+ * ***.dll): its stem is two or more of one placeholder letter. */
+static bool placeholder_name(const char *name)
+{
+    size_t n = strcspn(name, ".");
+    if (n < 2 || !strchr("xX*#?", name[0]))
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (name[i] != name[0])
+            return false;
+    return true;
+}
+
+/* A library the form read from a message the user retyped with a stand-in
+ * ("failed to load xxx.dll: the specified module could not be found") is
+ * the one other file the text names (the path the code loads), if one. */
+static void placeholder_library(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    const struct td_explain_parts *p = &x->parts;
+    if (!l->library || !placeholder_name(l->library))
+        return;
+    const struct td_part_file *other = NULL;
+    for (size_t i = 0; i < p->n_files; i++) {
+        if (placeholder_name(p->files[i].name))
+            continue;
+        if (other && strcmp(other->name, p->files[i].name) != 0)
+            return; /* two others: which one is not said */
+        other = &p->files[i];
+    }
+    if (other) {
+        l->library = other->name;
+        l->file = other->path;
+    }
+}
+
 /* For a missing symbol: which library should define it (its namespace or
  * version, data/symbol_owners.tsv), and its demangled name. */
 static void name_definer(struct td_explain *x)
@@ -1512,6 +1548,7 @@ void td_explain_load_error(struct td_explain *x)
     from_raiser(x);
     if (!l->form)
         return;
+    placeholder_library(x);
     the_one_file(x);
     tidy_library(x);
     name_definer(x);

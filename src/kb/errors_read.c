@@ -261,10 +261,44 @@ static bool path_char(unsigned char c)
     return c > ' ' && !strchr("\"'`()<>|*?,;=[]{}:", c);
 }
 
+/* Whether S is a stack frame's "at " glued to the word before it: a paste
+ * that lost the line break before "    at f (file:line)" (JavaScript's,
+ * Java's and .NET's frames start so) leaves "addon.nodeat process.dlopen (". */
+static bool glued_frame(const char *s)
+{
+    if (strncmp(s, "at ", 3) != 0 || !(isalpha((unsigned char)s[3]) || s[3] == '_'))
+        return false;
+    const char *eol = strchr(s, '\n');
+    const char *paren = strchr(s, '(');
+    return paren && (!eol || paren < eol);
+}
+
 static bool ext_at(const char *p, const char *ext)
 {
     size_t n = strlen(ext);
-    return strncasecmp(p, ext, n) == 0 && !isalnum((unsigned char)p[n]) && p[n] != '_';
+    return strncasecmp(p, ext, n) == 0 &&
+           ((!isalnum((unsigned char)p[n]) && p[n] != '_') || glued_frame(p + n));
+}
+
+/* Where a name that runs back to NAME really starts when a path shortened
+ * with an ellipsis ("...\\app.asar.un...chuanyunsdk.node", a dialog that cut
+ * a long path: "..." or U+2026) runs into it: after the ellipsis. */
+static const char *after_ellipsis(const char *name, const char *dot)
+{
+    const char *start = name;
+    for (const char *q = name; q + 2 < dot; q++) {
+        if (q[0] == '.' && q[1] == '.' && q[2] == '.') {
+            while (q < dot && *q == '.')
+                q++;
+            start = q;
+            q--;
+        } else if ((unsigned char)q[0] == 0xe2 && (unsigned char)q[1] == 0x80 &&
+                   (unsigned char)q[2] == 0xa6) {
+            start = q + 3;
+            q += 2;
+        }
+    }
+    return start;
 }
 
 /* The end of a library file name whose extension starts at DOT ("." of
@@ -382,11 +416,16 @@ static void read_files(const char *text, struct td_explain_parts *p, struct td_a
          * ("「cudnn64_5.dll」", "“X.dll”", "：X.dll") */
         while (dot - name > 3 && td_explain_quote_mark(name))
             name += 3;
+        const char *cut = after_ellipsis(name, dot);
+        bool shortened = cut != name;
+        name = cut;
         if (name == dot)
             continue;
-        /* ".node" is a file only as a path's last part: Node's stack frames
-         * say "Module._extensions..node" */
-        if (ext_at(dot, ".node") && (name == text || (name[-1] != '/' && name[-1] != '\\')))
+        /* ".node" is a file only as a path's last part (or after the ellipsis
+         * that shortened the path): Node's stack frames say
+         * "Module._extensions..node" */
+        if (ext_at(dot, ".node") && !shortened &&
+            (name == text || (name[-1] != '/' && name[-1] != '\\')))
             continue;
         add_file(p, path_start(text, name), end, name, a);
         dot = end - 1;
@@ -1104,8 +1143,10 @@ static const char *group_library(const struct raiser_row *r, const char *g, size
         return mapped_library(name, strlen(name), p->platform, a);
     }
     if (r->library && strcmp(r->library, "dll") == 0) {
-        /* a bare name the text itself calls a DLL ("DLL MSVCP140 is missing") */
-        bool has = n > 4 && strncasecmp(g + n - 4, ".dll", 4) == 0;
+        /* a bare name the text itself calls a DLL ("DLL MSVCP140 is missing");
+         * a .NET assembly's file may be an .exe */
+        bool has = n > 4 && (strncasecmp(g + n - 4, ".dll", 4) == 0 ||
+                             strncasecmp(g + n - 4, ".exe", 4) == 0);
         char name[256];
         snprintf(name, sizeof name, "%.*s%s", (int)n, g, has ? "" : ".dll");
         return td_arena_strdup(a, name);

@@ -1421,6 +1421,61 @@ static void q1_o11_opened(void **state)
     expect_unnamed("Error: Dynamic Linking Error: Win32 error 126", "missing_library");
 }
 
+static void r1_o17_opened(void **state)
+{
+    (void)state;
+    /* the entry-point dialog: its fixed parts and the DLL last, whatever the
+       words for the library between "in" and the DLL, in English and French */
+    struct td_explain x;
+    explain("_The procedure entry point IsWow64Process2 could not be located in the dynamic "
+            "library KERNEL32.dll._",
+            &x);
+    assert_string_equal(x.load.kind, "missing_symbol");
+    assert_string_equal(x.load.library, "KERNEL32.dll");
+    assert_string_equal(x.load.symbol, "IsWow64Process2");
+    td_explain_free(&x);
+    expect("The procedure entry point CreateEventW could not be located in dynamic link library "
+           "api-ms-win-core-synch-l1-2-0.dll",
+           "missing_symbol", "api-ms-win-core-synch-l1-2-0.dll", NULL);
+    expect("Le point d'entr\xc3\xa9"
+           "e de proc\xc3\xa9"
+           "dure _vscwprintf est introuvable dans la biblioth\xc3\xa8"
+           "que de liaisons dynamiques msvcrt.dll",
+           "missing_symbol", "msvcrt.dll", NULL);
+    /* a catalogue message copied without its closing full stop */
+    explain("ImportError: Module use of python27.dll conflicts with this version of Python", &x);
+    assert_true(x.n_matches > 0);
+    assert_string_equal(x.matches[0].id, "py-pythonxy-dll-conflict");
+    td_explain_free(&x);
+    /* .NET: an assembly's display name is the file Name.dll (inside extra
+       quotes too); its own text for 0x8007000B is ERROR_BAD_FORMAT's */
+    expect("System.BadImageFormatException: Could not load file or assembly '\"Memory, "
+           "Version=1.2.21.0, Culture=neutral, PublicKeyToken=null\"  or one of its dependencies. "
+           "An attempt was made to load a program with an incorrect format.",
+           "wrong_architecture", "Memory.dll", NULL);
+    expect("System.BadImageFormatException: Could not load file or assembly 'C:\\Program Files "
+           "(x86)\\dotnet\\shared\\X\\8.0.0\\System.Windows.Forms.dll'. Format of the executable "
+           "(.exe) or library (.dll) is invalid.",
+           "wrong_architecture", "System.Windows.Forms.dll", NULL);
+    /* "lib<name>(<project>) not found": a bare library name */
+    expect("2017-03-18 16:33:26 ERROR    libcrypto(OpenSSL) not found", "missing_library",
+           "libcrypto", NULL);
+    /* a path shortened with an ellipsis; a stack frame's "at" glued to the
+       name by a lost line break */
+    expect("Uncaught Exception:Error: The specified module could not be found.?\\E:\\Program "
+           "Files(x86)\\vdi\\resourceslapp,asar.un...vdisdk.nodeat process,func [as dlopen] (node:",
+           "missing_library", "vdisdk.node", NULL);
+    expect("Error: The specified module could not be found.\n\\\\?\\C:\\w\\addon.nodeat "
+           "Object.Module._extensions..node (node:internal/modules/cjs/loader:1340:18)",
+           "missing_library", "addon.node", NULL);
+    /* a stand-in name (xxx.dll) beside the file the code loads */
+    expect("get \"failed to load xxx.dll: the specified module could not be found\" error\n"
+           "canDll, err := syscall.LoadDLL(\"./sdk/VCI_CAN.dll\")",
+           "missing_library", "VCI_CAN.dll", NULL);
+    /* the JVM's sentence alone: the kind, no file */
+    expect_unnamed("\"Can't load IA 32-bit .dll on a AMD 64-bit platform\"", "wrong_architecture");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1461,6 +1516,7 @@ int main(void)
         cmocka_unit_test(o14_dialog_name_ends),
         cmocka_unit_test(q1_o11_opened),
         cmocka_unit_test(q2_loader_reasons),
+        cmocka_unit_test(r1_o17_opened),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
