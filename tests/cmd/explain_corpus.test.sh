@@ -209,6 +209,13 @@
 #                                     explain.md "Session 16: set O16 (open,
 #                                     Windows Python extensions)"): held to
 #                                     90%;
+#   tests/cmd/explain_fresh_o19.json -- O19 (session 17), 15 Windows texts in
+#                                     Korean, German, Spanish, French and
+#                                     Chinese from Python, .NET, Node, Rust
+#                                     and Java, open from the start (docs/
+#                                     explain.md "Session 17: set O19 (open,
+#                                     Windows in more languages)"): held to
+#                                     90%;
 #   tests/cmd/explain_fresh_r1.json -- R (session 16), 30 Windows texts, and 15
 #   tests/cmd/explain_fresh_r2.json    Linux and 15 macOS texts: held out, scored
 #                                     blind (docs/explain.md "Set R"), opened in
@@ -384,6 +391,12 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # their raisers' formats, held to 90% (docs/explain.md "Session 16:
         # set O16 (open, Windows Python extensions)")
         fresh("explain_fresh_o16.json", 20),
+        # O19 (session 17): open, Windows in more display languages and other
+        # runtimes' wordings (.NET, Node, Rust, Java), 14/15 at its first look,
+        # 15/15 after .NET's quoted DLL name was read in any language, held to
+        # 90% (docs/explain.md "Session 17: set O19 (open, Windows in more
+        # languages)")
+        fresh("explain_fresh_o19.json", 15),
         # R (session 16): held out, scored blind on five binaries, opened at
         # the start of session 17; held to its blind score: Windows 21/30,
         # Linux 14/15, macOS 13/15 (docs/explain.md "Set R")

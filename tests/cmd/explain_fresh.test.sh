@@ -175,12 +175,17 @@
 # Apple Silicon and Intel, code signing, MPS, OpenMP) (docs/explain.md
 # "Session 17: R2 opened (Linux, macOS) and set O18"):
 #   tests/cmd/explain_fresh_o18.json -- O18: open, worked on.
+# An OPEN development set O19 (session 17), 15 Windows texts in other display
+# languages (Korean, German, Spanish, French, Chinese) from Python, .NET, Node,
+# Rust and Java (docs/explain.md "Session 17: set O19 (open, Windows in more
+# languages)"):
+#   tests/cmd/explain_fresh_o19.json -- O19: open, worked on.
 # Scores `explain --format json` with tests/explain_score.py, as
 # explain_corpus.test.sh does: the first finding's kind must be one of the
 # expected kinds and its library (or, for a symbol missing from an unnamed
 # library, its needed_by) the expected file.
 # Prints "N passed, N failed" per set and per platform, and the misses of A,
-# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16 and R. The thresholds (90% of each set explain_corpus.test.sh holds
+# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R and O19. The thresholds (90% of each set explain_corpus.test.sh holds
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
@@ -239,7 +244,7 @@ def score(name, show_misses):
 ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), ("i",), ("k",),
          ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o1",), ("o4",), ("o2",), ("n1", "n2"), ("p1", "p2"), ("o5",),
          ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",), ("o13",), ("o11",),
-         ("o12",), ("o15",), ("o16",), ("r1", "r2"), ("o18",)]
+         ("o12",), ("o15",), ("o16",), ("r1", "r2"), ("o18",), ("o19",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:

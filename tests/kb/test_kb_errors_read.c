@@ -1456,6 +1456,39 @@ static void q1_o11_opened(void **state)
     expect_unnamed("Error: Dynamic Linking Error: Win32 error 126", "missing_library");
 }
 
+/* Set O19: .NET's DllNotFoundException in any display language names the DLL in quotes right
+ * after the word "DLL", the Win32 code as an HRESULT on the same line; Chinese may drop the
+ * space before "DLL". */
+static void o19_dotnet_dll_in_any_language(void **state)
+{
+    (void)state;
+    expect("System.DllNotFoundException: No se puede cargar el archivo DLL 'foo_native': No se "
+           "puede encontrar el m\xc3\xb3"
+           "dulo especificado. (Excepci\xc3\xb3n de HRESULT: "
+           "0x8007007E)",
+           "missing_library", "foo_native", NULL);
+    expect("System.DllNotFoundException: DLL \"foo_native\": Die angegebene Prozedur wurde "
+           "nicht gefunden. (Ausnahme von HRESULT: 0x8007007F) kann nicht geladen werden.",
+           "missing_symbol", "foo_native", NULL);
+    expect("System.DllNotFoundException: \xd0\x9d\xd0\xb5 \xd1\x83\xd0\xb4\xd0\xb0\xd0"
+           "\xb5\xd1\x82\xd1\x81\xd1\x8f \xd0\xb7\xd0\xb0\xd0\xb3\xd1\x80\xd1\x83\xd0"
+           "\xb7\xd0\xb8\xd1\x82\xd1\x8c DLL \"foo_native.dll\": \xd0\x9d\xd0\xb5 "
+           "\xd0\xbd\xd0\xb0\xd0\xb9\xd0\xb4\xd0\xb5\xd0\xbd \xd1\x83\xd0\xba\xd0\xb0\xd0"
+           "\xb7\xd0\xb0\xd0\xbd\xd0\xbd\xd1\x8b\xd0\xb9 \xd0\xbc\xd0\xbe\xd0\xb4\xd1\x83"
+           "\xd0\xbb\xd1\x8c. (0x8007007E)",
+           "missing_library", "foo_native.dll", NULL);
+    expect("\xe6\x97\xa0\xe6\xb3\x95\xe5\x8a\xa0\xe8\xbd\xbd"
+           "DLL\"Runtime\":"
+           "\xe6\x89\xbe\xe4\xb8\x8d\xe5\x88\xb0\xe6\x8c\x87\xe5\xae\x9a\xe7\x9a\x84"
+           "\xe6\xa8\xa1\xe5\x9d\x97\xe3\x80\x82\n\xe5\xbc\x82\xe5\xb8\xb8\xe6\x9d\xa5"
+           "\xe8\x87\xaaHRESULT:0x8007007E",
+           "missing_library", "Runtime", NULL);
+    /* Python's "DLL load failed while importing X:" prints no code: the Italian 127 gives it */
+    expect("ImportError: DLL load failed while importing _C: Impossibile trovare la procedura "
+           "specificata.",
+           "missing_symbol", "_C", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1497,6 +1530,7 @@ int main(void)
         cmocka_unit_test(q1_o11_opened),
         cmocka_unit_test(q2_loader_reasons),
         cmocka_unit_test(r2_loader_reasons),
+        cmocka_unit_test(o19_dotnet_dll_in_any_language),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
