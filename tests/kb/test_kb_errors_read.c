@@ -1421,6 +1421,64 @@ static void q1_o11_opened(void **state)
     expect_unnamed("Error: Dynamic Linking Error: Win32 error 126", "missing_library");
 }
 
+/* Set O20 (docs/explain.md "Session 17: set O20"): the newest releases'
+ * raisers. Composed texts, each in the raiser's own format. */
+static void o20_newest_raisers(void **state)
+{
+    (void)state;
+    /* NumPy's C-API check names no file: a Cython module's own init frame is
+     * the module; else the module of the last import (not its names) */
+    expect(
+        "A module that was compiled using NumPy 1.x cannot be run in\n"
+        "NumPy 2.1.0 as it may crash.\n"
+        "  File \"/srv/venv/lib/python3.12/site-packages/pkg/__init__.py\", line 3, in <module>\n"
+        "    from pkg.fastcore import helper, other\n"
+        "ImportError: numpy.core.multiarray failed to import",
+        "companion_mismatch", "fastcore", NULL);
+    expect(">>> import mymod\n\nA module that was compiled using NumPy 1.x cannot be run in\n"
+           "NumPy 2.0.1 as it may crash.\n"
+           "  File \"mymod.pyx\", line 1, in init mymod\n",
+           "companion_mismatch", "mymod", NULL);
+    expect("RuntimeError: module compiled against ABI version 0x2000000 but this version of numpy "
+           "is 0x1000009\n  File \"x.py\", line 1, in <module>\n    import geo_ext\n",
+           "companion_mismatch", "geo_ext", NULL);
+    expect("RuntimeError: module compiled against ABI version 0x2000000 but this version of numpy "
+           "is 0x1000009\n    from imgkit import _imaging\n",
+           "companion_mismatch", "_imaging", NULL);
+    /* bitsandbytes >= 0.43 names the binary it wanted for torch's CUDA */
+    expect("RuntimeError: Configured CUDA binary not found at "
+           "/opt/env/lib/python3.12/site-packages/bitsandbytes/libbitsandbytes_cuda131.so",
+           "missing_library", "libbitsandbytes_cuda131.so", NULL);
+    /* torch.ops.load_library's own line, without the loader's reason */
+    expect("    raise OSError(f\"Could not load this library: {path}\") from e\n"
+           "OSError: Could not load this library: "
+           "D:\\env\\Lib\\site-packages\\torchaudio\\lib\\libtorchaudio.pyd",
+           "missing_library", "libtorchaudio.pyd", NULL);
+    /* torchcodec's list: lines of one length (they differ in a digit) that
+     * end with a file's name are no terminal's wrap */
+    expect("FFmpeg version 7: Could not load this library: "
+           "/Users/kai/.venv/lib/python3.13/site-packages/torchcodec/libtorchcodec_core7.dylib\n"
+           "FFmpeg version 6: Could not load this library: "
+           "/Users/kai/.venv/lib/python3.13/site-packages/torchcodec/libtorchcodec_core6.dylib\n"
+           "[end of libtorchcodec loading traceback]",
+           "missing_library", "libtorchcodec_core7.dylib", NULL);
+    /* no kernel image while an extension's function runs: its kernels */
+    expect("  File \"/w/ops.py\", line 9, in forward\n"
+           "    out = selective_scan_cuda.fwd(u, delta)\n"
+           "torch.AcceleratorError: CUDA error: no kernel image is available for execution on the "
+           "device",
+           "gpu_arch_unsupported", "selective_scan_cuda", NULL);
+    /* torch's own warning says torch lacks the architecture: torch's file */
+    expect("NVIDIA B200 with CUDA capability sm_100 is not compatible with the current PyTorch "
+           "installation.\n    out = selective_scan_cuda.fwd(u, delta)\n"
+           "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+           "gpu_arch_unsupported", "libtorch_cuda.so", NULL);
+    /* torch's own library is not an extension call */
+    expect("RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+           "C:\\env\\Lib\\site-packages\\torch\\lib\\torch_cuda.dll",
+           "gpu_arch_unsupported", "torch_cuda.dll", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1461,6 +1519,7 @@ int main(void)
         cmocka_unit_test(o14_dialog_name_ends),
         cmocka_unit_test(q1_o11_opened),
         cmocka_unit_test(q2_loader_reasons),
+        cmocka_unit_test(o20_newest_raisers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
