@@ -169,6 +169,12 @@
 # h5py, lxml, pyzmq, cairocffi, pyvips, cx_Oracle, tesserocr, pycurl)
 # (docs/explain.md "Session 16: set O16 (open, Windows Python extensions)"):
 #   tests/cmd/explain_fresh_o16.json -- O16: open, worked on.
+# An OPEN development set O20 (session 17), 25 texts from the newest releases
+# (CUDA 12.8/12.9/13, torch 2.7-2.10 wheels, Blackwell GPUs, cuDNN 9
+# sub-libraries, NumPy 2's ABI, torchcodec, bitsandbytes, flash-attn, vLLM;
+# 10 Linux, 10 Windows, 5 macOS) (docs/explain.md "Session 17: set O20 (open,
+# newest releases)"):
+#   tests/cmd/explain_fresh_o20.json -- O20: open, worked on.
 # Scores `explain --format json` with tests/explain_score.py, as
 # explain_corpus.test.sh does: the first finding's kind must be one of the
 # expected kinds and its library (or, for a symbol missing from an unnamed
@@ -233,7 +239,7 @@ def score(name, show_misses):
 ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), ("i",), ("k",),
          ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o1",), ("o4",), ("o2",), ("n1", "n2"), ("p1", "p2"), ("o5",),
          ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",), ("o13",), ("o11",),
-         ("o12",), ("o15",), ("o16",), ("r1", "r2")]
+         ("o12",), ("o15",), ("o16",), ("o20",), ("r1", "r2")]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:
