@@ -1449,6 +1449,9 @@ static void o20_newest_raisers(void **state)
     expect("RuntimeError: Configured CUDA binary not found at "
            "/opt/env/lib/python3.12/site-packages/bitsandbytes/libbitsandbytes_cuda131.so",
            "missing_library", "libbitsandbytes_cuda131.so", NULL);
+    expect("Library not found: C:\\ai\\venv\\lib\\site-packages\\bitsandbytes\\"
+           "libbitsandbytes_cuda132.dll. Maybe you need to compile it from source?",
+           "missing_library", "libbitsandbytes_cuda132.dll", NULL);
     /* torch.ops.load_library's own line, without the loader's reason */
     expect("    raise OSError(f\"Could not load this library: {path}\") from e\n"
            "OSError: Could not load this library: "
