@@ -1465,6 +1465,22 @@ static void o20_newest_raisers(void **state)
            "/Users/kai/.venv/lib/python3.13/site-packages/torchcodec/libtorchcodec_core6.dylib\n"
            "[end of libtorchcodec loading traceback]",
            "missing_library", "libtorchcodec_core7.dylib", NULL);
+    /* the extension imported before torch (its libc10.so not found), then
+     * after torch: the undefined symbol is the later attempt, past the
+     * missing library, and its cause ranks first */
+    expect("$ python -c 'import rope_ext'\n"
+           "ImportError: libc10.so: cannot open shared object file: No such file or directory\n"
+           "$ python -c 'import torch, rope_ext'\n"
+           "ImportError: "
+           "/srv/env/lib/python3.12/site-packages/rope_ext.cpython-312-x86_64-linux-gnu.so: "
+           "undefined symbol: _ZN3c104cuda9SetDeviceEi",
+           "missing_symbol", NULL, "companion_mismatch");
+    /* the other order: the missing library is the current state */
+    expect("ImportError: "
+           "/srv/env/lib/python3.12/site-packages/rope_ext.cpython-312-x86_64-linux-gnu.so: "
+           "undefined symbol: _ZN3c104cuda9SetDeviceEi\n"
+           "ImportError: libc10.so: cannot open shared object file: No such file or directory",
+           NULL, NULL, "missing_library");
     /* no kernel image while an extension's function runs: its kernels */
     expect("  File \"/w/ops.py\", line 9, in forward\n"
            "    out = selective_scan_cuda.fwd(u, delta)\n"
