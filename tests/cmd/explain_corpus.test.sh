@@ -216,6 +216,14 @@
 #                                     explain.md "Session 17: set O19 (open,
 #                                     Windows in more languages)"): held to
 #                                     90%;
+#   tests/cmd/explain_fresh_o20.json -- O20 (session 17), 25 texts from the
+#                                     newest releases (CUDA 12.8-13, torch
+#                                     2.7-2.10, Blackwell, cuDNN 9, NumPy 2,
+#                                     Python 3.13/3.14, macOS 15/26), 10
+#                                     Linux, 10 Windows, 5 macOS, open from
+#                                     the start (docs/explain.md "Session
+#                                     17: set O20 (open, newest releases)"):
+#                                     held to 90% per platform;
 #   tests/cmd/explain_fresh_r1.json -- R (session 16), 30 Windows texts, and 15
 #   tests/cmd/explain_fresh_r2.json    Linux and 15 macOS texts: held out, scored
 #                                     blind (docs/explain.md "Set R"), opened in
@@ -397,6 +405,11 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # 90% (docs/explain.md "Session 17: set O19 (open, Windows in more
         # languages)")
         fresh("explain_fresh_o19.json", 15),
+        # O20 (session 17): open, the newest releases on every platform, 18/25
+        # at its first look (Linux 6/10, Windows 8/10, macOS 4/5), 25/25 after
+        # its misses were read by their raisers' formats, held to 90%
+        # (docs/explain.md "Session 17: set O20 (open, newest releases)")
+        fresh("explain_fresh_o20.json", 25),
         # R (session 16): held out, scored blind on five binaries, opened at
         # the start of session 17; held to its blind score: Windows 21/30,
         # Linux 14/15, macOS 13/15 (docs/explain.md "Set R")

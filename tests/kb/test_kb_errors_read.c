@@ -1489,6 +1489,83 @@ static void o19_dotnet_dll_in_any_language(void **state)
            "missing_symbol", "_C", NULL);
 }
 
+/* Set O20 (docs/explain.md "Session 17: set O20"): the newest releases'
+ * raisers. Composed texts, each in the raiser's own format. */
+static void o20_newest_raisers(void **state)
+{
+    (void)state;
+    /* NumPy's C-API check names no file: a Cython module's own init frame is
+     * the module; else the module of the last import (not its names) */
+    expect(
+        "A module that was compiled using NumPy 1.x cannot be run in\n"
+        "NumPy 2.1.0 as it may crash.\n"
+        "  File \"/srv/venv/lib/python3.12/site-packages/pkg/__init__.py\", line 3, in <module>\n"
+        "    from pkg.fastcore import helper, other\n"
+        "ImportError: numpy.core.multiarray failed to import",
+        "companion_mismatch", "fastcore", NULL);
+    expect(">>> import mymod\n\nA module that was compiled using NumPy 1.x cannot be run in\n"
+           "NumPy 2.0.1 as it may crash.\n"
+           "  File \"mymod.pyx\", line 1, in init mymod\n",
+           "companion_mismatch", "mymod", NULL);
+    expect("RuntimeError: module compiled against ABI version 0x2000000 but this version of numpy "
+           "is 0x1000009\n  File \"x.py\", line 1, in <module>\n    import geo_ext\n",
+           "companion_mismatch", "geo_ext", NULL);
+    expect("RuntimeError: module compiled against ABI version 0x2000000 but this version of numpy "
+           "is 0x1000009\n    from imgkit import _imaging\n",
+           "companion_mismatch", "_imaging", NULL);
+    /* bitsandbytes >= 0.43 names the binary it wanted for torch's CUDA */
+    expect("RuntimeError: Configured CUDA binary not found at "
+           "/opt/env/lib/python3.12/site-packages/bitsandbytes/libbitsandbytes_cuda131.so",
+           "missing_library", "libbitsandbytes_cuda131.so", NULL);
+    expect("Library not found: C:\\ai\\venv\\lib\\site-packages\\bitsandbytes\\"
+           "libbitsandbytes_cuda132.dll. Maybe you need to compile it from source?",
+           "missing_library", "libbitsandbytes_cuda132.dll", NULL);
+    /* torch.ops.load_library's own line, without the loader's reason */
+    expect("    raise OSError(f\"Could not load this library: {path}\") from e\n"
+           "OSError: Could not load this library: "
+           "D:\\env\\Lib\\site-packages\\torchaudio\\lib\\libtorchaudio.pyd",
+           "missing_library", "libtorchaudio.pyd", NULL);
+    /* torchcodec's list: lines of one length (they differ in a digit) that
+     * end with a file's name are no terminal's wrap */
+    expect("FFmpeg version 7: Could not load this library: "
+           "/Users/kai/.venv/lib/python3.13/site-packages/torchcodec/libtorchcodec_core7.dylib\n"
+           "FFmpeg version 6: Could not load this library: "
+           "/Users/kai/.venv/lib/python3.13/site-packages/torchcodec/libtorchcodec_core6.dylib\n"
+           "[end of libtorchcodec loading traceback]",
+           "missing_library", "libtorchcodec_core7.dylib", NULL);
+    /* the extension imported before torch (its libc10.so not found), then
+     * after torch: the undefined symbol is the later attempt, past the
+     * missing library, and its cause ranks first */
+    expect("$ python -c 'import rope_ext'\n"
+           "ImportError: libc10.so: cannot open shared object file: No such file or directory\n"
+           "$ python -c 'import torch, rope_ext'\n"
+           "ImportError: "
+           "/srv/env/lib/python3.12/site-packages/rope_ext.cpython-312-x86_64-linux-gnu.so: "
+           "undefined symbol: _ZN3c104cuda9SetDeviceEi",
+           "missing_symbol", NULL, "companion_mismatch");
+    /* the other order: the missing library is the current state */
+    expect("ImportError: "
+           "/srv/env/lib/python3.12/site-packages/rope_ext.cpython-312-x86_64-linux-gnu.so: "
+           "undefined symbol: _ZN3c104cuda9SetDeviceEi\n"
+           "ImportError: libc10.so: cannot open shared object file: No such file or directory",
+           NULL, NULL, "missing_library");
+    /* no kernel image while an extension's function runs: its kernels */
+    expect("  File \"/w/ops.py\", line 9, in forward\n"
+           "    out = selective_scan_cuda.fwd(u, delta)\n"
+           "torch.AcceleratorError: CUDA error: no kernel image is available for execution on the "
+           "device",
+           "gpu_arch_unsupported", "selective_scan_cuda", NULL);
+    /* torch's own warning says torch lacks the architecture: torch's file */
+    expect("NVIDIA B200 with CUDA capability sm_100 is not compatible with the current PyTorch "
+           "installation.\n    out = selective_scan_cuda.fwd(u, delta)\n"
+           "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+           "gpu_arch_unsupported", "libtorch_cuda.so", NULL);
+    /* torch's own library is not an extension call */
+    expect("RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+           "C:\\env\\Lib\\site-packages\\torch\\lib\\torch_cuda.dll",
+           "gpu_arch_unsupported", "torch_cuda.dll", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1531,6 +1608,7 @@ int main(void)
         cmocka_unit_test(q2_loader_reasons),
         cmocka_unit_test(r2_loader_reasons),
         cmocka_unit_test(o19_dotnet_dll_in_any_language),
+        cmocka_unit_test(o20_newest_raisers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
