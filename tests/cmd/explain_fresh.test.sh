@@ -169,6 +169,12 @@
 # h5py, lxml, pyzmq, cairocffi, pyvips, cx_Oracle, tesserocr, pycurl)
 # (docs/explain.md "Session 16: set O16 (open, Windows Python extensions)"):
 #   tests/cmd/explain_fresh_o16.json -- O16: open, worked on.
+# An OPEN development set O18 (session 17), 20 macOS and 5 Linux texts from
+# threads of 2024-2026 (Python extensions in and outside ML, Homebrew and
+# MacPorts builds, R, PHP, Node, Julia, Java, Electron, Rust and C programs;
+# Apple Silicon and Intel, code signing, MPS, OpenMP) (docs/explain.md
+# "Session 17: R2 opened (Linux, macOS) and set O18"):
+#   tests/cmd/explain_fresh_o18.json -- O18: open, worked on.
 # An OPEN development set O21 (session 17), 25 Linux texts from native software
 # outside the ML stack (R, Julia, JNI, Ruby, Node, Go, musl/Alpine, AppImage,
 # Qt, GStreamer, glibc's refusals) (docs/explain.md "Session 17: set O21
@@ -179,7 +185,7 @@
 # expected kinds and its library (or, for a symbol missing from an unnamed
 # library, its needed_by) the expected file.
 # Prints "N passed, N failed" per set and per platform, and the misses of A,
-# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R and O21. The thresholds (90% of each set explain_corpus.test.sh holds
+# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18 and O21. The thresholds (90% of each set explain_corpus.test.sh holds
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
@@ -238,7 +244,7 @@ def score(name, show_misses):
 ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), ("i",), ("k",),
          ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o1",), ("o4",), ("o2",), ("n1", "n2"), ("p1", "p2"), ("o5",),
          ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",), ("o13",), ("o11",),
-         ("o12",), ("o15",), ("o16",), ("r1", "r2"), ("o21",)]
+         ("o12",), ("o15",), ("o16",), ("r1", "r2"), ("o18",), ("o21",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:

@@ -1375,6 +1375,41 @@ static void q2_loader_reasons(void **state)
                    "gpu_not_visible");
 }
 
+static void r2_loader_reasons(void **state)
+{
+    (void)state;
+    /* dyld 4's tried list: a file that exists and fails dyld's Mach-O checks
+     * (a fat slice that is no Mach-O, LINKEDIT or load commands against the
+     * rules) is not a library, though another path of the list is missing */
+    expect("OSError: dlopen(/srv/env/lib/python3.12/site-packages/pkg/libpkg.so, 0x0006): tried: "
+           "'/srv/env/lib/python3.12/site-packages/pkg/libpkg.so' (slice is not valid mach-o "
+           "file), '/System/Volumes/Preboot/Cryptexes/OS/srv/env/lib/python3.12/site-packages/pkg/"
+           "libpkg.so' (no such file)",
+           "not_a_library", "libpkg.so", NULL);
+    expect(
+        "ERROR: Unable to load dependent library /opt/app/lib/libdep.1.dylib\nMessage:dlopen(/opt/"
+        "app/lib/libdep.1.dylib, 0x000A): tried: '/opt/app/lib/libdep.1.dylib' (mis-aligned "
+        "LINKEDIT string pool, fileOffset=0x00001F00), '/usr/lib/libdep.1.dylib' (no such file, "
+        "not in dyld cache)",
+        "not_a_library", "libdep.1.dylib", NULL);
+    /* a path with no file at all stays missing, and a segment past the end
+     * of the file is the truncated reason, not a Mach-O rule */
+    expect("OSError: dlopen(/opt/app/lib/libdep.1.dylib, 0x0006): tried: '/opt/app/lib/"
+           "libdep.1.dylib' (no such file), '/usr/lib/libdep.1.dylib' (no such file, not in dyld "
+           "cache)",
+           "missing_library", "libdep.1.dylib", NULL);
+    expect("OSError: dlopen(/opt/app/lib/libdep.1.dylib, 0x0006): truncated mach-o error: segment "
+           "__LINKEDIT extends to 212992 which is past end of file 204800",
+           "corrupted_file", "libdep.1.dylib", NULL);
+    /* tensorpipe's driver check could not even name the driver's error: the
+     * stub libcuda.so answers every call with CUDA_ERROR_STUB_LIBRARY */
+    expect("In create at /src/tensorpipe/tensorpipe/common/cuda_lib.h:105 \"res != CUDA_SUCCESS\"",
+           "stub_library", "libcuda.so", NULL);
+    /* an assertion on another result is not the driver's */
+    expect_unnamed(
+        "In create at /src/tensorpipe/tensorpipe/common/cuda_lib.h:98 \"ptr == nullptr\"", NULL);
+}
+
 static void q1_o11_opened(void **state)
 {
     (void)state;
@@ -1490,6 +1525,7 @@ int main(void)
         cmocka_unit_test(o14_dialog_name_ends),
         cmocka_unit_test(q1_o11_opened),
         cmocka_unit_test(q2_loader_reasons),
+        cmocka_unit_test(r2_loader_reasons),
         cmocka_unit_test(o21_interpreter_and_page_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
