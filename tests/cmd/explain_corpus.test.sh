@@ -209,6 +209,21 @@
 #                                     explain.md "Session 16: set O16 (open,
 #                                     Windows Python extensions)"): held to
 #                                     90%;
+#   tests/cmd/explain_fresh_o19.json -- O19 (session 17), 15 Windows texts in
+#                                     Korean, German, Spanish, French and
+#                                     Chinese from Python, .NET, Node, Rust
+#                                     and Java, open from the start (docs/
+#                                     explain.md "Session 17: set O19 (open,
+#                                     Windows in more languages)"): held to
+#                                     90%;
+#   tests/cmd/explain_fresh_o20.json -- O20 (session 17), 25 texts from the
+#                                     newest releases (CUDA 12.8-13, torch
+#                                     2.7-2.10, Blackwell, cuDNN 9, NumPy 2,
+#                                     Python 3.13/3.14, macOS 15/26), 10
+#                                     Linux, 10 Windows, 5 macOS, open from
+#                                     the start (docs/explain.md "Session
+#                                     17: set O20 (open, newest releases)"):
+#                                     held to 90% per platform;
 #   tests/cmd/explain_fresh_o21.json -- O21 (session 17), 25 Linux texts from
 #                                     native software outside the ML stack
 #                                     (R, Julia, JNI, Ruby, Node, Go, musl,
@@ -391,6 +406,17 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # their raisers' formats, held to 90% (docs/explain.md "Session 16:
         # set O16 (open, Windows Python extensions)")
         fresh("explain_fresh_o16.json", 20),
+        # O19 (session 17): open, Windows in more display languages and other
+        # runtimes' wordings (.NET, Node, Rust, Java), 14/15 at its first look,
+        # 15/15 after .NET's quoted DLL name was read in any language, held to
+        # 90% (docs/explain.md "Session 17: set O19 (open, Windows in more
+        # languages)")
+        fresh("explain_fresh_o19.json", 15),
+        # O20 (session 17): open, the newest releases on every platform, 18/25
+        # at its first look (Linux 6/10, Windows 8/10, macOS 4/5), 25/25 after
+        # its misses were read by their raisers' formats, held to 90%
+        # (docs/explain.md "Session 17: set O20 (open, newest releases)")
+        fresh("explain_fresh_o20.json", 25),
         # O21 (session 17): open, Linux native software outside the ML stack,
         # 22/25 at its first look, 25/25 after its misses were read by their
         # raisers' formats (a shell's ENOENT for a program that is there,
