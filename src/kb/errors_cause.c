@@ -979,6 +979,12 @@ static void from_raiser(struct td_explain *x)
      * loading module 'cunn'" looks like torch's "Error loading") gives way to
      * the raiser, which says what failed and where */
     bool empty_form = l->form && !l->library && !l->file && !l->needed_by && p->raiser_library;
+    /* a program's own words for a failed load say no more than the Windows form's
+     * code: for a procedure not found (127) the form names the loading module as
+     * its needer (the_one_file), which the words' row would drop */
+    if (empty_form && is(p->raiser, "load-words") && is(l->form, "windows") &&
+        is(l->kind, TD_KIND_MISSING_SYMBOL))
+        return;
     if (l->form && !empty_form) {
         if (is(p->operation, "load") && is(l->kind, TD_KIND_MISSING_LIBRARY))
             l->kind = p->raiser_kind;

@@ -530,6 +530,25 @@ static const struct extractor extractors[] = {
     {"WindowsError: \\[Error ([0-9]+)\\]", 1, F_WIN32},
     {"(^|[^A-Za-z])WinError ([0-9]+)", 2, F_WIN32},
     {"Load(ing)? ?Library failed with error ([0-9]+)", 2, F_WIN32},
+    /* a program's own words for LoadLibrary's failure, GetLastError later on the line
+       ("LoadLibrary() returned error code 126", "LoadLibrary returned NULL. Make sure the DLL
+       is 64 bit ... Error code 193", "LoadLibrary(\"X\") failed: 193"): LoadLibrary sets only
+       the last error, so the number after error, code or failed on its line is that
+       (learn.microsoft.com, LoadLibraryW, Return value); Unreal's "Failed to load 'X'
+       (GetLastError=126)" names it */
+    {"LoadLibrary(Ex)?[AW]?(\\(\\))?[^\n]{0,160}([Ee]rror|[Cc]ode|failed)"
+     "[ :=#]*\\(?([1-9][0-9]{0,4})([^0-9]|$)",
+     4, F_WIN32},
+    {"GetLastError(\\(\\))?[ \t]*[=:][ \t]*([1-9][0-9]{0,4})([^0-9]|$)", 2, F_WIN32},
+    /* a load's failure in a host's or a poster's words with the code right after it ("The
+       plugin dll could not be loaded: 126", "DLL load error 126"): two digits at least, so a
+       version or a count is not one */
+    {"([Cc]ould ?n[o']?t|[Cc]annot|[Cc]an't|[Uu]nable to|[Ff]ailed to)( be)? load(ed)?[ \t]*"
+     "[:(][ \t]*([1-9][0-9]{1,4})([^0-9]|$)",
+     4, F_WIN32},
+    {"(DLL|dll) load(ing)? (error|fail(ed|ure)?)[ \t:]*\\(?(error |code )?([1-9][0-9]{1,4})"
+     "([^0-9]|$)",
+     6, F_WIN32},
     /* Go's syscall (src/syscall/dll_windows.go, DLL.FindProc): "Failed to find %s procedure in
        %s: %v", the DLL's name as the program gave it (LoadLibrary adds ".dll" to a name
        without an extension) */
@@ -629,6 +648,14 @@ size_t td_ere_needle(const char *re, char *out, size_t cap)
         }
         if (c == '|' && depth == 0)
             return out[0] = '\0', 0; /* an alternative at the top: no text is required */
+        if (c == '{') {
+            /* a bound ("{0,24}") counts what comes before it: its digits are no text */
+            const char *end = strchr(re + i, '}');
+            if (end)
+                i = (size_t)(end - re);
+            n = 0;
+            continue;
+        }
         if (c == '\\' && re[i + 1] && !isalnum((unsigned char)re[i + 1]))
             lit = re[++i];
         else if (!strchr("\\^$.[]()|*+?{}", c))
