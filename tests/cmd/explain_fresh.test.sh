@@ -169,6 +169,11 @@
 # h5py, lxml, pyzmq, cairocffi, pyvips, cx_Oracle, tesserocr, pycurl)
 # (docs/explain.md "Session 16: set O16 (open, Windows Python extensions)"):
 #   tests/cmd/explain_fresh_o16.json -- O16: open, worked on.
+# An OPEN development set O22 (session 17), 25 Windows texts in the poster's
+# own words: issue titles, one-line reports, dialogs retold, a launcher's or a
+# wrapper's line, an exit status (docs/explain.md "Session 17: set O22 (open,
+# Windows texts in the poster's words)"):
+#   tests/cmd/explain_fresh_o22.json -- O22: open, worked on.
 # Scores `explain --format json` with tests/explain_score.py, as
 # explain_corpus.test.sh does: the first finding's kind must be one of the
 # expected kinds and its library (or, for a symbol missing from an unnamed
@@ -233,7 +238,7 @@ def score(name, show_misses):
 ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), ("i",), ("k",),
          ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o1",), ("o4",), ("o2",), ("n1", "n2"), ("p1", "p2"), ("o5",),
          ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",), ("o13",), ("o11",),
-         ("o12",), ("o15",), ("o16",), ("r1", "r2")]
+         ("o12",), ("o15",), ("o16",), ("r1", "r2"), ("o22",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:
