@@ -780,6 +780,35 @@ static void take_ntstatus(struct td_explain_fields *f, unsigned long st, bool kn
         f->win32 = w;
 }
 
+/* An NTSTATUS named by its symbol alone ("STATUS_DLL_NOT_FOUND", as a crash
+ * dialog, a debugger or a Rust or Go runtime prints it without the number):
+ * the status data/windows_ntstatus.tsv gives that name, when F has none. */
+static void take_ntstatus_name(const char *text, struct td_explain_fields *f, struct td_arena *a)
+{
+    if (f->ntstatus || !strstr(text, "STATUS_"))
+        return;
+    size_t len;
+    const char *t = td_data_table("windows_ntstatus", &len);
+    struct td_tsv tsv;
+    td_tsv_open(&tsv, t, len);
+    const char *cells[8];
+    char line[LINE_CAP];
+    int hn = td_tsv_next(&tsv, line, sizeof line, cells, 8);
+    int c_st = td_tsv_column(cells, hn, "ntstatus"), c_name = td_tsv_column(cells, hn, "name");
+    while (c_st >= 0 && c_name >= 0 && td_tsv_next(&tsv, line, sizeof line, cells, 8) == hn) {
+        const char *name = cells[c_name];
+        size_t n = strlen(name);
+        if (strncmp(name, "STATUS_", 7) != 0)
+            continue;
+        for (const char *at = strstr(text, name); at; at = strstr(at + 1, name))
+            if ((at == text || !(isalnum((unsigned char)at[-1]) || at[-1] == '_')) &&
+                !(isalnum((unsigned char)at[n]) || at[n] == '_')) {
+                take_ntstatus(f, strtoul(cells[c_st], NULL, 16), true, a);
+                return;
+            }
+    }
+}
+
 /* A signal's description as the C library prints it ("Illegal instruction"),
  * at the start of a line or after ": ", ends a line or is followed by
  * " (core dumped)" or ": N" (macOS). Returns "SIGILL" or NULL. */
@@ -1155,6 +1184,7 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
     tidy_paths(f);
     take_winmsg(text, f, a);
     take_win32(text, f, a);
+    take_ntstatus_name(text, f, a);
     f->error_code = error_code_of(text, f, cuda_error, a);
     f->platform = infer_platform(text, f);
 }

@@ -775,6 +775,13 @@ static void own_words_of_a_load(void **state)
     expect_unnamed("The plugin dll could not be loaded: 126", "missing_library");
     expect_unnamed("DLL load error 193", "wrong_architecture");
     expect_unnamed("Failed to load launcher DLL", "missing_library");
+    /* the verb first, the failure after the file */
+    expect("Loading foo.dll failed", "missing_library", "foo.dll", NULL);
+    expect("Load of foo.dll failed with error 193", "wrong_architecture", "foo.dll", NULL);
+    expect("Failed loading C:\\x\\foo.dll", "missing_library", "foo.dll", NULL);
+    /* an NTSTATUS by its symbol alone */
+    expect_unnamed("thread 'main' exited: STATUS_DLL_NOT_FOUND", "missing_library");
+    expect_unnamed("The process ended with STATUS_INVALID_IMAGE_FORMAT", "wrong_architecture");
     /* SQLite completes a bare name with the platform's suffix */
     expect("sqlite> .load ./vec0\nError: The specified module could not be found.",
            "missing_library", "vec0.dll", NULL);
@@ -792,6 +799,7 @@ static void own_words_of_a_load(void **state)
         "I copied foo.dll next to the exe and now it works",
         "foo.dll version 1.2 loaded",
         "foo.dll loaded without error",
+        "Loading foo.dll without error",
         "foo.dll present, bar missing",
         "The DLL was found and loaded",
         "Please download foo.dll from the release page",
