@@ -1323,6 +1323,27 @@ static int condition_holds(const char *cond, const struct td_explain_fields *f)
     return td_version_satisfies(f->torch_version, spec);
 }
 
+/* The last occurrence of NEEDLE in TEXT, or NULL. */
+static const char *last_in(const char *text, const char *needle)
+{
+    const char *last = NULL;
+    for (const char *q = strstr(text, needle); q; q = strstr(q + 1, needle))
+        last = q;
+    return last;
+}
+
+/* Whether the text's last undefined symbol comes after its last missing
+ * shared object: ld.so resolves a module's symbols only once every library
+ * it needs was found, so an undefined symbol printed after a "cannot open
+ * shared object file" is a later attempt that got past the missing library
+ * (the extension imported before torch, then after it). */
+static bool symbol_after_missing(const char *text)
+{
+    const char *missing = last_in(text, "cannot open shared object file");
+    const char *symbol = last_in(text, "undefined symbol");
+    return missing && symbol && symbol > missing;
+}
+
 /* The catalogue's answer as the first cause (or, contradicted, the last). */
 static void add_catalogue(struct td_explain *x, struct td_explain_cause *late, bool *is_late)
 {
@@ -1354,7 +1375,8 @@ static void add_catalogue(struct td_explain *x, struct td_explain_cause *late, b
      * message itself says went wrong with it (a wrong architecture, a bad
      * signature, an old version of it) */
     bool says_less = is(m->kind, TD_KIND_MISSING_LIBRARY) && l->kind &&
-                     !is(l->kind, TD_KIND_MISSING_LIBRARY) && !is(l->kind, TD_KIND_MISSING_SYMBOL);
+                     !is(l->kind, TD_KIND_MISSING_LIBRARY) &&
+                     (!is(l->kind, TD_KIND_MISSING_SYMBOL) || symbol_after_missing(x->text));
     /* ld.so prints one "version `V' not found" line per version a file
      * lacks, in the order it checks them, and the load form reads the first:
      * a row that matched another version is about a later line, another

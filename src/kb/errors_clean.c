@@ -294,11 +294,27 @@ static bool fence(const struct line *l)
  * message's next field is indented under its first line (dyld's
  * "  Referenced from:" and "  Expected in:" under "dyld: Symbol not found:
  * ____chkstk_darwin", all three 41 columns by chance); 0 when none. */
+/* Whether line L ends with a whole library file's name (".dylib", ".dll",
+ * ".pyd", ".so"): a list of the files a loader tried, one a line, gives
+ * lines of one length that differ in a digit (torchcodec's
+ * "libtorchcodec_core7.dylib" ... "core6.dylib"), and a line that ends where
+ * a file's name ends is no evidence of a terminal's wrap. */
+static bool ends_with_library(const struct line *l)
+{
+    static const char *const suffixes[] = {".dylib", ".dll", ".DLL", ".pyd", ".so"};
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
+        size_t k = strlen(suffixes[i]);
+        if (l->len > k && memcmp(l->s + l->len - k, suffixes[i], k) == 0)
+            return true;
+    }
+    return false;
+}
+
 static size_t wrap_width(const struct line *l, size_t n)
 {
     size_t best = 0;
     for (size_t i = 0; i + 1 < n; i++) {
-        if (l[i].columns < WRAP_MIN_WIDTH || l[i].columns <= best)
+        if (l[i].columns < WRAP_MIN_WIDTH || l[i].columns <= best || ends_with_library(&l[i]))
             continue;
         size_t same = 0;
         for (size_t k = 0; k + 1 < n; k++)

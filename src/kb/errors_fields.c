@@ -519,9 +519,17 @@ static const struct extractor extractors[] = {
     {"Couldn't open CUDA library ([^ \t\n]+[^ \t\n.])", 1, F_FILE},
     /* last resort: ctypes.CDLL('X') in the traceback; .NET's DllNotFoundException */
     {"CDLL\\(u?['\"]([^'\"\n]+)['\"]", 1, F_FILE},
-    {"(Unable to load DLL|\xe6\x97\xa0\xe6\xb3\x95\xe5\x8a\xa0\xe8\xbd\xbd DLL) "
+    /* (Chinese drops the space between CJK and Latin as often as it keeps it: 无法加载DLL"X") */
+    {"(Unable to load DLL|\xe6\x97\xa0\xe6\xb3\x95\xe5\x8a\xa0\xe8\xbd\xbd ?DLL) "
      "?(\xe2\x80\x9c|'|\")([^'\"\n]+)",
      3, F_FILE},
+    /* .NET's DllNotFoundException in any display language (mscorlib's resource
+       Arg_DllNotFoundExceptionParameterized, localised): the verb moves, but the name is quoted
+       right after the word "DLL" and the Win32 code follows on the same line as an HRESULT
+       (HRESULT_FROM_WIN32: 0x8007xxxx) */
+    {"DLL "
+     "?(\xe2\x80\x9c|'|\")([^'\"\n]+)(\xe2\x80\x9d|'|\")[^\n]*(HRESULT|\\(0x8007[0-9A-Fa-f]{4}\\))",
+     2, F_FILE},
     {"Module use of ([^ \t\n]+) conflicts", 1, F_FILE},
     {"PyInit_([A-Za-z0-9_]+)", 1, F_MODULE},
     /* CPython Python/dynload_win.c (3.8+): "DLL load failed while importing %U: %s" */

@@ -1200,6 +1200,64 @@ static const char *nvrtc_builtins_library(const struct td_explain_parts *p, bool
     return td_arena_strdup(a, name);
 }
 
+/* The length of the Python identifier at S. */
+static size_t ident_span(const char *s)
+{
+    return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+}
+
+/* The module whose import ran into NumPy's C-API check ("A module that was
+ * compiled using NumPy 1.x cannot be run in NumPy 2.x"): NumPy names none,
+ * the traceback does. A Cython module's own frame ("File \"fastremap.pyx\",
+ * line 1, in init fastremap") is the module itself; else the module of the
+ * last import statement whose module is not numpy's ("from
+ * numexpr.interpreter import MAX_THREADS" -> interpreter: the names after
+ * "import" are the module's attributes, not what loads, unless the first is
+ * a private module's "_" name: "from PIL import _imaging" -> _imaging). */
+static const char *importing_module(const char *text, struct td_arena *a)
+{
+    const char *best = NULL;
+    size_t best_n = 0;
+    for (const char *q = strstr(text, " in init "); q; q = strstr(q + 1, " in init ")) {
+        size_t n = ident_span(q + 9);
+        if (n) {
+            best = q + 9;
+            best_n = n;
+        }
+    }
+    if (best)
+        return td_arena_strndup(a, best, best_n);
+    for (const char *q = strstr(text, "import "); q; q = strstr(q + 1, "import ")) {
+        const char *line = q;
+        while (line > text && line[-1] != '\n')
+            line--;
+        line += strspn(line, " \t>.");
+        const char *mod = NULL;
+        if (strncmp(line, "from ", 5) == 0 && line + 5 < q)
+            mod = line + 5;
+        else if (line == q)
+            mod = q + 7;
+        if (!mod)
+            continue;
+        size_t n = strspn(mod, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+        if (n == 0 || *mod == '.' || strncmp(mod, "numpy", 5) == 0)
+            continue;
+        best = mod;
+        for (size_t i = 0; i + 1 < n; i++)
+            if (mod[i] == '.')
+                best = mod + i + 1;
+        best_n = (size_t)(mod + n - best);
+        /* "from pkg import _ext": a private name (an extension's
+         * conventional "_" name, not a dunder) is the module itself */
+        const char *name = q + 7;
+        if (mod != q + 7 && name[0] == '_' && name[1] != '_' && ident_span(name) > 1) {
+            best = name;
+            best_n = ident_span(name);
+        }
+    }
+    return best && best_n ? td_arena_strndup(a, best, best_n) : NULL;
+}
+
 /* The library row R's library column names when its pattern captured no
  * file: a fixed name, one for the platform, or one the text implies. */
 static const char *named_library(const struct raiser_row *r, const char *text, const regmatch_t *m,
@@ -1229,6 +1287,8 @@ static const char *named_library(const struct raiser_row *r, const char *text, c
                                                                   : "libtorch_cuda.so";
     if (strcmp(r->library, "imported") == 0)
         return NULL; /* the module the text imports: errors_cause.c reads it */
+    if (strcmp(r->library, "importing-module") == 0)
+        return importing_module(text, a);
     if (strcmp(r->library, "first-file") == 0 || strcmp(r->library, "last-file") == 0) {
         bool last = r->library[0] == 'l';
         const char *near = m ? file_on_line(text, m[0].rm_so, p, last) : NULL;
@@ -1325,6 +1385,39 @@ static void cuda_source_module(const char *text, struct td_explain_parts *p, str
     }
 }
 
+/* The torch C++/CUDA extension whose function the text calls
+ * ("causal_conv1d_cuda.causal_conv1d_fwd", "flash_attn_2_cuda.fwd(") when a
+ * GPU error follows: torch.utils.cpp_extension's CUDAExtension modules are
+ * conventionally named X_cuda, and their kernels are compiled for the
+ * architectures of the extension's own build, not torch's. Torch's own
+ * libraries (torch_cuda, c10_cuda) and a file's suffix ("torch_cuda.dll")
+ * are not calls. */
+static const char *extension_kernel_module(const char *text, struct td_arena *a)
+{
+    static const char *const own[] = {"torch_cuda", "c10_cuda", "libtorch_cuda", "libc10_cuda"};
+    static const char *const suffixes[] = {"dll", "so",  "pyd", "dylib", "lib",     "cu",
+                                           "cuh", "cpp", "h",   "py",    "cpython", "abi3"};
+    for (const char *q = strstr(text, "_cuda."); q; q = strstr(q + 1, "_cuda.")) {
+        const char *start = q;
+        while (start > text && ident_span(start - 1) > 0)
+            start--;
+        const char *fn = q + 6;
+        size_t fn_n = ident_span(fn);
+        if (start == q || fn_n == 0 || isdigit((unsigned char)*start) ||
+            (start > text && strchr("/\\-", start[-1])))
+            continue;
+        size_t n = (size_t)(q + 5 - start);
+        bool skip = false;
+        for (size_t i = 0; i < sizeof own / sizeof *own && !skip; i++)
+            skip = strlen(own[i]) == n && strncmp(start, own[i], n) == 0;
+        for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes && !skip; i++)
+            skip = strlen(suffixes[i]) == fn_n && strncmp(fn, suffixes[i], fn_n) == 0;
+        if (!skip)
+            return td_arena_strndup(a, start, n);
+    }
+    return NULL;
+}
+
 static void use_row(const struct raiser_row *r, const char *text, const regmatch_t *m,
                     struct td_explain_parts *p, struct td_arena *a)
 {
@@ -1349,6 +1442,15 @@ static void use_row(const struct raiser_row *r, const char *text, const regmatch
         if (p->raiser_library == torch_cuda && k && !torch &&
             (k - text < 13 || strncmp(k - 13, "CUDA error: ", 12) != 0))
             p->raiser_library = NULL;
+        /* no kernel image while an extension's function runs, and torch's
+         * own check of the GPU against its architectures said nothing: the
+         * extension's kernels lack the GPU's architecture */
+        const char *ext = k && p->raiser_library == torch_cuda &&
+                                  !strstr(text, "not compatible with the current PyTorch")
+                              ? extension_kernel_module(text, a)
+                              : NULL;
+        if (ext)
+            p->raiser_library = ext;
     }
 }
 

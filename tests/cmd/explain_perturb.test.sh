@@ -22,13 +22,16 @@
 # explain_fresh_o12.json (open),
 # explain_fresh_o15.json (open),
 # explain_fresh_o16.json (open),
+# explain_fresh_o18.json (open),
+# explain_fresh_o19.json (open),
+# explain_fresh_o20.json (open),
 # explain_fresh_o22.json (open),
 # explain_families.json and the composed explain_shapes.json) is perturbed the ways users paste it -- user names,
 # drive letters and folders changed; versions bumped; hard-wrapped at 80
 # columns (inside words too); only its last line; each line behind a log
 # timestamp; backslashes turned into forward slashes; the English Windows
 # message replaced by the same message in each display language that
-# data/windows_error_messages.tsv knows (zh-CN, ja, ko, ru, de, fr, es, pt-BR)
+# data/windows_error_messages.tsv knows (zh-CN, ja, ko, ru, de, fr, es, pt-BR, it)
 # -- and each variant must get the unperturbed answer: the first finding's
 # kind and library (or needed_by). Prints the stability per perturbation and
 # overall, and every variant that changed; fails under 95% overall or for any
@@ -69,6 +72,9 @@ for name in ("explain_corpus.json", "explain_heldout.json", "explain_fresh_a.jso
              "explain_fresh_o12.json",
              "explain_fresh_o15.json",
              "explain_fresh_o16.json",
+             "explain_fresh_o18.json",
+             "explain_fresh_o19.json",
+             "explain_fresh_o20.json",
              "explain_fresh_o22.json",
              "explain_families.json",
              "explain_shapes.json"):
@@ -95,7 +101,7 @@ for line in open(os.path.join(src, "data/windows_error_messages.tsv"), encoding=
     code, name, lang, canon, msg = line.rstrip("\n").split("\t")[:5]
     if lang == "en":
         english.setdefault(code, []).append(msg)
-    elif lang.split("-")[0] in ("zh", "ja", "ko", "ru", "de", "fr", "es", "pt") and lang != "zh-TW":
+    elif lang.split("-")[0] in ("zh", "ja", "ko", "ru", "de", "fr", "es", "pt", "it") and lang != "zh-TW":
         msgs[code].setdefault(lang.split("-")[0], msg)
 
 def answer(error, doc):

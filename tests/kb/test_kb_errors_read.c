@@ -1448,6 +1448,41 @@ static void q2_loader_reasons(void **state)
                    "gpu_not_visible");
 }
 
+static void r2_loader_reasons(void **state)
+{
+    (void)state;
+    /* dyld 4's tried list: a file that exists and fails dyld's Mach-O checks
+     * (a fat slice that is no Mach-O, LINKEDIT or load commands against the
+     * rules) is not a library, though another path of the list is missing */
+    expect("OSError: dlopen(/srv/env/lib/python3.12/site-packages/pkg/libpkg.so, 0x0006): tried: "
+           "'/srv/env/lib/python3.12/site-packages/pkg/libpkg.so' (slice is not valid mach-o "
+           "file), '/System/Volumes/Preboot/Cryptexes/OS/srv/env/lib/python3.12/site-packages/pkg/"
+           "libpkg.so' (no such file)",
+           "not_a_library", "libpkg.so", NULL);
+    expect(
+        "ERROR: Unable to load dependent library /opt/app/lib/libdep.1.dylib\nMessage:dlopen(/opt/"
+        "app/lib/libdep.1.dylib, 0x000A): tried: '/opt/app/lib/libdep.1.dylib' (mis-aligned "
+        "LINKEDIT string pool, fileOffset=0x00001F00), '/usr/lib/libdep.1.dylib' (no such file, "
+        "not in dyld cache)",
+        "not_a_library", "libdep.1.dylib", NULL);
+    /* a path with no file at all stays missing, and a segment past the end
+     * of the file is the truncated reason, not a Mach-O rule */
+    expect("OSError: dlopen(/opt/app/lib/libdep.1.dylib, 0x0006): tried: '/opt/app/lib/"
+           "libdep.1.dylib' (no such file), '/usr/lib/libdep.1.dylib' (no such file, not in dyld "
+           "cache)",
+           "missing_library", "libdep.1.dylib", NULL);
+    expect("OSError: dlopen(/opt/app/lib/libdep.1.dylib, 0x0006): truncated mach-o error: segment "
+           "__LINKEDIT extends to 212992 which is past end of file 204800",
+           "corrupted_file", "libdep.1.dylib", NULL);
+    /* tensorpipe's driver check could not even name the driver's error: the
+     * stub libcuda.so answers every call with CUDA_ERROR_STUB_LIBRARY */
+    expect("In create at /src/tensorpipe/tensorpipe/common/cuda_lib.h:105 \"res != CUDA_SUCCESS\"",
+           "stub_library", "libcuda.so", NULL);
+    /* an assertion on another result is not the driver's */
+    expect_unnamed(
+        "In create at /src/tensorpipe/tensorpipe/common/cuda_lib.h:98 \"ptr == nullptr\"", NULL);
+}
+
 static void q1_o11_opened(void **state)
 {
     (void)state;
@@ -1494,6 +1529,116 @@ static void q1_o11_opened(void **state)
     expect_unnamed("Error: Dynamic Linking Error: Win32 error 126", "missing_library");
 }
 
+/* Set O19: .NET's DllNotFoundException in any display language names the DLL in quotes right
+ * after the word "DLL", the Win32 code as an HRESULT on the same line; Chinese may drop the
+ * space before "DLL". */
+static void o19_dotnet_dll_in_any_language(void **state)
+{
+    (void)state;
+    expect("System.DllNotFoundException: No se puede cargar el archivo DLL 'foo_native': No se "
+           "puede encontrar el m\xc3\xb3"
+           "dulo especificado. (Excepci\xc3\xb3n de HRESULT: "
+           "0x8007007E)",
+           "missing_library", "foo_native", NULL);
+    expect("System.DllNotFoundException: DLL \"foo_native\": Die angegebene Prozedur wurde "
+           "nicht gefunden. (Ausnahme von HRESULT: 0x8007007F) kann nicht geladen werden.",
+           "missing_symbol", "foo_native", NULL);
+    expect("System.DllNotFoundException: \xd0\x9d\xd0\xb5 \xd1\x83\xd0\xb4\xd0\xb0\xd0"
+           "\xb5\xd1\x82\xd1\x81\xd1\x8f \xd0\xb7\xd0\xb0\xd0\xb3\xd1\x80\xd1\x83\xd0"
+           "\xb7\xd0\xb8\xd1\x82\xd1\x8c DLL \"foo_native.dll\": \xd0\x9d\xd0\xb5 "
+           "\xd0\xbd\xd0\xb0\xd0\xb9\xd0\xb4\xd0\xb5\xd0\xbd \xd1\x83\xd0\xba\xd0\xb0\xd0"
+           "\xb7\xd0\xb0\xd0\xbd\xd0\xbd\xd1\x8b\xd0\xb9 \xd0\xbc\xd0\xbe\xd0\xb4\xd1\x83"
+           "\xd0\xbb\xd1\x8c. (0x8007007E)",
+           "missing_library", "foo_native.dll", NULL);
+    expect("\xe6\x97\xa0\xe6\xb3\x95\xe5\x8a\xa0\xe8\xbd\xbd"
+           "DLL\"Runtime\":"
+           "\xe6\x89\xbe\xe4\xb8\x8d\xe5\x88\xb0\xe6\x8c\x87\xe5\xae\x9a\xe7\x9a\x84"
+           "\xe6\xa8\xa1\xe5\x9d\x97\xe3\x80\x82\n\xe5\xbc\x82\xe5\xb8\xb8\xe6\x9d\xa5"
+           "\xe8\x87\xaaHRESULT:0x8007007E",
+           "missing_library", "Runtime", NULL);
+    /* Python's "DLL load failed while importing X:" prints no code: the Italian 127 gives it */
+    expect("ImportError: DLL load failed while importing _C: Impossibile trovare la procedura "
+           "specificata.",
+           "missing_symbol", "_C", NULL);
+}
+
+/* Set O20 (docs/explain.md "Session 17: set O20"): the newest releases'
+ * raisers. Composed texts, each in the raiser's own format. */
+static void o20_newest_raisers(void **state)
+{
+    (void)state;
+    /* NumPy's C-API check names no file: a Cython module's own init frame is
+     * the module; else the module of the last import (not its names) */
+    expect(
+        "A module that was compiled using NumPy 1.x cannot be run in\n"
+        "NumPy 2.1.0 as it may crash.\n"
+        "  File \"/srv/venv/lib/python3.12/site-packages/pkg/__init__.py\", line 3, in <module>\n"
+        "    from pkg.fastcore import helper, other\n"
+        "ImportError: numpy.core.multiarray failed to import",
+        "companion_mismatch", "fastcore", NULL);
+    expect(">>> import mymod\n\nA module that was compiled using NumPy 1.x cannot be run in\n"
+           "NumPy 2.0.1 as it may crash.\n"
+           "  File \"mymod.pyx\", line 1, in init mymod\n",
+           "companion_mismatch", "mymod", NULL);
+    expect("RuntimeError: module compiled against ABI version 0x2000000 but this version of numpy "
+           "is 0x1000009\n  File \"x.py\", line 1, in <module>\n    import geo_ext\n",
+           "companion_mismatch", "geo_ext", NULL);
+    expect("RuntimeError: module compiled against ABI version 0x2000000 but this version of numpy "
+           "is 0x1000009\n    from imgkit import _imaging\n",
+           "companion_mismatch", "_imaging", NULL);
+    /* bitsandbytes >= 0.43 names the binary it wanted for torch's CUDA */
+    expect("RuntimeError: Configured CUDA binary not found at "
+           "/opt/env/lib/python3.12/site-packages/bitsandbytes/libbitsandbytes_cuda131.so",
+           "missing_library", "libbitsandbytes_cuda131.so", NULL);
+    expect("Library not found: C:\\ai\\venv\\lib\\site-packages\\bitsandbytes\\"
+           "libbitsandbytes_cuda132.dll. Maybe you need to compile it from source?",
+           "missing_library", "libbitsandbytes_cuda132.dll", NULL);
+    /* torch.ops.load_library's own line, without the loader's reason */
+    expect("    raise OSError(f\"Could not load this library: {path}\") from e\n"
+           "OSError: Could not load this library: "
+           "D:\\env\\Lib\\site-packages\\torchaudio\\lib\\libtorchaudio.pyd",
+           "missing_library", "libtorchaudio.pyd", NULL);
+    /* torchcodec's list: lines of one length (they differ in a digit) that
+     * end with a file's name are no terminal's wrap */
+    expect("FFmpeg version 7: Could not load this library: "
+           "/Users/kai/.venv/lib/python3.13/site-packages/torchcodec/libtorchcodec_core7.dylib\n"
+           "FFmpeg version 6: Could not load this library: "
+           "/Users/kai/.venv/lib/python3.13/site-packages/torchcodec/libtorchcodec_core6.dylib\n"
+           "[end of libtorchcodec loading traceback]",
+           "missing_library", "libtorchcodec_core7.dylib", NULL);
+    /* the extension imported before torch (its libc10.so not found), then
+     * after torch: the undefined symbol is the later attempt, past the
+     * missing library, and its cause ranks first */
+    expect("$ python -c 'import rope_ext'\n"
+           "ImportError: libc10.so: cannot open shared object file: No such file or directory\n"
+           "$ python -c 'import torch, rope_ext'\n"
+           "ImportError: "
+           "/srv/env/lib/python3.12/site-packages/rope_ext.cpython-312-x86_64-linux-gnu.so: "
+           "undefined symbol: _ZN3c104cuda9SetDeviceEi",
+           "missing_symbol", NULL, "companion_mismatch");
+    /* the other order: the missing library is the current state */
+    expect("ImportError: "
+           "/srv/env/lib/python3.12/site-packages/rope_ext.cpython-312-x86_64-linux-gnu.so: "
+           "undefined symbol: _ZN3c104cuda9SetDeviceEi\n"
+           "ImportError: libc10.so: cannot open shared object file: No such file or directory",
+           NULL, NULL, "missing_library");
+    /* no kernel image while an extension's function runs: its kernels */
+    expect("  File \"/w/ops.py\", line 9, in forward\n"
+           "    out = selective_scan_cuda.fwd(u, delta)\n"
+           "torch.AcceleratorError: CUDA error: no kernel image is available for execution on the "
+           "device",
+           "gpu_arch_unsupported", "selective_scan_cuda", NULL);
+    /* torch's own warning says torch lacks the architecture: torch's file */
+    expect("NVIDIA B200 with CUDA capability sm_100 is not compatible with the current PyTorch "
+           "installation.\n    out = selective_scan_cuda.fwd(u, delta)\n"
+           "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+           "gpu_arch_unsupported", "libtorch_cuda.so", NULL);
+    /* torch's own library is not an extension call */
+    expect("RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+           "C:\\env\\Lib\\site-packages\\torch\\lib\\torch_cuda.dll",
+           "gpu_arch_unsupported", "torch_cuda.dll", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1535,6 +1680,9 @@ int main(void)
         cmocka_unit_test(o14_dialog_name_ends),
         cmocka_unit_test(q1_o11_opened),
         cmocka_unit_test(q2_loader_reasons),
+        cmocka_unit_test(r2_loader_reasons),
+        cmocka_unit_test(o19_dotnet_dll_in_any_language),
+        cmocka_unit_test(o20_newest_raisers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
