@@ -779,6 +779,12 @@ static void own_words_of_a_load(void **state)
     expect("Loading foo.dll failed", "missing_library", "foo.dll", NULL);
     expect("Load of foo.dll failed with error 193", "wrong_architecture", "foo.dll", NULL);
     expect("Failed loading C:\\x\\foo.dll", "missing_library", "foo.dll", NULL);
+    /* a crash record of a load status names the loader's own module as the
+     * faulting one, not the file at fault */
+    expect_unnamed("Faulting application name: app.exe, version: 1.0.0.0\n"
+                   "Faulting module name: ntdll.dll, version: 10.0.19041.1\n"
+                   "Exception code: 0xc0000135",
+                   "missing_library");
     /* an NTSTATUS by its symbol alone */
     expect_unnamed("thread 'main' exited: STATUS_DLL_NOT_FOUND", "missing_library");
     expect_unnamed("The process ended with STATUS_INVALID_IMAGE_FORMAT", "wrong_architecture");
