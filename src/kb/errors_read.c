@@ -1299,10 +1299,26 @@ static const char *named_library(const struct raiser_row *r, const char *text, c
     return r->library;
 }
 
+/* Whether NAME (a base name) is an ELF program interpreter, the dynamic
+ * loader a program names in its PT_INTERP: glibc's ld-linux*.so.N (ld64.so.N
+ * on powerpc64 and s390x) and musl's ld-musl-ARCH.so.1. */
+static bool elf_interpreter(const char *name)
+{
+    return strncmp(name, "ld-linux", 8) == 0 || strncmp(name, "ld-musl-", 8) == 0 ||
+           strncmp(name, "ld64.so.", 8) == 0;
+}
+
 /* The library a raiser's row names: its pattern's file, the driver, or a name. */
 static const char *row_library(const struct raiser_row *r, const char *text, const regmatch_t *m,
                                const struct td_explain_parts *p, struct td_arena *a)
 {
+    if (r->library && strcmp(r->library, "interpreter") == 0)
+        /* a shell's ENOENT for a program that is there: the kernel found no
+         * ELF interpreter (PT_INTERP); the one the text names, else the
+         * program, whose interpreter `file` shows */
+        for (size_t i = 0; i < p->n_files; i++)
+            if (elf_interpreter(p->files[i].name))
+                return p->files[i].name;
     size_t n = 0;
     const char *g = group_text(r, text, m, &n);
     return g ? group_library(r, g, n, p, a) : named_library(r, text, m, p, a);

@@ -1645,6 +1645,35 @@ static void o20_newest_raisers(void **state)
            "gpu_arch_unsupported", "torch_cuda.dll", NULL);
 }
 
+/* O21 (Linux native software): a shell's ENOENT for a program that is there
+ * is its missing ELF interpreter (bash 5.1's "required file not found", ash
+ * and dash's "not found" for a program run by its path): the interpreter the
+ * text names, else the program; glibc's page-size refusal is a build for
+ * another page size, a segment misaligned against its own alignment a file
+ * no linker wrote */
+static void o21_interpreter_and_page_size(void **state)
+{
+    (void)state;
+    expect("$ file ./tool\n./tool: ELF 64-bit LSB executable, x86-64, dynamically linked, "
+           "interpreter /lib64/ld-linux-x86-64.so.2, for GNU/Linux 3.2.0\n$ ./tool\n"
+           "bash: ./tool: cannot execute: required file not found",
+           "missing_library", "ld-linux-x86-64.so.2", NULL);
+    expect("bash: ./tool: cannot execute: required file not found", "missing_library", "tool",
+           NULL);
+    expect("/app # ./server --help\nsh: ./server: not found", "missing_library", "server", NULL);
+    expect("sh: 1: /opt/app/bin/run: not found", "missing_library", "run", NULL);
+    /* a command looked up on PATH is not a program the shell was given */
+    expect_unnamed("sh: 1: cmake: not found", NULL);
+    expect("player: error while loading shared libraries: libsystemd.so.0: ELF load command "
+           "alignment not page-aligned",
+           "wrong_architecture", "libsystemd.so.0", NULL);
+    expect("ImportError: /opt/venv/lib/python3.11/site-packages/orjson/orjson.so: ELF load "
+           "command address/offset not page-aligned",
+           "wrong_architecture", "orjson.so", NULL);
+    expect("OSError: /opt/lib/libpatched.so: ELF load command address/offset not properly aligned",
+           "corrupted_file", "libpatched.so", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1689,6 +1718,7 @@ int main(void)
         cmocka_unit_test(r2_loader_reasons),
         cmocka_unit_test(o19_dotnet_dll_in_any_language),
         cmocka_unit_test(o20_newest_raisers),
+        cmocka_unit_test(o21_interpreter_and_page_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
