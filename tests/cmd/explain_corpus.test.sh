@@ -239,6 +239,14 @@
 #                                     "Session 17: set O22 (open, Windows
 #                                     texts in the poster's words)"): held to
 #                                     90%;
+#   tests/cmd/explain_fresh_o23.json -- O23 (session 17), 12 Linux and 8 macOS
+#                                     texts in the poster's own words (titles,
+#                                     one-line reports, wrappers' and
+#                                     launchers' lines, ldd's "not found"),
+#                                     open from the start (docs/explain.md
+#                                     "Session 17: set O23 (open, Linux and
+#                                     macOS texts in the poster's words)"):
+#                                     held to 90%;
 #   tests/cmd/explain_fresh_r1.json -- R (session 16), 30 Windows texts, and 15
 #   tests/cmd/explain_fresh_r2.json    Linux and 15 macOS texts: held out, scored
 #                                     blind (docs/explain.md "Set R"), opened in
@@ -438,6 +446,13 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # explain.md "Session 17: set O22 (open, Windows texts in the poster's
         # words)")
         fresh("explain_fresh_o22.json", 25),
+        # O23 (session 17): open, Linux and macOS texts in the poster's own
+        # words, 16/20 at its first look, 19/20 after the own-words reading of
+        # a load failure (O22's rows 991/992/995) took a lib*.so[.N], a .dylib
+        # and a framework's X.framework/X as well as a DLL; the one left names
+        # no file (libfuse-2-so) (docs/explain.md "Session 17: set O23 (open,
+        # Linux and macOS texts in the poster's words)")
+        fresh("explain_fresh_o23.json", 20),
         # R (session 16): held out, scored blind on five binaries, opened at
         # the start of session 17; held to its blind score: Windows 21/30,
         # Linux 14/15, macOS 13/15 (docs/explain.md "Set R")

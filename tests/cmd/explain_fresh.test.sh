@@ -196,12 +196,17 @@
 # wrapper's line, an exit status (docs/explain.md "Session 17: set O22 (open,
 # Windows texts in the poster's words)"):
 #   tests/cmd/explain_fresh_o22.json -- O22: open, worked on.
+# An OPEN development set O23 (session 17), 12 Linux and 8 macOS texts in the
+# poster's own words: issue titles, one-line reports, a wrapper's or a
+# launcher's line, ldd's "not found" lines (docs/explain.md "Session 17: set
+# O23 (open, Linux and macOS texts in the poster's words)"):
+#   tests/cmd/explain_fresh_o23.json -- O23: open, worked on.
 # Scores `explain --format json` with tests/explain_score.py, as
 # explain_corpus.test.sh does: the first finding's kind must be one of the
 # expected kinds and its library (or, for a symbol missing from an unnamed
 # library, its needed_by) the expected file.
 # Prints "N passed, N failed" per set and per platform, and the misses of A,
-# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20 and O21. The thresholds (90% of each set explain_corpus.test.sh holds
+# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22 and O23. The thresholds (90% of each set explain_corpus.test.sh holds
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
@@ -261,7 +266,7 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o1",), ("o4",), ("o2",), ("n1", "n2"), ("p1", "p2"), ("o5",),
          ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",), ("o13",), ("o11",),
          ("o12",), ("o15",), ("o16",), ("r1", "r2"), ("o18",), ("o19",), ("o20",), ("o21",),
-         ("o22",)]
+         ("o22",), ("o23",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:

@@ -779,6 +779,15 @@ static void own_words_of_a_load(void **state)
     expect("Loading foo.dll failed", "missing_library", "foo.dll", NULL);
     expect("Load of foo.dll failed with error 193", "wrong_architecture", "foo.dll", NULL);
     expect("Failed loading C:\\x\\foo.dll", "missing_library", "foo.dll", NULL);
+    /* the same words about an ELF or Mach-O library: a lib*.so[.N], a .dylib, a
+     * framework's X.framework/X (set O23) */
+    expect("error opening libfoo.3.10.dylib", "missing_library", "libfoo.3.10.dylib", NULL);
+    expect("FFI\\Exception(code: 0): Failed loading 'libbar.42.dylib' after upgrade",
+           "missing_library", "libbar.42.dylib", NULL);
+    expect("could not load library \"Cocoa.framework/Cocoa\"", "missing_library", "Cocoa", NULL);
+    expect("Loading libfoo.so.2 failed", "missing_library", "libfoo.so.2", NULL);
+    expect("can't find libfoo.so.1", "missing_library", "libfoo.so.1", NULL);
+    expect("libfoo.so.2 wasn't found", "missing_library", "libfoo.so.2", NULL);
     /* a crash record of a load status names the loader's own module as the
      * faulting one, not the file at fault */
     expect_unnamed("Faulting application name: app.exe, version: 1.0.0.0\n"
@@ -815,6 +824,14 @@ static void own_words_of_a_load(void **state)
         "Faulting application name: app.exe\nFaulting module name: ntdll.dll, version: 10.0\n"
         "Exception code: 0xc0000005",
         "DLLLoad failed while importing QtCore.",
+        "I copied libfoo.so.1 next to the binary and now it works",
+        "libfoo.so.1 loaded without error",
+        "Loading libfoo.dylib without error",
+        "Please download libfoo.dylib from the release page",
+        "libfoo.so.1 => /usr/lib/x86_64-linux-gnu/libfoo.so.1 (0x00007f0000000000)",
+        "ldconfig -p | grep libfoo.so",
+        "We ship libfoo.so.1 and libbar.dylib; both load fine",
+        "Cocoa.framework/Cocoa loaded",
     };
     for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
         struct td_explain x;
