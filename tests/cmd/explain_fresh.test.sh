@@ -186,6 +186,16 @@
 # 10 Linux, 10 Windows, 5 macOS) (docs/explain.md "Session 17: set O20 (open,
 # newest releases)"):
 #   tests/cmd/explain_fresh_o20.json -- O20: open, worked on.
+# An OPEN development set O21 (session 17), 25 Linux texts from native software
+# outside the ML stack (R, Julia, JNI, Ruby, Node, Go, musl/Alpine, AppImage,
+# Qt, GStreamer, glibc's refusals) (docs/explain.md "Session 17: set O21
+# (open, Linux native software)"):
+#   tests/cmd/explain_fresh_o21.json -- O21: open, worked on.
+# An OPEN development set O22 (session 17), 25 Windows texts in the poster's
+# own words: issue titles, one-line reports, dialogs retold, a launcher's or a
+# wrapper's line, an exit status (docs/explain.md "Session 17: set O22 (open,
+# Windows texts in the poster's words)"):
+#   tests/cmd/explain_fresh_o22.json -- O22: open, worked on.
 # The negative set (session 17), 40 real texts that name libraries, DLLs,
 # CUDA or torch but fail in no way explain has a kind for (docs/explain.md
 # "Session 17: negatives (texts with no loader failure)"): a right answer is no
@@ -196,7 +206,7 @@
 # expected kinds and its library (or, for a symbol missing from an unnamed
 # library, its needed_by) the expected file.
 # Prints "N passed, N failed" per set and per platform, and the misses of A,
-# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19 and O20. The thresholds (90% of each set explain_corpus.test.sh holds
+# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20 and O21. The thresholds (90% of each set explain_corpus.test.sh holds
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
@@ -255,7 +265,8 @@ def score(name, show_misses):
 ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), ("i",), ("k",),
          ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o1",), ("o4",), ("o2",), ("n1", "n2"), ("p1", "p2"), ("o5",),
          ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",), ("o13",), ("o11",),
-         ("o12",), ("o15",), ("o16",), ("r1", "r2"), ("o18",), ("o19",), ("o20",)]
+         ("o12",), ("o15",), ("o16",), ("r1", "r2"), ("o18",), ("o19",), ("o20",), ("o21",),
+         ("o22",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:
