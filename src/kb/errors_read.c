@@ -31,6 +31,7 @@ enum {
 struct raiser_row {
     const char *raiser, *operation, *kind, *library, *detail, *fix, *source, *pattern;
     int order;
+    size_t row;      /* its place in the file: ties in order keep it (qsort is not stable) */
     int group;       /* the pattern's group that holds the file, 0: none */
     char needle[64]; /* text every match holds (td_ere_needle), "" */
     regex_t re;
@@ -99,7 +100,9 @@ static const char *decode_escapes(const char *cell)
 static int by_order(const void *x, const void *y)
 {
     const struct raiser_row *a = x, *b = y;
-    return (a->order > b->order) - (a->order < b->order);
+    if (a->order != b->order)
+        return (a->order > b->order) - (a->order < b->order);
+    return (a->row > b->row) - (a->row < b->row);
 }
 
 static void load_raisers(void)
@@ -111,7 +114,8 @@ static void load_raisers(void)
     if (!td_table_open(&t, "error_raisers", cols))
         return;
     while (g_rd.n_raisers < MAX_RAISERS && td_table_next(&t)) {
-        struct raiser_row *r = &g_rd.raisers[g_rd.n_raisers++];
+        struct raiser_row *r = &g_rd.raisers[g_rd.n_raisers];
+        r->row = g_rd.n_raisers++;
         r->raiser = keep(td_table_cell(&t, 0));
         r->operation = keep(td_table_cell(&t, 1));
         r->kind = keep_or_null(td_table_cell(&t, 2));
