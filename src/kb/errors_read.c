@@ -1167,37 +1167,62 @@ static const char *nvrtc_builtins_library(const struct td_explain_parts *p, bool
     return td_arena_strdup(a, name);
 }
 
+#define IDENT_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+
 /* The length of the Python identifier at S. */
 static size_t ident_span(const char *s)
 {
-    return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+    return strspn(s, IDENT_CHARS);
+}
+
+/* Whether C can be part of a Python identifier (one byte, no scan on). */
+static bool ident_char(char c)
+{
+    return c != '\0' && strchr(IDENT_CHARS, c) != NULL;
+}
+
+/* The start of the line that holds AT, for points AT asked in increasing
+ * order: *LINE and *SEEN carry what earlier calls found (both TEXT at
+ * first), so a text of one long line costs one pass, not one per point. */
+static const char *line_start(const char **line, const char **seen, const char *at)
+{
+    for (const char *nl; (nl = memchr(*seen, '\n', (size_t)(at - *seen))) != NULL;)
+        *seen = *line = nl + 1;
+    *seen = at;
+    return *line;
+}
+
+/* The module of a Cython module's own init frame ("File \"fastremap.pyx\",
+ * line 1, in init fastremap"), the last the text has, or NULL. */
+static const char *cython_init_module(const char *text, size_t *len)
+{
+    const char *best = NULL;
+    for (const char *q = strstr(text, " in init "); q; q = strstr(q + 1, " in init ")) {
+        size_t n = ident_span(q + 9);
+        if (n) {
+            best = q + 9;
+            *len = n;
+        }
+    }
+    return best;
 }
 
 /* The module whose import ran into NumPy's C-API check ("A module that was
  * compiled using NumPy 1.x cannot be run in NumPy 2.x"): NumPy names none,
- * the traceback does. A Cython module's own frame ("File \"fastremap.pyx\",
- * line 1, in init fastremap") is the module itself; else the module of the
- * last import statement whose module is not numpy's ("from
+ * the traceback does. A Cython module's own frame is the module itself; else
+ * the module of the last import statement whose module is not numpy's ("from
  * numexpr.interpreter import MAX_THREADS" -> interpreter: the names after
  * "import" are the module's attributes, not what loads, unless the first is
  * a private module's "_" name: "from PIL import _imaging" -> _imaging). */
 static const char *importing_module(const char *text, struct td_arena *a)
 {
-    const char *best = NULL;
     size_t best_n = 0;
-    for (const char *q = strstr(text, " in init "); q; q = strstr(q + 1, " in init ")) {
-        size_t n = ident_span(q + 9);
-        if (n) {
-            best = q + 9;
-            best_n = n;
-        }
-    }
+    const char *best = cython_init_module(text, &best_n);
     if (best)
         return td_arena_strndup(a, best, best_n);
+    const char *line_at = text, *seen = text;
     for (const char *q = strstr(text, "import "); q; q = strstr(q + 1, "import ")) {
-        const char *line = q;
-        while (line > text && line[-1] != '\n')
-            line--;
+        const char *line = line_start(&line_at, &seen, q);
         line += strspn(line, " \t>.");
         const char *mod = NULL;
         if (strncmp(line, "from ", 5) == 0 && line + 5 < q)
@@ -1206,10 +1231,10 @@ static const char *importing_module(const char *text, struct td_arena *a)
             mod = q + 7;
         if (!mod)
             continue;
-        size_t n = strspn(mod, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+        size_t n = strspn(mod, IDENT_CHARS ".");
         if (n == 0 || *mod == '.' || strncmp(mod, "numpy", 5) == 0)
             continue;
-        best = mod;
+        best = mod; /* past the last dot but a final one: numexpr.interpreter */
         for (size_t i = 0; i + 1 < n; i++)
             if (mod[i] == '.')
                 best = mod + i + 1;
@@ -1382,7 +1407,7 @@ static const char *extension_kernel_module(const char *text, struct td_arena *a)
                                            "cuh", "cpp", "h",   "py",    "cpython", "abi3"};
     for (const char *q = strstr(text, "_cuda."); q; q = strstr(q + 1, "_cuda.")) {
         const char *start = q;
-        while (start > text && ident_span(start - 1) > 0)
+        while (start > text && ident_char(start[-1]))
             start--;
         const char *fn = q + 6;
         size_t fn_n = ident_span(fn);
