@@ -278,22 +278,6 @@ static bool fence(const struct line *l)
     return n >= 3 && (s[0] == '`' || s[0] == '~') && s[1] == s[0] && s[2] == s[0];
 }
 
-/* The terminal width the text was wrapped at: the longest line length that
- * at least two different lines fill exactly, the last line not counted (it
- * is where the text ended, not where the terminal broke it: a two-line text
- * whose halves happen to be as long is not wrapped), nor a line the program
- * printed again before its message's next indented line (dyld's lazy-binding
- * failure repeats its "Referenced from:" line, and "  Expected in:" follows:
- * one line twice is no width; a wrapped piece repeated goes on at column 0),
- * nor a line followed by an empty one or a Markdown fence (a broken line
- * goes on, and a fence is a line of its own), nor a line whose next line is
- * indented deeper than its block's least indent: a terminal goes on at the
- * row's first column, whatever the broken line's indent, so the piece it
- * broke off starts at the paste's own margin (a block indented as a whole
- * keeps that margin, and a break at a blank leaves one more), while a
- * message's next field is indented under its first line (dyld's
- * "  Referenced from:" and "  Expected in:" under "dyld: Symbol not found:
- * ____chkstk_darwin", all three 41 columns by chance); 0 when none. */
 /* Whether line L ends with a whole library file's name (".dylib", ".dll",
  * ".pyd", ".so"): a list of the files a loader tried, one a line, gives
  * lines of one length that differ in a digit (torchcodec's
@@ -310,6 +294,23 @@ static bool ends_with_library(const struct line *l)
     return false;
 }
 
+/* The terminal width the text was wrapped at: the longest line length that
+ * at least two different lines fill exactly, the last line not counted (it
+ * is where the text ended, not where the terminal broke it: a two-line text
+ * whose halves happen to be as long is not wrapped), nor a line the program
+ * printed again before its message's next indented line (dyld's lazy-binding
+ * failure repeats its "Referenced from:" line, and "  Expected in:" follows:
+ * one line twice is no width; a wrapped piece repeated goes on at column 0),
+ * nor a line followed by an empty one or a Markdown fence (a broken line
+ * goes on, and a fence is a line of its own), nor a line whose next line is
+ * indented deeper than its block's least indent: a terminal goes on at the
+ * row's first column, whatever the broken line's indent, so the piece it
+ * broke off starts at the paste's own margin (a block indented as a whole
+ * keeps that margin, and a break at a blank leaves one more), while a
+ * message's next field is indented under its first line (dyld's
+ * "  Referenced from:" and "  Expected in:" under "dyld: Symbol not found:
+ * ____chkstk_darwin", all three 41 columns by chance), nor a line that ends
+ * with a library file's name (ends_with_library); 0 when none. */
 static size_t wrap_width(const struct line *l, size_t n)
 {
     size_t best = 0;
