@@ -1300,17 +1300,26 @@ static bool elf_interpreter(const char *name)
            strncmp(name, "ld64.so.", 8) == 0;
 }
 
+/* The first ELF interpreter among the files the text names, or NULL. */
+static const char *named_interpreter(const struct td_explain_parts *p)
+{
+    for (size_t i = 0; i < p->n_files; i++)
+        if (elf_interpreter(p->files[i].name))
+            return p->files[i].name;
+    return NULL;
+}
+
 /* The library a raiser's row names: its pattern's file, the driver, or a name. */
 static const char *row_library(const struct raiser_row *r, const char *text, const regmatch_t *m,
                                const struct td_explain_parts *p, struct td_arena *a)
 {
-    if (r->library && strcmp(r->library, "interpreter") == 0)
-        /* a shell's ENOENT for a program that is there: the kernel found no
-         * ELF interpreter (PT_INTERP); the one the text names, else the
-         * program, whose interpreter `file` shows */
-        for (size_t i = 0; i < p->n_files; i++)
-            if (elf_interpreter(p->files[i].name))
-                return p->files[i].name;
+    /* a shell's ENOENT for a program that is there: the kernel found no
+     * ELF interpreter (PT_INTERP); the one the text names, else the
+     * program (the row's group), whose interpreter `file` shows */
+    const char *interpreter =
+        r->library && strcmp(r->library, "interpreter") == 0 ? named_interpreter(p) : NULL;
+    if (interpreter)
+        return interpreter;
     size_t n = 0;
     const char *g = group_text(r, text, m, &n);
     return g ? group_library(r, g, n, p, a) : named_library(r, text, m, p, a);
