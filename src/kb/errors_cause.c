@@ -557,9 +557,7 @@ static const char *past_option(const char *q, size_t n)
 {
     static const char *const valued[] = {
         "-c", "--channel", "-i", "--index-url", "-f", "--find-links", "--extra-index-url"};
-    bool takes = false;
-    for (size_t v = 0; v < sizeof valued / sizeof *valued; v++)
-        takes |= strlen(valued[v]) == n && strncmp(q, valued[v], n) == 0;
+    bool takes = td_explain_one_of(valued, sizeof valued / sizeof *valued, q, n);
     q += n;
     if (takes) {
         q += strspn(q, " \t");

@@ -1402,6 +1402,14 @@ static void cuda_source_module(const char *text, struct td_explain_parts *p, str
     }
 }
 
+bool td_explain_one_of(const char *const *words, size_t count, const char *s, size_t n)
+{
+    for (size_t i = 0; i < count; i++)
+        if (strlen(words[i]) == n && strncmp(s, words[i], n) == 0)
+            return true;
+    return false;
+}
+
 /* The torch C++/CUDA extension whose function the text calls
  * ("causal_conv1d_cuda.causal_conv1d_fwd", "flash_attn_2_cuda.fwd(") when a
  * GPU error follows: torch.utils.cpp_extension's CUDAExtension modules are
@@ -1424,12 +1432,8 @@ static const char *extension_kernel_module(const char *text, struct td_arena *a)
             (start > text && strchr("/\\-", start[-1])))
             continue;
         size_t n = (size_t)(q + 5 - start);
-        bool skip = false;
-        for (size_t i = 0; i < sizeof own / sizeof *own && !skip; i++)
-            skip = strlen(own[i]) == n && strncmp(start, own[i], n) == 0;
-        for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes && !skip; i++)
-            skip = strlen(suffixes[i]) == fn_n && strncmp(fn, suffixes[i], fn_n) == 0;
-        if (!skip)
+        if (!td_explain_one_of(own, sizeof own / sizeof *own, start, n) &&
+            !td_explain_one_of(suffixes, sizeof suffixes / sizeof *suffixes, fn, fn_n))
             return td_arena_strndup(a, start, n);
     }
     return NULL;
