@@ -1331,6 +1331,8 @@ static const char *last_in(const char *text, const char *needle)
  * (the extension imported before torch, then after it). */
 static bool symbol_after_missing(const char *text)
 {
+    if (!text)
+        return false; /* as has() reads a text the cleaner could not make */
     const char *missing = last_in(text, "cannot open shared object file");
     const char *symbol = last_in(text, "undefined symbol");
     return missing && symbol && symbol > missing;
