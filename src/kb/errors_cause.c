@@ -511,10 +511,10 @@ static const char *imported_module(const char *text, struct td_arena *a)
             if (strncmp(q - 1, "from ", 5) == 0)
                 from = q + 4;
         const char *name = p + 7;
-        size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+        size_t n = td_explain_module_span(name);
         if ((n == 0 || *name == '*') && from) {
             name = from;
-            n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+            n = td_explain_module_span(name);
         }
         if (n == 0 || strncmp(name, "DLL", 3) == 0 || !import_ends(name + n))
             continue;
@@ -523,9 +523,7 @@ static const char *imported_module(const char *text, struct td_arena *a)
          * conventional "_" name) is what loads, the name is one of its
          * attributes or submodules ("from torchvision import _C" is the
          * other way round: the name is the extension) */
-        size_t fl =
-            from ? strspn(from, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
-                 : 0;
+        size_t fl = from ? td_explain_module_span(from) : 0;
         size_t cl = 0;
         const char *fc = fl ? last_component(from, fl, &cl) : NULL;
         if (fc && cl > 1 && fc[0] == '_' && best[0] != '_' && name != from) {
@@ -542,8 +540,7 @@ static const char *imported_module(const char *text, struct td_arena *a)
     for (size_t c = 0; c < sizeof calls / sizeof *calls; c++)
         for (const char *p = strstr(text, calls[c]); p; p = strstr(p + 1, calls[c])) {
             const char *name = p + strlen(calls[c]);
-            size_t n =
-                strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+            size_t n = td_explain_module_span(name);
             if (n == 0 || name[n] != '\'' || (best && name < best))
                 continue;
             best = last_component(name, n, &best_len);

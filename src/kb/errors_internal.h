@@ -94,6 +94,9 @@ const char *td_explain_base_name(const char *path);
  * "："), else 0: no part of a file's name that follows it. */
 size_t td_explain_quote_mark(const char *s);
 
+/* The length of the dotted Python module name at S ("torch._C"), 0: none. */
+size_t td_explain_module_span(const char *s);
+
 /* Whether the N bytes at S are, whole, one of the COUNT words of WORDS. */
 bool td_explain_one_of(const char *const *words, size_t count, const char *s, size_t n);
 

@@ -1175,6 +1175,11 @@ static size_t ident_span(const char *s)
     return strspn(s, IDENT_CHARS);
 }
 
+size_t td_explain_module_span(const char *s)
+{
+    return strspn(s, IDENT_CHARS ".");
+}
+
 /* Whether C can be part of a Python identifier (one byte, no scan on). */
 static bool ident_char(char c)
 {
@@ -1231,7 +1236,7 @@ static const char *importing_module(const char *text, struct td_arena *a)
             mod = q + 7;
         if (!mod)
             continue;
-        size_t n = strspn(mod, IDENT_CHARS ".");
+        size_t n = td_explain_module_span(mod);
         if (n == 0 || *mod == '.' || strncmp(mod, "numpy", 5) == 0)
             continue;
         best = mod; /* past the last dot but a final one: numexpr.interpreter */
