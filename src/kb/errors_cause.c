@@ -499,17 +499,31 @@ static const char *last_component(const char *name, size_t n, size_t *len)
     return start;
 }
 
+/* Where WORD first stands on the line that starts at LINE, or NULL. */
+static const char *first_on_line(const char *line, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *c = line; *c && *c != '\n'; c++)
+        if (strncmp(c, word, n) == 0)
+            return c;
+    return NULL;
+}
+
 /* The module of a pre-3.8 "DLL load failed:" (which names none): the last
  * import statement of the traceback ("from torch._C import *" -> _C). */
 static const char *imported_module(const char *text, struct td_arena *a)
 {
     const char *best = NULL;
     size_t best_len = 0;
+    const char *line_at = text, *seen = text, *from_line = NULL, *first_from = NULL;
     for (const char *p = strstr(text, "import "); p; p = strstr(p + 1, "import ")) {
-        const char *from = NULL;
-        for (const char *q = p; q > text && q[-1] != '\n'; q--)
-            if (strncmp(q - 1, "from ", 5) == 0)
-                from = q + 4;
+        /* the line's first "from " before the import, looked for once a line */
+        const char *line = td_explain_line_start(&line_at, &seen, p);
+        if (line != from_line) {
+            from_line = line;
+            first_from = first_on_line(line, "from ");
+        }
+        const char *from = first_from && first_from < p ? first_from + 5 : NULL;
         const char *name = p + 7;
         size_t n = td_explain_module_span(name);
         if ((n == 0 || *name == '*') && from) {

@@ -1186,10 +1186,7 @@ static bool ident_char(char c)
     return c != '\0' && strchr(IDENT_CHARS, c) != NULL;
 }
 
-/* The start of the line that holds AT, for points AT asked in increasing
- * order: *LINE and *SEEN carry what earlier calls found (both TEXT at
- * first), so a text of one long line costs one pass, not one per point. */
-static const char *line_start(const char **line, const char **seen, const char *at)
+const char *td_explain_line_start(const char **line, const char **seen, const char *at)
 {
     for (const char *nl; (nl = memchr(*seen, '\n', (size_t)(at - *seen))) != NULL;)
         *seen = *line = nl + 1;
@@ -1227,7 +1224,7 @@ static const char *importing_module(const char *text, struct td_arena *a)
         return td_arena_strndup(a, best, best_n);
     const char *line_at = text, *seen = text;
     for (const char *q = strstr(text, "import "); q; q = strstr(q + 1, "import ")) {
-        const char *line = line_start(&line_at, &seen, q);
+        const char *line = td_explain_line_start(&line_at, &seen, q);
         line += strspn(line, " \t>.");
         const char *mod = NULL;
         if (strncmp(line, "from ", 5) == 0 && line + 5 < q)
