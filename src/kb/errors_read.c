@@ -1175,23 +1175,10 @@ static size_t ident_span(const char *s)
     return strspn(s, IDENT_CHARS);
 }
 
-size_t td_explain_module_span(const char *s)
-{
-    return strspn(s, IDENT_CHARS ".");
-}
-
 /* Whether C can be part of a Python identifier (one byte, no scan on). */
 static bool ident_char(char c)
 {
     return c != '\0' && strchr(IDENT_CHARS, c) != NULL;
-}
-
-const char *td_explain_line_start(const char **line, const char **seen, const char *at)
-{
-    for (const char *nl; (nl = memchr(*seen, '\n', (size_t)(at - *seen))) != NULL;)
-        *seen = *line = nl + 1;
-    *seen = at;
-    return *line;
 }
 
 /* The module of a Cython module's own init frame ("File \"fastremap.pyx\",
@@ -1402,14 +1389,6 @@ static void cuda_source_module(const char *text, struct td_explain_parts *p, str
             p->raiser_fix = r->fix;
         return;
     }
-}
-
-bool td_explain_one_of(const char *const *words, size_t count, const char *s, size_t n)
-{
-    for (size_t i = 0; i < count; i++)
-        if (strlen(words[i]) == n && strncmp(s, words[i], n) == 0)
-            return true;
-    return false;
 }
 
 /* The torch C++/CUDA extension whose function the text calls
