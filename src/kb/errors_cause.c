@@ -988,6 +988,12 @@ static void from_raiser(struct td_explain *x)
      * loading module 'cunn'" looks like torch's "Error loading") gives way to
      * the raiser, which says what failed and where */
     bool empty_form = l->form && !l->library && !l->file && !l->needed_by && p->raiser_library;
+    /* a program's own words for a failed load say no more than the Windows form's
+     * code: for a procedure not found (127) the form names the loading module as
+     * its needer (the_one_file), which the words' row would drop */
+    if (empty_form && is(p->raiser, "load-words") && is(l->form, "windows") &&
+        is(l->kind, TD_KIND_MISSING_SYMBOL))
+        return;
     if (l->form && !empty_form) {
         if (is(p->operation, "load") && is(l->kind, TD_KIND_MISSING_LIBRARY))
             l->kind = p->raiser_kind;
@@ -1135,6 +1141,18 @@ static void unnamed_library(struct td_explain *x)
                        strcmp(l->form, "musl ld.so") == 0;
     if (!l->library && !l->file && !elf_or_dyld && !td_explain_delay_load(&x->fields))
         l->library = td_explain_last_named(x->text, &x->arena);
+    /* a load status's crash record (Windows Error Reporting's and Event
+     * Viewer's "Faulting module name: ntdll.dll" over 0xc0000135) names the
+     * module the loader raised it in, never the file it could not load: the
+     * program it records, whose imports failed, is the one that needed it */
+    const char *program = l->library && is(l->form, "windows") && x->fields.ntstatus &&
+                                  is(role_of(l->library), "os_loader")
+                              ? program_named(x)
+                              : NULL;
+    if (program) {
+        l->library = NULL;
+        l->needed_by = td_explain_base_name(program);
+    }
     if (!l->library && !l->file && !elf_or_dyld && !l->needed_by &&
         (!x->parts.operation || is(x->parts.operation, "load")) &&
         (is(l->kind, TD_KIND_MISSING_LIBRARY) || is(l->kind, TD_KIND_WRONG_ARCHITECTURE) ||

@@ -562,6 +562,25 @@ static const struct extractor extractors[] = {
     {"WindowsError: \\[Error ([0-9]+)\\]", 1, F_WIN32},
     {"(^|[^A-Za-z])WinError ([0-9]+)", 2, F_WIN32},
     {"Load(ing)? ?Library failed with error ([0-9]+)", 2, F_WIN32},
+    /* a program's own words for LoadLibrary's failure, GetLastError later on the line
+       ("LoadLibrary() returned error code 126", "LoadLibrary returned NULL. Make sure the DLL
+       is 64 bit ... Error code 193", "LoadLibrary(\"X\") failed: 193"): LoadLibrary sets only
+       the last error, so the number after error, code or failed on its line is that
+       (learn.microsoft.com, LoadLibraryW, Return value); Unreal's "Failed to load 'X'
+       (GetLastError=126)" names it */
+    {"LoadLibrary(Ex)?[AW]?(\\(\\))?[^\n]{0,160}([Ee]rror|[Cc]ode|failed)"
+     "[ :=#]*\\(?([1-9][0-9]{0,4})([^0-9]|$)",
+     4, F_WIN32},
+    {"GetLastError(\\(\\))?[ \t]*[=:][ \t]*([1-9][0-9]{0,4})([^0-9]|$)", 2, F_WIN32},
+    /* a load's failure in a host's or a poster's words with the code right after it ("The
+       plugin dll could not be loaded: 126", "DLL load error 126"): two digits at least, so a
+       version or a count is not one */
+    {"([Cc]ould ?n[o']?t|[Cc]annot|[Cc]an't|[Uu]nable to|[Ff]ailed to)( be)? load(ed)?[ \t]*"
+     "[:(][ \t]*([1-9][0-9]{1,4})([^0-9]|$)",
+     4, F_WIN32},
+    {"(DLL|dll) load(ing)? (error|fail(ed|ure)?)[ \t:]*\\(?(error |code )?([1-9][0-9]{1,4})"
+     "([^0-9]|$)",
+     6, F_WIN32},
     /* Go's syscall (src/syscall/dll_windows.go, DLL.FindProc): "Failed to find %s procedure in
        %s: %v", the DLL's name as the program gave it (LoadLibrary adds ".dll" to a name
        without an extension) */
@@ -661,6 +680,14 @@ size_t td_ere_needle(const char *re, char *out, size_t cap)
         }
         if (c == '|' && depth == 0)
             return out[0] = '\0', 0; /* an alternative at the top: no text is required */
+        if (c == '{') {
+            /* a bound ("{0,24}") counts what comes before it: its digits are no text */
+            const char *end = strchr(re + i, '}');
+            if (end)
+                i = (size_t)(end - re);
+            n = 0;
+            continue;
+        }
         if (c == '\\' && re[i + 1] && !isalnum((unsigned char)re[i + 1]))
             lit = re[++i];
         else if (!strchr("\\^$.[]()|*+?{}", c))
@@ -783,6 +810,35 @@ static void take_ntstatus(struct td_explain_fields *f, unsigned long st, bool kn
     f->ntstatus_name = name;
     if (!f->win32)
         f->win32 = w;
+}
+
+/* An NTSTATUS named by its symbol alone ("STATUS_DLL_NOT_FOUND", as a crash
+ * dialog, a debugger or a Rust or Go runtime prints it without the number):
+ * the status data/windows_ntstatus.tsv gives that name, when F has none. */
+static void take_ntstatus_name(const char *text, struct td_explain_fields *f, struct td_arena *a)
+{
+    if (f->ntstatus || !strstr(text, "STATUS_"))
+        return;
+    size_t len;
+    const char *t = td_data_table("windows_ntstatus", &len);
+    struct td_tsv tsv;
+    td_tsv_open(&tsv, t, len);
+    const char *cells[8];
+    char line[LINE_CAP];
+    int hn = td_tsv_next(&tsv, line, sizeof line, cells, 8);
+    int c_st = td_tsv_column(cells, hn, "ntstatus"), c_name = td_tsv_column(cells, hn, "name");
+    while (c_st >= 0 && c_name >= 0 && td_tsv_next(&tsv, line, sizeof line, cells, 8) == hn) {
+        const char *name = cells[c_name];
+        size_t n = strlen(name);
+        if (strncmp(name, "STATUS_", 7) != 0)
+            continue;
+        for (const char *at = strstr(text, name); at; at = strstr(at + 1, name))
+            if ((at == text || !(isalnum((unsigned char)at[-1]) || at[-1] == '_')) &&
+                !(isalnum((unsigned char)at[n]) || at[n] == '_')) {
+                take_ntstatus(f, strtoul(cells[c_st], NULL, 16), true, a);
+                return;
+            }
+    }
 }
 
 /* A signal's description as the C library prints it ("Illegal instruction"),
@@ -1160,6 +1216,7 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
     tidy_paths(f);
     take_winmsg(text, f, a);
     take_win32(text, f, a);
+    take_ntstatus_name(text, f, a);
     f->error_code = error_code_of(text, f, cuda_error, a);
     f->platform = infer_platform(text, f);
 }

@@ -294,10 +294,12 @@ static const char *library_end(const char *dot)
      * .dlr renderers, .dlt materials, .gup global utilities: Autodesk's 3ds Max SDK, "Plug-in
      * File Extensions"), X-Plane's .xpl (developer.x-plane.com/sdk, "a plugin is a DLL"),
      * Max/MSP's .mxe and .mxe64 (Cycling '74's Max SDK), Photoshop's .8bf filters, AutoCAD's
-     * .arx (ObjectARX), OpenFX's .ofx and After Effects' .aex */
-    static const char *const plugin_exts[] = {".dlo", ".dle", ".dlu", ".dlm", ".dli",
-                                              ".dlr", ".dlt", ".gup", ".xpl", ".mxe64",
-                                              ".mxe", ".8bf", ".arx", ".ofx", ".aex"};
+     * .arx (ObjectARX), OpenFX's .ofx and After Effects' .aex, and the .asi plug-ins
+     * that an ASI loader (a proxy dinput8.dll or d3d9.dll in a game's folder) loads with
+     * LoadLibrary: DLLs renamed (ThirteenAG/Ultimate-ASI-Loader, README) */
+    static const char *const plugin_exts[] = {".dlo", ".dle", ".dlu", ".dlm",   ".dli", ".dlr",
+                                              ".dlt", ".gup", ".xpl", ".mxe64", ".mxe", ".8bf",
+                                              ".arx", ".ofx", ".aex", ".asi"};
     for (size_t i = 0; i < sizeof plugin_exts / sizeof plugin_exts[0]; i++)
         if (ext_at(dot, plugin_exts[i]))
             return dot + strlen(plugin_exts[i]);
@@ -828,14 +830,19 @@ static void numbers_after(const char *text, const char *lead, const char *space,
     }
 }
 
-/* Whether the line that holds AT names a DLL before AT. */
+/* Whether the line that holds AT names a DLL before AT: a .dll, or a Windows
+ * library by another extension (a .pyd, a .node addon, a host's plug-in: an
+ * .asi, a .dlt), each loaded with LoadLibrary. */
 static bool dll_before_on_line(const char *text, const char *at)
 {
     const char *l = at;
     while (l > text && l[-1] != '\n')
         l--;
     for (const char *c = l; c + 4 <= at; c++)
-        if (strncasecmp(c, ".dll", 4) == 0)
+        if (strncasecmp(c, ".dll", 4) == 0 ||
+            (*c == '.' && library_end(c) && strncmp(c, ".so", 3) != 0 &&
+             strncmp(c, ".dylib", 6) != 0 && strncmp(c, ".bundle", 7) != 0 &&
+             strncmp(c, ".jnilib", 7) != 0))
             return true;
     return false;
 }
@@ -940,6 +947,20 @@ static void win32_codes(const char *text, const struct td_explain_fields *f,
      * (GetLastError printed with %x or %u); four hex digits at most, so an NTSTATUS
      * or HRESULT is not one */
     hex_codes_after_dll(text, p, a);
+    /* ERROR_BAD_EXE_FORMAT's message with its insert left unfilled, retyped in other
+     * words ("%1 is not a win322 app valid"): of the system's messages only 193's says
+     * "%1 is not a" and then Win32 (learn.microsoft.com, System Error Codes 0-499) */
+    for (const char *at = strstr(text, "%1 is not a"); at; at = strstr(at + 1, "%1 is not a")) {
+        const char *eol = strchr(at, '\n');
+        size_t n = eol ? (size_t)(eol - at) : strlen(at);
+        bool win32 = false;
+        for (size_t i = 11; i + 5 <= n && !win32; i++)
+            win32 = strncasecmp(at + i, "win32", 5) == 0;
+        if (win32) {
+            add_code(p, "win32", "193", NULL, a);
+            break;
+        }
+    }
     /* Python 3.8+'s ctypes words ERROR_MOD_NOT_FOUND without its number */
     if (strstr(text, "Could not find module '") && strstr(text, "(or one of its dependencies)"))
         add_code(p, "win32", "126", NULL, a);
@@ -1116,6 +1137,22 @@ static const char *group_library(const struct raiser_row *r, const char *g, size
     }
     if (r->library && strcmp(r->library, "first-candidate") == 0)
         return first_candidate(g, n, a);
+    if (r->library && strcmp(r->library, "suffixed") == 0) {
+        /* a bare name a loader completes with the platform's suffix alone, no "lib"
+         * (SQLite's load_extension: X, then X.dll, X.so or X.dylib) */
+        for (const char *dot = memchr(g, '.', n); dot && dot < g + n;
+             dot = memchr(dot + 1, '.', (size_t)(g + n - dot - 1)))
+            if (library_end(dot))
+                return td_explain_base_name(td_arena_strndup(a, g, n));
+        bool windows = p->platform && strcmp(p->platform, "windows") == 0;
+        bool macos = p->platform && strcmp(p->platform, "macos") == 0;
+        char name[256];
+        snprintf(name, sizeof name, "%.*s%s", (int)n, g,
+                 windows ? ".dll"
+                 : macos ? ".dylib"
+                         : ".so");
+        return td_explain_base_name(td_arena_strdup(a, name));
+    }
     char *s = td_arena_strndup(a, g, n);
     size_t len = s ? strlen(s) : 0;
     while (len && strchr(".,;:'\"", s[len - 1]))

@@ -231,6 +231,14 @@
 #                                     refusals), open from the start (docs/
 #                                     explain.md "Session 17: set O21 (open,
 #                                     Linux native software)"): held to 90%;
+#   tests/cmd/explain_fresh_o22.json -- O22 (session 17), 25 Windows texts in the
+#                                     poster's own words (titles, one-line
+#                                     reports, dialogs retold, launchers' and
+#                                     wrappers' lines, exit statuses), open
+#                                     from the start (docs/explain.md
+#                                     "Session 17: set O22 (open, Windows
+#                                     texts in the poster's words)"): held to
+#                                     90%;
 #   tests/cmd/explain_fresh_r1.json -- R (session 16), 30 Windows texts, and 15
 #   tests/cmd/explain_fresh_r2.json    Linux and 15 macOS texts: held out, scored
 #                                     blind (docs/explain.md "Set R"), opened in
@@ -423,6 +431,13 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # glibc's page-size refusal), held to 90% (docs/explain.md "Session
         # 17: set O21 (open, Linux native software)")
         fresh("explain_fresh_o21.json", 25),
+        # O22 (session 17): open, Windows texts in the poster's own words, 16/25
+        # at its first look, 23/25 after a load failure was read from a file
+        # and a failure word or code on one line; the two left are a typed
+        # extension (d3d11.ll) and a label the text cannot show (docs/
+        # explain.md "Session 17: set O22 (open, Windows texts in the poster's
+        # words)")
+        fresh("explain_fresh_o22.json", 25),
         # R (session 16): held out, scored blind on five binaries, opened at
         # the start of session 17; held to its blind score: Windows 21/30,
         # Linux 14/15, macOS 13/15 (docs/explain.md "Set R")

@@ -191,6 +191,11 @@
 # Qt, GStreamer, glibc's refusals) (docs/explain.md "Session 17: set O21
 # (open, Linux native software)"):
 #   tests/cmd/explain_fresh_o21.json -- O21: open, worked on.
+# An OPEN development set O22 (session 17), 25 Windows texts in the poster's
+# own words: issue titles, one-line reports, dialogs retold, a launcher's or a
+# wrapper's line, an exit status (docs/explain.md "Session 17: set O22 (open,
+# Windows texts in the poster's words)"):
+#   tests/cmd/explain_fresh_o22.json -- O22: open, worked on.
 # Scores `explain --format json` with tests/explain_score.py, as
 # explain_corpus.test.sh does: the first finding's kind must be one of the
 # expected kinds and its library (or, for a symbol missing from an unnamed
@@ -255,7 +260,8 @@ def score(name, show_misses):
 ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), ("i",), ("k",),
          ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o1",), ("o4",), ("o2",), ("n1", "n2"), ("p1", "p2"), ("o5",),
          ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",), ("o13",), ("o11",),
-         ("o12",), ("o15",), ("o16",), ("r1", "r2"), ("o18",), ("o19",), ("o20",), ("o21",)]
+         ("o12",), ("o15",), ("o16",), ("r1", "r2"), ("o18",), ("o19",), ("o20",), ("o21",),
+         ("o22",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:

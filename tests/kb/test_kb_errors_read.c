@@ -748,6 +748,85 @@ static void words_of_a_failed_load(void **state)
            "missing_library", "libfoo", NULL);
 }
 
+/* A Windows load failure told in a program's or a poster's own words (set O22):
+ * a library file and a failure word or code on one line, in either order; a
+ * code after LoadLibrary's name or GetLastError; the word DLL with a failure;
+ * SQLite's .load of a bare name; 193's message with its %1 retyped. A DLL
+ * named without a failure is no finding. */
+static void own_words_of_a_load(void **state)
+{
+    (void)state;
+    expect("foo.dll failed to load", "missing_library", "foo.dll", NULL);
+    expect("foo.dll load failed", "missing_library", "foo.dll", NULL);
+    expect("Error 126 loading C:\\app\\plugins\\foo.dll", "missing_library", "foo.dll", NULL);
+    expect("Error while loading foo.dll", "missing_library", "foo.dll", NULL);
+    expect("can't load foo.dll", "missing_library", "foo.dll", NULL);
+    expect("foo.dll failed to initialize (Error code 193)", "wrong_architecture", "foo.dll", NULL);
+    /* an .asi plug-in is a DLL its loader loads with LoadLibrary */
+    expect("Unable to load FooPlugin.asi. Error 193", "wrong_architecture", "FooPlugin.asi", NULL);
+    /* the gap before the failure word ate the file's first letters */
+    expect("LoadLibraryEx failed for foo.dll, GetLastError = 126", "missing_library", "foo.dll",
+           NULL);
+    expect("LoadLibrary(\"foo.dll\") failed: 193", "wrong_architecture", "foo.dll", NULL);
+    expect("Failed to load 'E:/UE/Plugins/lib/bar_hl.dll' (GetLastError=126)", "missing_library",
+           "bar_hl.dll", NULL);
+    expect_unnamed("LoadLibrary() returned error code 126", "missing_library");
+    expect_unnamed("LoadLibrary returned NULL. Make sure the DLL is 64 bit. Error code 193",
+                   "wrong_architecture");
+    expect_unnamed("The plugin dll could not be loaded: 126", "missing_library");
+    expect_unnamed("DLL load error 193", "wrong_architecture");
+    expect_unnamed("Failed to load launcher DLL", "missing_library");
+    /* the verb first, the failure after the file */
+    expect("Loading foo.dll failed", "missing_library", "foo.dll", NULL);
+    expect("Load of foo.dll failed with error 193", "wrong_architecture", "foo.dll", NULL);
+    expect("Failed loading C:\\x\\foo.dll", "missing_library", "foo.dll", NULL);
+    /* a crash record of a load status names the loader's own module as the
+     * faulting one, not the file at fault */
+    expect_unnamed("Faulting application name: app.exe, version: 1.0.0.0\n"
+                   "Faulting module name: ntdll.dll, version: 10.0.19041.1\n"
+                   "Exception code: 0xc0000135",
+                   "missing_library");
+    /* an NTSTATUS by its symbol alone */
+    expect_unnamed("thread 'main' exited: STATUS_DLL_NOT_FOUND", "missing_library");
+    expect_unnamed("The process ended with STATUS_INVALID_IMAGE_FORMAT", "wrong_architecture");
+    /* SQLite completes a bare name with the platform's suffix */
+    expect("sqlite> .load ./vec0\nError: The specified module could not be found.",
+           "missing_library", "vec0.dll", NULL);
+    expect("sqlite> .load foo\nError: %1 is not a valid Win32 application.", "wrong_architecture",
+           "foo.dll", NULL);
+    expect("sqlite> .load re\nthe error message '%1 is not a win32 app valid' is displayed",
+           "wrong_architecture", "re.dll", NULL);
+    /* a row's required text (its needle) is no bound's digits: "{0,24}" is not "0,24", which
+     * no text holds, so the row would never be tried */
+    char needle[64];
+    td_ere_needle("foo[^x]{0,24}ba", needle, sizeof needle);
+    assert_string_equal(needle, "foo");
+    /* a DLL named without a failure, or a failure about another thing */
+    static const char *const none[] = {
+        "I copied foo.dll next to the exe and now it works",
+        "foo.dll version 1.2 loaded",
+        "foo.dll loaded without error",
+        "Loading foo.dll without error",
+        "foo.dll present, bar missing",
+        "The DLL was found and loaded",
+        "Please download foo.dll from the release page",
+        "We ship foo.dll and bar.dll; both load fine",
+        "'app.exe' (Win32): Loaded 'C:\\Windows\\System32\\ntdll.dll'. Cannot find or open the "
+        "PDB file.",
+        "Faulting application name: app.exe\nFaulting module name: ntdll.dll, version: 10.0\n"
+        "Exception code: 0xc0000005",
+        "DLLLoad failed while importing QtCore.",
+    };
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
+        struct td_explain x;
+        explain(none[i], &x);
+        if (x.load.kind)
+            fail_msg("\"%s\": %s %s", none[i], x.load.kind,
+                     x.load.library ? x.load.library : "(no file)");
+        td_explain_free(&x);
+    }
+}
+
 /* `import torch` failing on an undefined symbol, no file named: torch's own
  * library needs it, by the symbol's family. */
 static void torch_import_symbol(void **state)
@@ -1639,6 +1718,7 @@ int main(void)
         cmocka_unit_test(empty_form_gives_way),
         cmocka_unit_test(symbol_roles),
         cmocka_unit_test(words_of_a_failed_load),
+        cmocka_unit_test(own_words_of_a_load),
         cmocka_unit_test(torch_import_symbol),
         cmocka_unit_test(cuda_source_location),
         cmocka_unit_test(layout_of_a_copy),
