@@ -4,6 +4,7 @@
  * path) are halved. */
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/text.h"
@@ -294,6 +295,34 @@ static bool ends_with_library(const struct line *l)
     return false;
 }
 
+/* Whether line K's next line could be the rest of K, broken by a terminal:
+ * not empty, no fence, and indented no deeper than K's block's margin and a
+ * blank (K + 1 < the number of lines). */
+static bool goes_on(const struct line *l, size_t k)
+{
+    return l[k + 1].len > 0 && !fence(&l[k + 1]) && l[k + 1].indent <= l[k].base + 1;
+}
+
+static int by_size(const void *x, const void *y)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Whether V stands at least twice among the N sizes of sorted S. */
+static bool twice_in(const size_t *s, size_t n, size_t v)
+{
+    size_t lo = 0, hi = n; /* to the first not below V */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo + 1 < n && s[lo] == v && s[lo + 1] == v;
+}
+
 /* The terminal width the text was wrapped at: the longest line length that
  * at least two different lines fill exactly, the last line not counted (it
  * is where the text ended, not where the terminal broke it: a two-line text
@@ -313,19 +342,30 @@ static bool ends_with_library(const struct line *l)
  * with a library file's name (ends_with_library); 0 when none. */
 static size_t wrap_width(const struct line *l, size_t n)
 {
-    size_t best = 0;
+    size_t best = 0, n_wide = 0;
+    size_t *wide = n > 1 ? malloc((n - 1) * sizeof *wide) : NULL;
+    for (size_t k = 0; wide && k + 1 < n; k++)
+        if (goes_on(l, k))
+            wide[n_wide++] = l[k].columns;
+    if (wide)
+        qsort(wide, n_wide, sizeof *wide, by_size);
     for (size_t i = 0; i + 1 < n; i++) {
         if (l[i].columns < WRAP_MIN_WIDTH || l[i].columns <= best || ends_with_library(&l[i]))
             continue;
+        /* only lines that go on and are as wide count: fewer than two, and
+         * the count below cannot reach two (a text of one-width lines
+         * between blanks asked the question of every line in vain) */
+        if (wide && !twice_in(wide, n_wide, l[i].columns))
+            continue;
         size_t same = 0;
-        for (size_t k = 0; k + 1 < n; k++)
-            same += l[k].columns == l[i].columns && l[k + 1].len > 0 && !fence(&l[k + 1]) &&
-                    l[k + 1].indent <= l[k].base + 1 &&
+        for (size_t k = 0; k + 1 < n && same < 2; k++)
+            same += l[k].columns == l[i].columns && goes_on(l, k) &&
                     (k == i || l[k].raw != l[i].raw || memcmp(l[k].s, l[i].s, l[i].raw) != 0 ||
                      l[k + 1].indent < 2);
         if (same >= 2)
             best = l[i].columns;
     }
+    free(wide);
     if (best)
         return best;
     /* one long line broken once: a line exactly as wide as a common terminal
