@@ -196,6 +196,11 @@
 # wrapper's line, an exit status (docs/explain.md "Session 17: set O22 (open,
 # Windows texts in the poster's words)"):
 #   tests/cmd/explain_fresh_o22.json -- O22: open, worked on.
+# The negative set (session 17), 40 real texts that name libraries, DLLs,
+# CUDA or torch but fail in no way explain has a kind for (docs/explain.md
+# "Session 17: negatives (texts with no loader failure)"): a right answer is no
+# finding at all; the findings explain invents for them are printed:
+#   tests/cmd/explain_negatives.json -- open, worked on.
 # Scores `explain --format json` with tests/explain_score.py, as
 # explain_corpus.test.sh does: the first finding's kind must be one of the
 # expected kinds and its library (or, for a symbol missing from an unnamed
@@ -212,7 +217,7 @@ exec /usr/bin/python3 - "$TD_BIN" "$TD_SRC" <<'P'
 import json, os, sys
 td, src = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(src, "tests"))
-from explain_score import judge_all, validator
+from explain_score import explain_many, judge_all, judge_negative, validator
 check = validator(src)
 FIELDS = ["url", "platform", "kind", "library", "cause", "text"]
 # N (session 14) also keeps its collector's own labels, taken before the older
@@ -267,6 +272,41 @@ for group in ORDER:
     for part in group:
         b, urls[part] = score(f"explain_fresh_{part}.json", True)
         bad |= b
+def negatives(name):
+    """The negative set: prints how many texts got no finding, per platform,
+    and every finding explain gave one (a false finding)."""
+    try:
+        corpus = json.load(open(os.path.join(src, "tests/cmd", name), encoding="utf-8"))
+        for c in corpus:
+            assert set(FIELDS) <= set(c) <= set(FIELDS) | OPTIONAL, f"fields {sorted(c)}"
+            assert c["platform"] in PLATFORMS, c["platform"]
+            assert c["kind"] == [] and c["library"] == [], "a negative names a kind or library"
+    except (OSError, ValueError, AssertionError) as e:
+        print(f"FAIL: {name}: malformed: {e}")
+        return 1, set()
+    bad, clean, total, false = 0, {p: 0 for p in PLATFORMS}, {p: 0 for p in PLATFORMS}, []
+    answers = explain_many(td, [c["text"] for c in corpus])
+    for i, (c, a) in enumerate(zip(corpus, answers)):
+        error, ok, miss = judge_negative(check, c, a)
+        if error:
+            print(f"FAIL: {name} {i} ({c['url']}): {error}")
+            bad += 1
+            continue
+        total[c["platform"]] += 1
+        clean[c["platform"]] += ok
+        if miss:
+            false.append(f"{miss} [{c['platform']}]")
+    n = sum(total.values())
+    print(f"explain {name}: {sum(clean.values())} with no finding, {n - sum(clean.values())} "
+          f"false findings (of {n})")
+    for p in PLATFORMS:
+        print(f"explain {name} {p}: {clean[p]} with no finding, {total[p] - clean[p]} false findings")
+    for m in false:
+        print(m)
+    return bad, {c["url"] for c in corpus}
+
+b, urls["negatives"] = negatives("explain_negatives.json")
+bad |= b
 def urls_of(*names):
     return {c["url"] for name in names
             for c in json.load(open(os.path.join(src, "tests/cmd", name), encoding="utf-8"))}
@@ -282,5 +322,7 @@ for group in ORDER[2:]:
     for u in sorted(mine & earlier | within):
         print(f"note: {u} of explain_fresh_{'/'.join(group)}.json is in another set")
     earlier |= mine
+for u in sorted(urls["negatives"] & earlier):
+    print(f"note: {u} of explain_negatives.json is in another set")
 sys.exit(1 if bad else 0)
 P

@@ -738,6 +738,19 @@ static void words_of_a_failed_load(void **state)
     explain("I copied cudart64_12.dll next to the program and it works now.", &x);
     assert_null(x.load.kind);
     td_explain_free(&x);
+    /* a name followed by a colon heads a listing (otool -L, ldd on several
+     * files), not a quoted dialog: nothing failed to load */
+    explain("libfoo.2.3.1.dylib:\n\t@rpath/libfoo.2.dylib (compatibility version 2.0.0, current "
+            "version 2.3.1)\n\t/usr/lib/libSystem.B.dylib (compatibility version 1.0.0, current "
+            "version 1213.0.0)",
+            &x);
+    assert_null(x.load.kind);
+    td_explain_free(&x);
+    explain("/opt/app/lib/libbar.so.1:\n\tlinux-vdso.so.1 (0x00007ffd5a1f2000)\n\tlibc.so.6 => "
+            "/lib/x86_64-linux-gnu/libc.so.6 (0x00007f1c29800000)",
+            &x);
+    assert_null(x.load.kind);
+    td_explain_free(&x);
     /* a Windows ctypes FileNotFoundError cut off before its file: the
      * loading call's literal names the library */
     expect("  File \"C:\\app\\audio.py\", line 12, in <module>\n"
