@@ -6,6 +6,7 @@
 #include "testutil.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kb/errors.h"
@@ -1622,6 +1623,32 @@ static void o20_newest_raisers(void **state)
     expect("RuntimeError: module compiled against ABI version 0x2000000 but this version of numpy "
            "is 0x1000009\n    from imgkit import _imaging\n",
            "companion_mismatch", "_imaging", NULL);
+    /* one line of 160,000 "import " (1.1 MB): each is looked up on its line
+     * in one pass; a walk back to the line's start per "import " took over
+     * a minute */
+    {
+        static const char head[] = "A module that was compiled using NumPy 1.x cannot be run in "
+                                   "NumPy 2.0\n";
+        size_t n = 160000, k = strlen(head);
+        char *text = malloc(k + n * 7 + 1);
+        assert_non_null(text);
+        memcpy(text, head, k);
+        for (size_t i = 0; i < n; i++)
+            memcpy(text + k + i * 7, "import ", 7);
+        text[k + n * 7] = '\0';
+        expect(text, "companion_mismatch", "import", NULL);
+        /* Python <= 3.7's "DLL load failed:" reads the last import too, with
+         * the line's "from " found once a line */
+        static const char dll[] = "ImportError: DLL load failed: The specified module could "
+                                  "not be found.\n";
+        char *dll_text = malloc(sizeof dll + n * 7);
+        assert_non_null(dll_text);
+        memcpy(dll_text, dll, sizeof dll - 1);
+        memcpy(dll_text + sizeof dll - 1, text + k, n * 7 + 1);
+        expect(dll_text, "missing_library", "import", NULL);
+        free(dll_text);
+        free(text);
+    }
     /* bitsandbytes >= 0.43 names the binary it wanted for torch's CUDA */
     expect("RuntimeError: Configured CUDA binary not found at "
            "/opt/env/lib/python3.12/site-packages/bitsandbytes/libbitsandbytes_cuda131.so",
