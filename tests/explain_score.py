@@ -121,6 +121,25 @@ def judge_answer(check, c, answer, docs=None):
                          f"{'|'.join(c['library']) or 'no library'}")
 
 
+def judge_negative(check, c, answer):
+    """Scores ANSWER for an entry of the negative set (tests/cmd/explain_negatives.json:
+    a text with no loader failure, kind and library both empty): right when
+    explain gives no finding at all. Returns (error, right, miss) as
+    judge_answer does; miss names the finding explain invented."""
+    error, d = answer
+    if error:
+        return error, False, None
+    try:
+        check.validate(d)
+    except jsonschema.ValidationError as e:
+        return f"bad JSON: {str(e)[:200]}", False, None
+    if not d["findings"]:
+        return None, True, None
+    f = d["findings"][0]
+    lib = f.get("library") or f.get("needed_by")
+    return None, False, f"  {c['url']}: got {f.get('kind')} {lib!r}, want no finding ({c['cause']})"
+
+
 def judge(td, check, c, docs=None):
     """judge_answer on entry c's text explained in a process of its own."""
     return judge_answer(check, c, explain_one(td, c["text"]), docs)

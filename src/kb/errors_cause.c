@@ -499,22 +499,36 @@ static const char *last_component(const char *name, size_t n, size_t *len)
     return start;
 }
 
+/* Where WORD first stands on the line that starts at LINE, or NULL. */
+static const char *first_on_line(const char *line, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *c = line; *c && *c != '\n'; c++)
+        if (strncmp(c, word, n) == 0)
+            return c;
+    return NULL;
+}
+
 /* The module of a pre-3.8 "DLL load failed:" (which names none): the last
  * import statement of the traceback ("from torch._C import *" -> _C). */
 static const char *imported_module(const char *text, struct td_arena *a)
 {
     const char *best = NULL;
     size_t best_len = 0;
+    const char *line_at = text, *seen = text, *from_line = NULL, *first_from = NULL;
     for (const char *p = strstr(text, "import "); p; p = strstr(p + 1, "import ")) {
-        const char *from = NULL;
-        for (const char *q = p; q > text && q[-1] != '\n'; q--)
-            if (strncmp(q - 1, "from ", 5) == 0)
-                from = q + 4;
+        /* the line's first "from " before the import, looked for once a line */
+        const char *line = td_explain_line_start(&line_at, &seen, p);
+        if (line != from_line) {
+            from_line = line;
+            first_from = first_on_line(line, "from ");
+        }
+        const char *from = first_from && first_from < p ? first_from + 5 : NULL;
         const char *name = p + 7;
-        size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+        size_t n = td_explain_module_span(name);
         if ((n == 0 || *name == '*') && from) {
             name = from;
-            n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+            n = td_explain_module_span(name);
         }
         if (n == 0 || strncmp(name, "DLL", 3) == 0 || !import_ends(name + n))
             continue;
@@ -523,9 +537,7 @@ static const char *imported_module(const char *text, struct td_arena *a)
          * conventional "_" name) is what loads, the name is one of its
          * attributes or submodules ("from torchvision import _C" is the
          * other way round: the name is the extension) */
-        size_t fl =
-            from ? strspn(from, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
-                 : 0;
+        size_t fl = from ? td_explain_module_span(from) : 0;
         size_t cl = 0;
         const char *fc = fl ? last_component(from, fl, &cl) : NULL;
         if (fc && cl > 1 && fc[0] == '_' && best[0] != '_' && name != from) {
@@ -542,8 +554,7 @@ static const char *imported_module(const char *text, struct td_arena *a)
     for (size_t c = 0; c < sizeof calls / sizeof *calls; c++)
         for (const char *p = strstr(text, calls[c]); p; p = strstr(p + 1, calls[c])) {
             const char *name = p + strlen(calls[c]);
-            size_t n =
-                strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+            size_t n = td_explain_module_span(name);
             if (n == 0 || name[n] != '\'' || (best && name < best))
                 continue;
             best = last_component(name, n, &best_len);
@@ -557,9 +568,7 @@ static const char *past_option(const char *q, size_t n)
 {
     static const char *const valued[] = {
         "-c", "--channel", "-i", "--index-url", "-f", "--find-links", "--extra-index-url"};
-    bool takes = false;
-    for (size_t v = 0; v < sizeof valued / sizeof *valued; v++)
-        takes |= strlen(valued[v]) == n && strncmp(q, valued[v], n) == 0;
+    bool takes = td_explain_one_of(valued, sizeof valued / sizeof *valued, q, n);
     q += n;
     if (takes) {
         q += strspn(q, " \t");
@@ -1387,6 +1396,8 @@ static const char *last_in(const char *text, const char *needle)
  * (the extension imported before torch, then after it). */
 static bool symbol_after_missing(const char *text)
 {
+    if (!text)
+        return false; /* as has() reads a text the cleaner could not make */
     const char *missing = last_in(text, "cannot open shared object file");
     const char *symbol = last_in(text, "undefined symbol");
     return missing && symbol && symbol > missing;

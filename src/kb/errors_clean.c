@@ -4,6 +4,7 @@
  * path) are halved. */
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/text.h"
@@ -278,22 +279,6 @@ static bool fence(const struct line *l)
     return n >= 3 && (s[0] == '`' || s[0] == '~') && s[1] == s[0] && s[2] == s[0];
 }
 
-/* The terminal width the text was wrapped at: the longest line length that
- * at least two different lines fill exactly, the last line not counted (it
- * is where the text ended, not where the terminal broke it: a two-line text
- * whose halves happen to be as long is not wrapped), nor a line the program
- * printed again before its message's next indented line (dyld's lazy-binding
- * failure repeats its "Referenced from:" line, and "  Expected in:" follows:
- * one line twice is no width; a wrapped piece repeated goes on at column 0),
- * nor a line followed by an empty one or a Markdown fence (a broken line
- * goes on, and a fence is a line of its own), nor a line whose next line is
- * indented deeper than its block's least indent: a terminal goes on at the
- * row's first column, whatever the broken line's indent, so the piece it
- * broke off starts at the paste's own margin (a block indented as a whole
- * keeps that margin, and a break at a blank leaves one more), while a
- * message's next field is indented under its first line (dyld's
- * "  Referenced from:" and "  Expected in:" under "dyld: Symbol not found:
- * ____chkstk_darwin", all three 41 columns by chance); 0 when none. */
 /* Whether line L ends with a whole library file's name (".dylib", ".dll",
  * ".pyd", ".so"): a list of the files a loader tried, one a line, gives
  * lines of one length that differ in a digit (torchcodec's
@@ -310,21 +295,77 @@ static bool ends_with_library(const struct line *l)
     return false;
 }
 
+/* Whether line K's next line could be the rest of K, broken by a terminal:
+ * not empty, no fence, and indented no deeper than K's block's margin and a
+ * blank (K + 1 < the number of lines). */
+static bool goes_on(const struct line *l, size_t k)
+{
+    return l[k + 1].len > 0 && !fence(&l[k + 1]) && l[k + 1].indent <= l[k].base + 1;
+}
+
+static int by_size(const void *x, const void *y)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Whether V stands at least twice among the N sizes of sorted S. */
+static bool twice_in(const size_t *s, size_t n, size_t v)
+{
+    size_t lo = 0, hi = n; /* to the first not below V */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo + 1 < n && s[lo] == v && s[lo + 1] == v;
+}
+
+/* The terminal width the text was wrapped at: the longest line length that
+ * at least two different lines fill exactly, the last line not counted (it
+ * is where the text ended, not where the terminal broke it: a two-line text
+ * whose halves happen to be as long is not wrapped), nor a line the program
+ * printed again before its message's next indented line (dyld's lazy-binding
+ * failure repeats its "Referenced from:" line, and "  Expected in:" follows:
+ * one line twice is no width; a wrapped piece repeated goes on at column 0),
+ * nor a line followed by an empty one or a Markdown fence (a broken line
+ * goes on, and a fence is a line of its own), nor a line whose next line is
+ * indented deeper than its block's least indent: a terminal goes on at the
+ * row's first column, whatever the broken line's indent, so the piece it
+ * broke off starts at the paste's own margin (a block indented as a whole
+ * keeps that margin, and a break at a blank leaves one more), while a
+ * message's next field is indented under its first line (dyld's
+ * "  Referenced from:" and "  Expected in:" under "dyld: Symbol not found:
+ * ____chkstk_darwin", all three 41 columns by chance), nor a line that ends
+ * with a library file's name (ends_with_library); 0 when none. */
 static size_t wrap_width(const struct line *l, size_t n)
 {
-    size_t best = 0;
+    size_t best = 0, n_wide = 0;
+    size_t *wide = n > 1 ? malloc((n - 1) * sizeof *wide) : NULL;
+    for (size_t k = 0; wide && k + 1 < n; k++)
+        if (goes_on(l, k))
+            wide[n_wide++] = l[k].columns;
+    if (wide)
+        qsort(wide, n_wide, sizeof *wide, by_size);
     for (size_t i = 0; i + 1 < n; i++) {
         if (l[i].columns < WRAP_MIN_WIDTH || l[i].columns <= best || ends_with_library(&l[i]))
             continue;
+        /* only lines that go on and are as wide count: fewer than two, and
+         * the count below cannot reach two (a text of one-width lines
+         * between blanks asked the question of every line in vain) */
+        if (wide && !twice_in(wide, n_wide, l[i].columns))
+            continue;
         size_t same = 0;
-        for (size_t k = 0; k + 1 < n; k++)
-            same += l[k].columns == l[i].columns && l[k + 1].len > 0 && !fence(&l[k + 1]) &&
-                    l[k + 1].indent <= l[k].base + 1 &&
+        for (size_t k = 0; k + 1 < n && same < 2; k++)
+            same += l[k].columns == l[i].columns && goes_on(l, k) &&
                     (k == i || l[k].raw != l[i].raw || memcmp(l[k].s, l[i].s, l[i].raw) != 0 ||
                      l[k + 1].indent < 2);
         if (same >= 2)
             best = l[i].columns;
     }
+    free(wide);
     if (best)
         return best;
     /* one long line broken once: a line exactly as wide as a common terminal

@@ -378,6 +378,30 @@ char *td_explain_neutral(const char *s, bool regex, struct td_arena *a, size_t *
     return changed ? cur : NULL;
 }
 
+/* ---- small readings errors_cause.c and errors_read.c share (here, the file
+ * both already call, so no two object files call each other) ---- */
+
+size_t td_explain_module_span(const char *s)
+{
+    return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+}
+
+const char *td_explain_line_start(const char **line, const char **seen, const char *at)
+{
+    for (const char *nl; (nl = memchr(*seen, '\n', (size_t)(at - *seen))) != NULL;)
+        *seen = *line = nl + 1;
+    *seen = at;
+    return *line;
+}
+
+bool td_explain_one_of(const char *const *words, size_t count, const char *s, size_t n)
+{
+    for (size_t i = 0; i < count; i++)
+        if (strlen(words[i]) == n && strncmp(s, words[i], n) == 0)
+            return true;
+    return false;
+}
+
 /* ---- fields ---- */
 
 bool td_explain_drive_path(const char *text)

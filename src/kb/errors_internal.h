@@ -94,4 +94,16 @@ const char *td_explain_base_name(const char *path);
  * "："), else 0: no part of a file's name that follows it. */
 size_t td_explain_quote_mark(const char *s);
 
+/* The start of the line of a text that holds AT, for points AT asked in
+ * increasing order: *LINE and *SEEN carry what earlier calls found (both the
+ * text's start at first), so a text of one long line costs one pass, not one
+ * walk back per point. */
+const char *td_explain_line_start(const char **line, const char **seen, const char *at);
+
+/* The length of the dotted Python module name at S ("torch._C"), 0: none. */
+size_t td_explain_module_span(const char *s);
+
+/* Whether the N bytes at S are, whole, one of the COUNT words of WORDS. */
+bool td_explain_one_of(const char *const *words, size_t count, const char *s, size_t n);
+
 #endif

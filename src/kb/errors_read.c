@@ -31,6 +31,7 @@ enum {
 struct raiser_row {
     const char *raiser, *operation, *kind, *library, *detail, *fix, *source, *pattern;
     int order;
+    size_t row;      /* its place in the file: ties in order keep it (qsort is not stable) */
     int group;       /* the pattern's group that holds the file, 0: none */
     char needle[64]; /* text every match holds (td_ere_needle), "" */
     regex_t re;
@@ -99,7 +100,9 @@ static const char *decode_escapes(const char *cell)
 static int by_order(const void *x, const void *y)
 {
     const struct raiser_row *a = x, *b = y;
-    return (a->order > b->order) - (a->order < b->order);
+    if (a->order != b->order)
+        return (a->order > b->order) - (a->order < b->order);
+    return (a->row > b->row) - (a->row < b->row);
 }
 
 static void load_raisers(void)
@@ -111,7 +114,8 @@ static void load_raisers(void)
     if (!td_table_open(&t, "error_raisers", cols))
         return;
     while (g_rd.n_raisers < MAX_RAISERS && td_table_next(&t)) {
-        struct raiser_row *r = &g_rd.raisers[g_rd.n_raisers++];
+        struct raiser_row *r = &g_rd.raisers[g_rd.n_raisers];
+        r->row = g_rd.n_raisers++;
         r->raiser = keep(td_table_cell(&t, 0));
         r->operation = keep(td_table_cell(&t, 1));
         r->kind = keep_or_null(td_table_cell(&t, 2));
@@ -1241,37 +1245,51 @@ static const char *nvrtc_builtins_library(const struct td_explain_parts *p, bool
     return td_arena_strdup(a, name);
 }
 
+#define IDENT_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+
 /* The length of the Python identifier at S. */
 static size_t ident_span(const char *s)
 {
-    return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+    return strspn(s, IDENT_CHARS);
+}
+
+/* Whether C can be part of a Python identifier (one byte, no scan on). */
+static bool ident_char(char c)
+{
+    return c != '\0' && strchr(IDENT_CHARS, c) != NULL;
+}
+
+/* The module of a Cython module's own init frame ("File \"fastremap.pyx\",
+ * line 1, in init fastremap"), the last the text has, or NULL. */
+static const char *cython_init_module(const char *text, size_t *len)
+{
+    const char *best = NULL;
+    for (const char *q = strstr(text, " in init "); q; q = strstr(q + 1, " in init ")) {
+        size_t n = ident_span(q + 9);
+        if (n) {
+            best = q + 9;
+            *len = n;
+        }
+    }
+    return best;
 }
 
 /* The module whose import ran into NumPy's C-API check ("A module that was
  * compiled using NumPy 1.x cannot be run in NumPy 2.x"): NumPy names none,
- * the traceback does. A Cython module's own frame ("File \"fastremap.pyx\",
- * line 1, in init fastremap") is the module itself; else the module of the
- * last import statement whose module is not numpy's ("from
+ * the traceback does. A Cython module's own frame is the module itself; else
+ * the module of the last import statement whose module is not numpy's ("from
  * numexpr.interpreter import MAX_THREADS" -> interpreter: the names after
  * "import" are the module's attributes, not what loads, unless the first is
  * a private module's "_" name: "from PIL import _imaging" -> _imaging). */
 static const char *importing_module(const char *text, struct td_arena *a)
 {
-    const char *best = NULL;
     size_t best_n = 0;
-    for (const char *q = strstr(text, " in init "); q; q = strstr(q + 1, " in init ")) {
-        size_t n = ident_span(q + 9);
-        if (n) {
-            best = q + 9;
-            best_n = n;
-        }
-    }
+    const char *best = cython_init_module(text, &best_n);
     if (best)
         return td_arena_strndup(a, best, best_n);
+    const char *line_at = text, *seen = text;
     for (const char *q = strstr(text, "import "); q; q = strstr(q + 1, "import ")) {
-        const char *line = q;
-        while (line > text && line[-1] != '\n')
-            line--;
+        const char *line = td_explain_line_start(&line_at, &seen, q);
         line += strspn(line, " \t>.");
         const char *mod = NULL;
         if (strncmp(line, "from ", 5) == 0 && line + 5 < q)
@@ -1280,10 +1298,10 @@ static const char *importing_module(const char *text, struct td_arena *a)
             mod = q + 7;
         if (!mod)
             continue;
-        size_t n = strspn(mod, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+        size_t n = td_explain_module_span(mod);
         if (n == 0 || *mod == '.' || strncmp(mod, "numpy", 5) == 0)
             continue;
-        best = mod;
+        best = mod; /* past the last dot but a final one: numexpr.interpreter */
         for (size_t i = 0; i + 1 < n; i++)
             if (mod[i] == '.')
                 best = mod + i + 1;
@@ -1349,17 +1367,26 @@ static bool elf_interpreter(const char *name)
            strncmp(name, "ld64.so.", 8) == 0;
 }
 
+/* The first ELF interpreter among the files the text names, or NULL. */
+static const char *named_interpreter(const struct td_explain_parts *p)
+{
+    for (size_t i = 0; i < p->n_files; i++)
+        if (elf_interpreter(p->files[i].name))
+            return p->files[i].name;
+    return NULL;
+}
+
 /* The library a raiser's row names: its pattern's file, the driver, or a name. */
 static const char *row_library(const struct raiser_row *r, const char *text, const regmatch_t *m,
                                const struct td_explain_parts *p, struct td_arena *a)
 {
-    if (r->library && strcmp(r->library, "interpreter") == 0)
-        /* a shell's ENOENT for a program that is there: the kernel found no
-         * ELF interpreter (PT_INTERP); the one the text names, else the
-         * program, whose interpreter `file` shows */
-        for (size_t i = 0; i < p->n_files; i++)
-            if (elf_interpreter(p->files[i].name))
-                return p->files[i].name;
+    /* a shell's ENOENT for a program that is there: the kernel found no
+     * ELF interpreter (PT_INTERP); the one the text names, else the
+     * program (the row's group), whose interpreter `file` shows */
+    const char *interpreter =
+        r->library && strcmp(r->library, "interpreter") == 0 ? named_interpreter(p) : NULL;
+    if (interpreter)
+        return interpreter;
     size_t n = 0;
     const char *g = group_text(r, text, m, &n);
     return g ? group_library(r, g, n, p, a) : named_library(r, text, m, p, a);
@@ -1456,7 +1483,7 @@ static const char *extension_kernel_module(const char *text, struct td_arena *a)
                                            "cuh", "cpp", "h",   "py",    "cpython", "abi3"};
     for (const char *q = strstr(text, "_cuda."); q; q = strstr(q + 1, "_cuda.")) {
         const char *start = q;
-        while (start > text && ident_span(start - 1) > 0)
+        while (start > text && ident_char(start[-1]))
             start--;
         const char *fn = q + 6;
         size_t fn_n = ident_span(fn);
@@ -1464,12 +1491,8 @@ static const char *extension_kernel_module(const char *text, struct td_arena *a)
             (start > text && strchr("/\\-", start[-1])))
             continue;
         size_t n = (size_t)(q + 5 - start);
-        bool skip = false;
-        for (size_t i = 0; i < sizeof own / sizeof *own && !skip; i++)
-            skip = strlen(own[i]) == n && strncmp(start, own[i], n) == 0;
-        for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes && !skip; i++)
-            skip = strlen(suffixes[i]) == fn_n && strncmp(fn, suffixes[i], fn_n) == 0;
-        if (!skip)
+        if (!td_explain_one_of(own, sizeof own / sizeof *own, start, n) &&
+            !td_explain_one_of(suffixes, sizeof suffixes / sizeof *suffixes, fn, fn_n))
             return td_arena_strndup(a, start, n);
     }
     return NULL;

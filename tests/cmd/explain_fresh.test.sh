@@ -196,6 +196,16 @@
 # wrapper's line, an exit status (docs/explain.md "Session 17: set O22 (open,
 # Windows texts in the poster's words)"):
 #   tests/cmd/explain_fresh_o22.json -- O22: open, worked on.
+# An OPEN development set O23 (session 17), 12 Linux and 8 macOS texts in the
+# poster's own words: issue titles, one-line reports, a wrapper's or a
+# launcher's line, ldd's "not found" lines (docs/explain.md "Session 17: set
+# O23 (open, Linux and macOS texts in the poster's words)"):
+#   tests/cmd/explain_fresh_o23.json -- O23: open, worked on.
+# The negative set (session 17), 40 real texts that name libraries, DLLs,
+# CUDA or torch but fail in no way explain has a kind for (docs/explain.md
+# "Session 17: negatives (texts with no loader failure)"): a right answer is no
+# finding at all; the findings explain invents for them are printed:
+#   tests/cmd/explain_negatives.json -- open, worked on.
 # An OPEN development set O17 (session 17), 20 Windows texts of 2024-2026 as
 # pasted, at most two per project (native apps, game mods, .NET, JNI, Electron,
 # Tauri, Go, Python extensions) (docs/explain.md "Session 17: R1 opened
@@ -206,7 +216,7 @@
 # expected kinds and its library (or, for a symbol missing from an unnamed
 # library, its needed_by) the expected file.
 # Prints "N passed, N failed" per set and per platform, and the misses of A,
-# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20 and O21. The thresholds (90% of each set explain_corpus.test.sh holds
+# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22 and O23. The thresholds (90% of each set explain_corpus.test.sh holds
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
@@ -217,7 +227,7 @@ exec /usr/bin/python3 - "$TD_BIN" "$TD_SRC" <<'P'
 import json, os, sys
 td, src = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(src, "tests"))
-from explain_score import judge_all, validator
+from explain_score import explain_many, judge_all, judge_negative, validator
 check = validator(src)
 FIELDS = ["url", "platform", "kind", "library", "cause", "text"]
 # N (session 14) also keeps its collector's own labels, taken before the older
@@ -266,12 +276,47 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o1",), ("o4",), ("o2",), ("n1", "n2"), ("p1", "p2"), ("o5",),
          ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",), ("o13",), ("o11",),
          ("o12",), ("o15",), ("o16",), ("r1", "r2"), ("o18",), ("o19",), ("o20",), ("o21",),
-         ("o22",), ("o17",)]
+         ("o22",), ("o23",), ("o17",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:
         b, urls[part] = score(f"explain_fresh_{part}.json", True)
         bad |= b
+def negatives(name):
+    """The negative set: prints how many texts got no finding, per platform,
+    and every finding explain gave one (a false finding)."""
+    try:
+        corpus = json.load(open(os.path.join(src, "tests/cmd", name), encoding="utf-8"))
+        for c in corpus:
+            assert set(FIELDS) <= set(c) <= set(FIELDS) | OPTIONAL, f"fields {sorted(c)}"
+            assert c["platform"] in PLATFORMS, c["platform"]
+            assert c["kind"] == [] and c["library"] == [], "a negative names a kind or library"
+    except (OSError, ValueError, AssertionError) as e:
+        print(f"FAIL: {name}: malformed: {e}")
+        return 1, set()
+    bad, clean, total, false = 0, {p: 0 for p in PLATFORMS}, {p: 0 for p in PLATFORMS}, []
+    answers = explain_many(td, [c["text"] for c in corpus])
+    for i, (c, a) in enumerate(zip(corpus, answers)):
+        error, ok, miss = judge_negative(check, c, a)
+        if error:
+            print(f"FAIL: {name} {i} ({c['url']}): {error}")
+            bad += 1
+            continue
+        total[c["platform"]] += 1
+        clean[c["platform"]] += ok
+        if miss:
+            false.append(f"{miss} [{c['platform']}]")
+    n = sum(total.values())
+    print(f"explain {name}: {sum(clean.values())} with no finding, {n - sum(clean.values())} "
+          f"false findings (of {n})")
+    for p in PLATFORMS:
+        print(f"explain {name} {p}: {clean[p]} with no finding, {total[p] - clean[p]} false findings")
+    for m in false:
+        print(m)
+    return bad, {c["url"] for c in corpus}
+
+b, urls["negatives"] = negatives("explain_negatives.json")
+bad |= b
 def urls_of(*names):
     return {c["url"] for name in names
             for c in json.load(open(os.path.join(src, "tests/cmd", name), encoding="utf-8"))}
@@ -287,5 +332,7 @@ for group in ORDER[2:]:
     for u in sorted(mine & earlier | within):
         print(f"note: {u} of explain_fresh_{'/'.join(group)}.json is in another set")
     earlier |= mine
+for u in sorted(urls["negatives"] & earlier):
+    print(f"note: {u} of explain_negatives.json is in another set")
 sys.exit(1 if bad else 0)
 P

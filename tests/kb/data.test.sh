@@ -32,6 +32,13 @@ if dups:
 if len(rows) < 60:
     print("errors.tsv: fewer than 60 entries"); bad += 1
 
+# error_raisers.tsv: rows are tried lowest order first, so two rows of one
+# order would leave their turn to the sort: every order is a distinct integer.
+h, rows = tables["error_raisers.tsv"]
+orders = [r[h.index("order")] for r in rows]
+for o in sorted({o for o in orders if orders.count(o) > 1 or not o.isdigit()}):
+    print(f"error_raisers.tsv: order {o!r} is not one distinct integer"); bad += 1
+
 # cuda_driver_minimums.tsv: driver floors never go down as the toolkit goes up.
 h, rows = tables["cuda_driver_minimums.tsv"]
 def ver(s):

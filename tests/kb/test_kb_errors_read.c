@@ -6,6 +6,7 @@
 #include "testutil.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kb/errors.h"
@@ -737,6 +738,19 @@ static void words_of_a_failed_load(void **state)
     explain("I copied cudart64_12.dll next to the program and it works now.", &x);
     assert_null(x.load.kind);
     td_explain_free(&x);
+    /* a name followed by a colon heads a listing (otool -L, ldd on several
+     * files), not a quoted dialog: nothing failed to load */
+    explain("libfoo.2.3.1.dylib:\n\t@rpath/libfoo.2.dylib (compatibility version 2.0.0, current "
+            "version 2.3.1)\n\t/usr/lib/libSystem.B.dylib (compatibility version 1.0.0, current "
+            "version 1213.0.0)",
+            &x);
+    assert_null(x.load.kind);
+    td_explain_free(&x);
+    explain("/opt/app/lib/libbar.so.1:\n\tlinux-vdso.so.1 (0x00007ffd5a1f2000)\n\tlibc.so.6 => "
+            "/lib/x86_64-linux-gnu/libc.so.6 (0x00007f1c29800000)",
+            &x);
+    assert_null(x.load.kind);
+    td_explain_free(&x);
     /* a Windows ctypes FileNotFoundError cut off before its file: the
      * loading call's literal names the library */
     expect("  File \"C:\\app\\audio.py\", line 12, in <module>\n"
@@ -779,6 +793,15 @@ static void own_words_of_a_load(void **state)
     expect("Loading foo.dll failed", "missing_library", "foo.dll", NULL);
     expect("Load of foo.dll failed with error 193", "wrong_architecture", "foo.dll", NULL);
     expect("Failed loading C:\\x\\foo.dll", "missing_library", "foo.dll", NULL);
+    /* the same words about an ELF or Mach-O library: a lib*.so[.N], a .dylib, a
+     * framework's X.framework/X (set O23) */
+    expect("error opening libfoo.3.10.dylib", "missing_library", "libfoo.3.10.dylib", NULL);
+    expect("FFI\\Exception(code: 0): Failed loading 'libbar.42.dylib' after upgrade",
+           "missing_library", "libbar.42.dylib", NULL);
+    expect("could not load library \"Cocoa.framework/Cocoa\"", "missing_library", "Cocoa", NULL);
+    expect("Loading libfoo.so.2 failed", "missing_library", "libfoo.so.2", NULL);
+    expect("can't find libfoo.so.1", "missing_library", "libfoo.so.1", NULL);
+    expect("libfoo.so.2 wasn't found", "missing_library", "libfoo.so.2", NULL);
     /* a crash record of a load status names the loader's own module as the
      * faulting one, not the file at fault */
     expect_unnamed("Faulting application name: app.exe, version: 1.0.0.0\n"
@@ -815,6 +838,14 @@ static void own_words_of_a_load(void **state)
         "Faulting application name: app.exe\nFaulting module name: ntdll.dll, version: 10.0\n"
         "Exception code: 0xc0000005",
         "DLLLoad failed while importing QtCore.",
+        "I copied libfoo.so.1 next to the binary and now it works",
+        "libfoo.so.1 loaded without error",
+        "Loading libfoo.dylib without error",
+        "Please download libfoo.dylib from the release page",
+        "libfoo.so.1 => /usr/lib/x86_64-linux-gnu/libfoo.so.1 (0x00007f0000000000)",
+        "ldconfig -p | grep libfoo.so",
+        "We ship libfoo.so.1 and libbar.dylib; both load fine",
+        "Cocoa.framework/Cocoa loaded",
     };
     for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
         struct td_explain x;
@@ -1647,6 +1678,32 @@ static void o20_newest_raisers(void **state)
     expect("RuntimeError: module compiled against ABI version 0x2000000 but this version of numpy "
            "is 0x1000009\n    from imgkit import _imaging\n",
            "companion_mismatch", "_imaging", NULL);
+    /* one line of 160,000 "import " (1.1 MB): each is looked up on its line
+     * in one pass; a walk back to the line's start per "import " took over
+     * a minute */
+    {
+        static const char head[] = "A module that was compiled using NumPy 1.x cannot be run in "
+                                   "NumPy 2.0\n";
+        size_t n = 160000, k = strlen(head);
+        char *text = malloc(k + n * 7 + 1);
+        assert_non_null(text);
+        memcpy(text, head, k);
+        for (size_t i = 0; i < n; i++)
+            memcpy(text + k + i * 7, "import ", 7);
+        text[k + n * 7] = '\0';
+        expect(text, "companion_mismatch", "import", NULL);
+        /* Python <= 3.7's "DLL load failed:" reads the last import too, with
+         * the line's "from " found once a line */
+        static const char dll[] = "ImportError: DLL load failed: The specified module could "
+                                  "not be found.\n";
+        char *dll_text = malloc(sizeof dll + n * 7);
+        assert_non_null(dll_text);
+        memcpy(dll_text, dll, sizeof dll - 1);
+        memcpy(dll_text + sizeof dll - 1, text + k, n * 7 + 1);
+        expect(dll_text, "missing_library", "import", NULL);
+        free(dll_text);
+        free(text);
+    }
     /* bitsandbytes >= 0.43 names the binary it wanted for torch's CUDA */
     expect("RuntimeError: Configured CUDA binary not found at "
            "/opt/env/lib/python3.12/site-packages/bitsandbytes/libbitsandbytes_cuda131.so",
