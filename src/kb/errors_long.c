@@ -22,9 +22,9 @@ enum {
 /* Words and tokens a line naming a failure, or the library it is about,
  * holds (compared in lower case). */
 static const char *const failure_words[] = {
-    "error",     "fail",         "cannot",  "can't",     "could not", "unable", "not found",
-    "undefined", "missing",      "denied",  "invalid",   "incompatible", "no such", "traceback",
-    "exception", "errno",        "0xc0",    ".so",       ".dll",      ".dylib", NULL,
+    "error",     "fail",    "cannot", "can't",   "could not",    "unable",  "not found",
+    "undefined", "missing", "denied", "invalid", "incompatible", "no such", "traceback",
+    "exception", "errno",   "0xc0",   ".so",     ".dll",         ".dylib",  NULL,
 };
 
 /* Whether W occurs in S[0..N) (memmem is not in the C library on Windows). */
@@ -66,8 +66,7 @@ static void size_text(size_t len, char *out, size_t cap)
         snprintf(out, cap, "%zu KB", len / 1000);
 }
 
-const char *td_explain_shorten(const char *text, size_t *len, const char **note,
-                               struct td_arena *a)
+const char *td_explain_shorten(const char *text, size_t *len, const char **note, struct td_arena *a)
 {
     *note = NULL;
     size_t n = *len;
