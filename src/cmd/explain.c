@@ -101,7 +101,8 @@ const struct td_args_spec td_explain_args = {
     .description =
         "Explains an error message or a whole traceback (from the arguments, a file of text named "
         "alone such as a saved log, or from standard input with - or when nothing is given and "
-        "input is not a terminal): what failed, who "
+        "input is not a terminal; of a text over 256 KiB, its first 64 KiB, its last 192 KiB and "
+        "the lines between that name a failure are read, and the answer says so): what failed, who "
         "needs it and the role of the file, then the likely causes, most likely first, each "
         "with its fix and the one command that tells it apart (the cause a public thread "
         "established for a catalogued message ranks first unless the text or this machine "

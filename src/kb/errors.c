@@ -328,7 +328,8 @@ int td_explain_text(const char *text, size_t len, struct td_explain *out, struct
     if (load_catalogue(err) != 0)
         return -1;
     struct td_arena *a = &out->arena;
-    out->text = td_explain_clean(text, len, a);
+    text = td_explain_shorten(text, &len, &out->shortened, a);
+    out->text = text ? td_explain_clean(text, len, a) : NULL;
     if (!out->text) {
         td_err_set(err, "out of memory reading the message");
         return -1;

@@ -147,6 +147,9 @@ struct td_explain_match {
 
 struct td_explain {
     char *text; /* the cleaned text */
+    /* how a long text was cut down before it was read (docs/explain.md
+     * "Long texts"), NULL when it was read whole */
+    const char *shortened;
     struct td_explain_fields fields;
     struct td_explain_parts parts;    /* read before any catalogue row */
     struct td_explain_match *matches; /* best first */
@@ -175,6 +178,15 @@ void td_explain_use_torch_version(struct td_explain *x, const char *version);
  * itself cannot be read (a broken build); no match is not an error. */
 int td_explain_text(const char *text, size_t len, struct td_explain *out, struct td_err *err);
 void td_explain_free(struct td_explain *x);
+
+/* A text longer than the window (256 KiB) cut down to what can hold the
+ * failure: its first 64 KiB, its last 192 KiB and, from between, the lines
+ * naming a failure with a few lines around them (at most 64 KiB, the latest
+ * kept), all at line boundaries. Returns TEXT itself when it is not longer
+ * (NOTE NULL), else the shortened copy from A with *LEN updated and NOTE
+ * the sentence saying what was read; NULL when out of memory. */
+const char *td_explain_shorten(const char *text, size_t *len, const char **note,
+                               struct td_arena *a);
 
 /* The cleaning step alone: ANSI escapes and CR removed, wrapped lines
  * joined, doubled backslashes halved. Allocated from A. */

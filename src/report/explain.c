@@ -213,6 +213,8 @@ void td_explain_render_json(const struct td_explain_view *v, FILE *out, bool pre
     td_jw_begin_object(&w);
     td_jw_kbool(&w, "matched", x->n_matches > 0);
     td_jw_kstr(&w, "input_encoding", v->input_encoding);
+    if (x->shortened) /* only a long text has it (docs/explain.md "Long texts") */
+        td_jw_kstr(&w, "input_shortened", x->shortened);
     const struct td_explain_match *m = x->n_matches ? &x->matches[0] : NULL;
     td_jw_kstr(&w, "id", m ? m->id : NULL);
     td_jw_kstr(&w, "kind", m ? m->kind : NULL);
@@ -301,6 +303,8 @@ void td_explain_render_text(const struct td_explain_view *v, const struct td_ter
     const struct td_explain *x = v->x;
     const struct td_explain_local *l = v->local;
     const char *b = td_term_style(t, TD_STYLE_BOLD), *r = td_term_style(t, TD_STYLE_RESET);
+    if (x->shortened)
+        fprintf(t->out, "%sNote%s: %s\n", b, r, x->shortened);
     if (!x->n_matches && !x->load.form)
         fprintf(t->out, "%sNo known error message matches this text.%s\n", b, r);
     for (size_t i = 0; i < x->n_best; i++) {
@@ -341,6 +345,8 @@ void td_explain_render_markdown(const struct td_explain_view *v, FILE *out)
     const struct td_explain *x = v->x;
     const struct td_explain_fields *f = &x->fields;
     fprintf(out, "## torchdoctor explain\n\n");
+    if (x->shortened)
+        fprintf(out, "> Note: %s\n\n", x->shortened);
     if (!x->n_matches && !x->load.form)
         fprintf(out, "No known error message matches this text; run `torchdoctor check`.\n\n");
     for (size_t i = 0; i < x->n_best; i++)
@@ -451,6 +457,11 @@ void td_explain_render_html(const struct td_explain_view *v, FILE *out)
 {
     const struct td_explain *x = v->x;
     td_html_begin(out, "torchdoctor explain");
+    if (x->shortened) {
+        fputs("<p class=\"note\">", out);
+        td_html_text(out, x->shortened);
+        fputs("</p>\n", out);
+    }
     if (!x->n_matches && !x->load.form)
         fputs("<p class=\"warn\">No known error message matches this text; run "
               "<code>torchdoctor check</code>.</p>\n",
