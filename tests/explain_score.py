@@ -94,6 +94,19 @@ def explain_many(td, texts, jobs=None):
             return [r for rs in pool.map(chunk, range(0, len(texts), CHUNK)) for r in rs]
 
 
+def valid_answer(check, answer):
+    """ANSWER, explain_one's (error, doc), with a document the schema (check)
+    refuses turned into an error."""
+    error, d = answer
+    if error:
+        return error, None
+    try:
+        check.validate(d)
+    except jsonschema.ValidationError as e:
+        return f"bad JSON: {str(e)[:200]}", None
+    return None, d
+
+
 def judge_answer(check, c, answer, docs=None):
     """Scores ANSWER, explain_one's (error, doc) for entry c's text. Returns
     (error, right, miss): error is a message when explain crashed, exited
@@ -101,13 +114,9 @@ def judge_answer(check, c, answer, docs=None):
     against the schema (check), else None; miss is the line describing a
     wrong answer, else None. The document is appended to the list DOCS when
     one is given."""
-    error, d = answer
+    error, d = valid_answer(check, answer)
     if error:
         return error, False, None
-    try:
-        check.validate(d)
-    except jsonschema.ValidationError as e:
-        return f"bad JSON: {str(e)[:200]}", False, None
     if docs is not None:
         docs.append(d)
     f = d["findings"][0] if d["findings"] else {}
@@ -126,13 +135,9 @@ def judge_negative(check, c, answer):
     a text with no loader failure, kind and library both empty): right when
     explain gives no finding at all. Returns (error, right, miss) as
     judge_answer does; miss names the finding explain invented."""
-    error, d = answer
+    error, d = valid_answer(check, answer)
     if error:
         return error, False, None
-    try:
-        check.validate(d)
-    except jsonschema.ValidationError as e:
-        return f"bad JSON: {str(e)[:200]}", False, None
     if not d["findings"]:
         return None, True, None
     f = d["findings"][0]

@@ -819,23 +819,19 @@ static void take_ntstatus_name(const char *text, struct td_explain_fields *f, st
 {
     if (f->ntstatus || !strstr(text, "STATUS_"))
         return;
-    size_t len;
-    const char *t = td_data_table("windows_ntstatus", &len);
-    struct td_tsv tsv;
-    td_tsv_open(&tsv, t, len);
-    const char *cells[8];
-    char line[LINE_CAP];
-    int hn = td_tsv_next(&tsv, line, sizeof line, cells, 8);
-    int c_st = td_tsv_column(cells, hn, "ntstatus"), c_name = td_tsv_column(cells, hn, "name");
-    while (c_st >= 0 && c_name >= 0 && td_tsv_next(&tsv, line, sizeof line, cells, 8) == hn) {
-        const char *name = cells[c_name];
+    static const char *const cols[] = {"ntstatus", "name", NULL};
+    struct td_table t;
+    if (!td_table_open(&t, "windows_ntstatus", cols))
+        return;
+    while (td_table_next(&t)) {
+        const char *name = td_table_cell(&t, 1);
         size_t n = strlen(name);
         if (strncmp(name, "STATUS_", 7) != 0)
             continue;
         for (const char *at = strstr(text, name); at; at = strstr(at + 1, name))
             if ((at == text || !(isalnum((unsigned char)at[-1]) || at[-1] == '_')) &&
                 !(isalnum((unsigned char)at[n]) || at[n] == '_')) {
-                take_ntstatus(f, strtoul(cells[c_st], NULL, 16), true, a);
+                take_ntstatus(f, strtoul(td_table_cell(&t, 0), NULL, 16), true, a);
                 return;
             }
     }

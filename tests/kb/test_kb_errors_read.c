@@ -184,6 +184,18 @@ static void expect(const char *text, const char *kind, const char *library, cons
     td_explain_free(&x);
 }
 
+/* TEXT read as a missing symbol: KIND, LIBRARY and SYMBOL all as given. */
+static void expect_symbol(const char *text, const char *kind, const char *library,
+                          const char *symbol)
+{
+    struct td_explain x;
+    explain(text, &x);
+    assert_string_equal(x.load.kind, kind);
+    assert_string_equal(x.load.library, library);
+    assert_string_equal(x.load.symbol, symbol);
+    td_explain_free(&x);
+}
+
 /* TEXT read as KIND (NULL: as no load error) with no library named. */
 static void expect_unnamed(const char *text, const char *kind)
 {
@@ -1538,14 +1550,10 @@ static void q1_o11_opened(void **state)
     expect("The ordinal XXX could not be located in the dynamic link library SSLEAY32.dll.",
            "missing_ordinal", "SSLEAY32.dll", NULL);
     /* an entry-point dialog whose long name the message box broke over lines */
-    struct td_explain x;
-    explain("The procedure entry point\n_ZN5boost6system15system_categoryEvXYZ\nAbc could not be "
-            "located in the dynamic link library\nC:\\app\\libboost_system.dll",
-            &x);
-    assert_string_equal(x.load.kind, "missing_symbol");
-    assert_string_equal(x.load.library, "libboost_system.dll");
-    assert_string_equal(x.load.symbol, "_ZN5boost6system15system_categoryEvXYZAbc");
-    td_explain_free(&x);
+    expect_symbol(
+        "The procedure entry point\n_ZN5boost6system15system_categoryEvXYZ\nAbc could not "
+        "be located in the dynamic link library\nC:\\app\\libboost_system.dll",
+        "missing_symbol", "libboost_system.dll", "_ZN5boost6system15system_categoryEvXYZAbc");
     /* "from pkg._ext import name": the private module loads */
     expect("from pkg.native._core import Engine\nImportError: DLL load failed: The specified "
            "module could not be found.",
@@ -1571,14 +1579,9 @@ static void r1_o17_opened(void **state)
     (void)state;
     /* the entry-point dialog: its fixed parts and the DLL last, whatever the
        words for the library between "in" and the DLL, in English and French */
-    struct td_explain x;
-    explain("_The procedure entry point IsWow64Process2 could not be located in the dynamic "
-            "library KERNEL32.dll._",
-            &x);
-    assert_string_equal(x.load.kind, "missing_symbol");
-    assert_string_equal(x.load.library, "KERNEL32.dll");
-    assert_string_equal(x.load.symbol, "IsWow64Process2");
-    td_explain_free(&x);
+    expect_symbol("_The procedure entry point IsWow64Process2 could not be located in the dynamic "
+                  "library KERNEL32.dll._",
+                  "missing_symbol", "KERNEL32.dll", "IsWow64Process2");
     expect("The procedure entry point CreateEventW could not be located in dynamic link library "
            "api-ms-win-core-synch-l1-2-0.dll",
            "missing_symbol", "api-ms-win-core-synch-l1-2-0.dll", NULL);
@@ -1588,6 +1591,7 @@ static void r1_o17_opened(void **state)
            "que de liaisons dynamiques msvcrt.dll",
            "missing_symbol", "msvcrt.dll", NULL);
     /* a catalogue message copied without its closing full stop */
+    struct td_explain x;
     explain("ImportError: Module use of python27.dll conflicts with this version of Python", &x);
     assert_true(x.n_matches > 0);
     assert_string_equal(x.matches[0].id, "py-pythonxy-dll-conflict");
