@@ -69,6 +69,9 @@ rc=$?
 grep -q '^torchdoctor: env_var_invalid: PYTORCH_CUDA_ALLOC_CONF' "$dir/sick.txt" || fail "$(cat "$dir/sick.txt")"
 grep -q "^scontrol update nodename=$host state=drain reason=\"torchdoctor: env_var_invalid" "$dir/sick.txt" ||
     fail "$(cat "$dir/sick.txt")"
-# Printed, never run: the node is still up.
-sinfo -h -N -o '%t' | grep -E '^(idle|mix|alloc)' >/dev/null || fail "the node was drained: $(sinfo -N)"
+# Printed, never run: the node is not drained. Any other state counts as up:
+# right after a job the node may still be completing ("comp"), which the
+# list of idle states this line once required missed on a loaded machine.
+state=$(sinfo -h -N -o '%t')
+case $state in dr* | *drain*) fail "the node was drained: $(sinfo -N)" ;; esac
 echo "slurm: ok"
