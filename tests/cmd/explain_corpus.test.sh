@@ -257,6 +257,12 @@
 #                                     open from the start (docs/explain.md
 #                                     "Session 17: R2 opened (Linux, macOS)
 #                                     and set O18"): held to 90%;
+#   tests/cmd/explain_fresh_s1.json -- S (session 17), 30 Windows texts, and 15
+#   tests/cmd/explain_fresh_s2.json    Linux and 15 macOS texts: held out, scored
+#                                     blind (docs/explain.md "Set S"), opened in
+#                                     session 18;
+#   tests/cmd/explain_negatives_s3.json -- S's 30 negatives (10 per platform),
+#                                     held out with S, opened in session 18;
 #   tests/cmd/explain_negatives.json -- the negative set (session 17), 40 real
 #                                     texts from 39 projects (15 Windows, 14
 #                                     Linux, 11 macOS) that name libraries,
@@ -530,7 +536,16 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # with no finding at the first look (an otool -L listing's heading read
         # as a quoted missing DLL), 40/40 after; held to 40 (docs/explain.md
         # "Session 17: negatives (texts with no loader failure)")
-        negatives("explain_negatives.json", 40, 40)]
+        negatives("explain_negatives.json", 40, 40),
+        # S (session 17): held out, scored blind on four binaries, opened at
+        # the start of session 18; held to its blind score: Windows 20/30,
+        # Linux 13/15, macOS 13/15 (docs/explain.md "Set S")
+        fresh("explain_fresh_s1.json", 30, need=0.66),
+        fresh("explain_fresh_s2.json", 30, need=0.86),
+        # S's negatives (session 17): 30 held-out texts with no loader
+        # failure, 27/30 with no finding on every binary they were scored on,
+        # opened in session 18 and held to that
+        negatives("explain_negatives_s3.json", 30, 27)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

@@ -143,6 +143,10 @@
 # opened in session 17 (docs/explain.md "Set R"):
 #   tests/cmd/explain_fresh_r1.json -- R1: 30 Windows texts;
 #   tests/cmd/explain_fresh_r2.json -- R2: 15 Linux, 15 macOS.
+# S (session 17), held out while R and O17-O23 were worked on, scored blind,
+# opened in session 18 (docs/explain.md "Set S"):
+#   tests/cmd/explain_fresh_s1.json -- S1: 30 Windows texts;
+#   tests/cmd/explain_fresh_s2.json -- S2: 15 Linux, 15 macOS.
 # A set O14 (session 16), open from the start: 25 texts as users paste them on
 # forums, Q&A sites, mailing lists and vendor pages rather than issue threads
 # (docs/explain.md "Session 16: set O14 (open, forum texts)"): its misses are
@@ -206,6 +210,8 @@
 # "Session 17: negatives (texts with no loader failure)"): a right answer is no
 # finding at all; the findings explain invents for them are printed:
 #   tests/cmd/explain_negatives.json -- open, worked on.
+#   tests/cmd/explain_negatives_s3.json -- S's negatives, held out with S,
+#                                     opened in session 18.
 # An OPEN development set O17 (session 17), 20 Windows texts of 2024-2026 as
 # pasted, at most two per project (native apps, game mods, .NET, JNI, Electron,
 # Tauri, Go, Python extensions) (docs/explain.md "Session 17: R1 opened
@@ -216,7 +222,7 @@
 # expected kinds and its library (or, for a symbol missing from an unnamed
 # library, its needed_by) the expected file.
 # Prints "N passed, N failed" per set and per platform, and the misses of A,
-# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22 and O23. The thresholds (90% of each set explain_corpus.test.sh holds
+# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22, O23, O17 and S. The thresholds (90% of each set explain_corpus.test.sh holds
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
@@ -276,7 +282,7 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o1",), ("o4",), ("o2",), ("n1", "n2"), ("p1", "p2"), ("o5",),
          ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",), ("o13",), ("o11",),
          ("o12",), ("o15",), ("o16",), ("r1", "r2"), ("o18",), ("o19",), ("o20",), ("o21",),
-         ("o22",), ("o23",), ("o17",)]
+         ("o22",), ("o23",), ("o17",), ("s1", "s2")]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:
@@ -317,6 +323,8 @@ def negatives(name):
 
 b, urls["negatives"] = negatives("explain_negatives.json")
 bad |= b
+b, urls["negatives_s3"] = negatives("explain_negatives_s3.json")
+bad |= b
 def urls_of(*names):
     return {c["url"] for name in names
             for c in json.load(open(os.path.join(src, "tests/cmd", name), encoding="utf-8"))}
@@ -334,5 +342,7 @@ for group in ORDER[2:]:
     earlier |= mine
 for u in sorted(urls["negatives"] & earlier):
     print(f"note: {u} of explain_negatives.json is in another set")
+for u in sorted(urls["negatives_s3"] & (earlier | urls["negatives"])):
+    print(f"note: {u} of explain_negatives_s3.json is in another set")
 sys.exit(1 if bad else 0)
 P
