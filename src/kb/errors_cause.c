@@ -33,7 +33,7 @@ struct api_home {
 struct dialog_row {
     const char *form, *kind, *pattern;
     int file, symbol;
-    char needle[64]; /* text every match holds, compared without case */
+    struct td_ere_needles needles; /* texts one of which every match holds, without case */
     regex_t re;
     bool ok;
 };
@@ -171,7 +171,7 @@ static void load_dialogs(void)
         d->ok =
             d->pattern && regcomp(&d->re, d->pattern, REG_EXTENDED | REG_ICASE | REG_NEWLINE) == 0;
         if (d->pattern)
-            td_ere_needle(d->pattern, d->needle, sizeof d->needle);
+            td_ere_needles(d->pattern, &d->needles);
     }
 }
 
@@ -400,24 +400,13 @@ static void drop_line_breaks(char *s)
     *w = '\0';
 }
 
-/* Whether TEXT holds NEEDLE, ASCII letters compared without case (the
- * dialogs are matched with REG_ICASE). */
-static bool has_nocase(const char *text, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (const char *p = text; *p; p++)
-        if (strncasecmp(p, needle, n) == 0)
-            return true;
-    return false;
-}
-
 /* One of the Windows loader's dialogs (data/windows_loader_dialogs.tsv). */
 static bool from_dialog(struct td_explain *x)
 {
     regmatch_t m[10];
     for (size_t i = 0; i < g_kb.n_dialogs; i++) {
         struct dialog_row *d = &g_kb.dialogs[i];
-        if (!d->ok || (d->needle[0] && !has_nocase(x->text, d->needle)) ||
+        if (!d->ok || !td_ere_needles_in(&d->needles, x->text, true) ||
             regexec(&d->re, x->text, 10, m, 0) != 0)
             continue;
         struct td_explain_load *l = &x->load;

@@ -639,7 +639,7 @@ enum { N_EXTRACTORS = sizeof extractors / sizeof extractors[0] };
 
 static struct {
     bool needles_done;
-    char needle[N_EXTRACTORS][64];
+    struct td_ere_needles needles[N_EXTRACTORS];
     bool compiled[N_EXTRACTORS];
     regex_t re[N_EXTRACTORS];
     bool ok[N_EXTRACTORS];
@@ -720,11 +720,11 @@ static const char *grab(const char *text, size_t i, struct td_arena *a)
     if (!g_ex.needles_done) {
         g_ex.needles_done = true;
         for (size_t k = 0; k < N_EXTRACTORS; k++)
-            td_ere_needle(extractors[k].re, g_ex.needle[k], sizeof g_ex.needle[k]);
+            td_ere_needles(extractors[k].re, &g_ex.needles[k]);
     }
     /* the pattern's required text first: most extractors are ruled out
      * by a strstr, and compiled only when one is not */
-    if (g_ex.needle[i][0] && !strstr(text, g_ex.needle[i]))
+    if (!td_ere_needles_in(&g_ex.needles[i], text, false))
         return NULL;
     if (!g_ex.compiled[i]) {
         g_ex.compiled[i] = true;

@@ -83,6 +83,21 @@ const char *td_explain_last_named(const char *text, struct td_arena *a);
  * when an alternative at the top level leaves none. Returns its length. */
 size_t td_ere_needle(const char *re, char *out, size_t cap);
 
+/* Texts of which every match of an ERE holds at least one, found through
+ * groups and alternatives (src/kb/errors_needle.c): "[Cc]onnection
+ * refused|TCPStore" holds "Connection refused", "connection refused" or
+ * "TCPStore"; "x\\.(dll|pyd)" holds "x.dll" or "x.pyd". N 0: nothing is
+ * known, the pattern must be run. */
+enum { TD_ERE_NEEDLES_MAX = 16, TD_ERE_NEEDLE_CAP = 40 };
+struct td_ere_needles {
+    size_t n;
+    char s[TD_ERE_NEEDLES_MAX][TD_ERE_NEEDLE_CAP];
+};
+size_t td_ere_needles(const char *re, struct td_ere_needles *out);
+/* Whether TEXT holds one of N's texts (ASCII letters without case when
+ * NOCASE, for a REG_ICASE pattern); true when N knows none. */
+bool td_ere_needles_in(const struct td_ere_needles *n, const char *text, bool nocase);
+
 /* Whether TEXT holds a Windows path written with forward slashes ("C:/x"). */
 bool td_explain_drive_path(const char *text);
 

@@ -31,9 +31,9 @@ enum {
 struct raiser_row {
     const char *raiser, *operation, *kind, *library, *detail, *fix, *source, *pattern;
     int order;
-    size_t row;      /* its place in the file: ties in order keep it (qsort is not stable) */
-    int group;       /* the pattern's group that holds the file, 0: none */
-    char needle[64]; /* text every match holds (td_ere_needle), "" */
+    size_t row; /* its place in the file: ties in order keep it (qsort is not stable) */
+    int group;  /* the pattern's group that holds the file, 0: none */
+    struct td_ere_needles needles; /* texts one of which every match holds */
     regex_t re;
     bool ok;
 };
@@ -128,7 +128,7 @@ static void load_raisers(void)
         r->order = atoi(td_table_cell(&t, 9));
         r->ok = r->pattern && regcomp(&r->re, r->pattern, REG_EXTENDED | REG_NEWLINE) == 0;
         if (r->pattern)
-            td_ere_needle(r->pattern, r->needle, sizeof r->needle);
+            td_ere_needles(r->pattern, &r->needles);
     }
     /* a row past the cap would be dropped without a word: say so instead */
     g_rd.raisers_dropped = g_rd.n_raisers == MAX_RAISERS && td_table_next(&t);
@@ -721,7 +721,7 @@ static struct {
     bool compiled;
     regex_t re[N_VERSION_RULES];
     bool ok[N_VERSION_RULES];
-    char needle[N_VERSION_RULES][32];
+    struct td_ere_needles needles[N_VERSION_RULES];
 } g_vr;
 
 static void add_version(struct td_explain_parts *p, const char *what, const char *value,
@@ -743,12 +743,12 @@ static void read_versions(const char *text, const struct td_explain_fields *f,
         g_vr.compiled = true;
         for (size_t k = 0; k < N_VERSION_RULES; k++) {
             g_vr.ok[k] = regcomp(&g_vr.re[k], version_rules[k].re, REG_EXTENDED | REG_NEWLINE) == 0;
-            td_ere_needle(version_rules[k].re, g_vr.needle[k], sizeof g_vr.needle[k]);
+            td_ere_needles(version_rules[k].re, &g_vr.needles[k]);
         }
     }
     for (size_t k = 0; k < N_VERSION_RULES; k++) {
         const struct version_rule *r = &version_rules[k];
-        if (g_vr.needle[k][0] && !strstr(text, g_vr.needle[k]))
+        if (!td_ere_needles_in(&g_vr.needles[k], text, false))
             continue;
         regmatch_t m[4];
         for (const char *s = text; g_vr.ok[k] && regexec(&g_vr.re[k], s, 4, m, 0) == 0;
@@ -1608,7 +1608,7 @@ static bool captures_listed(const struct raiser_row *r, const char *text, const 
 static bool raiser_matches(const struct raiser_row *r, const char *text, regmatch_t *m,
                            size_t nmatch)
 {
-    return r->ok && (!r->needle[0] || strstr(text, r->needle)) &&
+    return r->ok && td_ere_needles_in(&r->needles, text, false) &&
            regexec(&r->re, text, nmatch, m, 0) == 0;
 }
 

@@ -57,25 +57,85 @@ static bool list_separator(const char *sep, size_t n)
            !strcmp(word, ",or") || !strcmp(word, "or");
 }
 
+/* A character of a file's name in td_explain_library_name_re's class. */
+static bool name_char(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           (c && strchr("_.+-", c));
+}
+
+/* Whether TEXT[FROM, E) is a library file's name: a name character or more,
+ * a dot and an extension (dll, DLL, Dll, pyd, dylib, or so and any number of
+ * ".N"), read backwards from E. */
+static bool name_ends(const char *text, size_t from, size_t e)
+{
+    static const char *const exts[] = {"dll", "DLL", "Dll", "pyd", "dylib"};
+    for (size_t k = 0; k < sizeof exts / sizeof exts[0]; k++) {
+        size_t n = strlen(exts[k]);
+        if (e >= from + n + 2 && text[e - n - 1] == '.' && !memcmp(text + e - n, exts[k], n))
+            return true;
+    }
+    for (;;) { /* "so", then each ".N" before the end taken off */
+        if (e >= from + 4 && !memcmp(text + e - 3, ".so", 3))
+            return true;
+        size_t d = e;
+        while (d > from && text[d - 1] >= '0' && text[d - 1] <= '9')
+            d--;
+        if (d == e || d == from || text[d - 1] != '.')
+            return false;
+        e = d - 1;
+    }
+}
+
+/* The first library file name in TEXT at or after P, as the ERE
+ * td_explain_library_name_re finds it (leftmost, then longest, then the
+ * one character after the name that the ERE takes, when there is one), by
+ * hand: a regexec over a long line of name characters tries every start
+ * and costs time in the square of its length. Its start in *AT, the name's
+ * length in *LEN; the match's end (after that character) is returned, 0
+ * when there is none. */
+static size_t next_name(const char *text, size_t p, size_t *at, size_t *len)
+{
+    for (size_t a = p; text[a];) {
+        if (!name_char(text[a])) {
+            a++;
+            continue;
+        }
+        size_t b = a;
+        while (name_char(text[b]))
+            b++;
+        /* a name in the run [a, b) starts at a (the class runs back to it);
+         * it ends at b, or at a '+' or '-' inside the run (the character
+         * after the name is one the ERE takes: not a letter, digit, _ or .) */
+        size_t e = 0;
+        if (name_ends(text, a, b))
+            e = b;
+        for (size_t k = b; !e && k > a + 1; k--)
+            if ((text[k - 1] == '+' || text[k - 1] == '-') && name_ends(text, a, k - 1))
+                e = k - 1;
+        if (e) {
+            *at = a;
+            *len = e - a;
+            return e + (text[e] && text[e] != '\n');
+        }
+        a = b;
+    }
+    return 0;
+}
+
 size_t td_explain_named_files(const char *text, const char **at, size_t *len, bool *listed,
                               size_t cap)
 {
-    static regex_t re;
-    static int state; /* 0 not compiled, 1 ready, -1 failed */
-    if (!state)
-        state = regcomp(&re, td_explain_library_name_re, REG_EXTENDED | REG_NEWLINE) == 0 ? 1 : -1;
-    size_t n = 0;
-    regmatch_t m[2];
-    for (const char *p = text; state > 0 && regexec(&re, p, 2, m, 0) == 0;
-         p += m[0].rm_eo ? m[0].rm_eo : 1) {
+    size_t n = 0, s, l;
+    for (size_t p = 0, end; (end = next_name(text, p, &s, &l)) != 0; p = end) {
         if (n == cap) { /* keep the latest */
             memmove(at, at + 1, sizeof at[0] * (cap - 1));
             memmove(len, len + 1, sizeof len[0] * (cap - 1));
             n--;
         }
-        at[n] = p + m[1].rm_so;
-        len[n++] = (size_t)(m[1].rm_eo - m[1].rm_so);
-        if (!p[m[0].rm_eo])
+        at[n] = text + s;
+        len[n++] = l;
+        if (!text[end])
             break;
     }
     for (size_t i = 0; i < n;) {

@@ -1,0 +1,343 @@
+/* The texts of which every match of an ERE holds at least one: a set of
+ * literal strings found through groups and alternatives ("[Cc]onnection
+ * refused|TCPStore|..." gives each alternative's text, "\.(dll|pyd)" gives
+ * ".dll" and ".pyd"), so that a strstr rules a pattern out before glibc's
+ * regexec, which tries every start position of a line, costs time in the
+ * square of a long line's length (docs/explain.md "Long texts"). */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "kb/errors_internal.h"
+
+enum { SET_MAX = TD_ERE_NEEDLES_MAX, STR_CAP = TD_ERE_NEEDLE_CAP };
+
+/* What a part of a pattern requires: N strings, one of which every match of
+ * the part holds (N < 0: nothing known); EXACT when each string is a whole
+ * match of the part and the part matches nothing else. */
+struct set {
+    int n;
+    bool exact;
+    char s[SET_MAX][STR_CAP];
+};
+
+static void set_none(struct set *x)
+{
+    x->n = -1;
+    x->exact = false;
+}
+
+static void set_empty_string(struct set *x)
+{
+    x->n = 1;
+    x->exact = true;
+    x->s[0][0] = '\0';
+}
+
+/* The shortest string of X: how well X rules a text out. */
+static size_t score(const struct set *x)
+{
+    if (x->n <= 0)
+        return 0;
+    size_t low = (size_t)-1;
+    for (int i = 0; i < x->n; i++) {
+        size_t len = strlen(x->s[i]);
+        low = len < low ? len : low;
+    }
+    return low;
+}
+
+/* Keeps X in BEST when it rules out more (longer shortest string, then
+ * fewer strings). */
+static void consider(struct set *best, const struct set *x)
+{
+    size_t sx = score(x), sb = score(best);
+    if (sx == 0)
+        return;
+    if (sx > sb || (sx == sb && x->n < best->n)) {
+        *best = *x;
+        best->exact = false;
+    }
+}
+
+/* Keeps X in SMALL when it has fewer strings (then a longer shortest one):
+ * what an alternative offers when the union of the best is too big. */
+static void consider_small(struct set *small, const struct set *x)
+{
+    size_t sx = score(x);
+    if (sx == 0)
+        return;
+    if (small->n <= 0 || x->n < small->n || (x->n == small->n && sx > score(small))) {
+        *small = *x;
+        small->exact = false;
+    }
+}
+
+/* X followed by Y, both exact, into X; false when the product is too big. */
+static bool concat(struct set *x, const struct set *y)
+{
+    if (x->n * y->n > SET_MAX)
+        return false;
+    struct set r = {.n = 0, .exact = true};
+    for (int i = 0; i < x->n; i++)
+        for (int j = 0; j < y->n; j++) {
+            size_t a = strlen(x->s[i]), b = strlen(y->s[j]);
+            if (a + b >= STR_CAP)
+                return false;
+            memcpy(r.s[r.n], x->s[i], a);
+            memcpy(r.s[r.n] + a, y->s[j], b + 1);
+            r.n++;
+        }
+    *x = r;
+    return true;
+}
+
+/* What a part requires: BEST rules out the most texts (exact when the part
+ * is a plain choice of strings), SMALL has the fewest strings, every match
+ * starts with one of LEAD's ("so(\\.[0-9]+)*": "so"). */
+struct need {
+    struct set best, small, lead;
+};
+
+static void parse_alt(const char *re, size_t *i, struct need *out);
+
+/* The end of the bracket expression that starts at RE[I] ("["), and
+ * whether it is a plain list of a few ASCII characters (into CHARS). */
+static size_t bracket_end(const char *re, size_t i, char *chars, size_t *n_chars, bool *plain)
+{
+    size_t j = i + 1;
+    *plain = re[j] != '^';
+    *n_chars = 0;
+    if (re[j] == '^')
+        j++;
+    if (re[j] == ']') { /* first in the list: one of its characters */
+        if (*n_chars < 4)
+            chars[(*n_chars)++] = ']';
+        j++;
+    }
+    for (; re[j] && re[j] != ']'; j++) {
+        if (re[j] == '[' && (re[j + 1] == ':' || re[j + 1] == '.' || re[j + 1] == '=')) {
+            const char *end = strchr(re + j + 2, re[j + 1]);
+            while (end && end[1] != ']')
+                end = strchr(end + 1, re[j + 1]);
+            if (!end)
+                return strlen(re);
+            j = (size_t)(end + 1 - re);
+            *plain = false;
+            continue;
+        }
+        if (re[j] == '-' || (unsigned char)re[j] >= 0x80 || *n_chars == 4)
+            *plain = false;
+        else
+            chars[(*n_chars)++] = re[j];
+    }
+    return re[j] ? j + 1 : j;
+}
+
+/* One atom at RE[*I] into OUT (exact, or nothing known). */
+static void parse_atom(const char *re, size_t *i, struct need *need)
+{
+    unsigned char c = (unsigned char)re[*i];
+    struct set *out = &need->best;
+    set_none(out);
+    set_none(&need->small);
+    set_none(&need->lead);
+    if (c == '(') {
+        (*i)++;
+        parse_alt(re, i, need);
+        if (re[*i] == ')')
+            (*i)++;
+        return;
+    }
+    if (c == '[') {
+        char chars[4];
+        size_t n;
+        bool plain;
+        *i = bracket_end(re, *i, chars, &n, &plain);
+        if (plain && n > 0) {
+            out->n = (int)n;
+            out->exact = true;
+            for (size_t k = 0; k < n; k++)
+                out->s[k][0] = chars[k], out->s[k][1] = '\0';
+        }
+    } else if (c == '\\') {
+        unsigned char e = (unsigned char)re[*i + 1];
+        *i += e ? 2 : 1;
+        /* "\w", "\1", "\b" and the like: nothing known */
+        if (e && e < 0x80 &&
+            !((e >= '0' && e <= '9') || (e >= 'A' && e <= 'Z') || (e >= 'a' && e <= 'z'))) {
+            out->n = 1, out->exact = true;
+            out->s[0][0] = (char)e, out->s[0][1] = '\0';
+        }
+    } else if (strchr(".^$*+?{", c)) {
+        (*i)++;
+    } else {
+        /* a literal character, a UTF-8 sequence whole (a repetition after
+         * it repeats the character in a UTF-8 locale) */
+        size_t len = 1;
+        if (c >= 0xC0)
+            while (len < 4 && ((unsigned char)re[*i + len] & 0xC0) == 0x80)
+                len++;
+        out->n = 1, out->exact = true;
+        memcpy(out->s[0], re + *i, len);
+        out->s[0][len] = '\0';
+        *i += len;
+    }
+    consider_small(&need->small, out);
+    need->lead = *out;
+}
+
+/* A concatenation, up to "|", ")" or the end, into OUT. */
+static void parse_seq(const char *re, size_t *i, struct need *out)
+{
+    struct set best, small, chain, run, joined;
+    struct need atom;
+    set_none(&best);
+    set_none(&small);
+    set_none(&out->lead);
+    set_empty_string(&chain);
+    set_empty_string(&run); /* the literal characters since the last other atom */
+    bool whole = true;      /* every atom so far exact, once */
+    while (re[*i] && re[*i] != '|' && re[*i] != ')') {
+        parse_atom(re, i, &atom);
+        char q = re[*i];
+        long low = 1;
+        bool once = true;
+        if (q == '?' || q == '*' || q == '+') {
+            low = q == '+';
+            once = false;
+            (*i)++;
+        } else if (q == '{') {
+            const char *end = strchr(re + *i, '}');
+            low = strtol(re + *i + 1, NULL, 10);
+            once = false;
+            *i = end ? (size_t)(end + 1 - re) : strlen(re);
+        }
+        while (re[*i] == '?' || re[*i] == '*' || re[*i] == '+') { /* "a+?" and the like */
+            low = 0;
+            (*i)++;
+        }
+        if (once && atom.best.exact && atom.best.n == 1 && concat(&run, &atom.best)) {
+            /* run grows with chain below */
+        } else {
+            consider(&best, &run);
+            consider_small(&small, &run);
+            set_empty_string(&run);
+        }
+        if (low >= 1) {
+            consider(&best, &atom.best);
+            consider_small(&small, &atom.small);
+        }
+        if (once && atom.best.exact) {
+            if (!concat(&chain, &atom.best)) {
+                consider(&best, &chain);
+                consider_small(&small, &chain);
+                chain = atom.best;
+                whole = false;
+            }
+            continue;
+        }
+        if (whole) {
+            /* the first atom that is not one plain string: the match starts
+             * with the chain, and with the atom's lead when it is there */
+            out->lead = chain;
+            if (low >= 1 && atom.lead.n > 0 && !concat(&out->lead, &atom.lead))
+                out->lead = chain;
+        }
+        whole = false;
+        consider(&best, &chain);
+        consider_small(&small, &chain);
+        if (low >= 1 && !atom.best.exact && atom.lead.n > 0) {
+            joined = chain; /* ".so(\\.[0-9]+)*": ".so" */
+            if (concat(&joined, &atom.lead))
+                consider(&best, &joined);
+        }
+        if (low >= 1 && atom.best.exact) {
+            /* one copy at least: the chain runs into the first and out of
+             * the last */
+            joined = chain;
+            if (concat(&joined, &atom.best))
+                consider(&best, &joined);
+            chain = atom.best;
+            continue;
+        }
+        set_empty_string(&chain);
+    }
+    consider(&best, &run);
+    consider_small(&small, &run);
+    consider_small(&small, &chain);
+    if (whole) {
+        out->best = chain;
+        out->lead = chain;
+    } else {
+        consider(&best, &chain);
+        out->best = best;
+    }
+    out->small = small;
+}
+
+/* The union of A and B into A; none when either is none or it is too big. */
+static void unite(struct set *a, const struct set *b)
+{
+    if (a->n < 0 || b->n < 0 || a->n + b->n > SET_MAX) {
+        set_none(a);
+        return;
+    }
+    for (int k = 0; k < b->n; k++)
+        memcpy(a->s[a->n++], b->s[k], STR_CAP);
+    a->exact = a->exact && b->exact;
+}
+
+/* Alternatives, up to ")" or the end, into OUT: the union of what each
+ * requires, nothing when one requires nothing; the union of the smallest
+ * sets when that of the best is too big. */
+static void parse_alt(const char *re, size_t *i, struct need *out)
+{
+    parse_seq(re, i, out);
+    while (re[*i] == '|') {
+        (*i)++;
+        struct need next;
+        parse_seq(re, i, &next);
+        unite(&out->best, &next.best);
+        unite(&out->small, &next.small);
+        unite(&out->lead, &next.lead);
+        if (out->best.n < 0 && out->small.n > 0)
+            out->best = out->small;
+    }
+}
+
+size_t td_ere_needles(const char *re, struct td_ere_needles *out)
+{
+    struct need need;
+    size_t i = 0;
+    out->n = 0;
+    parse_alt(re, &i, &need);
+    struct set x = need.best.n > 0 && score(&need.best) ? need.best : need.small;
+    if (re[i] || x.n <= 0 || score(&x) == 0)
+        return 0; /* an unbalanced ")": nothing assumed */
+    for (int k = 0; k < x.n; k++)
+        memcpy(out->s[k], x.s[k], STR_CAP);
+    out->n = (size_t)x.n;
+    return out->n;
+}
+
+/* Whether TEXT holds NEEDLE, ASCII letters compared without case. */
+static bool holds_nocase(const char *text, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (const char *p = text; *p; p++)
+        if (strncasecmp(p, needle, n) == 0)
+            return true;
+    return false;
+}
+
+bool td_ere_needles_in(const struct td_ere_needles *n, const char *text, bool nocase)
+{
+    if (!n->n)
+        return true;
+    for (size_t k = 0; k < n->n; k++)
+        if (nocase ? holds_nocase(text, n->s[k]) : strstr(text, n->s[k]) != NULL)
+            return true;
+    return false;
+}
