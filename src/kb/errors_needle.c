@@ -19,6 +19,7 @@ enum { SET_MAX = TD_ERE_NEEDLES_MAX, STR_CAP = TD_ERE_NEEDLE_CAP };
 struct set {
     int n;
     bool exact;
+    unsigned char len[SET_MAX]; /* strlen of each */
     char s[SET_MAX][STR_CAP];
 };
 
@@ -33,6 +34,16 @@ static void set_empty_string(struct set *x)
     x->n = 1;
     x->exact = true;
     x->s[0][0] = '\0';
+    x->len[0] = 0;
+}
+
+/* X into TO: its strings only, not the whole array. */
+static void copy(struct set *to, const struct set *x)
+{
+    to->n = x->n;
+    to->exact = x->exact;
+    for (int i = 0; i < x->n; i++)
+        memcpy(to->s[i], x->s[i], (size_t)(to->len[i] = x->len[i]) + 1);
 }
 
 /* The shortest string of X: how well X rules a text out. */
@@ -42,7 +53,7 @@ static size_t score(const struct set *x)
         return 0;
     size_t low = (size_t)-1;
     for (int i = 0; i < x->n; i++) {
-        size_t len = strlen(x->s[i]);
+        size_t len = x->len[i];
         low = len < low ? len : low;
     }
     return low;
@@ -56,7 +67,7 @@ static void consider(struct set *best, const struct set *x)
     if (sx == 0)
         return;
     if (sx > sb || (sx == sb && x->n < best->n)) {
-        *best = *x;
+        copy(best, x);
         best->exact = false;
     }
 }
@@ -69,7 +80,7 @@ static void consider_small(struct set *small, const struct set *x)
     if (sx == 0)
         return;
     if (small->n <= 0 || x->n < small->n || (x->n == small->n && sx > score(small))) {
-        *small = *x;
+        copy(small, x);
         small->exact = false;
     }
 }
@@ -79,17 +90,31 @@ static bool concat(struct set *x, const struct set *y)
 {
     if (x->n * y->n > SET_MAX)
         return false;
-    struct set r = {.n = 0, .exact = true};
+    if (y->n == 1) { /* one string after each: in place (most atoms are a character) */
+        size_t b = y->len[0];
+        for (int i = 0; i < x->n; i++)
+            if (x->len[i] + b >= STR_CAP)
+                return false;
+        for (int i = 0; i < x->n; i++) {
+            memcpy(x->s[i] + x->len[i], y->s[0], b + 1);
+            x->len[i] = (unsigned char)(x->len[i] + b);
+        }
+        return true;
+    }
+    struct set r;
+    r.n = 0;
+    r.exact = true;
     for (int i = 0; i < x->n; i++)
         for (int j = 0; j < y->n; j++) {
-            size_t a = strlen(x->s[i]), b = strlen(y->s[j]);
+            size_t a = x->len[i], b = y->len[j];
             if (a + b >= STR_CAP)
                 return false;
             memcpy(r.s[r.n], x->s[i], a);
             memcpy(r.s[r.n] + a, y->s[j], b + 1);
+            r.len[r.n] = (unsigned char)(a + b);
             r.n++;
         }
-    *x = r;
+    copy(x, &r);
     return true;
 }
 
@@ -159,7 +184,7 @@ static void parse_atom(const char *re, size_t *i, struct need *need)
             out->n = (int)n;
             out->exact = true;
             for (size_t k = 0; k < n; k++)
-                out->s[k][0] = chars[k], out->s[k][1] = '\0';
+                out->s[k][0] = chars[k], out->s[k][1] = '\0', out->len[k] = 1;
         }
     } else if (c == '\\') {
         unsigned char e = (unsigned char)re[*i + 1];
@@ -168,7 +193,7 @@ static void parse_atom(const char *re, size_t *i, struct need *need)
         if (e && e < 0x80 &&
             !((e >= '0' && e <= '9') || (e >= 'A' && e <= 'Z') || (e >= 'a' && e <= 'z'))) {
             out->n = 1, out->exact = true;
-            out->s[0][0] = (char)e, out->s[0][1] = '\0';
+            out->s[0][0] = (char)e, out->s[0][1] = '\0', out->len[0] = 1;
         }
     } else if (strchr(".^$*+?{", c)) {
         (*i)++;
@@ -182,10 +207,11 @@ static void parse_atom(const char *re, size_t *i, struct need *need)
         out->n = 1, out->exact = true;
         memcpy(out->s[0], re + *i, len);
         out->s[0][len] = '\0';
+        out->len[0] = (unsigned char)len;
         *i += len;
     }
     consider_small(&need->small, out);
-    need->lead = *out;
+    copy(&need->lead, out);
 }
 
 /* A concatenation, up to "|", ")" or the end, into OUT. */
@@ -233,7 +259,7 @@ static void parse_seq(const char *re, size_t *i, struct need *out)
             if (!concat(&chain, &atom.best)) {
                 consider(&best, &chain);
                 consider_small(&small, &chain);
-                chain = atom.best;
+                copy(&chain, &atom.best);
                 whole = false;
             }
             continue;
@@ -241,25 +267,25 @@ static void parse_seq(const char *re, size_t *i, struct need *out)
         if (whole) {
             /* the first atom that is not one plain string: the match starts
              * with the chain, and with the atom's lead when it is there */
-            out->lead = chain;
+            copy(&out->lead, &chain);
             if (low >= 1 && atom.lead.n > 0 && !concat(&out->lead, &atom.lead))
-                out->lead = chain;
+                copy(&out->lead, &chain);
         }
         whole = false;
         consider(&best, &chain);
         consider_small(&small, &chain);
         if (low >= 1 && !atom.best.exact && atom.lead.n > 0) {
-            joined = chain; /* ".so(\\.[0-9]+)*": ".so" */
+            copy(&joined, &chain); /* ".so(\\.[0-9]+)*": ".so" */
             if (concat(&joined, &atom.lead))
                 consider(&best, &joined);
         }
         if (low >= 1 && atom.best.exact) {
             /* one copy at least: the chain runs into the first and out of
              * the last */
-            joined = chain;
+            copy(&joined, &chain);
             if (concat(&joined, &atom.best))
                 consider(&best, &joined);
-            chain = atom.best;
+            copy(&chain, &atom.best);
             continue;
         }
         set_empty_string(&chain);
@@ -268,13 +294,13 @@ static void parse_seq(const char *re, size_t *i, struct need *out)
     consider_small(&small, &run);
     consider_small(&small, &chain);
     if (whole) {
-        out->best = chain;
-        out->lead = chain;
+        copy(&out->best, &chain);
+        copy(&out->lead, &chain);
     } else {
         consider(&best, &chain);
-        out->best = best;
+        copy(&out->best, &best);
     }
-    out->small = small;
+    copy(&out->small, &small);
 }
 
 /* The union of A and B into A; none when either is none or it is too big. */
@@ -284,8 +310,10 @@ static void unite(struct set *a, const struct set *b)
         set_none(a);
         return;
     }
-    for (int k = 0; k < b->n; k++)
-        memcpy(a->s[a->n++], b->s[k], STR_CAP);
+    for (int k = 0; k < b->n; k++) {
+        memcpy(a->s[a->n], b->s[k], (size_t)b->len[k] + 1);
+        a->len[a->n++] = b->len[k];
+    }
     a->exact = a->exact && b->exact;
 }
 
@@ -303,7 +331,7 @@ static void parse_alt(const char *re, size_t *i, struct need *out)
         unite(&out->small, &next.small);
         unite(&out->lead, &next.lead);
         if (out->best.n < 0 && out->small.n > 0)
-            out->best = out->small;
+            copy(&out->best, &out->small);
     }
 }
 
@@ -313,12 +341,12 @@ size_t td_ere_needles(const char *re, struct td_ere_needles *out)
     size_t i = 0;
     out->n = 0;
     parse_alt(re, &i, &need);
-    struct set x = need.best.n > 0 && score(&need.best) ? need.best : need.small;
-    if (re[i] || x.n <= 0 || score(&x) == 0)
+    const struct set *x = need.best.n > 0 && score(&need.best) ? &need.best : &need.small;
+    if (re[i] || x->n <= 0 || score(x) == 0)
         return 0; /* an unbalanced ")": nothing assumed */
-    for (int k = 0; k < x.n; k++)
-        memcpy(out->s[k], x.s[k], STR_CAP);
-    out->n = (size_t)x.n;
+    for (int k = 0; k < x->n; k++)
+        memcpy(out->s[k], x->s[k], strlen(x->s[k]) + 1);
+    out->n = (size_t)x->n;
     return out->n;
 }
 
