@@ -17,6 +17,9 @@ struct pattern {
     regex_t re;
     const char *ere;    /* compiled at first use: most rows are ruled out by their needle */
     const char *needle; /* literal rows: their longest literal run, which the text must hold */
+    /* td_ere_needles of the ERE, found with its compilation: where in a
+     * text regexec may start (a long line before the needle's is skipped) */
+    struct td_ere_needles *needles;
     bool compiled, ok;
     size_t specificity;
     int groups[MAX_PLACEHOLDERS]; /* subexpression of each placeholder */
@@ -296,8 +299,11 @@ static bool try_pattern(struct pattern *p, const char *text, struct td_explain_m
     if (!p->compiled) {
         p->compiled = true;
         p->ok = regcomp(&p->re, p->ere, REG_EXTENDED | REG_NEWLINE) == 0;
+        if (p->ok && (p->needles = td_arena_alloc(&g_cat.arena, sizeof *p->needles)) != NULL)
+            td_ere_needles(p->ere, p->needles);
     }
-    if (!p->ok || regexec(&p->re, text, MAX_GROUPS, g, 0) != 0)
+    static const struct td_ere_needles none = {0};
+    if (!p->ok || td_ere_exec(&p->re, p->needles ? p->needles : &none, text, MAX_GROUPS, g) != 0)
         return false;
     m->specificity = p->specificity;
     m->n_captures = 0;

@@ -724,14 +724,14 @@ static const char *grab(const char *text, size_t i, struct td_arena *a)
     }
     /* the pattern's required text first: most extractors are ruled out
      * by a strstr, and compiled only when one is not */
-    if (!td_ere_needles_in(&g_ex.needles[i], text, false))
+    if (!td_ere_needles_from(&g_ex.needles[i], text))
         return NULL;
     if (!g_ex.compiled[i]) {
         g_ex.compiled[i] = true;
         g_ex.ok[i] = regcomp(&g_ex.re[i], extractors[i].re, REG_EXTENDED | REG_NEWLINE) == 0;
     }
     regmatch_t m[8];
-    if (!g_ex.ok[i] || regexec(&g_ex.re[i], text, 8, m, 0) != 0)
+    if (!g_ex.ok[i] || td_ere_exec(&g_ex.re[i], &g_ex.needles[i], text, 8, m) != 0)
         return NULL;
     int gi = extractors[i].group;
     if (m[gi].rm_so < 0)

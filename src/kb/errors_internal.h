@@ -3,6 +3,7 @@
 #ifndef TD_KB_ERRORS_INTERNAL_H
 #define TD_KB_ERRORS_INTERNAL_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -91,12 +92,27 @@ size_t td_ere_needle(const char *re, char *out, size_t cap);
 enum { TD_ERE_NEEDLES_MAX = 16, TD_ERE_NEEDLE_CAP = 40 };
 struct td_ere_needles {
     size_t n;
+    bool one_line; /* no match holds a newline (no "\n", [[:space:]], ...) */
     char s[TD_ERE_NEEDLES_MAX][TD_ERE_NEEDLE_CAP];
 };
 size_t td_ere_needles(const char *re, struct td_ere_needles *out);
 /* Whether TEXT holds one of N's texts (ASCII letters without case when
  * NOCASE, for a REG_ICASE pattern); true when N knows none. */
 bool td_ere_needles_in(const struct td_ere_needles *n, const char *text, bool nocase);
+/* Where regexec of N's ERE over TEXT may start with the same leftmost match:
+ * the start of the line that holds the first of N's texts when no match
+ * holds a newline (a match is inside one line, which holds a needle), so a
+ * long line before it is not tried at every position; TEXT when a match
+ * may span lines or N knows nothing; NULL when TEXT holds none of N's
+ * texts. The offsets regexec gives are then from the pointer returned. */
+const char *td_ere_needles_from(const struct td_ere_needles *n, const char *text);
+/* regexec of RE (compiled with REG_NEWLINE; N its needles) over TEXT, with
+ * regexec's answer: when no match holds a newline, only the lines that hold
+ * one of N's texts are tried, each alone, so a long line without one costs
+ * nothing, before or after them; otherwise from td_ere_needles_from. M's
+ * offsets are from TEXT. */
+int td_ere_exec(const regex_t *re, const struct td_ere_needles *n, const char *text, size_t nmatch,
+                regmatch_t *m);
 
 /* Whether TEXT holds a Windows path written with forward slashes ("C:/x"). */
 bool td_explain_drive_path(const char *text);

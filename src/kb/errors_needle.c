@@ -335,11 +335,41 @@ static void parse_alt(const char *re, size_t *i, struct need *out)
     }
 }
 
+/* Whether no match of RE (compiled with REG_NEWLINE) holds a newline: RE
+ * has none outside a "[^...]" list (which, like ".", never matches one
+ * there), no [:space:] or [:cntrl:] class outside one, no GNU \s or \W. */
+static bool one_line(const char *re)
+{
+    for (size_t i = 0; re[i]; i++) {
+        if (re[i] == '\\') {
+            if (re[i + 1] == 's' || re[i + 1] == 'W' || re[i + 1] == '\n')
+                return false;
+            if (re[i + 1])
+                i++;
+            continue;
+        }
+        if (re[i] == '\n')
+            return false;
+        if (re[i] != '[')
+            continue;
+        char chars[4];
+        size_t n, end = bracket_end(re, i, chars, &n, &(bool){false});
+        bool negated = re[i + 1] == '^';
+        for (size_t k = i + 1; !negated && k < end; k++)
+            if (re[k] == '\n' || !strncmp(re + k, "[:space:]", 9) ||
+                !strncmp(re + k, "[:cntrl:]", 9))
+                return false;
+        i = end - 1;
+    }
+    return true;
+}
+
 size_t td_ere_needles(const char *re, struct td_ere_needles *out)
 {
     struct need need;
     size_t i = 0;
     out->n = 0;
+    out->one_line = false;
     parse_alt(re, &i, &need);
     const struct set *x = need.best.n > 0 && score(&need.best) ? &need.best : &need.small;
     if (re[i] || x->n <= 0 || score(x) == 0)
@@ -347,6 +377,7 @@ size_t td_ere_needles(const char *re, struct td_ere_needles *out)
     for (int k = 0; k < x->n; k++)
         memcpy(out->s[k], x->s[k], strlen(x->s[k]) + 1);
     out->n = (size_t)x->n;
+    out->one_line = one_line(re);
     return out->n;
 }
 
@@ -368,4 +399,87 @@ bool td_ere_needles_in(const struct td_ere_needles *n, const char *text, bool no
         if (nocase ? holds_nocase(text, n->s[k]) : strstr(text, n->s[k]) != NULL)
             return true;
     return false;
+}
+
+const char *td_ere_needles_from(const struct td_ere_needles *n, const char *text)
+{
+    if (!n->n)
+        return text;
+    const char *first = NULL;
+    for (size_t k = 0; k < n->n; k++) {
+        const char *at = strstr(text, n->s[k]);
+        if (at && (!first || at < first))
+            first = at;
+    }
+    if (!first || !n->one_line)
+        return first ? text : NULL;
+    while (first > text && first[-1] != '\n')
+        first--;
+    return first;
+}
+
+/* M's offsets moved by BY. */
+static void shift(regmatch_t *m, size_t nmatch, size_t by)
+{
+    for (size_t i = 0; i < nmatch; i++)
+        if (m[i].rm_so >= 0)
+            m[i].rm_so += (regoff_t)by, m[i].rm_eo += (regoff_t)by;
+}
+
+int td_ere_exec(const regex_t *re, const struct td_ere_needles *n, const char *text, size_t nmatch,
+                regmatch_t *m)
+{
+    const char *from = td_ere_needles_from(n, text);
+    if (!from)
+        return REG_NOMATCH;
+    if (!n->n || !n->one_line) {
+        int rc = regexec(re, from, nmatch, m, 0);
+        if (rc == 0)
+            shift(m, nmatch, (size_t)(from - text));
+        return rc;
+    }
+    /* each needle's next place at or after the line tried, found once */
+    const char *next[TD_ERE_NEEDLES_MAX];
+    for (size_t k = 0; k < n->n; k++)
+        next[k] = strstr(from, n->s[k]);
+    char small[4096], *line = small;
+    size_t line_cap = sizeof small;
+    int rc = REG_NOMATCH;
+    for (const char *start = from; rc == REG_NOMATCH && start;) {
+        const char *end = strchr(start, '\n');
+        size_t len = end ? (size_t)(end - start) : strlen(start);
+        if (len + 1 > line_cap) {
+            char *bigger = malloc(len + 1);
+            if (!bigger) { /* no memory: the text whole, from here */
+                rc = regexec(re, start, nmatch, m, 0);
+                if (rc == 0)
+                    shift(m, nmatch, (size_t)(start - text));
+                break;
+            }
+            if (line != small)
+                free(line);
+            line = bigger, line_cap = len + 1;
+        }
+        memcpy(line, start, len);
+        line[len] = '\0';
+        rc = regexec(re, line, nmatch, m, 0);
+        if (rc == 0) {
+            shift(m, nmatch, (size_t)(start - text));
+            break;
+        }
+        /* the next line that holds a needle */
+        const char *after = end ? end + 1 : NULL, *first = NULL;
+        for (size_t k = 0; after && k < n->n; k++) {
+            if (next[k] && next[k] < after)
+                next[k] = strstr(after, n->s[k]);
+            if (next[k] && (!first || next[k] < first))
+                first = next[k];
+        }
+        while (first && first > after && first[-1] != '\n')
+            first--;
+        start = first;
+    }
+    if (line != small)
+        free(line);
+    return rc;
 }

@@ -748,10 +748,11 @@ static void read_versions(const char *text, const struct td_explain_fields *f,
     }
     for (size_t k = 0; k < N_VERSION_RULES; k++) {
         const struct version_rule *r = &version_rules[k];
-        if (!td_ere_needles_in(&g_vr.needles[k], text, false))
+        const char *from = td_ere_needles_from(&g_vr.needles[k], text);
+        if (!from)
             continue;
         regmatch_t m[4];
-        for (const char *s = text; g_vr.ok[k] && regexec(&g_vr.re[k], s, 4, m, 0) == 0;
+        for (const char *s = from; g_vr.ok[k] && regexec(&g_vr.re[k], s, 4, m, 0) == 0;
              s += m[0].rm_eo > 0 ? m[0].rm_eo : 1) {
             char v[32], out[32];
             int len = (int)(m[r->group].rm_eo - m[r->group].rm_so);
@@ -1608,8 +1609,7 @@ static bool captures_listed(const struct raiser_row *r, const char *text, const 
 static bool raiser_matches(const struct raiser_row *r, const char *text, regmatch_t *m,
                            size_t nmatch)
 {
-    return r->ok && td_ere_needles_in(&r->needles, text, false) &&
-           regexec(&r->re, text, nmatch, m, 0) == 0;
+    return r->ok && td_ere_exec(&r->re, &r->needles, text, nmatch, m) == 0;
 }
 
 /* Whether row R is the system loader's own (dyld's or ld.so's). */

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# explain on hostile texts (docs/explain.md "Long texts", issues 25 and 31):
+# lines of 100,000 characters without a blank (identifiers, dots, digits,
+# dashes, slashes, a dotted module path, a deep path, ".1" and ".so"
+# repeated), alone, and an identifier line before and after a real error.
+# glibc's regexec tries every start position of a line, so one ERE without a
+# needle, the library-name ERE, or a one-line ERE run past its needle's line
+# costs time in the square of the line's length: 0.5-1.6 s a 10,000-character
+# line each before (three patterns), so over 100 s each on these. Each text
+# must be answered inside a generous timeout: a guard against a hang, not a
+# measure of speed. The answer to a text with a real error is that of the
+# error alone.
+set -euo pipefail
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+/usr/bin/python3 - "$tmp" <<'P'
+import random, sys
+tmp = sys.argv[1]
+L = 100000
+rnd = random.Random(7)
+lines = {
+    "ident": "".join(rnd.choice("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") for _ in range(L)),
+    "dots": "." * L,
+    "digits": "9" * L,
+    "dashes": "-" * L,
+    "slashes": "/" * L,
+    "dotted": ".".join("mod%d" % i for i in range(L // 7)),
+    "path": "/" + "/".join("dir%d" % i for i in range(L // 7)),
+    "dotone": ".1" * (L // 2),
+    "dotso": ".so" * (L // 3),
+}
+errors = {
+    "linux": "OSError: libcudnn.so.9: cannot open shared object file: No such file or directory\n",
+    "dotnet": "System.IO.FileNotFoundException: Could not load file or assembly 'Foo.Bar, Version=1.0.0.0' or one of its dependencies.\n",
+    "c10d": "[c10d] The client socket has failed to connect to [localhost]:29500 (errno: 111 - Connection refused).\n",
+}
+for name, line in lines.items():
+    open(f"{tmp}/{name}.txt", "w").write(line + "\n")
+for name, err in errors.items():
+    open(f"{tmp}/{name}.alone", "w").write(err)
+    open(f"{tmp}/{name}-after-ident.txt", "w").write(lines["ident"] + "\n" + err)
+    open(f"{tmp}/{name}-before-ident.txt", "w").write(err + lines["ident"] + "\n")
+P
+bad=0
+for f in "$tmp"/*.txt; do
+    set +e
+    timeout 60 "$TD_BIN" explain --format json "$f" >"$f.json" 2>"$f.err"
+    rc=$?
+    set -e
+    name=$(basename "$f" .txt)
+    if [ "$rc" -gt 1 ]; then
+        echo "FAIL: $name: status $rc (124: over the 60 s guard)"
+        bad=1
+    else
+        echo "ok: $name: status $rc"
+    fi
+done
+for err in linux dotnet c10d; do
+    "$TD_BIN" explain --format json "$tmp/$err.alone" >"$tmp/$err.alone.json" 2>/dev/null || true
+done
+/usr/bin/python3 - "$tmp" <<'P' || bad=1
+import json, sys
+tmp = sys.argv[1]
+bad = 0
+for err in ("linux", "dotnet", "c10d"):
+    y = json.load(open(f"{tmp}/{err}.alone.json"))["explain"]
+    for where in ("after", "before"):
+        x = json.load(open(f"{tmp}/{err}-{where}-ident.txt.json"))["explain"]
+        ok = x["id"] == y["id"] and x.get("load_error") == y.get("load_error")
+        print(("ok: " if ok else "FAIL: ") + f"{err} {where} a long line: {x['id']} (alone: {y['id']})")
+        bad += not ok
+sys.exit(1 if bad else 0)
+P
+exit "$bad"
