@@ -303,7 +303,8 @@ static bool try_pattern(struct pattern *p, const char *text, struct td_explain_m
             td_ere_needles(p->ere, p->needles);
     }
     static const struct td_ere_needles none = {0};
-    if (!p->ok || td_ere_exec(&p->re, p->needles ? p->needles : &none, text, MAX_GROUPS, g) != 0)
+    if (!p->ok ||
+        td_ere_needles_exec(&p->re, p->needles ? p->needles : &none, text, MAX_GROUPS, g) != 0)
         return false;
     m->specificity = p->specificity;
     m->n_captures = 0;

@@ -731,7 +731,7 @@ static const char *grab(const char *text, size_t i, struct td_arena *a)
         g_ex.ok[i] = regcomp(&g_ex.re[i], extractors[i].re, REG_EXTENDED | REG_NEWLINE) == 0;
     }
     regmatch_t m[8];
-    if (!g_ex.ok[i] || td_ere_exec(&g_ex.re[i], &g_ex.needles[i], text, 8, m) != 0)
+    if (!g_ex.ok[i] || td_ere_needles_exec(&g_ex.re[i], &g_ex.needles[i], text, 8, m) != 0)
         return NULL;
     int gi = extractors[i].group;
     if (m[gi].rm_so < 0)

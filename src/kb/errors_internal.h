@@ -3,11 +3,11 @@
 #ifndef TD_KB_ERRORS_INTERNAL_H
 #define TD_KB_ERRORS_INTERNAL_H
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "base/arena.h"
+#include "base/compat.h"
 #include "kb/errors.h"
 
 /* One row of data/windows_error_messages.tsv. */
@@ -111,8 +111,8 @@ const char *td_ere_needles_from(const struct td_ere_needles *n, const char *text
  * one of N's texts are tried, each alone, so a long line without one costs
  * nothing, before or after them; otherwise from td_ere_needles_from. M's
  * offsets are from TEXT. */
-int td_ere_exec(const regex_t *re, const struct td_ere_needles *n, const char *text, size_t nmatch,
-                regmatch_t *m);
+int td_ere_needles_exec(const regex_t *re, const struct td_ere_needles *n, const char *text,
+                        size_t nmatch, regmatch_t *m);
 
 /* Whether TEXT holds a Windows path written with forward slashes ("C:/x"). */
 bool td_explain_drive_path(const char *text);

@@ -426,8 +426,8 @@ static void shift(regmatch_t *m, size_t nmatch, size_t by)
             m[i].rm_so += (regoff_t)by, m[i].rm_eo += (regoff_t)by;
 }
 
-int td_ere_exec(const regex_t *re, const struct td_ere_needles *n, const char *text, size_t nmatch,
-                regmatch_t *m)
+int td_ere_needles_exec(const regex_t *re, const struct td_ere_needles *n, const char *text,
+                        size_t nmatch, regmatch_t *m)
 {
     const char *from = td_ere_needles_from(n, text);
     if (!from)

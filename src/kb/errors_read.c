@@ -1609,7 +1609,7 @@ static bool captures_listed(const struct raiser_row *r, const char *text, const 
 static bool raiser_matches(const struct raiser_row *r, const char *text, regmatch_t *m,
                            size_t nmatch)
 {
-    return r->ok && td_ere_exec(&r->re, &r->needles, text, nmatch, m) == 0;
+    return r->ok && td_ere_needles_exec(&r->re, &r->needles, text, nmatch, m) == 0;
 }
 
 /* Whether row R is the system loader's own (dyld's or ld.so's). */

@@ -44,12 +44,12 @@ P
 bad=0
 for f in "$tmp"/*.txt; do
     set +e
-    timeout 60 "$TD_BIN" explain --format json "$f" >"$f.json" 2>"$f.err"
+    timeout 20 "$TD_BIN" explain --format json "$f" >"$f.json" 2>"$f.err"
     rc=$?
     set -e
     name=$(basename "$f" .txt)
     if [ "$rc" -gt 1 ]; then
-        echo "FAIL: $name: status $rc (124: over the 60 s guard)"
+        echo "FAIL: $name: status $rc (124: over the 20 s guard)"
         bad=1
     else
         echo "ok: $name: status $rc"
@@ -65,7 +65,10 @@ bad = 0
 for err in ("linux", "dotnet", "c10d"):
     y = json.load(open(f"{tmp}/{err}.alone.json"))["explain"]
     for where in ("after", "before"):
-        x = json.load(open(f"{tmp}/{err}-{where}-ident.txt.json"))["explain"]
+        try:
+            x = json.load(open(f"{tmp}/{err}-{where}-ident.txt.json"))["explain"]
+        except ValueError:
+            x = {"id": "(no answer)"}
         ok = x["id"] == y["id"] and x.get("load_error") == y.get("load_error")
         print(("ok: " if ok else "FAIL: ") + f"{err} {where} a long line: {x['id']} (alone: {y['id']})")
         bad += not ok
