@@ -36,5 +36,5 @@ for k, e in errors.items():
 P
 for f in "$tmp"/*.txt; do
     /usr/bin/time -f "%U %S" -o "$tmp/time" timeout 300 "$td" explain --format json "$f" >/dev/null 2>&1 || true
-    printf '%-22s %s s\n' "$(basename "$f" .txt)" "$(awk '{printf "%.2f", $1 + $2}' "$tmp/time")"
+    printf '%-22s %s s\n' "$(basename "$f" .txt)" "$(tail -n 1 "$tmp/time" | awk '{printf "%.2f", $1 + $2}')"
 done

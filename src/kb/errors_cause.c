@@ -33,6 +33,8 @@ struct api_home {
 struct dialog_row {
     const char *form, *kind, *pattern;
     int file, symbol;
+    char needle[64];               /* td_ere_needle's run, compared without case, "" */
+    bool needles_found;            /* NEEDLES found: at the first text that holds NEEDLE */
     struct td_ere_needles needles; /* texts one of which every match holds, without case */
     regex_t re;
     bool ok;
@@ -171,7 +173,7 @@ static void load_dialogs(void)
         d->ok =
             d->pattern && regcomp(&d->re, d->pattern, REG_EXTENDED | REG_ICASE | REG_NEWLINE) == 0;
         if (d->pattern)
-            td_ere_needles(d->pattern, &d->needles);
+            td_ere_needle(d->pattern, d->needle, sizeof d->needle);
     }
 }
 
@@ -406,7 +408,11 @@ static bool from_dialog(struct td_explain *x)
     regmatch_t m[10];
     for (size_t i = 0; i < g_kb.n_dialogs; i++) {
         struct dialog_row *d = &g_kb.dialogs[i];
-        if (!d->ok || !td_ere_needles_in(&d->needles, x->text, true) ||
+        if (!d->ok || (d->needle[0] && !td_ere_holds_nocase(x->text, d->needle)))
+            continue;
+        if (!d->needles_found)
+            d->needles_found = true, td_ere_needles(d->pattern, &d->needles);
+        if (!td_ere_needles_in(&d->needles, x->text, true) ||
             regexec(&d->re, x->text, 10, m, 0) != 0)
             continue;
         struct td_explain_load *l = &x->load;

@@ -381,8 +381,7 @@ size_t td_ere_needles(const char *re, struct td_ere_needles *out)
     return out->n;
 }
 
-/* Whether TEXT holds NEEDLE, ASCII letters compared without case. */
-static bool holds_nocase(const char *text, const char *needle)
+bool td_ere_holds_nocase(const char *text, const char *needle)
 {
     size_t n = strlen(needle);
     for (const char *p = text; *p; p++)
@@ -396,7 +395,7 @@ bool td_ere_needles_in(const struct td_ere_needles *n, const char *text, bool no
     if (!n->n)
         return true;
     for (size_t k = 0; k < n->n; k++)
-        if (nocase ? holds_nocase(text, n->s[k]) : strstr(text, n->s[k]) != NULL)
+        if (nocase ? td_ere_holds_nocase(text, n->s[k]) : strstr(text, n->s[k]) != NULL)
             return true;
     return false;
 }

@@ -31,8 +31,10 @@ enum {
 struct raiser_row {
     const char *raiser, *operation, *kind, *library, *detail, *fix, *source, *pattern;
     int order;
-    size_t row; /* its place in the file: ties in order keep it (qsort is not stable) */
-    int group;  /* the pattern's group that holds the file, 0: none */
+    size_t row;         /* its place in the file: ties in order keep it (qsort is not stable) */
+    int group;          /* the pattern's group that holds the file, 0: none */
+    char needle[64];    /* td_ere_needle's run of text every match holds, "" */
+    bool needles_found; /* NEEDLES found: at the first text that holds NEEDLE */
     struct td_ere_needles needles; /* texts one of which every match holds */
     regex_t re;
     bool ok;
@@ -128,7 +130,7 @@ static void load_raisers(void)
         r->order = atoi(td_table_cell(&t, 9));
         r->ok = r->pattern && regcomp(&r->re, r->pattern, REG_EXTENDED | REG_NEWLINE) == 0;
         if (r->pattern)
-            td_ere_needles(r->pattern, &r->needles);
+            td_ere_needle(r->pattern, r->needle, sizeof r->needle);
     }
     /* a row past the cap would be dropped without a word: say so instead */
     g_rd.raisers_dropped = g_rd.n_raisers == MAX_RAISERS && td_table_next(&t);
@@ -1609,7 +1611,12 @@ static bool captures_listed(const struct raiser_row *r, const char *text, const 
 static bool raiser_matches(const struct raiser_row *r, const char *text, regmatch_t *m,
                            size_t nmatch)
 {
-    return r->ok && td_ere_needles_exec(&r->re, &r->needles, text, nmatch, m) == 0;
+    struct raiser_row *w = &g_rd.raisers[r - g_rd.raisers]; /* its needles, found once */
+    if (!r->ok || (r->needle[0] && !strstr(text, r->needle)))
+        return false;
+    if (!r->needles_found)
+        w->needles_found = true, td_ere_needles(r->pattern, &w->needles);
+    return td_ere_needles_exec(&r->re, &r->needles, text, nmatch, m) == 0;
 }
 
 /* Whether row R is the system loader's own (dyld's or ld.so's). */
