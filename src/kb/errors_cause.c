@@ -894,6 +894,23 @@ static const char *loading_call_argument(const char *text, struct td_arena *a)
     return found ? td_explain_base_name(td_arena_strndup(a, found, len)) : NULL;
 }
 
+/* Whether TEXT's WinError is pip's own: "ERROR: Could not install packages
+ * due to an OSError: [WinError 5] Access is denied: 'PATH'" (EnvironmentError
+ * before pip 20.3) is the installer failing to write, move or remove a file
+ * of the package it replaces (src/pip/_internal/commands/install.py,
+ * create_os_error_message), not a load of it. */
+static bool pip_install_error(const char *text)
+{
+    for (const char *p = strstr(text, "Could not install packages due to an"); p;
+         p = strstr(p + 1, "Could not install packages due to an")) {
+        size_t n = strcspn(p, "\n");
+        const char *w = strstr(p, "WinError");
+        if (w && w < p + n)
+            return true;
+    }
+    return false;
+}
+
 /* Windows: a code (WinError, LoadLibrary's, NTSTATUS, a localised system
  * message), torch's preload ("Error loading ... or one of its dependencies")
  * or a cut-off remainder of it. */
@@ -918,6 +935,10 @@ static void from_windows(struct td_explain *x)
     bool ctypes_126 = !kind && !preload && !failed_to_load && has(x->text, "_dlopen(") &&
                       has(x->text, "FileNotFoundError") && is(x->parts.platform, "windows");
     if (!kind && !preload && !failed_to_load && !ctypes_126)
+        return;
+    /* pip's file operations fail on a path too long (206) as loads do, and
+     * that is read; its other codes (5, 32) are no load's */
+    if (f->win32 && !preload && !is(kind, TD_KIND_PATH_TOO_LONG) && pip_install_error(x->text))
         return;
     l->form = preload ? "torch-preload" : has(x->text, "ctypes") ? "ctypes" : "windows";
     if (ctypes_126 && !f->file)

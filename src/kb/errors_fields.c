@@ -1204,12 +1204,52 @@ static const char *error_code_of(const char *text, const struct td_explain_field
     return code[0] ? td_arena_strdup(a, code) : NULL;
 }
 
+/* Whether NAME is a name .NET's probing made of WANT (W bytes) by putting
+ * "lib" before it, with or without the platform's suffix (NativeLibrary's
+ * LibraryNameVariation tries X.so, libX.so, X, libX): liblibSkiaSharp. */
+static bool prefixed_probe(const char *name, const char *want, size_t w)
+{
+    static const char *const suffixes[] = {"", ".so", ".dylib"};
+    if (strncmp(name, "lib", 3) != 0 || strncmp(name + 3, want, w) != 0)
+        return false;
+    for (size_t k = 0; k < sizeof suffixes / sizeof *suffixes; k++)
+        if (strcmp(name + 3 + w, suffixes[k]) == 0)
+            return true;
+    return false;
+}
+
+/* .NET on Linux and macOS (Strings.resx DllNotFound_Linux, DllNotFound_Mac:
+ * "Unable to load shared library '{0}' or one of its dependencies. In order to
+ * help diagnose loading problems, consider setting the LD_DEBUG /
+ * DYLD_PRINT_LIBRARIES environment variable: {1}", {1} the dlerror() of each
+ * name tried): when the file the loader's message names is only one of the
+ * names .NET's probing made of the one it was asked for, "lib" put before a
+ * name that had it already (liblibSkiaSharp for libSkiaSharp), the library is
+ * the one asked for; a dependency the loader names instead is the file
+ * missing. */
+static void dotnet_probe(const char *text, struct td_explain_fields *f, struct td_arena *a)
+{
+    static const char lead[] = "Unable to load shared library '";
+    const char *at = strstr(text, lead);
+    if (!at || !f->file)
+        return;
+    const char *want = at + sizeof lead - 1;
+    size_t w = strcspn(want, "'\n");
+    const char *base = f->file; /* after the last folder, either slash */
+    for (const char *c = f->file; *c; c++)
+        if (*c == '/' || *c == '\\')
+            base = c + 1;
+    if (w && want[w] == '\'' && prefixed_probe(base, want, w))
+        f->file = td_arena_strndup(a, want, w);
+}
+
 void td_explain_extract(const char *text, struct td_explain_fields *f, struct td_arena *a)
 {
     const char *cuda_error = NULL;
     for (size_t i = 0; i < N_EXTRACTORS; i++)
         take_field(text, i, f, &cuda_error, a);
     tidy_paths(f);
+    dotnet_probe(text, f, a);
     take_winmsg(text, f, a);
     take_win32(text, f, a);
     take_ntstatus_name(text, f, a);

@@ -1678,6 +1678,13 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
             continue;
         bool load_code = strcmp(c->space, "win32") == 0 || strcmp(c->space, "errno") == 0 ||
                          strcmp(c->space, "ntstatus") == 0;
+        /* a code that says only that nothing loadable was found (ENOENT,
+         * 126) does not undo a row that says why: the JVM read the file's
+         * ELF header after dlopen's "No such file or directory" (glibc
+         * passes over a file of another machine as if it were not there) */
+        if (load_code && p->raiser_kind && strcmp(c->kind, TD_KIND_MISSING_LIBRARY) == 0 &&
+            strcmp(p->raiser_kind, TD_KIND_MISSING_LIBRARY) != 0)
+            continue;
         if (load_code == (strcmp(p->operation, "load") == 0) || !p->raiser_kind) {
             p->raiser_kind = c->kind;
             break;

@@ -1791,6 +1791,76 @@ static void o21_interpreter_and_page_size(void **state)
            "corrupted_file", "libpatched.so", NULL);
 }
 
+static void s2_o25_opened(void **state)
+{
+    (void)state;
+    /* the JVM's reading of the ELF header after dlopen failed (os_linux.cpp):
+     * glibc passes over a file of another machine as if it were not there, so
+     * its ENOENT does not undo the JVM's diagnosis; JDK 8's "-bit" form too */
+    expect("Exception in thread \"main\" java.lang.UnsatisfiedLinkError: /tmp/jni-77/libserial.so: "
+           "/tmp/jni-77/libserial.so: cannot open shared object file: No such file or directory "
+           "(Possible cause: can't load AMD 64-bit .so on a AARCH64-bit platform)",
+           "wrong_architecture", "libserial.so", NULL);
+    expect("java.lang.UnsatisfiedLinkError: /opt/app/natives/libjcodec.so: /opt/app/natives/"
+           "libjcodec.so: cannot open shared object file: No such file or directory (Possible "
+           "cause: can't load AARCH64 .so on a AMD 64 platform)",
+           "wrong_architecture", "libjcodec.so", NULL);
+    /* without the JVM's hint the file is missing */
+    expect("java.lang.UnsatisfiedLinkError: /tmp/jni-77/libserial.so: /tmp/jni-77/libserial.so: "
+           "cannot open shared object file: No such file or directory",
+           "missing_library", "libserial.so", NULL);
+    /* a host's log that re-wrapped the loader's message between two words */
+    expect("[plugin-host] failed to load /opt/synth/plugins/libreverb.so: /opt/synth/plugins/"
+           "libreverb.so: cannot enable executable\n    stack as shared object requires: "
+           "Invalid argument",
+           "unreadable_file", "libreverb.so", NULL);
+    /* the container runtimes' checks of the image's CUDA against the driver */
+    expect("nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please "
+           "update your driver to a newer version, or use an earlier cuda container: unknown.",
+           "cuda_driver_too_old", "libcuda.so.1", NULL);
+    expect("nvidia-docker | 2017/03/02 09:11:45 Error: unsupported CUDA version: driver 8.0 < "
+           "image 9.0",
+           "cuda_driver_too_old", "libcuda.so.1", NULL);
+    /* a driver error whose name printed as (null): only the stub leaves it unset */
+    expect("CUDA Error: (null) /src/plugin/fmha/fused_multihead_attention_v2.h 641", "stub_library",
+           "libcuda.so", NULL);
+    /* .NET's probing put "lib" before a name that had it: the name asked for;
+     * a dependency the loader names is the file missing */
+    expect("System.DllNotFoundException: Unable to load shared library 'libgdiplus' or one of its "
+           "dependencies. In order to help diagnose loading problems, consider setting the "
+           "LD_DEBUG environment variable: liblibgdiplus: cannot open shared object file: No "
+           "such file or directory",
+           "missing_library", "libgdiplus", NULL);
+    expect("System.DllNotFoundException: Unable to load shared library 'libSkiaSharp' or one of "
+           "its dependencies. In order to help diagnose loading problems, consider setting the "
+           "LD_DEBUG environment variable: libfontconfig.so.1: cannot open shared object file: "
+           "No such file or directory",
+           "missing_library", "libfontconfig.so.1", NULL);
+    /* the rendezvous server's port held by another process: no kind of explain's */
+    expect_unnamed("torch.distributed.DistNetworkError: The server socket has failed to listen on "
+                   "any local network address. port: 29500, useIpv6: 0, code: -98, name: "
+                   "EADDRINUSE, message: address already in use",
+                   NULL);
+    expect_unnamed("  File \"/env/lib/python3.8/site-packages/torch/distributed/rendezvous.py\", "
+                   "line 142, in _tcp_rendezvous_handler\n    store = TCPStore(result.hostname, "
+                   "result.port, world_size, start_daemon, timeout)\nRuntimeError: Address "
+                   "already in use",
+                   NULL);
+    /* pip failing to replace a file of the package it installs is no load;
+     * a path too long for its file operation still is path_too_long */
+    expect_unnamed("ERROR: Could not install packages due to an OSError: [WinError 32] The process "
+                   "cannot access the file because it is being used by another process: "
+                   "'C:\\\\venv\\\\Lib\\\\site-packages\\\\torch\\\\lib\\\\torch_cpu.dll'",
+                   NULL);
+    expect_unnamed("ERROR: Could not install packages due to an EnvironmentError: [WinError 5] "
+                   "Access is denied: 'C:\\\\Python38\\\\Lib\\\\site-packages\\\\~umpy\\\\core\\\\"
+                   "_multiarray_umath.cp38-win_amd64.pyd'",
+                   NULL);
+    expect("OSError: [WinError 5] Access is denied. Error loading \"C:\\\\app\\\\venv\\\\lib\\\\"
+           "site-packages\\\\torch\\\\lib\\\\c10.dll\" or one of its dependencies.",
+           "unreadable_file", "c10.dll", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1837,6 +1907,7 @@ int main(void)
         cmocka_unit_test(o20_newest_raisers),
         cmocka_unit_test(o21_interpreter_and_page_size),
         cmocka_unit_test(r1_o17_opened),
+        cmocka_unit_test(s2_o25_opened),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
