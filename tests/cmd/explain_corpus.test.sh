@@ -291,6 +291,15 @@
 #                                     extensions), open from the start (docs/
 #                                     explain.md "Session 17: R1 opened
 #                                     (Windows) and set O17"): held to 90%;
+#   tests/cmd/explain_fresh_o24.json -- O24 (session 18), 20 Windows texts of
+#                                     2023-2026 threads from 20 projects, of
+#                                     the forms S's Windows half missed (no
+#                                     file named, installer and launcher logs,
+#                                     dialogs, other languages, .NET, Java,
+#                                     Node, PyInstaller), open from the start
+#                                     (docs/explain.md "Session 18: S1 opened
+#                                     (Windows) and set O24"): held to its
+#                                     after score, 16/20;
 #   tests/cmd/explain_shapes.json   -- no user's text: each is composed from a
 #                                     message format as its source prints it
 #                                     (dyld's reasons, NCCL, c10d, cuDNN, ORT,
@@ -547,8 +556,10 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         negatives("explain_negatives.json", 40, 40),
         # S (session 17): held out, scored blind on four binaries, opened at
         # the start of session 18; held to its blind score: Windows 20/30,
-        # Linux 13/15, macOS 13/15 (docs/explain.md "Set S")
-        fresh("explain_fresh_s1.json", 30, need=0.66),
+        # Linux 13/15, macOS 13/15 (docs/explain.md "Set S"); its Windows half
+        # read miss by miss in session 18 and held to its after score, 23/30
+        # (docs/explain.md "Session 18: S1 opened (Windows) and set O24")
+        fresh("explain_fresh_s1.json", 30, need=0.76),
         # S2 after its misses were read by their raisers' formats: Linux 15/15,
         # macOS 14/15 (docs/explain.md "Session 18: S2 opened (Linux, macOS),
         # S's negatives and set O25"); the one left names no file
@@ -558,6 +569,11 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # opened in session 18; 30/30 once a bind failure of the rendezvous
         # and pip's own file errors were read as no load's
         negatives("explain_negatives_s3.json", 30, 30),
+        # O24 (session 18): open, 20 Windows texts of 2023-2026 from 20
+        # projects, the forms S1 missed; 13/20 at its first look, 16/20 after,
+        # the four left naming no file (docs/explain.md "Session 18: S1
+        # opened (Windows) and set O24")
+        fresh("explain_fresh_o24.json", 20, need=0.8),
         # O25 (session 18): open, 10 Linux and 10 macOS texts of 2023-2026
         # from 20 projects, 16/20 at its first look, 20/20 after, held to 90%
         fresh("explain_fresh_o25.json", 20)]

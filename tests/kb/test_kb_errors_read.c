@@ -1791,6 +1791,42 @@ static void o21_interpreter_and_page_size(void **state)
            "corrupted_file", "libpatched.so", NULL);
 }
 
+/* Session 18, S1 opened and set O24: raisers whose message names the file in
+ * their own format (DuckDB's extension loader, Windows Installer's error 1723),
+ * ONNX Runtime's older GetApi sentence, cffi's per-name lines where the Windows
+ * code says which name was this platform's, and .NET's own text for 193. */
+static void s1_o24_opened(void **state)
+{
+    (void)state;
+    expect("The given version [16] is not supported, only version 1 to 10 is supported in this "
+           "build.\nerror: process didn't exit successfully: `target\\debug\\demo.exe` (exit "
+           "code: 101)",
+           "shadowed_library", "onnxruntime.dll", NULL);
+    expect("Error: IO Error: Extension \"C:\\Users\\ana\\.duckdb\\extensions\\v1.0.0\\windows_amd64"
+           "\\spatial.duckdb_extension\" could not be loaded: The specified module could not be "
+           "found.",
+           "missing_library", "spatial.duckdb_extension", NULL);
+    /* DuckDB's unsigned-extension refusal is no load failure of the file */
+    expect_unnamed("Error: IO Error: Extension \"C:\\x\\my.duckdb_extension\" could not be loaded "
+                   "because its signature is either missing or invalid and unsigned extensions "
+                   "are disabled by configuration (allow_unsigned_extensions)",
+                   NULL);
+    expect("Error 1723. There is a problem with this Windows Installer package. A DLL required for "
+           "this install to complete could not be run. Contact your support personnel or package "
+           "vendor.  Action CWBInitialSetup2, entry: InitialSetup2, library: "
+           "C:\\Windows\\Installer\\MSI76D3.tmp",
+           "missing_library", "MSI76D3.tmp", NULL);
+    expect("OSError: no library called \"pango-1.0\" was found\nno library called "
+           "\"libpango-1.0-0\" was found\ncannot load library 'libpango-1.0.so.0': error 0x7e\n"
+           "cannot load library 'libpango-1.0-0.dll': error 0x7e",
+           "missing_library", "libpango-1.0-0.dll", NULL);
+    expect_unnamed("System.ComponentModel.Win32Exception (0x80004005): The specified executable is "
+                   "not a valid application for this OS platform.",
+                   "wrong_architecture");
+    /* a launcher's own words for a failed process start with error 193; a
+       number that only begins with 193 is no code */
+    expect_unnamed("Failed to launch game. Error: 193", "wrong_architecture");
+    expect_unnamed("Failed to start server. Error: 1934 connections", NULL);
 static void s2_o25_opened(void **state)
 {
     (void)state;
@@ -1907,6 +1943,7 @@ int main(void)
         cmocka_unit_test(o20_newest_raisers),
         cmocka_unit_test(o21_interpreter_and_page_size),
         cmocka_unit_test(r1_o17_opened),
+        cmocka_unit_test(s1_o24_opened),
         cmocka_unit_test(s2_o25_opened),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
