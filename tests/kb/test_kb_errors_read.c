@@ -1827,6 +1827,8 @@ static void s1_o24_opened(void **state)
        number that only begins with 193 is no code */
     expect_unnamed("Failed to launch game. Error: 193", "wrong_architecture");
     expect_unnamed("Failed to start server. Error: 1934 connections", NULL);
+}
+
 static void s2_o25_opened(void **state)
 {
     (void)state;
