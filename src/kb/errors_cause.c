@@ -411,6 +411,16 @@ static bool has_nocase(const char *text, const char *needle)
     return false;
 }
 
+/* Whether the N bytes at TEXT hold NEEDLE, ASCII letters without case. */
+static bool has_nocase_n(const char *text, size_t n, const char *needle)
+{
+    size_t k = strlen(needle);
+    for (size_t i = 0; i + k <= n; i++)
+        if (strncasecmp(text + i, needle, k) == 0)
+            return true;
+    return false;
+}
+
 /* One of the Windows loader's dialogs (data/windows_loader_dialogs.tsv). */
 static bool from_dialog(struct td_explain *x)
 {
@@ -1606,6 +1616,85 @@ static bool api_home_library(struct td_explain *x)
     return true;
 }
 
+/* The C++ runtime an Itanium-mangled name of the C++ standard library
+ * (namespace std: "_ZSt", "_ZNSt", "_ZNKSt" and the abbreviations Sa Sb Ss
+ * Si So Sd) comes from on Windows, where MSVC mangles otherwise and only a
+ * MinGW build uses these names: LLVM's libc++ (its inline namespace std::__1,
+ * "St3__1") or GCC's libstdc++-6.dll. GCC's emulated TLS names a thread-local
+ * variable's control object "__emutls_v." before the variable's own name.
+ * NULL when SYM is no such name. */
+static const char *cxx_runtime_dll(const char *sym)
+{
+    if (!sym)
+        return NULL;
+    if (strncmp(sym, "__emutls_v.", 11) == 0 || strncmp(sym, "__emutls_t.", 11) == 0)
+        sym += 11;
+    if (strncmp(sym, "_Z", 2) != 0)
+        return NULL;
+    const char *q = sym + 2;
+    if (*q == 'N')
+        q++;
+    while (*q == 'K' || *q == 'V' || *q == 'r')
+        q++;
+    if (q[0] != 'S' || !strchr("tabsiod", q[1]) || !q[1])
+        return NULL;
+    return strstr(sym, "St3__1") ? "libc++.dll" : "libstdc++-6.dll";
+}
+
+/* An entry-point dialog names the module whose import failed (Windows 8
+ * and later): the DLL that should export the name is another. The text says
+ * which when another of its lines pairs the same name with a DLL (a
+ * dependency walker's "NAME in Qt6Core.dll is missing"); a name of the C++
+ * standard library comes from the MinGW C++ runtime. That DLL becomes the
+ * finding's library and the named one its needer. */
+static void dialog_exporter(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    if (!is(l->form, "dialog") || !is(l->kind, TD_KIND_MISSING_SYMBOL) || !l->symbol ||
+        !l->library || strlen(l->symbol) < 4)
+        return;
+    const char *exporter = NULL;
+    char buf[256];
+    for (const char *p = strstr(x->text, l->symbol); p && !exporter; p = strstr(p + 1, l->symbol)) {
+        const char *bol = p, *eol = strchr(p, '\n');
+        while (bol > x->text && bol[-1] != '\n')
+            bol--;
+        if (!eol)
+            eol = p + strlen(p);
+        /* the dialog's own line names the importer */
+        if (has_nocase_n(bol, (size_t)(eol - bol), "dynamic link library"))
+            continue;
+        for (const char *d = p + strlen(l->symbol); d + 4 <= eol; d++) {
+            if (strncasecmp(d, ".dll", 4) != 0 || (d + 4 < eol && isalnum((unsigned char)d[4])))
+                continue;
+            const char *b = d;
+            while (b > p && (isalnum((unsigned char)b[-1]) || strchr("_+-.", b[-1])))
+                b--;
+            size_t n = (size_t)(d + 4 - b);
+            if (d == b || n >= sizeof buf)
+                continue;
+            memcpy(buf, b, n);
+            buf[n] = '\0';
+            if (strcasecmp(buf, l->library) != 0)
+                exporter = td_arena_strdup(&x->arena, buf);
+            break;
+        }
+    }
+    if (!exporter) {
+        const char *rt = cxx_runtime_dll(l->symbol);
+        if (rt && strncasecmp(l->library, "libstdc++", 9) != 0 &&
+            strncasecmp(l->library, "libc++", 6) != 0)
+            exporter = rt;
+    }
+    if (!exporter)
+        return;
+    l->needed_by = l->library;
+    l->library = exporter;
+    l->defined_by = exporter;
+    l->file = NULL;
+    l->role = role_of(exporter);
+}
+
 void td_explain_load_error(struct td_explain *x)
 {
     load_tables();
@@ -1626,6 +1715,8 @@ void td_explain_load_error(struct td_explain *x)
     name_definer(x);
     settle_role(x);
     bool homed = api_home_library(x);
+    if (!homed)
+        dialog_exporter(x);
     struct td_explain_cause late;
     bool is_late;
     add_catalogue(x, &late, &is_late);

@@ -438,6 +438,26 @@ struct extractor {
 
 /* First match wins per field, in this order. */
 static const struct extractor extractors[] = {
+    /* a dependency checker's verdict pasted after a load error (Dependencies, ldd, otool: "four
+       dependencies are missing: `B.dll`, ...", "missing dependency: B"): the load error names
+       the library that was asked for, the verdict the one of its dependencies that is not
+       there, which is the file at fault -- first, before the load error's own file */
+    {"[Dd]ependenc(y|ies) (is |are )?(missing|not found)(:|\xef\xbc\x9a)?"
+     "[ \t]*[`'\"]?([A-Za-z0-9_+-][A-Za-z0-9_.+-]*\\.(dll|DLL|so(\\.[0-9]+)*|dylib))"
+     "([^A-Za-z0-9_.+-]|$)",
+     5, F_FILE},
+    {"[Mm]issing dependenc(y|ies)(:|\xef\xbc\x9a)?"
+     "[ \t]*[`'\"]?([A-Za-z0-9_+-][A-Za-z0-9_.+-]*\\.(dll|DLL|so(\\.[0-9]+)*|dylib))"
+     "([^A-Za-z0-9_.+-]|$)",
+     3, F_FILE},
+    /* Wine's loader (dlls/ntdll/loader.c, import_dll): "Loading library %s (which is needed by
+       %s) failed (error %x)." and "Library %s (which is needed by %s) not found": the first name
+       is the DLL that failed, the one in parentheses its importer; the error is an NTSTATUS
+       printed in hex without "0x" */
+    {"[Ll]oading library ([^ \t\n(]+) \\(which is needed by ", 1, F_FILE},
+    {"(^|[^A-Za-z])Library ([^ \t\n(]+) \\(which is needed by [^\n]*\\) not found", 2, F_FILE},
+    {"\\(which is needed by L?\"?([^\")\n]+)", 1, F_NEEDED_BY},
+    {"\\(which is needed by [^\n]*\\) failed \\(error ([cC]0[0-9a-fA-F]{6})\\)", 1, F_NTSTATUS},
     /* torch/__init__.py, Windows: err.strerror += f' Error loading "{dll}" or one of its
        dependencies.' */
     {"Error loading \"([^\"\n]+)\"", 1, F_FILE},
@@ -532,6 +552,13 @@ static const struct extractor extractors[] = {
        is never translated, and a wrapped paste may break the line before it */
     {"([^ \t\n'\"(]+):[^:\n]*:[[:space:]]*ELFCLASS(32|64)", 1, F_FILE},
     {"dlopen\\(([^,\n]+), [0-9xA-Fa-f]+\\)", 1, F_FILE},
+    /* dyld's list of the paths it tried, "tried: 'P' (why)", when the paste lost the line that
+       named the library ("Library not loaded: X"): a P dyld found and refused (another
+       architecture, not a Mach-O, a duplicate LC_RPATH, a bad signature) is the file at fault;
+       "Referenced from:" is the image that needs it, never the subject */
+    {"tried: '([^'\n]+)' \\((mach-o file, but|not a mach-o|duplicate LC_RPATH|code signature|file "
+     "too short|fat file)",
+     1, F_FILE},
     /* TensorFlow's dso_loader quotes the name ("Could not load dynamic library 'X'; dlerror:"),
        cuDNN does not ("Could not load library X. Error code 126"), but its X is a file name
        with an extension: unquoted, a word without a dot is prose ("Could not load dynamic
