@@ -1829,6 +1829,51 @@ static void s1_o24_opened(void **state)
     expect_unnamed("Failed to start server. Error: 1934 connections", NULL);
 }
 
+static void o26_several_files(void **state)
+{
+    (void)state;
+    /* an entry-point dialog names the importer (Windows 8 and later): a line
+     * that pairs the same name with another DLL names the exporter, and a
+     * name of the C++ standard library (Itanium std::, GCC's __emutls_v.
+     * before it) is the MinGW C++ runtime's */
+    expect("The procedure entry point ?Init@Core@@QEAAXXZ could not be located in the dynamic "
+           "link library C:\\app\\plugin.dll.\nDependencies: ?Init@Core@@QEAAXXZ in core.dll is "
+           "missing",
+           "missing_symbol", "core.dll", NULL);
+    expect("The procedure entry point __emutls_v._ZSt11__once_call could not be located in the "
+           "dynamic link library C:\\app\\Qt6Network.dll.",
+           "missing_symbol", "libstdc++-6.dll", NULL);
+    expect("The procedure entry point _ZNSt3__14cout could not be located in the dynamic link "
+           "library C:\\app\\tool.exe.",
+           "missing_symbol", "libc++.dll", NULL);
+    /* the runtime named itself is read as before; a name outside std:: too */
+    expect("The procedure entry point _ZSt28__throw_bad_array_new_lengthv could not be located in "
+           "the dynamic link library libstdc++-6.dll",
+           "missing_symbol", "libstdc++-6.dll", NULL);
+    expect("The procedure entry point _ZN5boost6system6detail10system_cat could not be located in "
+           "the dynamic link library C:\\app\\app.exe.",
+           "missing_symbol", "app.exe", NULL);
+    /* Wine's loader: the first name is the DLL that failed, the parenthesis its importer; the
+     * NTSTATUS decides the kind, 0xC000012F (no PE image) over the 193 it maps to */
+    expect("0024:err:module:import_dll Loading library hid.dll (which is needed by "
+           "L\"C:\\\\tool\\\\tool.exe\") failed (error c000012f).",
+           "not_a_library", "hid.dll", NULL);
+    expect("0024:err:module:import_dll Library VCRUNTIME140.dll (which is needed by "
+           "L\"C:\\\\tool\\\\tool.exe\") not found",
+           "missing_library", "VCRUNTIME140.dll", NULL);
+    /* dyld's tried list without "Library not loaded": the refused path, not the
+     * image in "Referenced from" */
+    expect("  Referenced from: <0000> /opt/x/_cffi.cpython-312-darwin.so\n  Reason: tried: "
+           "'/opt/x/libffi.8.dylib' (mach-o file, but is an incompatible architecture (have "
+           "'arm64', need 'x86_64')), '/usr/lib/libffi.8.dylib' (no such file, not in dyld cache)",
+           "wrong_architecture", "libffi.8.dylib", NULL);
+    /* a dependency checker's verdict after a load error: the dependency it names */
+    expect("OSError: [WinError 126] Error loading \"C:\\env\\x\\ops.dll\" or one of its "
+           "dependencies.\nDependencies shows two dependencies are missing: `mkl_core.2.dll`, "
+           "`tbb12.dll`",
+           "missing_library", "mkl_core.2.dll", NULL);
+}
+
 static void s2_o25_opened(void **state)
 {
     (void)state;
@@ -1947,6 +1992,7 @@ int main(void)
         cmocka_unit_test(r1_o17_opened),
         cmocka_unit_test(s1_o24_opened),
         cmocka_unit_test(s2_o25_opened),
+        cmocka_unit_test(o26_several_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
