@@ -1664,21 +1664,29 @@ static void dialog_exporter(struct td_explain *x)
         /* the dialog's own line names the importer */
         if (has_nocase_n(bol, (size_t)(eol - bol), "dynamic link library"))
             continue;
-        for (const char *d = p + strlen(l->symbol); d + 4 <= eol; d++) {
-            if (strncasecmp(d, ".dll", 4) != 0 || (d + 4 < eol && isalnum((unsigned char)d[4])))
-                continue;
-            const char *b = d;
-            while (b > p && (isalnum((unsigned char)b[-1]) || strchr("_+-.", b[-1])))
-                b--;
-            size_t n = (size_t)(d + 4 - b);
-            if (d == b || n >= sizeof buf)
-                continue;
-            memcpy(buf, b, n);
-            buf[n] = '\0';
-            if (strcasecmp(buf, l->library) != 0)
-                exporter = td_arena_strdup(&x->arena, buf);
-            break;
-        }
+        /* "NAME in X.dll", "NAME from X.dll", "NAME: X.dll": the name, a joining
+         * word and the DLL, as a dependency walker's verdict is written; a
+         * dialog in another language puts a sentence between them */
+        const char *q = p + strlen(l->symbol);
+        q += strspn(q, " \t`'\"");
+        static const char *const joins[] = {"in ", "from ", "of ", ":"};
+        size_t j = 0;
+        while (j < sizeof joins / sizeof joins[0] && strncasecmp(q, joins[j], strlen(joins[j])))
+            j++;
+        if (j == sizeof joins / sizeof joins[0])
+            continue;
+        q += strlen(joins[j]);
+        q += strspn(q, " \t`'\"");
+        size_t n = strcspn(q, " \t\n`'\",;)");
+        while (n > 0 && q[n - 1] == '.')
+            n--;
+        if (n < 5 || n >= sizeof buf || q + n > eol || strncasecmp(q + n - 4, ".dll", 4) != 0)
+            continue;
+        memcpy(buf, q, n);
+        buf[n] = '\0';
+        const char *name = td_explain_base_name(td_arena_strdup(&x->arena, buf));
+        if (name && strcasecmp(name, l->library) != 0)
+            exporter = name;
     }
     if (!exporter) {
         const char *rt = cxx_runtime_dll(l->symbol);

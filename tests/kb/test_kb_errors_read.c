@@ -1840,6 +1840,16 @@ static void o26_several_files(void **state)
            "link library C:\\app\\plugin.dll.\nDependencies: ?Init@Core@@QEAAXXZ in core.dll is "
            "missing",
            "missing_symbol", "core.dll", NULL);
+    /* two dialogs in another language name two importers: neither is the
+     * other's exporter (no joining word between the name and the DLL) */
+    expect("Le point d'entr\xc3\xa9"
+           "e de proc\xc3\xa9"
+           "dure ?Run@Eng@@QEAAXXZ est introuvable "
+           "dans la biblioth\xc3\xa8que de liens dynamiques C:\\x\\a.dll.\nLe point d'entr\xc3\xa9"
+           "e de proc\xc3\xa9"
+           "dure ?Run@Eng@@QEAAXXZ est introuvable dans la biblioth\xc3\xa8que de "
+           "liens dynamiques C:\\x\\b.dll.",
+           "missing_symbol", "a.dll", NULL);
     expect("The procedure entry point __emutls_v._ZSt11__once_call could not be located in the "
            "dynamic link library C:\\app\\Qt6Network.dll.",
            "missing_symbol", "libstdc++-6.dll", NULL);
