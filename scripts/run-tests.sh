@@ -15,6 +15,8 @@ tmp=$(mktemp -d /tmp/td-tests.XXXXXX) || {
     echo "run-tests: cannot make a temporary folder under /tmp" >&2
     exit 2
 }
+# Open to every user, as /tmp is: some tests run cases as `nobody`.
+chmod 1777 "$tmp"
 rc=0
 TMPDIR=$tmp ctest --test-dir "$build" -j "$jobs" --output-on-failure "$@" || rc=$?
 # Wine keeps its server folder (wine-XXXXXX/server-*/lock) under TMPDIR
