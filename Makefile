@@ -41,7 +41,7 @@ test: deps-test
 test-plain:
 	cmake -S . -B $(BUILD) -G Ninja -DTD_TESTS=ON >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
-	ctest --test-dir $(BUILD) -j $(JOBS) --output-on-failure
+	bash scripts/run-tests.sh $(BUILD) $(JOBS)
 
 # ASAN_FIXTURES: a fixtures folder to use when complete (`make test` names
 # the plain build's); unset, the ASan build makes its own.
@@ -50,7 +50,7 @@ test-asan:
 	  $(if $(ASAN_FIXTURES),-DTD_FIXTURES_FROM=$(ASAN_FIXTURES),-UTD_FIXTURES_FROM) >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --test-dir $(ASAN_BUILD) -j $(JOBS) --output-on-failure
+	  bash scripts/run-tests.sh $(ASAN_BUILD) $(JOBS)
 
 test-fuzz:
 	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DTD_TESTS=OFF -DTD_FUZZ=ON >/dev/null

@@ -46,7 +46,7 @@ if [ -n "$smi" ]; then
     fi
 fi
 
-exec /usr/bin/env python3 - "$out" "$src/data/gpu_peaks.tsv" "$smi" <<'PY'
+/usr/bin/env python3 - "$out" "$src/data/gpu_peaks.tsv" "$smi" <<'PY'
 import csv, json, os, sys
 
 out, peaks_file, smi = sys.argv[1], sys.argv[2], sys.argv[3]

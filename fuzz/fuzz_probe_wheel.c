@@ -10,16 +10,17 @@
 
 #include "probe/wheel/wheel.h"
 
-static char path[256];
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!path[0]) {
-        char dir[] = "/tmp/td-fuzz-wheel-XXXXXX";
-        if (!mkdtemp(dir))
-            abort();
-        snprintf(path, sizeof path, "%s/x-1.0-cp38-abi3-manylinux_2_17_x86_64.whl", dir);
-    }
+    /* A folder per input, removed before returning: libFuzzer may end the
+     * process without running exit handlers, and a folder made once would
+     * be left behind by every run. */
+    const char *tmp = getenv("TMPDIR");
+    char dir[256], path[320];
+    snprintf(dir, sizeof dir, "%s/td-fuzz-wheel-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        abort();
+    snprintf(path, sizeof path, "%s/x-1.0-cp38-abi3-manylinux_2_17_x86_64.whl", dir);
     FILE *f = fopen(path, "wb");
     if (!f)
         abort();
@@ -40,5 +41,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     td_wheel_facts_free(&w);
     unlink(path);
+    rmdir(dir);
     return 0;
 }

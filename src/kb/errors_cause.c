@@ -402,6 +402,16 @@ static void drop_line_breaks(char *s)
     *w = '\0';
 }
 
+/* Whether the N bytes at TEXT hold NEEDLE, ASCII letters without case. */
+static bool has_nocase_n(const char *text, size_t n, const char *needle)
+{
+    size_t k = strlen(needle);
+    for (size_t i = 0; i + k <= n; i++)
+        if (strncasecmp(text + i, needle, k) == 0)
+            return true;
+    return false;
+}
+
 /* One of the Windows loader's dialogs (data/windows_loader_dialogs.tsv). */
 static bool from_dialog(struct td_explain *x)
 {
@@ -889,6 +899,23 @@ static const char *loading_call_argument(const char *text, struct td_arena *a)
     return found ? td_explain_base_name(td_arena_strndup(a, found, len)) : NULL;
 }
 
+/* Whether TEXT's WinError is pip's own: "ERROR: Could not install packages
+ * due to an OSError: [WinError 5] Access is denied: 'PATH'" (EnvironmentError
+ * before pip 20.3) is the installer failing to write, move or remove a file
+ * of the package it replaces (src/pip/_internal/commands/install.py,
+ * create_os_error_message), not a load of it. */
+static bool pip_install_error(const char *text)
+{
+    for (const char *p = strstr(text, "Could not install packages due to an"); p;
+         p = strstr(p + 1, "Could not install packages due to an")) {
+        size_t n = strcspn(p, "\n");
+        const char *w = strstr(p, "WinError");
+        if (w && w < p + n)
+            return true;
+    }
+    return false;
+}
+
 /* Windows: a code (WinError, LoadLibrary's, NTSTATUS, a localised system
  * message), torch's preload ("Error loading ... or one of its dependencies")
  * or a cut-off remainder of it. */
@@ -913,6 +940,10 @@ static void from_windows(struct td_explain *x)
     bool ctypes_126 = !kind && !preload && !failed_to_load && has(x->text, "_dlopen(") &&
                       has(x->text, "FileNotFoundError") && is(x->parts.platform, "windows");
     if (!kind && !preload && !failed_to_load && !ctypes_126)
+        return;
+    /* pip's file operations fail on a path too long (206) as loads do, and
+     * that is read; its other codes (5, 32) are no load's */
+    if (f->win32 && !preload && !is(kind, TD_KIND_PATH_TOO_LONG) && pip_install_error(x->text))
         return;
     l->form = preload ? "torch-preload" : has(x->text, "ctypes") ? "ctypes" : "windows";
     if (ctypes_126 && !f->file)
@@ -1580,6 +1611,93 @@ static bool api_home_library(struct td_explain *x)
     return true;
 }
 
+/* The C++ runtime an Itanium-mangled name of the C++ standard library
+ * (namespace std: "_ZSt", "_ZNSt", "_ZNKSt" and the abbreviations Sa Sb Ss
+ * Si So Sd) comes from on Windows, where MSVC mangles otherwise and only a
+ * MinGW build uses these names: LLVM's libc++ (its inline namespace std::__1,
+ * "St3__1") or GCC's libstdc++-6.dll. GCC's emulated TLS names a thread-local
+ * variable's control object "__emutls_v." before the variable's own name.
+ * NULL when SYM is no such name. */
+static const char *cxx_runtime_dll(const char *sym)
+{
+    if (!sym)
+        return NULL;
+    if (strncmp(sym, "__emutls_v.", 11) == 0 || strncmp(sym, "__emutls_t.", 11) == 0)
+        sym += 11;
+    if (strncmp(sym, "_Z", 2) != 0)
+        return NULL;
+    const char *q = sym + 2;
+    if (*q == 'N')
+        q++;
+    while (*q == 'K' || *q == 'V' || *q == 'r')
+        q++;
+    if (q[0] != 'S' || !strchr("tabsiod", q[1]) || !q[1])
+        return NULL;
+    return strstr(sym, "St3__1") ? "libc++.dll" : "libstdc++-6.dll";
+}
+
+/* An entry-point dialog names the module whose import failed (Windows 8
+ * and later): the DLL that should export the name is another. The text says
+ * which when another of its lines pairs the same name with a DLL (a
+ * dependency walker's "NAME in Qt6Core.dll is missing"); a name of the C++
+ * standard library comes from the MinGW C++ runtime. That DLL becomes the
+ * finding's library and the named one its needer. */
+static void dialog_exporter(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    if (!is(l->form, "dialog") || !is(l->kind, TD_KIND_MISSING_SYMBOL) || !l->symbol ||
+        !l->library || strlen(l->symbol) < 4)
+        return;
+    const char *exporter = NULL;
+    char buf[256];
+    for (const char *p = strstr(x->text, l->symbol); p && !exporter; p = strstr(p + 1, l->symbol)) {
+        const char *bol = p, *eol = strchr(p, '\n');
+        while (bol > x->text && bol[-1] != '\n')
+            bol--;
+        if (!eol)
+            eol = p + strlen(p);
+        /* the dialog's own line names the importer */
+        if (has_nocase_n(bol, (size_t)(eol - bol), "dynamic link library"))
+            continue;
+        /* "NAME in X.dll", "NAME from X.dll", "NAME: X.dll": the name, a joining
+         * word and the DLL, as a dependency walker's verdict is written; a
+         * dialog in another language puts a sentence between them */
+        const char *q = p + strlen(l->symbol);
+        q += strspn(q, " \t`'\"");
+        static const char *const joins[] = {"in ", "from ", "of ", ":"};
+        size_t j = 0;
+        while (j < sizeof joins / sizeof joins[0] && strncasecmp(q, joins[j], strlen(joins[j])))
+            j++;
+        if (j == sizeof joins / sizeof joins[0])
+            continue;
+        q += strlen(joins[j]);
+        q += strspn(q, " \t`'\"");
+        size_t n = strcspn(q, " \t\n`'\",;)");
+        while (n > 0 && q[n - 1] == '.')
+            n--;
+        if (n < 5 || n >= sizeof buf || q + n > eol || strncasecmp(q + n - 4, ".dll", 4) != 0)
+            continue;
+        memcpy(buf, q, n);
+        buf[n] = '\0';
+        const char *name = td_explain_base_name(td_arena_strdup(&x->arena, buf));
+        if (name && strcasecmp(name, l->library) != 0)
+            exporter = name;
+    }
+    if (!exporter) {
+        const char *rt = cxx_runtime_dll(l->symbol);
+        if (rt && strncasecmp(l->library, "libstdc++", 9) != 0 &&
+            strncasecmp(l->library, "libc++", 6) != 0)
+            exporter = rt;
+    }
+    if (!exporter)
+        return;
+    l->needed_by = l->library;
+    l->library = exporter;
+    l->defined_by = exporter;
+    l->file = NULL;
+    l->role = role_of(exporter);
+}
+
 void td_explain_load_error(struct td_explain *x)
 {
     load_tables();
@@ -1600,6 +1718,8 @@ void td_explain_load_error(struct td_explain *x)
     name_definer(x);
     settle_role(x);
     bool homed = api_home_library(x);
+    if (!homed)
+        dialog_exporter(x);
     struct td_explain_cause late;
     bool is_late;
     add_catalogue(x, &late, &is_late);

@@ -438,6 +438,26 @@ struct extractor {
 
 /* First match wins per field, in this order. */
 static const struct extractor extractors[] = {
+    /* a dependency checker's verdict pasted after a load error (Dependencies, ldd, otool: "four
+       dependencies are missing: `B.dll`, ...", "missing dependency: B"): the load error names
+       the library that was asked for, the verdict the one of its dependencies that is not
+       there, which is the file at fault -- first, before the load error's own file */
+    {"[Dd]ependenc(y|ies) (is |are )?(missing|not found)(:|\xef\xbc\x9a)?"
+     "[ \t]*[`'\"]?([A-Za-z0-9_+-][A-Za-z0-9_.+-]*\\.(dll|DLL|so(\\.[0-9]+)*|dylib))"
+     "([^A-Za-z0-9_.+-]|$)",
+     5, F_FILE},
+    {"[Mm]issing dependenc(y|ies)(:|\xef\xbc\x9a)?"
+     "[ \t]*[`'\"]?([A-Za-z0-9_+-][A-Za-z0-9_.+-]*\\.(dll|DLL|so(\\.[0-9]+)*|dylib))"
+     "([^A-Za-z0-9_.+-]|$)",
+     3, F_FILE},
+    /* Wine's loader (dlls/ntdll/loader.c, import_dll): "Loading library %s (which is needed by
+       %s) failed (error %x)." and "Library %s (which is needed by %s) not found": the first name
+       is the DLL that failed, the one in parentheses its importer; the error is an NTSTATUS
+       printed in hex without "0x" */
+    {"[Ll]oading library ([^ \t\n(]+) \\(which is needed by ", 1, F_FILE},
+    {"(^|[^A-Za-z])Library ([^ \t\n(]+) \\(which is needed by [^\n]*\\) not found", 2, F_FILE},
+    {"\\(which is needed by L?\"?([^\")\n]+)", 1, F_NEEDED_BY},
+    {"\\(which is needed by [^\n]*\\) failed \\(error ([cC]0[0-9a-fA-F]{6})\\)", 1, F_NTSTATUS},
     /* torch/__init__.py, Windows: err.strerror += f' Error loading "{dll}" or one of its
        dependencies.' */
     {"Error loading \"([^\"\n]+)\"", 1, F_FILE},
@@ -532,6 +552,13 @@ static const struct extractor extractors[] = {
        is never translated, and a wrapped paste may break the line before it */
     {"([^ \t\n'\"(]+):[^:\n]*:[[:space:]]*ELFCLASS(32|64)", 1, F_FILE},
     {"dlopen\\(([^,\n]+), [0-9xA-Fa-f]+\\)", 1, F_FILE},
+    /* dyld's list of the paths it tried, "tried: 'P' (why)", when the paste lost the line that
+       named the library ("Library not loaded: X"): a P dyld found and refused (another
+       architecture, not a Mach-O, a duplicate LC_RPATH, a bad signature) is the file at fault;
+       "Referenced from:" is the image that needs it, never the subject */
+    {"tried: '([^'\n]+)' \\((mach-o file, but|not a mach-o|duplicate LC_RPATH|code signature|file "
+     "too short|fat file)",
+     1, F_FILE},
     /* TensorFlow's dso_loader quotes the name ("Could not load dynamic library 'X'; dlerror:"),
        cuDNN does not ("Could not load library X. Error code 126"), but its X is a file name
        with an extension: unquoted, a word without a dot is prose ("Could not load dynamic
@@ -1204,12 +1231,52 @@ static const char *error_code_of(const char *text, const struct td_explain_field
     return code[0] ? td_arena_strdup(a, code) : NULL;
 }
 
+/* Whether NAME is a name .NET's probing made of WANT (W bytes) by putting
+ * "lib" before it, with or without the platform's suffix (NativeLibrary's
+ * LibraryNameVariation tries X.so, libX.so, X, libX): liblibSkiaSharp. */
+static bool prefixed_probe(const char *name, const char *want, size_t w)
+{
+    static const char *const suffixes[] = {"", ".so", ".dylib"};
+    if (strncmp(name, "lib", 3) != 0 || strncmp(name + 3, want, w) != 0)
+        return false;
+    for (size_t k = 0; k < sizeof suffixes / sizeof *suffixes; k++)
+        if (strcmp(name + 3 + w, suffixes[k]) == 0)
+            return true;
+    return false;
+}
+
+/* .NET on Linux and macOS (Strings.resx DllNotFound_Linux, DllNotFound_Mac:
+ * "Unable to load shared library '{0}' or one of its dependencies. In order to
+ * help diagnose loading problems, consider setting the LD_DEBUG /
+ * DYLD_PRINT_LIBRARIES environment variable: {1}", {1} the dlerror() of each
+ * name tried): when the file the loader's message names is only one of the
+ * names .NET's probing made of the one it was asked for, "lib" put before a
+ * name that had it already (liblibSkiaSharp for libSkiaSharp), the library is
+ * the one asked for; a dependency the loader names instead is the file
+ * missing. */
+static void dotnet_probe(const char *text, struct td_explain_fields *f, struct td_arena *a)
+{
+    static const char lead[] = "Unable to load shared library '";
+    const char *at = strstr(text, lead);
+    if (!at || !f->file)
+        return;
+    const char *want = at + sizeof lead - 1;
+    size_t w = strcspn(want, "'\n");
+    const char *base = f->file; /* after the last folder, either slash */
+    for (const char *c = f->file; *c; c++)
+        if (*c == '/' || *c == '\\')
+            base = c + 1;
+    if (w && want[w] == '\'' && prefixed_probe(base, want, w))
+        f->file = td_arena_strndup(a, want, w);
+}
+
 void td_explain_extract(const char *text, struct td_explain_fields *f, struct td_arena *a)
 {
     const char *cuda_error = NULL;
     for (size_t i = 0; i < N_EXTRACTORS; i++)
         take_field(text, i, f, &cuda_error, a);
     tidy_paths(f);
+    dotnet_probe(text, f, a);
     take_winmsg(text, f, a);
     take_win32(text, f, a);
     take_ntstatus_name(text, f, a);

@@ -1679,15 +1679,28 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
             use_row(&g_rd.raisers[i], text, NULL, p, a);
     /* The code decides over the operation's usual outcome: a load that
      * failed with 193 is a wrong architecture, with 1455 too little memory. */
-    for (size_t i = 0; p->raiser && i < p->n_codes; i++) {
-        const struct td_part_code *c = &p->codes[i];
-        if (!c->kind)
-            continue;
-        bool load_code = strcmp(c->space, "win32") == 0 || strcmp(c->space, "errno") == 0 ||
-                         strcmp(c->space, "ntstatus") == 0;
-        if (load_code == (strcmp(p->operation, "load") == 0) || !p->raiser_kind) {
-            p->raiser_kind = c->kind;
-            break;
+    /* an NTSTATUS with a kind of its own (data/error_codes.tsv) says more than
+     * the Win32 error it maps to: 0xC000012F and 0xC000007B are both 193, but
+     * the first is a file that is no PE image at all */
+    bool decided = false;
+    for (size_t pass = 0; pass < 2 && p->raiser && !decided; pass++) {
+        for (size_t i = 0; i < p->n_codes && !decided; i++) {
+            const struct td_part_code *c = &p->codes[i];
+            if (!c->kind || (pass == 0) != (strcmp(c->space, "ntstatus") == 0))
+                continue;
+            bool load_code = strcmp(c->space, "win32") == 0 || strcmp(c->space, "errno") == 0 ||
+                             strcmp(c->space, "ntstatus") == 0;
+            /* a code that says only that nothing loadable was found (ENOENT,
+             * 126) does not undo a row that says why: the JVM read the file's
+             * ELF header after dlopen's "No such file or directory" (glibc
+             * passes over a file of another machine as if it were not there) */
+            if (load_code && p->raiser_kind && strcmp(c->kind, TD_KIND_MISSING_LIBRARY) == 0 &&
+                strcmp(p->raiser_kind, TD_KIND_MISSING_LIBRARY) != 0)
+                continue;
+            if (load_code == (strcmp(p->operation, "load") == 0) || !p->raiser_kind) {
+                p->raiser_kind = c->kind;
+                decided = true;
+            }
         }
     }
     /* No raiser's own words, but a code that names the failure

@@ -42,7 +42,7 @@ for args in "--format json $tmp/2-de.txt" "--format html $tmp/2-de.txt" "--forma
     printf '%s\t%s\t%s\n' "$rc" "$(wc -c <"$tmp/out")" "$(head -c 200 "$tmp/err" | tr '\n' ' ')" >>"$tmp/refused"
 done
 
-exec /usr/bin/python3 - "$tmp" "$TD_SRC" <<'P'
+/usr/bin/python3 - "$tmp" "$TD_SRC" <<'P'
 import json, os, sys
 t, src = sys.argv[1], sys.argv[2]
 import jsonschema

@@ -147,6 +147,11 @@
 # opened in session 18 (docs/explain.md "Set S"):
 #   tests/cmd/explain_fresh_s1.json -- S1: 30 Windows texts;
 #   tests/cmd/explain_fresh_s2.json -- S2: 15 Linux, 15 macOS.
+# An OPEN development set O24 (session 18), 20 Windows texts of 2023-2026 of
+# the forms S1 missed: no file named, installer and launcher logs, dialogs,
+# other languages, .NET, Java, Node (docs/explain.md "Session 18: S1 opened
+# (Windows) and set O24"):
+#   tests/cmd/explain_fresh_o24.json -- O24: open, worked on.
 # A set O14 (session 16), open from the start: 25 texts as users paste them on
 # forums, Q&A sites, mailing lists and vendor pages rather than issue threads
 # (docs/explain.md "Session 16: set O14 (open, forum texts)"): its misses are
@@ -217,6 +222,18 @@
 # Tauri, Go, Python extensions) (docs/explain.md "Session 17: R1 opened
 # (Windows) and set O17"):
 #   tests/cmd/explain_fresh_o17.json -- O17: open, worked on.
+# An OPEN development set O25 (session 18), 10 Linux and 10 macOS texts of
+# 2023-2026 from 20 projects: loader messages inside other programs' logs
+# (RetroArch, a JVM launcher, npm, a coding agent), the JVM, Node, .NET, Ruby,
+# R, Julia, conda, Homebrew, GLIBC/GLIBCXX, arm64/x86_64 (docs/explain.md
+# "Session 18: S2 opened (Linux, macOS), S's negatives and set O25"):
+#   tests/cmd/explain_fresh_o25.json -- O25: open, worked on.
+# An OPEN development set O26 (session 18), 7 Windows, 6 Linux and 7 macOS texts
+# of 2023-2026 from 19 projects, each naming several files -- the module that
+# failed, the dependency the loader could not find or refused, the importer, a
+# tried path, the program -- labelled with the one at fault (docs/explain.md
+# "Session 18: set O26 (open, texts naming several files)"):
+#   tests/cmd/explain_fresh_o26.json -- O26: open, worked on.
 # Scores `explain --format json` with tests/explain_score.py, as
 # explain_corpus.test.sh does: the first finding's kind must be one of the
 # expected kinds and its library (or, for a symbol missing from an unnamed
@@ -282,7 +299,7 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o1",), ("o4",), ("o2",), ("n1", "n2"), ("p1", "p2"), ("o5",),
          ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",), ("o13",), ("o11",),
          ("o12",), ("o15",), ("o16",), ("r1", "r2"), ("o18",), ("o19",), ("o20",), ("o21",),
-         ("o22",), ("o23",), ("o17",), ("s1", "s2")]
+         ("o22",), ("o23",), ("o17",), ("s1", "s2"), ("o24",), ("o25",), ("o26",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:

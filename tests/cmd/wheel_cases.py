@@ -24,7 +24,10 @@ CUDA = "/usr/local/cuda"
 
 
 def run(*cmd, cwd=None):
-    p = subprocess.run(cmd, cwd=cwd or T, capture_output=True, text=True)
+    # TMPDIR=T: dlltool (binutils 2.40) leaves two empty temporary files
+    # behind each time it runs; T is removed at the end
+    p = subprocess.run(cmd, cwd=cwd or T, capture_output=True, text=True,
+                       env=dict(os.environ, TMPDIR=T))
     if p.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)}: {p.stderr[-800:]}")
 

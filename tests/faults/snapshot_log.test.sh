@@ -12,7 +12,7 @@ set -euo pipefail
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -a "$TD_FIXTURES/torch_layouts/pip" "$work/root"
-exec python3 - "$TD_BIN" "$work" <<'P'
+python3 - "$TD_BIN" "$work" <<'P'
 import fcntl, json, os, random, signal, subprocess, sys, time
 td, work = sys.argv[1], sys.argv[2]
 root = os.path.join(work, "root")

@@ -1791,6 +1791,169 @@ static void o21_interpreter_and_page_size(void **state)
            "corrupted_file", "libpatched.so", NULL);
 }
 
+/* Session 18, S1 opened and set O24: raisers whose message names the file in
+ * their own format (DuckDB's extension loader, Windows Installer's error 1723),
+ * ONNX Runtime's older GetApi sentence, cffi's per-name lines where the Windows
+ * code says which name was this platform's, and .NET's own text for 193. */
+static void s1_o24_opened(void **state)
+{
+    (void)state;
+    expect("The given version [16] is not supported, only version 1 to 10 is supported in this "
+           "build.\nerror: process didn't exit successfully: `target\\debug\\demo.exe` (exit "
+           "code: 101)",
+           "shadowed_library", "onnxruntime.dll", NULL);
+    expect("Error: IO Error: Extension \"C:\\Users\\ana\\.duckdb\\extensions\\v1.0.0\\windows_amd64"
+           "\\spatial.duckdb_extension\" could not be loaded: The specified module could not be "
+           "found.",
+           "missing_library", "spatial.duckdb_extension", NULL);
+    /* DuckDB's unsigned-extension refusal is no load failure of the file */
+    expect_unnamed("Error: IO Error: Extension \"C:\\x\\my.duckdb_extension\" could not be loaded "
+                   "because its signature is either missing or invalid and unsigned extensions "
+                   "are disabled by configuration (allow_unsigned_extensions)",
+                   NULL);
+    expect("Error 1723. There is a problem with this Windows Installer package. A DLL required for "
+           "this install to complete could not be run. Contact your support personnel or package "
+           "vendor.  Action CWBInitialSetup2, entry: InitialSetup2, library: "
+           "C:\\Windows\\Installer\\MSI76D3.tmp",
+           "missing_library", "MSI76D3.tmp", NULL);
+    expect("OSError: no library called \"pango-1.0\" was found\nno library called "
+           "\"libpango-1.0-0\" was found\ncannot load library 'libpango-1.0.so.0': error 0x7e\n"
+           "cannot load library 'libpango-1.0-0.dll': error 0x7e",
+           "missing_library", "libpango-1.0-0.dll", NULL);
+    expect_unnamed("System.ComponentModel.Win32Exception (0x80004005): The specified executable is "
+                   "not a valid application for this OS platform.",
+                   "wrong_architecture");
+    /* a launcher's own words for a failed process start with error 193; a
+       number that only begins with 193 is no code */
+    expect_unnamed("Failed to launch game. Error: 193", "wrong_architecture");
+    expect_unnamed("Failed to start server. Error: 1934 connections", NULL);
+}
+
+static void o26_several_files(void **state)
+{
+    (void)state;
+    /* an entry-point dialog names the importer (Windows 8 and later): a line
+     * that pairs the same name with another DLL names the exporter, and a
+     * name of the C++ standard library (Itanium std::, GCC's __emutls_v.
+     * before it) is the MinGW C++ runtime's */
+    expect("The procedure entry point ?Init@Core@@QEAAXXZ could not be located in the dynamic "
+           "link library C:\\app\\plugin.dll.\nDependencies: ?Init@Core@@QEAAXXZ in core.dll is "
+           "missing",
+           "missing_symbol", "core.dll", NULL);
+    /* two dialogs in another language name two importers: neither is the
+     * other's exporter (no joining word between the name and the DLL) */
+    expect("Le point d'entr\xc3\xa9"
+           "e de proc\xc3\xa9"
+           "dure ?Run@Eng@@QEAAXXZ est introuvable "
+           "dans la biblioth\xc3\xa8que de liens dynamiques C:\\x\\a.dll.\nLe point d'entr\xc3\xa9"
+           "e de proc\xc3\xa9"
+           "dure ?Run@Eng@@QEAAXXZ est introuvable dans la biblioth\xc3\xa8que de "
+           "liens dynamiques C:\\x\\b.dll.",
+           "missing_symbol", "a.dll", NULL);
+    expect("The procedure entry point __emutls_v._ZSt11__once_call could not be located in the "
+           "dynamic link library C:\\app\\Qt6Network.dll.",
+           "missing_symbol", "libstdc++-6.dll", NULL);
+    expect("The procedure entry point _ZNSt3__14cout could not be located in the dynamic link "
+           "library C:\\app\\tool.exe.",
+           "missing_symbol", "libc++.dll", NULL);
+    /* the runtime named itself is read as before; a name outside std:: too */
+    expect("The procedure entry point _ZSt28__throw_bad_array_new_lengthv could not be located in "
+           "the dynamic link library libstdc++-6.dll",
+           "missing_symbol", "libstdc++-6.dll", NULL);
+    expect("The procedure entry point _ZN5boost6system6detail10system_cat could not be located in "
+           "the dynamic link library C:\\app\\app.exe.",
+           "missing_symbol", "app.exe", NULL);
+    /* Wine's loader: the first name is the DLL that failed, the parenthesis its importer; the
+     * NTSTATUS decides the kind, 0xC000012F (no PE image) over the 193 it maps to */
+    expect("0024:err:module:import_dll Loading library hid.dll (which is needed by "
+           "L\"C:\\\\tool\\\\tool.exe\") failed (error c000012f).",
+           "not_a_library", "hid.dll", NULL);
+    expect("0024:err:module:import_dll Library VCRUNTIME140.dll (which is needed by "
+           "L\"C:\\\\tool\\\\tool.exe\") not found",
+           "missing_library", "VCRUNTIME140.dll", NULL);
+    /* dyld's tried list without "Library not loaded": the refused path, not the
+     * image in "Referenced from" */
+    expect("  Referenced from: <0000> /opt/x/_cffi.cpython-312-darwin.so\n  Reason: tried: "
+           "'/opt/x/libffi.8.dylib' (mach-o file, but is an incompatible architecture (have "
+           "'arm64', need 'x86_64')), '/usr/lib/libffi.8.dylib' (no such file, not in dyld cache)",
+           "wrong_architecture", "libffi.8.dylib", NULL);
+    /* a dependency checker's verdict after a load error: the dependency it names */
+    expect("OSError: [WinError 126] Error loading \"C:\\env\\x\\ops.dll\" or one of its "
+           "dependencies.\nDependencies shows two dependencies are missing: `mkl_core.2.dll`, "
+           "`tbb12.dll`",
+           "missing_library", "mkl_core.2.dll", NULL);
+}
+
+static void s2_o25_opened(void **state)
+{
+    (void)state;
+    /* the JVM's reading of the ELF header after dlopen failed (os_linux.cpp):
+     * glibc passes over a file of another machine as if it were not there, so
+     * its ENOENT does not undo the JVM's diagnosis; JDK 8's "-bit" form too */
+    expect("Exception in thread \"main\" java.lang.UnsatisfiedLinkError: /tmp/jni-77/libserial.so: "
+           "/tmp/jni-77/libserial.so: cannot open shared object file: No such file or directory "
+           "(Possible cause: can't load AMD 64-bit .so on a AARCH64-bit platform)",
+           "wrong_architecture", "libserial.so", NULL);
+    expect("java.lang.UnsatisfiedLinkError: /opt/app/natives/libjcodec.so: /opt/app/natives/"
+           "libjcodec.so: cannot open shared object file: No such file or directory (Possible "
+           "cause: can't load AARCH64 .so on a AMD 64 platform)",
+           "wrong_architecture", "libjcodec.so", NULL);
+    /* without the JVM's hint the file is missing */
+    expect("java.lang.UnsatisfiedLinkError: /tmp/jni-77/libserial.so: /tmp/jni-77/libserial.so: "
+           "cannot open shared object file: No such file or directory",
+           "missing_library", "libserial.so", NULL);
+    /* a host's log that re-wrapped the loader's message between two words */
+    expect("[plugin-host] failed to load /opt/synth/plugins/libreverb.so: /opt/synth/plugins/"
+           "libreverb.so: cannot enable executable\n    stack as shared object requires: "
+           "Invalid argument",
+           "unreadable_file", "libreverb.so", NULL);
+    /* the container runtimes' checks of the image's CUDA against the driver */
+    expect("nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please "
+           "update your driver to a newer version, or use an earlier cuda container: unknown.",
+           "cuda_driver_too_old", "libcuda.so.1", NULL);
+    expect("nvidia-docker | 2017/03/02 09:11:45 Error: unsupported CUDA version: driver 8.0 < "
+           "image 9.0",
+           "cuda_driver_too_old", "libcuda.so.1", NULL);
+    /* a driver error whose name printed as (null): only the stub leaves it unset */
+    expect("CUDA Error: (null) /src/plugin/fmha/fused_multihead_attention_v2.h 641", "stub_library",
+           "libcuda.so", NULL);
+    /* .NET's probing put "lib" before a name that had it: the name asked for;
+     * a dependency the loader names is the file missing */
+    expect("System.DllNotFoundException: Unable to load shared library 'libgdiplus' or one of its "
+           "dependencies. In order to help diagnose loading problems, consider setting the "
+           "LD_DEBUG environment variable: liblibgdiplus: cannot open shared object file: No "
+           "such file or directory",
+           "missing_library", "libgdiplus", NULL);
+    expect("System.DllNotFoundException: Unable to load shared library 'libSkiaSharp' or one of "
+           "its dependencies. In order to help diagnose loading problems, consider setting the "
+           "LD_DEBUG environment variable: libfontconfig.so.1: cannot open shared object file: "
+           "No such file or directory",
+           "missing_library", "libfontconfig.so.1", NULL);
+    /* the rendezvous server's port held by another process: no kind of explain's */
+    expect_unnamed("torch.distributed.DistNetworkError: The server socket has failed to listen on "
+                   "any local network address. port: 29500, useIpv6: 0, code: -98, name: "
+                   "EADDRINUSE, message: address already in use",
+                   NULL);
+    expect_unnamed("  File \"/env/lib/python3.8/site-packages/torch/distributed/rendezvous.py\", "
+                   "line 142, in _tcp_rendezvous_handler\n    store = TCPStore(result.hostname, "
+                   "result.port, world_size, start_daemon, timeout)\nRuntimeError: Address "
+                   "already in use",
+                   NULL);
+    /* pip failing to replace a file of the package it installs is no load;
+     * a path too long for its file operation still is path_too_long */
+    expect_unnamed("ERROR: Could not install packages due to an OSError: [WinError 32] The process "
+                   "cannot access the file because it is being used by another process: "
+                   "'C:\\\\venv\\\\Lib\\\\site-packages\\\\torch\\\\lib\\\\torch_cpu.dll'",
+                   NULL);
+    expect_unnamed("ERROR: Could not install packages due to an EnvironmentError: [WinError 5] "
+                   "Access is denied: 'C:\\\\Python38\\\\Lib\\\\site-packages\\\\~umpy\\\\core\\\\"
+                   "_multiarray_umath.cp38-win_amd64.pyd'",
+                   NULL);
+    expect("OSError: [WinError 5] Access is denied. Error loading \"C:\\\\app\\\\venv\\\\lib\\\\"
+           "site-packages\\\\torch\\\\lib\\\\c10.dll\" or one of its dependencies.",
+           "unreadable_file", "c10.dll", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1837,6 +2000,9 @@ int main(void)
         cmocka_unit_test(o20_newest_raisers),
         cmocka_unit_test(o21_interpreter_and_page_size),
         cmocka_unit_test(r1_o17_opened),
+        cmocka_unit_test(s1_o24_opened),
+        cmocka_unit_test(s2_o25_opened),
+        cmocka_unit_test(o26_several_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,5 +44,14 @@ for f in $(grep -rlE 'set -[a-z]*o pipefail|set -o pipefail' tests --include='*.
     races=$(grep -nE '\| *grep -[a-zA-Z]*q' "$f" | grep -v 'bash -c')
     [ -n "$races" ] && { echo "FAIL: $f: a pipe into grep -q under pipefail:"; echo "$races"; fail=1; }
 done
+# A script that removes its temporary folder in an EXIT trap (its own, or
+# one a sourced helper such as tests/windows/wine_prefix.sh sets) must not
+# end by `exec`: the new program replaces the shell and the trap never runs,
+# which left a 700 MB Wine prefix behind on every run of the suite.
+# (`exec` with redirections only, e.g. `exec 3>file`, keeps the shell.)
+for f in $(grep -rlE 'trap .* EXIT|wine_prefix\.sh|faultkit\.sh' tests bench --include='*.sh'); do
+    drops=$(grep -nE '^[[:space:]]*exec[[:space:]]+[^[:space:]0-9<>&]' "$f")
+    [ -n "$drops" ] && { echo "FAIL: $f: exec after an EXIT trap (the trap never runs):"; echo "$drops"; fail=1; }
+done
 [ $fail = 0 ] && echo "1 passed, 0 failed" || echo "0 passed, 1 failed"
 exit $fail

@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$TD_BIN" snapshot --no-gpu --python /usr/bin/python3 -o "$tmp/s.json" \
     --restore-script "$tmp/restore.sh" >/dev/null 2>&1 || true
 [ -s "$tmp/restore.sh" ] || { echo "FAIL: no restore script written"; exit 1; }
-exec /usr/bin/python3 - "$tmp/restore.sh" <<'P'
+/usr/bin/python3 - "$tmp/restore.sh" <<'P'
 import re, subprocess, sys
 lines = [l for l in open(sys.argv[1]) if "a Debian package" in l]
 if not lines:

@@ -8,4 +8,4 @@ set -euo pipefail
 . "$(dirname "$0")/need_mingw_wine.sh"
 . "$(dirname "$0")/wine_prefix.sh"
 export TD_EXE=$exe
-exec python3 "$TD_SRC/tests/windows/conda_wine_cases.py" "$tmp"
+python3 "$TD_SRC/tests/windows/conda_wine_cases.py" "$tmp"

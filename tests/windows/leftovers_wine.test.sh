@@ -65,7 +65,7 @@ wine "$tmp/src/loaded.exe" "$wl\\cudnn64_8.dll" "$wl\\cudnn64_9.dll" "$wl\\torch
 rc=0
 wine "$exe" check --python 'C:\venv\Scripts\python.exe' --no-gpu --format json | tr -d '\r' \
     >"$tmp/check.json" || rc=$?
-exec python3 - "$tmp" "$rc" <<'PY'
+python3 - "$tmp" "$rc" <<'PY'
 import json, sys
 tmp, rc = sys.argv[1], int(sys.argv[2])
 fails = []
