@@ -2,7 +2,8 @@
 # explain on hostile texts (docs/explain.md "Long texts", issues 25 and 31):
 # lines of 100,000 characters without a blank (identifiers, dots, digits,
 # dashes, slashes, a dotted module path, a deep path, ".1" and ".so"
-# repeated), alone, and an identifier line before and after a real error.
+# repeated), alone, and an identifier line of 150,000 before and after a
+# real error.
 # glibc's regexec tries every start position of a line, so one ERE without a
 # needle, the library-name ERE, or a one-line ERE run past its needle's line
 # costs time in the square of the line's length: 0.5-1.6 s a 10,000-character
@@ -33,13 +34,17 @@ errors = {
     "linux": "OSError: libcudnn.so.9: cannot open shared object file: No such file or directory\n",
     "dotnet": "System.IO.FileNotFoundException: Could not load file or assembly 'Foo.Bar, Version=1.0.0.0' or one of its dependencies.\n",
     "c10d": "[c10d] The client socket has failed to connect to [localhost]:29500 (errno: 111 - Connection refused).\n",
+    # its line holds needles (".dll") of EREs it does not match: they must
+    # not go on into the long line after it
+    "win": "OSError: [WinError 126] The specified module could not be found. Error loading \"C:\\Python311\\Lib\\site-packages\\torch\\lib\\fbgemm.dll\" or one of its dependencies.\n",
 }
+long_ident = lines["ident"] + "".join(rnd.choice("abcdefghijklmnopqrstuvwxyz0123456789_") for _ in range(50000))
 for name, line in lines.items():
     open(f"{tmp}/{name}.txt", "w").write(line + "\n")
 for name, err in errors.items():
     open(f"{tmp}/{name}.alone", "w").write(err)
-    open(f"{tmp}/{name}-after-ident.txt", "w").write(lines["ident"] + "\n" + err)
-    open(f"{tmp}/{name}-before-ident.txt", "w").write(err + lines["ident"] + "\n")
+    open(f"{tmp}/{name}-after-ident.txt", "w").write(long_ident + "\n" + err)
+    open(f"{tmp}/{name}-before-ident.txt", "w").write(err + long_ident + "\n")
 P
 bad=0
 for f in "$tmp"/*.txt; do
@@ -55,14 +60,14 @@ for f in "$tmp"/*.txt; do
         echo "ok: $name: status $rc"
     fi
 done
-for err in linux dotnet c10d; do
+for err in linux dotnet c10d win; do
     "$TD_BIN" explain --format json "$tmp/$err.alone" >"$tmp/$err.alone.json" 2>/dev/null || true
 done
 /usr/bin/python3 - "$tmp" <<'P' || bad=1
 import json, sys
 tmp = sys.argv[1]
 bad = 0
-for err in ("linux", "dotnet", "c10d"):
+for err in ("linux", "dotnet", "c10d", "win"):
     y = json.load(open(f"{tmp}/{err}.alone.json"))["explain"]
     for where in ("after", "before"):
         try:
