@@ -111,8 +111,10 @@ const char *td_ere_needles_from(const struct td_ere_needles *n, const char *text
 /* regexec of RE (compiled with REG_NEWLINE; N its needles) over TEXT, with
  * regexec's answer: when no match holds a newline, only the lines that hold
  * one of N's texts are tried, each alone, so a long line without one costs
- * nothing, before or after them; otherwise from td_ere_needles_from. M's
- * offsets are from TEXT. */
+ * nothing, before or after them; otherwise from at most TD_ERE_BACK bytes
+ * of whole lines (or the last token of a longer line) before the line that
+ * holds the first of N's texts. M's offsets are from TEXT. */
+enum { TD_ERE_BACK = 1024 };
 int td_ere_needles_exec(const regex_t *re, const struct td_ere_needles *n, const char *text,
                         size_t nmatch, regmatch_t *m);
 

@@ -417,6 +417,50 @@ const char *td_ere_needles_from(const struct td_ere_needles *n, const char *text
     return first;
 }
 
+/* Where a match that may span lines is looked for (TEXT holds one of N's
+ * texts): from the start of the line that holds the first of them, taken
+ * back over whole lines before it while they hold at most TD_ERE_BACK bytes
+ * together, or, where the line before is longer than that, to its last
+ * token (after its last blank) if that token fits; EFLAGS gets REG_NOTBOL
+ * for a start inside a line. A match is thus looked for from a bounded
+ * number of characters before its needle's line, so a long line before it
+ * is not tried at every position: a wrapped message ("libx.so:" then
+ * "undefined symbol: f" on the next line) starts inside that window. */
+static const char *window_start(const char *text, const char *from, const struct td_ere_needles *n,
+                                int *eflags)
+{
+    const char *first = NULL;
+    for (size_t k = 0; k < n->n; k++) {
+        const char *at = strstr(from, n->s[k]);
+        if (at && (!first || at < first))
+            first = at;
+    }
+    if (!first)
+        return from;
+    const char *line = first;
+    while (line > from && line[-1] != '\n')
+        line--;
+    const char *w = line;
+    while (w > from) {
+        const char *prev = w - 1; /* the newline that ends the line before */
+        while (prev > from && prev[-1] != '\n')
+            prev--;
+        if ((size_t)(line - prev) <= TD_ERE_BACK) {
+            w = prev;
+            continue;
+        }
+        const char *token = w - 1;
+        while (token > prev && token[-1] != ' ' && token[-1] != '\t')
+            token--;
+        if (token > prev && (size_t)(line - token) <= TD_ERE_BACK) {
+            w = token;
+            *eflags |= REG_NOTBOL;
+        }
+        break;
+    }
+    return w;
+}
+
 /* M's offsets moved by BY. */
 static void shift(regmatch_t *m, size_t nmatch, size_t by)
 {
@@ -432,7 +476,10 @@ int td_ere_needles_exec(const regex_t *re, const struct td_ere_needles *n, const
     if (!from)
         return REG_NOMATCH;
     if (!n->n || !n->one_line) {
-        int rc = regexec(re, from, nmatch, m, 0);
+        int eflags = 0;
+        if (n->n)
+            from = window_start(text, from, n, &eflags);
+        int rc = regexec(re, from, nmatch, m, eflags);
         if (rc == 0)
             shift(m, nmatch, (size_t)(from - text));
         return rc;
