@@ -57,18 +57,36 @@ bool td_local_file(const char *path, const char *root, char *out, size_t cap)
     return stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, R_OK) == 0;
 }
 
+/* Read by hand: each byte is looked at once, where regexec from each
+ * match on took strlen of the rest of the text (a text of many short paths
+ * cost time in the square of its length). */
+const char *td_local_next_path(const char *p, size_t *len)
+{
+    for (; *p; p++) {
+        const char *stop, *q;
+        if (*p == '/')
+            stop = " \t\n\"':,()", q = p + 1;
+        else if (((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') && p[1] == ':' && p[2] == '\\')
+            stop = "\t\n\"'", q = p + 3;
+        else
+            continue;
+        size_t run = strcspn(q, stop);
+        if (run == 0)
+            continue;
+        *len = (size_t)(q + run - p);
+        return p;
+    }
+    return NULL;
+}
+
 /* Directories TEXT mentions (a traceback's File "..." lines, paths in the
  * message), as host paths, each once. */
 static size_t mentioned_dirs(const char *text, const char *root, char dirs[][PATH_CAP], size_t cap)
 {
-    regex_t re;
-    if (regcomp(&re, "(/[^ \t\n\"':,()]+|[A-Za-z]:\\\\[^\t\n\"']+)", REG_EXTENDED) != 0)
-        return 0;
-    size_t n = 0;
-    regmatch_t m[2];
-    for (const char *p = text; n < cap && regexec(&re, p, 2, m, 0) == 0; p += m[0].rm_eo) {
+    size_t n = 0, len = 0;
+    for (const char *p = text; n < cap && (p = td_local_next_path(p, &len)) != NULL; p += len) {
         char path[PATH_CAP], host[PATH_CAP];
-        put(path, sizeof path, "%.*s", (int)(m[1].rm_eo - m[1].rm_so), p + m[1].rm_so);
+        put(path, sizeof path, "%.*s", (int)len, p);
         char *slash = strrchr(path, windows_path(path) ? '\\' : '/');
         if (!slash)
             continue;
@@ -90,7 +108,6 @@ static size_t mentioned_dirs(const char *text, const char *root, char dirs[][PAT
             S_ISDIR(st.st_mode))
             put(dirs[n++], PATH_CAP, "%s", lib);
     }
-    regfree(&re);
     return n;
 }
 

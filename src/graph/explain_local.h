@@ -44,6 +44,12 @@ bool td_local_file(const char *path, const char *root, char *out, size_t cap);
  * names NEED: who needs the library "cannot open shared object file" names. */
 bool td_local_requirer(const char *text, const char *root, const char *need, char *out, size_t cap);
 
+/* The next path in TEXT from P (a "/..." run, or "C:\\..."), where the
+ * directories the requirer scan reads are taken from: the leftmost-longest
+ * match of (/[^ \t\n"':,()]+|[A-Za-z]:\\[^\t\n"']+), read by hand in one
+ * pass. *LEN its length; NULL when there is none. */
+const char *td_local_next_path(const char *p, size_t *len);
+
 /* From the built graph G: each dependency it could not find; for SYMBOL
  * (may be NULL), which library should define it. */
 void td_local_missing(const struct td_graph *g, struct td_local_notes *out);
