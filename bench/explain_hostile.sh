@@ -4,7 +4,10 @@
 # 10,000) of identifier characters, dots, digits, dashes, slashes, ".1",
 # ".so", a dotted module path and a deep path; ten identifier lines (100 KB);
 # and an identifier line before and after real errors (a one-line ERE's
-# needle, an undefined symbol, whose ERE may span lines). User+system CPU
+# needle, an undefined symbol, whose ERE may span lines); that undefined
+# symbol wrapped after its colon at the end of the identifier line; and
+# short paths ("/a ", LENGTH*8 bytes of them) around a missing library, whose
+# directories the requirer scan reads. User+system CPU
 # seconds of each, from /usr/bin/time, each run under a 300 s timeout.
 #   bench/explain_hostile.sh [TORCHDOCTOR] [LENGTH]
 set -euo pipefail
@@ -33,6 +36,11 @@ errors = {
 for k, e in errors.items():
     open(f"{tmp}/ident-then-{k}.txt", "w").write(ident + "\n" + e)
     open(f"{tmp}/{k}-then-ident.txt", "w").write(e + ident + "\n")
+open(f"{tmp}/ident-wrapped-undef.txt", "w").write(
+    ident + " ImportError: /opt/venv/lib/libtorch_cuda.so:\n    undefined symbol: cudaGraphInstantiateWithFlags\n")
+half = "/a " * (L * 4 // 3) + "\n"
+open(f"{tmp}/short-paths.txt", "w").write(
+    half + "OSError: libfoozz.so.1: cannot open shared object file: No such file or directory\n" + half)
 P
 for f in "$tmp"/*.txt; do
     /usr/bin/time -f "%U %S" -o "$tmp/time" timeout 300 "$td" explain --format json "$f" >/dev/null 2>&1 || true
