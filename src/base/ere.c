@@ -417,6 +417,7 @@ struct search {
     size_t n_jobs, cap_jobs;
     long *cap, *best, best_end;
     size_t slots;
+    bool notbol; /* TD_ERE_NOTBOL: position 0 is not a line's start */
 };
 
 static bool push(struct search *s, int pc, long pos, int slot)
@@ -456,7 +457,7 @@ static bool run_thread(struct search *s, int pc, long pos)
             pc++, pos++;
             break;
         case OP_BOL:
-            if (pos != 0 && !(lines && s->text[pos - 1] == '\n'))
+            if (pos == 0 ? s->notbol : !(lines && s->text[pos - 1] == '\n'))
                 return true;
             pc++;
             break;
@@ -501,11 +502,20 @@ static bool run_thread(struct search *s, int pc, long pos)
 
 bool td_ere_exec(const struct td_ere *re, const char *text, size_t n, struct td_ere_span *m)
 {
+    return td_ere_exec_flags(re, text, n, m, 0);
+}
+
+bool td_ere_exec_flags(const struct td_ere *re, const char *text, size_t n, struct td_ere_span *m,
+                       int eflags)
+{
     size_t len = strlen(text);
     uint64_t bits = (uint64_t)re->n_inst * ((uint64_t)len + 1);
     if (bits > MAX_VISITED_BITS)
         return false;
-    struct search s = {.re = re, .text = (const unsigned char *)text, .len = (long)len};
+    struct search s = {.re = re,
+                       .text = (const unsigned char *)text,
+                       .len = (long)len,
+                       .notbol = eflags & TD_ERE_NOTBOL};
     s.slots = 2 * (re->nsub + 1 + re->n_loops);
     s.visited = calloc((size_t)(bits / 8 + 1), 1);
     s.cap = malloc(s.slots * sizeof *s.cap);

@@ -15,7 +15,8 @@
 enum { GROUPS = 10 };
 
 /* Runs PATTERN on TEXT with glibc and with td_ere; fails on any difference. */
-static void same_as_glibc(const char *pattern, const char *text, bool newline)
+/* REG_NOTBOL too when NOTBOL (a window that starts inside a line). */
+static void same_as_glibc_flags(const char *pattern, const char *text, bool newline, bool notbol)
 {
     regex_t re;
     int cflags = REG_EXTENDED | (newline ? REG_NEWLINE : 0);
@@ -28,8 +29,8 @@ static void same_as_glibc(const char *pattern, const char *text, bool newline)
     assert_int_equal(nsub, re.re_nsub);
     regmatch_t g[GROUPS];
     struct td_ere_span m[GROUPS];
-    bool theirs = regexec(&re, text, GROUPS, g, 0) == 0;
-    bool mine = td_ere_exec(ours, text, GROUPS, m);
+    bool theirs = regexec(&re, text, GROUPS, g, notbol ? REG_NOTBOL : 0) == 0;
+    bool mine = td_ere_exec_flags(ours, text, GROUPS, m, notbol ? TD_ERE_NOTBOL : 0);
     if (theirs != mine)
         fail_msg("/%s/ on \"%s\": glibc %s, td_ere %s", pattern, text, theirs ? "matches" : "no",
                  mine ? "matches" : "no");
@@ -39,6 +40,11 @@ static void same_as_glibc(const char *pattern, const char *text, bool newline)
                      (int)g[k].rm_so, (int)g[k].rm_eo, m[k].so, m[k].eo);
     regfree(&re);
     td_ere_free(ours);
+}
+
+static void same_as_glibc(const char *pattern, const char *text, bool newline)
+{
+    same_as_glibc_flags(pattern, text, newline, false);
 }
 
 static const struct {
@@ -137,12 +143,28 @@ static void no_exponential_search(void **state)
     free(text);
 }
 
+/* REG_NOTBOL: '^' never matches at the text's start, still after a newline
+ * under REG_NEWLINE; '$' and the rest are as without it. */
+static void notbol_as_glibc(void **state)
+{
+    (void)state;
+    const char *patterns[] = {"^a", "^a|b", "(^|x)a", "^$", "a$", "(^| )lib[a-z]+", "^[a-z]*"};
+    const char *texts[] = {"ab", "x\nab", "ba", "", "xa", "libfoo", " libfoo", "q\nlibx a"};
+    for (size_t p = 0; p < sizeof patterns / sizeof *patterns; p++)
+        for (size_t t = 0; t < sizeof texts / sizeof *texts; t++)
+            for (int newline = 0; newline < 2; newline++) {
+                same_as_glibc_flags(patterns[p], texts[t], newline, true);
+                same_as_glibc_flags(patterns[p], texts[t], newline, false);
+            }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(table_agrees_with_glibc),
         cmocka_unit_test(refuses_what_it_cannot_do),
         cmocka_unit_test(no_exponential_search),
+        cmocka_unit_test(notbol_as_glibc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
