@@ -14,29 +14,9 @@
 #include "kb/errors.h"
 #include "kb/errors_internal.h"
 
-enum { MAX_ERES = 1024, MAX_TEXTS = 1024, GROUPS = 16 };
+#include "catalogue_examples.h"
 
-static size_t examples(const char **texts, size_t cap, struct td_arena *a)
-{
-    size_t len, n = 0;
-    const char *t = td_data_table("errors", &len);
-    assert_non_null(t);
-    struct td_tsv tsv;
-    td_tsv_open(&tsv, t, len);
-    const char *cells[16];
-    static char line[16384];
-    int hn = td_tsv_next(&tsv, line, sizeof line, cells, 16);
-    int c_ex = td_tsv_column(cells, hn, "example");
-    assert_true(c_ex >= 0);
-    while (n + 2 <= cap && td_tsv_next(&tsv, line, sizeof line, cells, 16) == hn) {
-        texts[n++] = td_explain_decode_example(cells[c_ex], a);
-        size_t removed;
-        const char *neutral = td_explain_neutral(texts[n - 1], false, a, &removed);
-        if (neutral)
-            texts[n++] = neutral;
-    }
-    return n;
-}
+enum { MAX_ERES = 1024, MAX_TEXTS = 1024, GROUPS = 16 };
 
 static void catalogue_eres_agree_with_glibc(void **state)
 {
@@ -44,7 +24,7 @@ static void catalogue_eres_agree_with_glibc(void **state)
     struct td_arena a = {0};
     static const char *eres[MAX_ERES], *texts[MAX_TEXTS];
     size_t n_eres = td_explain_eres(eres, MAX_ERES);
-    size_t n_texts = examples(texts, MAX_TEXTS, &a);
+    size_t n_texts = catalogue_examples(texts, MAX_TEXTS, &a);
     fprintf(stderr, "%zu EREs, %zu texts\n", n_eres, n_texts);
     assert_true(n_eres > 100);
     assert_true(n_texts > 100);

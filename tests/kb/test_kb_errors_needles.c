@@ -16,6 +16,8 @@
 #include "kb/errors.h"
 #include "kb/errors_internal.h"
 
+#include "catalogue_examples.h"
+
 enum { MAX_ERES = 1024, MAX_TEXTS = 1024, MAX_NAMED = 64 };
 
 /* N's texts joined with "|", for comparing. */
@@ -60,28 +62,6 @@ static void needles_of_known_shapes(void **state)
     }
 }
 
-static size_t examples(const char **texts, size_t cap, struct td_arena *a)
-{
-    size_t len, n = 0;
-    const char *t = td_data_table("errors", &len);
-    assert_non_null(t);
-    struct td_tsv tsv;
-    td_tsv_open(&tsv, t, len);
-    const char *cells[16];
-    static char line[16384];
-    int hn = td_tsv_next(&tsv, line, sizeof line, cells, 16);
-    int c_ex = td_tsv_column(cells, hn, "example");
-    assert_true(c_ex >= 0);
-    while (n + 2 <= cap && td_tsv_next(&tsv, line, sizeof line, cells, 16) == hn) {
-        texts[n++] = td_explain_decode_example(cells[c_ex], a);
-        size_t removed;
-        const char *neutral = td_explain_neutral(texts[n - 1], false, a, &removed);
-        if (neutral)
-            texts[n++] = neutral;
-    }
-    return n;
-}
-
 /* Every ERE has a needle, and every catalogue example it matches holds one
  * of its needles. */
 static void every_ere_has_a_sound_needle(void **state)
@@ -90,7 +70,7 @@ static void every_ere_has_a_sound_needle(void **state)
     struct td_arena a = {0};
     static const char *eres[MAX_ERES], *texts[MAX_TEXTS];
     size_t n_eres = td_explain_eres(eres, MAX_ERES);
-    size_t n_texts = examples(texts, MAX_TEXTS, &a);
+    size_t n_texts = catalogue_examples(texts, MAX_TEXTS, &a);
     assert_true(n_eres > 300);
     size_t without = 0, matches = 0;
     for (size_t i = 0; i < n_eres; i++) {
