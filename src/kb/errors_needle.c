@@ -400,16 +400,23 @@ bool td_ere_needles_in(const struct td_ere_needles *n, const char *text, bool no
     return false;
 }
 
-const char *td_ere_needles_from(const struct td_ere_needles *n, const char *text)
+/* The first place in TEXT of any of N's texts; NULL when none is there. */
+static const char *first_needle(const struct td_ere_needles *n, const char *text)
 {
-    if (!n->n)
-        return text;
     const char *first = NULL;
     for (size_t k = 0; k < n->n; k++) {
         const char *at = strstr(text, n->s[k]);
         if (at && (!first || at < first))
             first = at;
     }
+    return first;
+}
+
+const char *td_ere_needles_from(const struct td_ere_needles *n, const char *text)
+{
+    if (!n->n)
+        return text;
+    const char *first = first_needle(n, text);
     if (!first || !n->one_line)
         return first ? text : NULL;
     while (first > text && first[-1] != '\n')
@@ -417,8 +424,8 @@ const char *td_ere_needles_from(const struct td_ere_needles *n, const char *text
     return first;
 }
 
-/* Where a match that may span lines is looked for (TEXT holds one of N's
- * texts): from the start of the line that holds the first of them, taken
+/* Where a match that may span lines is looked for in the text from FROM
+ * (FIRST: the first of its needles): from the start of FIRST's line, taken
  * back over whole lines before it while they hold at most TD_ERE_BACK bytes
  * together, or, where the line before is longer than that, to its last
  * token (after its last blank) if that token fits; EFLAGS gets REG_NOTBOL
@@ -426,17 +433,8 @@ const char *td_ere_needles_from(const struct td_ere_needles *n, const char *text
  * number of characters before its needle's line, so a long line before it
  * is not tried at every position: a wrapped message ("libx.so:" then
  * "undefined symbol: f" on the next line) starts inside that window. */
-static const char *window_start(const char *text, const char *from, const struct td_ere_needles *n,
-                                int *eflags)
+static const char *window_start(const char *from, const char *first, int *eflags)
 {
-    const char *first = NULL;
-    for (size_t k = 0; k < n->n; k++) {
-        const char *at = strstr(from, n->s[k]);
-        if (at && (!first || at < first))
-            first = at;
-    }
-    if (!first)
-        return from;
     const char *line = first;
     while (line > from && line[-1] != '\n')
         line--;
@@ -472,18 +470,20 @@ static void shift(regmatch_t *m, size_t nmatch, size_t by)
 int td_ere_needles_exec(const regex_t *re, const struct td_ere_needles *n, const char *text,
                         size_t nmatch, regmatch_t *m)
 {
-    const char *from = td_ere_needles_from(n, text);
-    if (!from)
+    const char *first = n->n ? first_needle(n, text) : text;
+    if (!first)
         return REG_NOMATCH;
     if (!n->n || !n->one_line) {
         int eflags = 0;
-        if (n->n)
-            from = window_start(text, from, n, &eflags);
+        const char *from = n->n ? window_start(text, first, &eflags) : text;
         int rc = regexec(re, from, nmatch, m, eflags);
         if (rc == 0)
             shift(m, nmatch, (size_t)(from - text));
         return rc;
     }
+    const char *from = first;
+    while (from > text && from[-1] != '\n')
+        from--;
     /* each needle's next place at or after the line tried, found once */
     const char *next[TD_ERE_NEEDLES_MAX];
     for (size_t k = 0; k < n->n; k++)
@@ -514,16 +514,16 @@ int td_ere_needles_exec(const regex_t *re, const struct td_ere_needles *n, const
             break;
         }
         /* the next line that holds a needle */
-        const char *after = end ? end + 1 : NULL, *first = NULL;
+        const char *after = end ? end + 1 : NULL, *soonest = NULL;
         for (size_t k = 0; after && k < n->n; k++) {
             if (next[k] && next[k] < after)
                 next[k] = strstr(after, n->s[k]);
-            if (next[k] && (!first || next[k] < first))
-                first = next[k];
+            if (next[k] && (!soonest || next[k] < soonest))
+                soonest = next[k];
         }
-        while (first && first > after && first[-1] != '\n')
-            first--;
-        start = first;
+        while (soonest && soonest > after && soonest[-1] != '\n')
+            soonest--;
+        start = soonest;
     }
     if (line != small)
         free(line);
