@@ -111,12 +111,6 @@ static size_t mentioned_dirs(const char *text, const char *root, char dirs[][PAT
     return n;
 }
 
-/* Whether the ELF file at PATH needs NEED (a DT_NEEDED entry). Its headers
- * are read with pread into SCRATCH, kept from one file to the next, not
- * mapped and parsed whole: a scan reads up to MAX_SCAN_FILES files of a
- * directory, and a text that quotes ldd's output names the system's own
- * (1,500 files in /lib/x86_64-linux-gnu: mapping each took 24 ms of a
- * 1 KB text's answer). */
 /* The files a scan has read (a library's names are links to one file: 461
  * names of /lib/x86_64-linux-gnu are 379 files). */
 struct scanned {
@@ -124,6 +118,28 @@ struct scanned {
     size_t n;
 };
 
+/* Whether ST's file is one SEEN holds; records it when not (and SEEN has
+ * room). A file without an inode number (Windows) is never known again. */
+static bool read_before(struct scanned *seen, const struct stat *st)
+{
+    if (!st->st_ino)
+        return false;
+    for (size_t i = 0; i < seen->n; i++)
+        if (seen->dev[i] == (uint64_t)st->st_dev && seen->ino[i] == (uint64_t)st->st_ino)
+            return true;
+    if (seen->n < MAX_SCAN_FILES) {
+        seen->dev[seen->n] = (uint64_t)st->st_dev;
+        seen->ino[seen->n++] = (uint64_t)st->st_ino;
+    }
+    return false;
+}
+
+/* Whether the ELF file at PATH needs NEED (a DT_NEEDED entry). Its headers
+ * are read with pread into SCRATCH, kept from one file to the next, not
+ * mapped and parsed whole: a scan reads up to MAX_SCAN_FILES files of a
+ * directory, and a text that quotes ldd's output names the system's own
+ * (1,500 files in /lib/x86_64-linux-gnu: mapping each took 24 ms of a
+ * 1 KB text's answer). */
 static bool elf_needs(const char *path, const char *need, struct td_header_scratch *scratch,
                       struct scanned *seen)
 {
@@ -135,18 +151,9 @@ static bool elf_needs(const char *path, const char *need, struct td_header_scrat
     ssize_t n = 0;
     bool found = false;
     static const uint8_t magic[4] = {0x7f, 'E', 'L', 'F'};
-    bool again = false, stat_ok = fstat(fd, &st) == 0;
-    if (stat_ok && st.st_ino) { /* no inode numbers (Windows): no file is known again */
-        for (size_t i = 0; i < seen->n && !again; i++)
-            again = seen->dev[i] == (uint64_t)st.st_dev && seen->ino[i] == (uint64_t)st.st_ino;
-        if (!again && seen->n < MAX_SCAN_FILES) {
-            seen->dev[seen->n] = (uint64_t)st.st_dev;
-            seen->ino[seen->n++] = (uint64_t)st.st_ino;
-        }
-    }
     /* a file read under another name did not need NEED: the scan stops at
      * the first that does */
-    if (stat_ok && !again && S_ISREG(st.st_mode) &&
+    if (fstat(fd, &st) == 0 && !read_before(seen, &st) && S_ISREG(st.st_mode) &&
         (n = pread(fd, head, sizeof head, 0)) >= (ssize_t)sizeof magic &&
         memcmp(head, magic, sizeof magic) == 0) {
         struct td_err err = {0};
