@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/compat.h"
 #include "base/text.h"
 #include "kb/errors.h"
 
@@ -245,6 +246,51 @@ static size_t unlink_markdown(char *s, size_t n)
     }
     s[o] = '\0';
     return o;
+}
+
+/* CPython's "DLL load failed" (Python/dynload_win.c: "DLL load failed while
+ * importing %U: %s", before 3.8 "DLL load failed: %s") as a user retyped it:
+ * in another case ("Dll load failed", "dll load failed") or without its blank
+ * ("DLLLoad failed"). Where the format goes on (" while importing", ":"), the
+ * words are put back as the format prints them, so that every later reading
+ * of that message finds its own words; prose that only says a DLL load
+ * failed ("dll load failed with errorcode ...") is left alone. Returns S, or
+ * a copy from A when a blank was put back. */
+static char *restore_dll_load_failed(char *s, size_t n, struct td_arena *a)
+{
+    static const char canon[] = "DLL load failed";
+    size_t grow = 0, at[16], na = 0;
+    for (size_t i = 0; i + 14 <= n && na < sizeof at / sizeof at[0]; i++) {
+        if ((i > 0 && isalnum((unsigned char)s[i - 1])) || strncasecmp(s + i, "dll", 3) != 0)
+            continue;
+        size_t j = i + 3 + (s[i + 3] == ' ');
+        if (strncasecmp(s + j, "load failed", 11) != 0)
+            continue;
+        const char *after = s + j + 11;
+        if (*after != ':' && strncasecmp(after, " while importing", 16) != 0)
+            continue;
+        if (j - i == 4 && strncmp(s + i, canon, 15) == 0)
+            continue; /* already the format's own words */
+        at[na++] = i;
+        grow += j == i + 3;
+    }
+    if (na == 0)
+        return s;
+    char *out = grow ? td_arena_alloc(a, n + grow + 1) : s;
+    if (!out)
+        return s;
+    size_t o = 0, from = 0;
+    for (size_t k = 0; k < na; k++) {
+        size_t i = at[k], j = i + 3 + (s[i + 3] == ' ');
+        memmove(out + o, s + from, i - from);
+        o += i - from;
+        memcpy(out + o, canon, 15);
+        o += 15;
+        from = j + 11;
+    }
+    memmove(out + o, s + from, n - from);
+    out[o + n - from] = '\0';
+    return out;
 }
 
 struct line {
@@ -612,6 +658,6 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
     o = decode_urls(out, o); /* after the joins: a wrapped link is whole again, and
                                 a terminal's width is measured as it printed */
     o = halve_backslashes(out, o);
-    unlink_markdown(out, o); /* after the joins: a wrapped link is whole again */
-    return out;
+    o = unlink_markdown(out, o); /* after the joins: a wrapped link is whole again */
+    return restore_dll_load_failed(out, o, a);
 }
