@@ -527,6 +527,97 @@ static size_t undo_oem_mojibake(char *s, size_t n)
     return o;
 }
 
+/* A plain word at S: ASCII letters only, between blanks or punctuation (a
+ * word joined to a dot, digit, underscore, slash or dash is a file's or a
+ * symbol's). Returns its length, 0 when S starts no plain word. */
+static size_t plain_word(const char *line, const char *s, const char *end)
+{
+    static const char joins[] = "._-\\/@$?%";
+    if (s > line && (isalnum((unsigned char)s[-1]) || strchr(joins, s[-1])))
+        return 0;
+    size_t n = 0;
+    while (s + n < end && isalpha((unsigned char)s[n]))
+        n++;
+    if (n == 0 || (s + n < end && (isdigit((unsigned char)s[n]) || s[n] == '_' || s[n] == '-' ||
+                                   s[n] == '\\' || s[n] == '/' || s[n] == '@')))
+        return 0;
+    if (s + n + 1 < end && s[n] == '.' && !isspace((unsigned char)s[n + 1]))
+        return 0; /* "Module.dll": a file's name */
+    return n;
+}
+
+/* Whether the plain word W of N letters is in title case ("Could", "A"). */
+static bool title_word(const char *w, size_t n)
+{
+    if (!isupper((unsigned char)w[0]))
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (!islower((unsigned char)w[i]))
+            return false;
+    return n > 1 || w[0] == 'A';
+}
+
+/* Whether the word at W opens a sentence: the line's first word, or one
+ * after ". ", ": ", "] ", "- ", "! " or "? ", an opening quote or bracket
+ * between them and it ("(or one of its dependencies)" is inside one). */
+static bool opens_sentence(const char *line, const char *w)
+{
+    const char *b = w;
+    while (b > line && strchr("\"'`([{", b[-1]))
+        b--;
+    if (b == line)
+        return true;
+    return b - line >= 2 && b[-1] == ' ' && strchr(".:]-!?", b[-2]);
+}
+
+/* Whether the word at W follows "importing " (CPython names the module
+ * there, whose name keeps its case). */
+static bool names_a_module(const char *line, const char *w)
+{
+    return w - line >= 10 && strncasecmp(w - 10, "importing ", 10) == 0;
+}
+
+char *td_explain_sentence_case(const char *text, size_t len, struct td_arena *a)
+{
+    char *out = NULL;
+    const char *stop = text + len;
+    for (const char *line = text; line < stop;) {
+        const char *nl = memchr(line, '\n', (size_t)(stop - line));
+        const char *end = nl ? nl : stop;
+        size_t title = 0, lower = 0;
+        for (const char *s = line; s < end;) {
+            size_t w = plain_word(line, s, end);
+            if (!w) {
+                s++;
+                continue;
+            }
+            title += title_word(s, w);
+            lower += w > 1 && islower((unsigned char)s[0]);
+            s += w;
+        }
+        if (title >= 3 && title >= 2 * lower) {
+            if (!out && (out = td_arena_alloc(a, len + 1)) != NULL) {
+                memcpy(out, text, len);
+                out[len] = '\0';
+            }
+            if (!out)
+                return NULL;
+            for (const char *s = line; s < end;) {
+                size_t w = plain_word(line, s, end);
+                if (!w) {
+                    s++;
+                    continue;
+                }
+                if (title_word(s, w) && !opens_sentence(line, s) && !names_a_module(line, s))
+                    out[s - text] = (char)tolower((unsigned char)*s);
+                s += w;
+            }
+        }
+        line = end + (end < stop);
+    }
+    return out;
+}
+
 char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
 {
     char *flat = td_arena_alloc(a, len + 1);

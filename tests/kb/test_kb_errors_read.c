@@ -1970,6 +1970,18 @@ static void o28_retyped_windows_forms(void **state)
            "_fblas", NULL);
     expect("a system-error message is showing stating that libcrypto-1_1-x64.dll can not be found.",
            "missing_library", "libcrypto-1_1-x64.dll", NULL);
+    /* an issue's title in title case is read again in sentence case */
+    expect("Could Not Find Module 'C:\\x\\llama.dll' (Or One Of Its Dependencies)",
+           "missing_library", "llama.dll", NULL);
+    expect("Dll Load Failed While Importing _C: The Specified Procedure Could Not Be Found",
+           "missing_symbol", "_C", NULL);
+    expect("Could Not Locate zlibwapi.dll", "missing_library", "zlibwapi.dll", NULL);
+    {
+        struct td_explain y;
+        explain("How To Install The Visual C++ Redistributable For Foo.dll", &y);
+        assert_null(y.load.kind);
+        td_explain_free(&y);
+    }
     /* the format without "while importing": the name before the colon, never
      * a word of prose */
     expect("ImportError: DLL load failed _iec61850 : %1 is not a valid Win32 application",
