@@ -329,7 +329,7 @@ static int by_rank(const void *x, const void *y)
     return strcmp(a->id, b->id);
 }
 
-int td_explain_text(const char *text, size_t len, struct td_explain *out, struct td_err *err)
+static int explain_once(const char *text, size_t len, struct td_explain *out, struct td_err *err)
 {
     memset(out, 0, sizeof *out);
     if (load_catalogue(err) != 0)
@@ -411,6 +411,40 @@ int td_explain_text(const char *text, size_t len, struct td_explain *out, struct
             f->error_code = m->error_code;
     }
     td_explain_load_error(out);
+    return 0;
+}
+
+/* Whether X names the file of the load error it read, or read none and no
+ * catalogue row matched either. */
+static bool names_its_file(const struct td_explain *x)
+{
+    if (x->load.kind)
+        return x->load.library || x->load.needed_by;
+    return x->n_matches > 0;
+}
+
+int td_explain_text(const char *text, size_t len, struct td_explain *out, struct td_err *err)
+{
+    if (explain_once(text, len, out, err) != 0)
+        return -1;
+    if (names_its_file(out))
+        return 0;
+    /* An issue's title pasted in title case ("Could Not Find Module 'X.dll'
+     * (Or One Of Its Dependencies)") hides the message's words from every
+     * reading, whose raisers' formats are in sentence case: read the text
+     * again in sentence case, and keep that reading when it names a file. */
+    struct td_arena tmp = {0};
+    const char *plain = text ? td_explain_sentence_case(text, len, &tmp) : NULL;
+    struct td_explain again;
+    if (plain && explain_once(plain, len, &again, err) == 0) {
+        if (again.load.kind && again.load.library) {
+            td_explain_free(out);
+            *out = again;
+        } else {
+            td_explain_free(&again);
+        }
+    }
+    td_arena_free(&tmp);
     return 0;
 }
 

@@ -192,6 +192,13 @@ const char *td_explain_shorten(const char *text, size_t *len, const char **note,
  * joined, doubled backslashes halved. Allocated from A. */
 char *td_explain_clean(const char *text, size_t len, struct td_arena *a);
 
+/* TEXT with its lines in title case ("Could Not Find Module 'X' (Or One Of
+ * Its Dependencies)", an issue's title) put back in sentence case: a plain
+ * word's capital is lowered unless it opens a sentence or names the module
+ * after "importing"; files, symbols and words in capitals keep theirs. A
+ * copy from A of TEXT's LEN bytes, or NULL when no line is in title case. */
+char *td_explain_sentence_case(const char *text, size_t len, struct td_arena *a);
+
 /* The value of placeholder NAME ("file", "symbol") in M, or NULL. */
 const char *td_explain_capture(const struct td_explain_match *m, const char *name);
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/compat.h"
 #include "base/text.h"
 #include "kb/errors.h"
 
@@ -247,6 +248,51 @@ static size_t unlink_markdown(char *s, size_t n)
     return o;
 }
 
+/* CPython's "DLL load failed" (Python/dynload_win.c: "DLL load failed while
+ * importing %U: %s", before 3.8 "DLL load failed: %s") as a user retyped it:
+ * in another case ("Dll load failed", "dll load failed") or without its blank
+ * ("DLLLoad failed"). Where the format goes on (" while importing", ":"), the
+ * words are put back as the format prints them, so that every later reading
+ * of that message finds its own words; prose that only says a DLL load
+ * failed ("dll load failed with errorcode ...") is left alone. Returns S, or
+ * a copy from A when a blank was put back. */
+static char *restore_dll_load_failed(char *s, size_t n, struct td_arena *a)
+{
+    static const char canon[] = "DLL load failed";
+    size_t grow = 0, at[16], na = 0;
+    for (size_t i = 0; i + 14 <= n && na < sizeof at / sizeof at[0]; i++) {
+        if ((i > 0 && isalnum((unsigned char)s[i - 1])) || strncasecmp(s + i, "dll", 3) != 0)
+            continue;
+        size_t j = i + 3 + (s[i + 3] == ' ');
+        if (strncasecmp(s + j, "load failed", 11) != 0)
+            continue;
+        const char *after = s + j + 11;
+        if (*after != ':' && strncasecmp(after, " while importing", 16) != 0)
+            continue;
+        if (j - i == 4 && strncmp(s + i, canon, 15) == 0)
+            continue; /* already the format's own words */
+        at[na++] = i;
+        grow += j == i + 3;
+    }
+    if (na == 0)
+        return s;
+    char *out = grow ? td_arena_alloc(a, n + grow + 1) : s;
+    if (!out)
+        return s;
+    size_t o = 0, from = 0;
+    for (size_t k = 0; k < na; k++) {
+        size_t i = at[k], j = i + 3 + (s[i + 3] == ' ');
+        memmove(out + o, s + from, i - from);
+        o += i - from;
+        memcpy(out + o, canon, 15);
+        o += 15;
+        from = j + 11;
+    }
+    memmove(out + o, s + from, n - from);
+    out[o + n - from] = '\0';
+    return out;
+}
+
 struct line {
     const char *s;
     size_t raw;     /* bytes up to the line break */
@@ -481,6 +527,97 @@ static size_t undo_oem_mojibake(char *s, size_t n)
     return o;
 }
 
+/* A plain word at S: ASCII letters only, between blanks or punctuation (a
+ * word joined to a dot, digit, underscore, slash or dash is a file's or a
+ * symbol's). Returns its length, 0 when S starts no plain word. */
+static size_t plain_word(const char *line, const char *s, const char *end)
+{
+    static const char joins[] = "._-\\/@$?%";
+    if (s > line && (isalnum((unsigned char)s[-1]) || strchr(joins, s[-1])))
+        return 0;
+    size_t n = 0;
+    while (s + n < end && isalpha((unsigned char)s[n]))
+        n++;
+    if (n == 0 || (s + n < end && (isdigit((unsigned char)s[n]) || s[n] == '_' || s[n] == '-' ||
+                                   s[n] == '\\' || s[n] == '/' || s[n] == '@')))
+        return 0;
+    if (s + n + 1 < end && s[n] == '.' && !isspace((unsigned char)s[n + 1]))
+        return 0; /* "Module.dll": a file's name */
+    return n;
+}
+
+/* Whether the plain word W of N letters is in title case ("Could", "A"). */
+static bool title_word(const char *w, size_t n)
+{
+    if (!isupper((unsigned char)w[0]))
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (!islower((unsigned char)w[i]))
+            return false;
+    return n > 1 || w[0] == 'A';
+}
+
+/* Whether the word at W opens a sentence: the line's first word, or one
+ * after ". ", ": ", "] ", "- ", "! " or "? ", an opening quote or bracket
+ * between them and it ("(or one of its dependencies)" is inside one). */
+static bool opens_sentence(const char *line, const char *w)
+{
+    const char *b = w;
+    while (b > line && strchr("\"'`([{", b[-1]))
+        b--;
+    if (b == line)
+        return true;
+    return b - line >= 2 && b[-1] == ' ' && strchr(".:]-!?", b[-2]);
+}
+
+/* Whether the word at W follows "importing " (CPython names the module
+ * there, whose name keeps its case). */
+static bool names_a_module(const char *line, const char *w)
+{
+    return w - line >= 10 && strncasecmp(w - 10, "importing ", 10) == 0;
+}
+
+char *td_explain_sentence_case(const char *text, size_t len, struct td_arena *a)
+{
+    char *out = NULL;
+    const char *stop = text + len;
+    for (const char *line = text; line < stop;) {
+        const char *nl = memchr(line, '\n', (size_t)(stop - line));
+        const char *end = nl ? nl : stop;
+        size_t title = 0, lower = 0;
+        for (const char *s = line; s < end;) {
+            size_t w = plain_word(line, s, end);
+            if (!w) {
+                s++;
+                continue;
+            }
+            title += title_word(s, w);
+            lower += w > 1 && islower((unsigned char)s[0]);
+            s += w;
+        }
+        if (title >= 3 && title >= 2 * lower) {
+            if (!out && (out = td_arena_alloc(a, len + 1)) != NULL) {
+                memcpy(out, text, len);
+                out[len] = '\0';
+            }
+            if (!out)
+                return NULL;
+            for (const char *s = line; s < end;) {
+                size_t w = plain_word(line, s, end);
+                if (!w) {
+                    s++;
+                    continue;
+                }
+                if (title_word(s, w) && !opens_sentence(line, s) && !names_a_module(line, s))
+                    out[s - text] = (char)tolower((unsigned char)*s);
+                s += w;
+            }
+        }
+        line = end + (end < stop);
+    }
+    return out;
+}
+
 char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
 {
     char *flat = td_arena_alloc(a, len + 1);
@@ -612,6 +749,6 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
     o = decode_urls(out, o); /* after the joins: a wrapped link is whole again, and
                                 a terminal's width is measured as it printed */
     o = halve_backslashes(out, o);
-    unlink_markdown(out, o); /* after the joins: a wrapped link is whole again */
-    return out;
+    o = unlink_markdown(out, o); /* after the joins: a wrapped link is whole again */
+    return restore_dll_load_failed(out, o, a);
 }

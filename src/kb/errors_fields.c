@@ -583,8 +583,15 @@ static const struct extractor extractors[] = {
      2, F_FILE},
     {"Module use of ([^ \t\n]+) conflicts", 1, F_FILE},
     {"PyInit_([A-Za-z0-9_]+)", 1, F_MODULE},
-    /* CPython Python/dynload_win.c (3.8+): "DLL load failed while importing %U: %s" */
-    {"DLL load failed while importing ([A-Za-z0-9_.]+)", 1, F_MODULE},
+    /* CPython Python/dynload_win.c (3.8+): "DLL load failed while importing %U: %s"; a
+       dotted name never ends in its dot, which is a retyped sentence's full stop ("DLL load
+       failed while importing QtCore.") */
+    {"DLL load failed while importing ([A-Za-z0-9_.]*[A-Za-z0-9_])", 1, F_MODULE},
+    /* the same retyped without "while importing" ("DLL load failed _iec61850 : %1 is not a
+       valid Win32 application"): a name right before the colon, never a word of prose (one
+       that is not all lower-case letters: an underscore, a digit, a capital or a dot) */
+    {"DLL load failed ([a-z]*[A-Z0-9_.][A-Za-z0-9_.]*[A-Za-z0-9_]|[a-z]*[A-Z0-9_]) ?: ", 1,
+     F_MODULE},
     {"\\[WinError ([0-9]+)\\]", 1, F_WIN32},
     {"WindowsError: \\[Error ([0-9]+)\\]", 1, F_WIN32},
     {"(^|[^A-Za-z])WinError ([0-9]+)", 2, F_WIN32},

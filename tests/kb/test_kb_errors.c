@@ -132,6 +132,24 @@ static void one_width_between_blanks_is_no_wrap(void **state)
     free(text);
 }
 
+/* A title-case line back in sentence case: a word opening a sentence, the
+ * module after "importing", files and words in capitals keep their case;
+ * a text with no title-case line gives NULL. */
+static void title_case_to_sentence_case(void **state)
+{
+    (void)state;
+    struct td_arena a = {0};
+    static const char title[] = "Could Not Find Module 'C:\\x\\Llama.dll' (Or One Of Its "
+                                "Dependencies). Error Loading DLL While Importing Foo: The Module";
+    char *s = td_explain_sentence_case(title, sizeof title - 1, &a);
+    assert_non_null(s);
+    assert_string_equal(s, "Could not find module 'C:\\x\\Llama.dll' (or one of its "
+                           "dependencies). Error loading DLL while importing Foo: The module");
+    static const char plain[] = "OSError: [WinError 126] The specified module could not be found";
+    assert_null(td_explain_sentence_case(plain, sizeof plain - 1, &a));
+    td_arena_free(&a);
+}
+
 /* A logger continued its line under its message column; a quoted path
  * broke inside the quotes. */
 static void wrapped_by_a_logger(void **state)
@@ -264,6 +282,7 @@ int main(void)
         cmocka_unit_test(wrapped_by_a_terminal),
         cmocka_unit_test(one_width_between_blanks_is_no_wrap),
         cmocka_unit_test(wrapped_by_a_logger),
+        cmocka_unit_test(title_case_to_sentence_case),
         cmocka_unit_test(ansi_colour_crlf_and_doubled_backslashes),
         cmocka_unit_test(inside_a_traceback),
         cmocka_unit_test(chinese_and_german),

@@ -849,7 +849,6 @@ static void own_words_of_a_load(void **state)
         "PDB file.",
         "Faulting application name: app.exe\nFaulting module name: ntdll.dll, version: 10.0\n"
         "Exception code: 0xc0000005",
-        "DLLLoad failed while importing QtCore.",
         "I copied libfoo.so.1 next to the binary and now it works",
         "libfoo.so.1 loaded without error",
         "Loading libfoo.dylib without error",
@@ -1954,6 +1953,53 @@ static void s2_o25_opened(void **state)
            "unreadable_file", "c10.dll", NULL);
 }
 
+/* Windows texts of set O28 that name their file in words a user retyped:
+ * CPython's "DLL load failed" in another case or without its blank, a module
+ * name followed by the sentence's full stop, and "can not" in two words. */
+static void o28_retyped_windows_forms(void **state)
+{
+    (void)state;
+    expect("Import Error: Dll load failed while importing QtGui: The specified procedure was not "
+           "found",
+           "missing_symbol", "QtGui", NULL);
+    expect("DLLLoad failed while importing QtCore.", "missing_library", "QtCore", NULL);
+    expect("dll load failed while importing cv2: The specified module could not be found.",
+           "missing_library", "cv2", NULL);
+    /* the format's own words are left as they are; a dotted name keeps its dots */
+    expect("ImportError: DLL load failed while importing scipy.linalg._fblas.", "missing_library",
+           "_fblas", NULL);
+    expect("a system-error message is showing stating that libcrypto-1_1-x64.dll can not be found.",
+           "missing_library", "libcrypto-1_1-x64.dll", NULL);
+    /* an issue's title in title case is read again in sentence case */
+    expect("Could Not Find Module 'C:\\x\\llama.dll' (Or One Of Its Dependencies)",
+           "missing_library", "llama.dll", NULL);
+    expect("Dll Load Failed While Importing _C: The Specified Procedure Could Not Be Found",
+           "missing_symbol", "_C", NULL);
+    expect("Could Not Locate zlibwapi.dll", "missing_library", "zlibwapi.dll", NULL);
+    {
+        struct td_explain y;
+        explain("How To Install The Visual C++ Redistributable For Foo.dll", &y);
+        assert_null(y.load.kind);
+        td_explain_free(&y);
+    }
+    /* the format without "while importing": the name before the colon, never
+     * a word of prose */
+    expect("ImportError: DLL load failed _iec61850 : %1 is not a valid Win32 application",
+           "wrong_architecture", "_iec61850", NULL);
+    /* prose that only says a DLL load failed is not the format: the code
+     * decides, and nothing is named a module */
+    static const char *const prose[] = {
+        "dll load failed with errorcode 3221225501",
+        "DLL load failed again: The specified module could not be found.",
+    };
+    for (size_t i = 0; i < sizeof prose / sizeof prose[0]; i++) {
+        struct td_explain x;
+        explain(prose[i], &x);
+        assert_null(x.fields.module);
+        td_explain_free(&x);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2003,6 +2049,7 @@ int main(void)
         cmocka_unit_test(s1_o24_opened),
         cmocka_unit_test(s2_o25_opened),
         cmocka_unit_test(o26_several_files),
+        cmocka_unit_test(o28_retyped_windows_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
