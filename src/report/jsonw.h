@@ -21,7 +21,7 @@ struct td_jsonw {
     bool after_key;
     int inline_from; /* >0: containers at this depth and deeper stay on one line */
     size_t used;     /* bytes waiting in buf; stdio per call cost 4x the whole parse */
-    bool wide;       /* the processor runs AVX2: strings are checked 32 bytes a step */
+    bool wide;       /* AVX2 and BMI1: names are checked 128 bytes a block */
     /* 16 KiB: writers are static, so every page of the buffer filled is
      * a fresh page fault; 64 KiB cost deps 11 more faults than the three
      * write calls it saved. */

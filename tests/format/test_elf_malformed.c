@@ -232,6 +232,50 @@ static void huge_counts_and_offsets(void **state)
     free(data);
 }
 
+/* The count of dynamic symbols (inspect without --symbols) stops at a
+ * symbol whose name lies outside DT_STRSZ or whose versym index names no
+ * version, and says which: it reads no name's bytes, but checks each. */
+static void tally_names_a_bad_symbol(void **state)
+{
+    (void)state;
+    size_t size;
+    uint8_t *data = load("libuser.so", &size);
+    struct td_arena a = {0};
+    struct td_elf elf;
+    parse_ok(data, size, &elf, &a);
+    uint32_t def, undef;
+    struct td_err err = {0};
+    assert_int_equal(td_elf_dynsym_tally(&elf, &def, &undef, &err), 0);
+    assert_true(elf.has_versym && elf.dynsym_count > 2);
+    uint32_t last = elf.dynsym_count - 1;
+    struct {
+        uint64_t off;
+        uint64_t value;
+        unsigned width;
+    } patches[] = {
+        {elf.symtab_off + last * elf.dyn.syment, 0xffffffff, 4}, /* st_name */
+        {elf.versym_off + 2ull * last, 0x7ff0, 2},               /* versym index */
+    };
+    char want[64];
+    snprintf(want, sizeof want, "dynamic symbol %u at offset", last);
+    for (size_t i = 0; i < sizeof patches / sizeof *patches; i++) {
+        uint8_t *copy = malloc(size);
+        memcpy(copy, data, size);
+        put_le(copy + patches[i].off, patches[i].value, patches[i].width);
+        struct td_arena ca = {0};
+        struct td_elf bad;
+        parse_ok(copy, size, &bad, &ca);
+        td_err_clear(&err);
+        assert_int_equal(td_elf_dynsym_tally(&bad, &def, &undef, &err), -1);
+        if (!strstr(err.msg, want))
+            fail_msg("wanted \"%s\", got \"%s\"", want, err.msg);
+        td_arena_free(&ca);
+        free(copy);
+    }
+    td_arena_free(&a);
+    free(data);
+}
+
 static void sysv_hash_hostile(void **state)
 {
     size_t size;
@@ -336,6 +380,7 @@ int main(void)
         cmocka_unit_test(truncations),
         cmocka_unit_test(byte_flips),
         cmocka_unit_test(huge_counts_and_offsets),
+        cmocka_unit_test(tally_names_a_bad_symbol),
         cmocka_unit_test(sysv_hash_hostile),
         cmocka_unit_test(gnu_chain_never_ends),
         cmocka_unit_test(arena_cap_is_honoured),

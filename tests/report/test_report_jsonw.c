@@ -164,12 +164,21 @@ static void room_strings_larger_than_the_buffer(void **state)
 }
 
 /* td_jw_strbody_at between quotes writes what td_jw_rawstr does, on
- * both of its paths (32 bytes a step where the processor has AVX2, 16
- * elsewhere: W.wide set by hand), for strings long enough to take each
+ * both of its paths (blocks of 128 bytes and 32-byte steps where the
+ * processor has AVX2 and BMI1, 16-byte steps elsewhere: W.wide set by
+ * hand where the processor allows), for strings long enough to take each
  * kind of step and end in each, with each kind of byte at each position
  * and each room after the NUL (the heap block ends there: the sanitizer
  * build sees a read past it). */
 static bool strbody_wide;
+
+/* Whether the wide path may run here (what td_jw_init found). */
+static bool processor_wide(void)
+{
+    static struct td_jsonw probe;
+    td_jw_init(&probe, stdout, false);
+    return probe.wide;
+}
 static int nest; /* arrays open around the rows of a test */
 
 /* TEXT (SIZE bytes readable) as a quoted string through td_jw_strbody_at. */
@@ -188,20 +197,44 @@ static void strbody_string(struct td_jsonw *j)
     quoted_body(j, room_text, room_size);
 }
 
+static const unsigned char strbody_probes[] = {'a',  '"',  '\\', 0x01, 0x1f, 0x20, 0x7e,
+                                               0x7f, 0x80, 0x9f, 0xa0, 0xe2, 0xff};
+
 static void strbody_matches_rawstr(void **state)
 {
     (void)state;
-    static const unsigned char probes[] = {'a',  '"',  '\\', 0x01, 0x1f, 0x20, 0x7e,
-                                           0x7f, 0x80, 0x9f, 0xa0, 0xe2, 0xff};
     static const size_t extras[] = {0, 1, 15, 16, 31, 32, 47};
     for (int wide = 0; wide < 2; wide++)
         for (size_t len = 0; len <= 80; len++)
-            for (size_t p = 0; p < sizeof probes; p++)
+            for (size_t p = 0; p < sizeof strbody_probes; p++)
                 for (size_t at = 0; at < (len ? len : 1); at += p ? 1 : 97)
                     for (size_t e = 0; e < sizeof extras / sizeof *extras; e++) {
-                        strbody_wide = wide;
-                        probe_as_rawstr(strbody_string, len, probes[p], at, extras[e]);
+                        strbody_wide = wide && processor_wide();
+                        probe_as_rawstr(strbody_string, len, strbody_probes[p], at, extras[e]);
                     }
+}
+
+/* The same past the wide path's blocks of 128 bytes: strings to two
+ * blocks and some steps long, each kind of byte first in each of a
+ * block's four quarters and at its edges, rooms that end inside, at and
+ * past a block. */
+static void strbody_blocks_match_rawstr(void **state)
+{
+    (void)state;
+    static const size_t extras[] = {0, 1, 31, 32, 46, 47, 63, 64, 95, 127, 128};
+    static const size_t ats[] = {0,   1,   31,  32,  33,  63,  64,  65,  95,  96,  97,
+                                 126, 127, 128, 129, 159, 160, 191, 192, 255, 256, 257};
+    for (int wide = 0; wide < 2; wide++)
+        for (size_t len = 81; len <= 300; len++)
+            for (size_t p = 0; p < sizeof strbody_probes; p++)
+                for (size_t a = 0; a <= sizeof ats / sizeof *ats; a += p ? 1 : 99) {
+                    /* the listed positions inside the string, then its last byte */
+                    size_t at = a < sizeof ats / sizeof *ats ? ats[a] : len - 1;
+                    for (size_t e = 0; at < len && e < sizeof extras / sizeof *extras; e++) {
+                        strbody_wide = wide && processor_wide();
+                        probe_as_rawstr(strbody_string, len, strbody_probes[p], at, extras[e]);
+                    }
+                }
 }
 
 /* Bodies written from every position of the buffer: the steps stop at
@@ -222,7 +255,7 @@ static void bodies_larger_than_the_buffer(void **state)
 {
     (void)state;
     for (int wide = 0; wide < 2; wide++) {
-        strbody_wide = wide;
+        strbody_wide = wide && processor_wide();
         char *want = render(many_plain, false), *got = render(many_bodies, false);
         assert_true(strlen(got) > sizeof w.buf);
         assert_string_equal(got, want);
@@ -374,6 +407,7 @@ int main(void)
         cmocka_unit_test(room_string_matches_rawstr),
         cmocka_unit_test(room_strings_larger_than_the_buffer),
         cmocka_unit_test(strbody_matches_rawstr),
+        cmocka_unit_test(strbody_blocks_match_rawstr),
         cmocka_unit_test(bodies_larger_than_the_buffer),
         cmocka_unit_test(item_lead_matches_item),
     };
