@@ -111,6 +111,90 @@ static size_t timestamp_len(const char *s, size_t n)
     return i;
 }
 
+static bool letter(unsigned char c)
+{
+    return isalpha(c) || c >= 0x80;
+}
+
+/* Whether the right single quote at S[I] (K bytes) is an apostrophe of a
+ * word other than an English contraction: after a letter and before a
+ * small one (ASCII, or a byte of a non-ASCII character: "n’est",
+ * "d’entrée"), and not before an English ending ("can’t", "couldn’t",
+ * "it’s"), which a loader's message spells with the ASCII one. A quote
+ * glued to a capital is a quote ("version’GLIBC_2.28’"). */
+static bool kept_apostrophe(const unsigned char *s, size_t n, size_t i, size_t k)
+{
+    if (i == 0 || i + k >= n || !letter(s[i - 1]) || !(islower(s[i + k]) || s[i + k] >= 0x80))
+        return false;
+    static const char *const endings[] = {"t", "s", "m", "d", "ll", "re", "ve"};
+    for (size_t e = 0; e < sizeof endings / sizeof endings[0]; e++) {
+        size_t l = strlen(endings[e]);
+        if (i + k + l <= n && strncmp((const char *)s + i + k, endings[e], l) == 0 &&
+            (i + k + l == n || !letter(s[i + k + l])))
+            return false;
+    }
+    return true;
+}
+
+/* Pass 1c: typographic quotes an editor or a retyping put in place of the
+ * loader's ASCII ones ("version ‘GLIBC_2.28’ not found", "Symbol not found:
+ * (_x)" / "Referenced from: ‘/path/odin’", “X.dll”) become ' and ", so a
+ * file's name ends where the loader's quote ended it. A right single quote
+ * that is a word's apostrophe in another language ("n’est") stays, as do
+ * the other languages' marks („, «, 「). In place. */
+static size_t plain_quotes(char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        if (i + 2 < n && u[i] == 0xe2 && u[i + 1] == 0x80) {
+            unsigned char c = u[i + 2];
+            bool single = c == 0x98 || c == 0x9b || (c == 0x99 && !kept_apostrophe(u, n, i, 3));
+            if (single || c == 0x9c || c == 0x9d) {
+                s[o++] = single ? '\'' : '"';
+                i += 3;
+                continue;
+            }
+        }
+        s[o++] = s[i++];
+    }
+    s[o] = '\0';
+    return o;
+}
+
+/* The length of the quote marks a reply or a test runner put before a
+ * line of the message it shows (L is the line, N its length): Markdown's
+ * and mail's "> " (nested "> > "), and pytest's "E   " before each line
+ * of the exception it reports. A Python prompt (">>> ") is no quote mark. */
+static size_t quote_prefix_len(const char *l, size_t n)
+{
+    size_t i = 0;
+    while (i < n && l[i] == '>' && !(i + 1 < n && l[i + 1] == '>') &&
+           (i + 1 == n || l[i + 1] == ' ' || l[i + 1] == '\n'))
+        i += i + 1 < n && l[i + 1] == ' ' ? 2 : 1;
+    if (i == 0 && n >= 5 && l[0] == 'E' && strncmp(l + 1, "   ", 3) == 0 && l[4] != '\n')
+        i = 4;
+    return i;
+}
+
+/* Pass 1d: the quote marks of quote_prefix_len go from every line, so a
+ * loader's lines start where it printed them ("  Referenced from: ..."
+ * under "dyld: Library not loaded: ..."). In place. */
+static size_t unquote_lines(char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        const char *nl = memchr(s + i, '\n', n - i);
+        size_t len = nl ? (size_t)(nl - (s + i)) + 1 : n - i;
+        size_t skip = quote_prefix_len(s + i, len);
+        memmove(s + o, s + i + skip, len - skip);
+        o += len - skip;
+        i += len;
+    }
+    s[o] = '\0';
+    return o;
+}
+
 /* Last pass: "\\\\" to "\\" (Python's repr of a Windows path), once the lines
  * are joined, so that a terminal's wrap is measured in the columns it
  * filled and a pair it broke apart is halved too. In place. */
@@ -489,6 +573,7 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
         return NULL;
     size_t n = undo_oem_mojibake(flat, strip(text, len, flat));
     n = strip_timestamps(flat, unescape_newlines(flat, n));
+    n = unquote_lines(flat, plain_quotes(flat, n));
 
     size_t count = 1;
     for (size_t i = 0; i < n; i++)

@@ -545,6 +545,15 @@ static const struct extractor extractors[] = {
      F_VERSION},
     {"([^ \t\n'\"(]+): version ([A-Z]+_[0-9][0-9.]*) not found \\(required by ([^)\n]+)\\)", 3,
      F_NEEDED_BY},
+    /* the same retyped by hand: the blank before the quote lost, blanks in the
+       version's name, a full stop after "found", "Required" ("libc.so.6:
+       version'GLIB _2.28' not found. (Required by ./gophish)") */
+    {"([^ \t\n'\"(]+): version ?[`']([^'`\n]{1,40})' not found\\.? \\([Rr]equired by ([^)\n]+)\\)",
+     1, F_FILE},
+    {"([^ \t\n'\"(]+): version ?[`']([^'`\n]{1,40})' not found\\.? \\([Rr]equired by ([^)\n]+)\\)",
+     2, F_VERSION},
+    {"([^ \t\n'\"(]+): version ?[`']([^'`\n]{1,40})' not found\\.? \\([Rr]equired by ([^)\n]+)\\)",
+     3, F_NEEDED_BY},
     /* glibc: "LIB: cannot open shared object file: No such file or directory" */
     {"([^ \t\n'\"():]+): cannot open shared object file", 1, F_FILE},
     {"([^ \t\n'\"(]+): (wrong ELF class: ELFCLASS[0-9]+|invalid ELF header)", 1, F_FILE},
