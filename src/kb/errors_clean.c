@@ -170,29 +170,11 @@ static size_t quote_prefix_len(const char *l, size_t n)
 {
     size_t i = 0;
     while (i < n && l[i] == '>' && !(i + 1 < n && l[i + 1] == '>') &&
-           (i + 1 == n || l[i + 1] == ' ' || l[i + 1] == '\n'))
-        i += i + 1 < n && l[i + 1] == ' ' ? 2 : 1;
-    if (i == 0 && n >= 5 && l[0] == 'E' && strncmp(l + 1, "   ", 3) == 0 && l[4] != '\n')
+           (i + 1 == n || l[i + 1] == ' '))
+        i += i + 1 < n ? 2 : 1;
+    if (i == 0 && n >= 4 && l[0] == 'E' && strncmp(l + 1, "   ", 3) == 0)
         i = 4;
     return i;
-}
-
-/* Pass 1d: the quote marks of quote_prefix_len go from every line, so a
- * loader's lines start where it printed them ("  Referenced from: ..."
- * under "dyld: Library not loaded: ..."). In place. */
-static size_t unquote_lines(char *s, size_t n)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < n;) {
-        const char *nl = memchr(s + i, '\n', n - i);
-        size_t len = nl ? (size_t)(nl - (s + i)) + 1 : n - i;
-        size_t skip = quote_prefix_len(s + i, len);
-        memmove(s + o, s + i + skip, len - skip);
-        o += len - skip;
-        i += len;
-    }
-    s[o] = '\0';
-    return o;
 }
 
 /* Last pass: "\\\\" to "\\" (Python's repr of a Windows path), once the lines
@@ -340,6 +322,7 @@ struct line {
     size_t base; /* the least indent of its block's lines up to it (a block
                     ends at an empty line or a Markdown fence) */
     int quotes;
+    size_t quoted; /* the quote marks before it (quote_prefix_len), counted in columns */
 };
 
 static size_t columns(const char *s, size_t n)
@@ -458,7 +441,7 @@ static size_t wrap_width(const struct line *l, size_t n)
     for (size_t i = 0; i + 1 < n; i++)
         for (size_t k = 0; k < sizeof terminal_widths / sizeof terminal_widths[0]; k++)
             if (l[i].columns == terminal_widths[k] && l[i].raw <= l[i].len + 1 && l[i + 1].len &&
-                l[i + 1].indent + (l[i].raw - l[i].len) <= 1 &&
+                l[i + 1].indent + (l[i].raw - l[i].len) <= 1 && !l[i + 1].quoted &&
                 l[i + 1].s[l[i + 1].indent] != '>' && l[i + 1].s[0] != '\t')
                 return l[i].columns;
     return 0;
@@ -573,7 +556,7 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
         return NULL;
     size_t n = undo_oem_mojibake(flat, strip(text, len, flat));
     n = strip_timestamps(flat, unescape_newlines(flat, n));
-    n = unquote_lines(flat, plain_quotes(flat, n));
+    n = plain_quotes(flat, n);
 
     size_t count = 1;
     for (size_t i = 0; i < n; i++)
@@ -586,15 +569,18 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
         const char *nl = strchr(p, '\n');
         size_t raw = nl ? (size_t)(nl - p) : strlen(p);
         struct line *l = &lines[k];
-        l->s = p;
+        /* a terminal's width counts the quote marks; the message's own
+         * lines (and their indentation) start after them */
+        l->quoted = quote_prefix_len(p, raw);
+        l->s = p + l->quoted;
         l->columns = columns(p, raw);
-        l->raw = l->len = raw;
-        while (l->len && (p[l->len - 1] == ' ' || p[l->len - 1] == '\t'))
+        l->raw = l->len = raw - l->quoted;
+        while (l->len && (l->s[l->len - 1] == ' ' || l->s[l->len - 1] == '\t'))
             l->len--;
-        while (l->indent < l->len && p[l->indent] == ' ')
+        while (l->indent < l->len && l->s[l->indent] == ' ')
             l->indent++;
         for (size_t i = 0; i < l->len; i++)
-            l->quotes += p[i] == '"';
+            l->quotes += l->s[i] == '"';
         p = nl ? nl + 1 : p + raw;
     }
     for (size_t i = 0; i < count; i++) {
