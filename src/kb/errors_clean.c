@@ -192,21 +192,79 @@ static size_t halve_backslashes(char *s, size_t n)
     return o;
 }
 
-/* Pass 1b: Python's repr of a multi-line message (an exception list printed
- * as "['dlopen(...): Library not loaded: X\\n  Referenced from: Y']") back
- * to its lines: a literal backslash-n before a blank is a line break, never
- * a path's "\\n..." folder. In place. */
+/* Whether the line S (N bytes) is a message escaped whole, as a JSON log
+ * or Python's repr prints one on a single line ("{\"msg\": \"dlopen(...):
+ * Library not loaded: X\\nReferenced from: Y\\n...\"}"): it holds two
+ * escaped line breaks or more, and every backslash on it starts an escape
+ * (a Windows path written with single backslashes, "C:\\Users\\nadia",
+ * has others). */
+static bool escaped_line(const char *s, size_t n)
+{
+    size_t breaks = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '\\')
+            continue;
+        if (i + 1 >= n || !strchr("ntr\"'\\/u", s[i + 1]))
+            return false;
+        breaks += s[i + 1] == 'n';
+        i++;
+    }
+    return breaks >= 2;
+}
+
+/* Whether S (N bytes) holds an escaped double quote (\\"), escapes read
+ * in pairs ("\\\\" then a bare quote is none). */
+static bool escaped_quote(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i++)
+        if (s[i] == '\\' && s[i + 1] == '"')
+            return true;
+        else if (s[i] == '\\')
+            i++;
+    return false;
+}
+
+/* Pass 1b: a multi-line message printed escaped back to its lines. On a
+ * line escaped whole (escaped_line) every "\\n" is a line break and "\\t",
+ * "\\\"", "\\'" and "\\/" are their characters ("\\\\" is halved last, with
+ * a Windows path's); elsewhere a literal backslash-n before a blank is a
+ * line break (Python's repr of an exception list, "['dlopen(...): Library
+ * not loaded: X\\n  Referenced from: Y']"), never a path's "\\n..."
+ * folder. In place. */
 static size_t unescape_newlines(char *s, size_t n)
 {
     size_t o = 0;
     for (size_t i = 0; i < n;) {
-        if (s[i] == '\\' && i + 2 < n && s[i + 1] == 'n' && (s[i + 2] == ' ' || s[i + 2] == '\t') &&
-            (i == 0 || s[i - 1] != '\\')) {
-            s[o++] = '\n';
-            i += 2;
-            continue;
+        const char *nl = memchr(s + i, '\n', n - i);
+        size_t end = nl ? (size_t)(nl - s) : n;
+        bool whole = escaped_line(s + i, end - i);
+        /* a JSON string's quotes inside are escaped: the bare ones are the
+         * log's own syntax, not the message's (a blank, so no quote seems
+         * left open over the lines the breaks make) */
+        bool json = whole && escaped_quote(s + i, end - i);
+        for (; i < end;) {
+            char c = i + 1 < end && s[i] == '\\' ? s[i + 1] : 0;
+            if (json && s[i] == '"') {
+                s[o++] = ' ';
+                i++;
+            } else if (whole && c && strchr("nt\"'/", c)) {
+                s[o++] = c == 'n' ? '\n' : c == 't' ? '\t' : c;
+                i += 2;
+            } else if (whole && c == 'r') {
+                i += 2;
+            } else if (whole && c == '\\') {
+                s[o++] = s[i++];
+                s[o++] = s[i++];
+            } else if (c == 'n' && i + 2 < n && (s[i + 2] == ' ' || s[i + 2] == '\t') &&
+                       (i == 0 || s[i - 1] != '\\')) {
+                s[o++] = '\n';
+                i += 2;
+            } else {
+                s[o++] = s[i++];
+            }
         }
-        s[o++] = s[i++];
+        if (i < n)
+            s[o++] = s[i++]; /* the line's own break */
     }
     s[o] = '\0';
     return o;

@@ -791,6 +791,13 @@ static const char *tidy_path(char *s)
     while (*s == ' ')
         s++;
     n = strlen(s);
+    /* the brackets that close what quoted the message after its closing
+     * quote (a JSON log's "...X.dylib\"}", a repr's "...X.so')") */
+    size_t b = n;
+    while (b && strchr(")]}", s[b - 1]))
+        b--;
+    if (b < n && b && strchr("'\"`", s[b - 1]))
+        s[n = b] = '\0';
     while (n && strchr(".,;:'\"`", s[n - 1]))
         s[--n] = '\0';
     while (*s && strchr("'\"`", *s))

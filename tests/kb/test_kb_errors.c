@@ -312,6 +312,31 @@ static void retyped_version_not_found(void **state)
     td_explain_free(&x);
 }
 
+/* A message a JSON log or Python's repr printed on one line, its breaks
+ * escaped, gets its lines back; a Windows path's single backslashes are
+ * no escapes, and a line with one escaped break keeps it unless a blank
+ * follows. A JSON log's own quotes become blanks, so
+ * none seems left open over the lines. */
+static void escaped_on_one_line(void **state)
+{
+    (void)state;
+    expect_clean(
+        "{\"msg\": \"dlopen(/a/b.so, 2): Library not loaded: @rpath/libx.dylib\\nReferenced "
+        "from: /a/b.so\\nReason: image not found\\t(\\\"x\\\")\"}",
+        "{ msg :  dlopen(/a/b.so, 2): Library not loaded: @rpath/libx.dylib\nReferenced "
+        "from: /a/b.so\nReason: image not found\t(\"x\") }");
+    expect_clean("C:\\Users\\nadia\\new\\nvidia\\x.dll", "C:\\Users\\nadia\\new\\nvidia\\x.dll");
+    expect_clean("['a\\n  b', 'c\\nd']", "['a\n  b', 'c\nd']");
+    expect_clean("x\\ny", "x\\ny");
+    expect_clean("a\\n  b", "a\n  b");
+    struct td_explain x =
+        explain("{\"level\": \"error\", \"msg\": \"dyld: Symbol not found: _f\\n  "
+                "Referenced from: /x/app\\n  Expected in: /usr/lib/libfoo.dylib\"}");
+    assert_string_equal(x.fields.expected_in ? x.fields.expected_in : "(none)",
+                        "/usr/lib/libfoo.dylib");
+    td_explain_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,6 +352,7 @@ int main(void)
         cmocka_unit_test(typographic_quotes),
         cmocka_unit_test(quote_marks_before_lines),
         cmocka_unit_test(retyped_version_not_found),
+        cmocka_unit_test(escaped_on_one_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
