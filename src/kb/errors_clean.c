@@ -192,12 +192,32 @@ static size_t halve_backslashes(char *s, size_t n)
     return o;
 }
 
+/* Whether the line S (N bytes) is wrapped as a JSON record or array
+ * ("{...}", "[...]") or as Python's repr of an exception ("E('...')",
+ * "E(\"...\")"). */
+static bool enveloped(const char *s, size_t n)
+{
+    while (n && (*s == ' ' || *s == '\t'))
+        s++, n--;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    if (n < 2)
+        return false;
+    if ((s[0] == '{' && s[n - 1] == '}') || (s[0] == '[' && s[n - 1] == ']'))
+        return true;
+    size_t i = 0;
+    while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.'))
+        i++;
+    return i > 0 && i + 3 < n && s[i] == '(' && (s[i + 1] == '\'' || s[i + 1] == '"') &&
+           s[n - 1] == ')' && s[n - 2] == s[i + 1];
+}
+
 /* Whether the line S (N bytes) is a message escaped whole, as a JSON log
  * or Python's repr prints one on a single line ("{\"msg\": \"dlopen(...):
- * Library not loaded: X\\nReferenced from: Y\\n...\"}"): it holds two
- * escaped line breaks or more, and every backslash on it starts an escape
- * (a Windows path written with single backslashes, "C:\\Users\\nadia",
- * has others). */
+ * Library not loaded: X\\nReferenced from: Y\\n...\"}"): every backslash on
+ * it starts an escape (a Windows path written with single backslashes,
+ * "C:\\Users\\nadia", has others), and it holds two escaped line breaks or
+ * more, or one inside such a record's or repr's brackets (enveloped). */
 static bool escaped_line(const char *s, size_t n)
 {
     size_t breaks = 0;
@@ -209,7 +229,7 @@ static bool escaped_line(const char *s, size_t n)
         breaks += s[i + 1] == 'n';
         i++;
     }
-    return breaks >= 2;
+    return breaks >= 2 || (breaks == 1 && enveloped(s, n));
 }
 
 /* Whether S (N bytes) holds an escaped double quote (\\"), escapes read
@@ -224,13 +244,21 @@ static bool escaped_quote(const char *s, size_t n)
     return false;
 }
 
+/* Whether the line S (N bytes) starts a JSON record: "{" and a quoted key
+ * (Python's dict repr quotes its keys with "'"). */
+static bool json_record(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    return i + 1 < n && s[i] == '{' && s[i + 1] == '"';
+}
+
 /* Pass 1b: a multi-line message printed escaped back to its lines. On a
  * line escaped whole (escaped_line) every "\\n" is a line break and "\\t",
- * "\\\"", "\\'" and "\\/" are their characters ("\\\\" is halved last, with
- * a Windows path's); elsewhere a literal backslash-n before a blank is a
- * line break (Python's repr of an exception list, "['dlopen(...): Library
- * not loaded: X\\n  Referenced from: Y']"), never a path's "\\n..."
- * folder. In place. */
+ * "\\\"", "\\'", "\\/" and "\\\\" are their characters; elsewhere a literal backslash-n before a
+ * blank is a line break (Python's repr of an exception list, "['dlopen(...): Library not loaded:
+ * X\\n  Referenced from: Y']"), never a path's "\\n..." folder. In place. */
 static size_t unescape_newlines(char *s, size_t n)
 {
     size_t o = 0;
@@ -238,10 +266,11 @@ static size_t unescape_newlines(char *s, size_t n)
         const char *nl = memchr(s + i, '\n', n - i);
         size_t end = nl ? (size_t)(nl - s) : n;
         bool whole = escaped_line(s + i, end - i);
-        /* a JSON string's quotes inside are escaped: the bare ones are the
-         * log's own syntax, not the message's (a blank, so no quote seems
-         * left open over the lines the breaks make) */
-        bool json = whole && escaped_quote(s + i, end - i);
+        /* a JSON string's quotes inside are escaped: on a record (or a
+         * line that escapes them) the bare ones are the log's own syntax,
+         * not the message's (a blank, so no quote seems left open over the
+         * lines the breaks make) */
+        bool json = whole && (escaped_quote(s + i, end - i) || json_record(s + i, end - i));
         for (; i < end;) {
             char c = i + 1 < end && s[i] == '\\' ? s[i + 1] : 0;
             if (json && s[i] == '"') {
@@ -253,8 +282,8 @@ static size_t unescape_newlines(char *s, size_t n)
             } else if (whole && c == 'r') {
                 i += 2;
             } else if (whole && c == '\\') {
-                s[o++] = s[i++];
-                s[o++] = s[i++];
+                s[o++] = '\\';
+                i += 2;
             } else if (c == 'n' && i + 2 < n && (s[i + 2] == ' ' || s[i + 2] == '\t') &&
                        (i == 0 || s[i - 1] != '\\')) {
                 s[o++] = '\n';
@@ -613,7 +642,9 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
     if (!flat || !out)
         return NULL;
     size_t n = undo_oem_mojibake(flat, strip(text, len, flat));
-    n = strip_timestamps(flat, unescape_newlines(flat, n));
+    /* twice: a message escaped inside one escaped again (a repr's list in a
+     * JSON record, "[\'...X\\\\n  Referenced from: Y\']") */
+    n = strip_timestamps(flat, unescape_newlines(flat, unescape_newlines(flat, n)));
     n = plain_quotes(flat, n);
 
     size_t count = 1;

@@ -792,12 +792,16 @@ static const char *tidy_path(char *s)
         s++;
     n = strlen(s);
     /* the brackets that close what quoted the message after its closing
-     * quote (a JSON log's "...X.dylib\"}", a repr's "...X.so')") */
+     * quote or the blank the cleaner put for it (a JSON log's
+     * "...X.dylib\"}", a repr's "...X.so')") */
     size_t b = n;
     while (b && strchr(")]}", s[b - 1]))
         b--;
-    if (b < n && b && strchr("'\"`", s[b - 1]))
+    if (b < n && b && strchr("'\"` ", s[b - 1])) {
         s[n = b] = '\0';
+        while (n && s[n - 1] == ' ')
+            s[--n] = '\0';
+    }
     while (n && strchr(".,;:'\"`", s[n - 1]))
         s[--n] = '\0';
     while (*s && strchr("'\"`", *s))

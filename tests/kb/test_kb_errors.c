@@ -328,6 +328,9 @@ static void escaped_on_one_line(void **state)
     expect_clean("C:\\Users\\nadia\\new\\nvidia\\x.dll", "C:\\Users\\nadia\\new\\nvidia\\x.dll");
     expect_clean("['a\\n  b', 'c\\nd']", "['a\n  b', 'c\nd']");
     expect_clean("x\\ny", "x\\ny");
+    /* one escaped break inside a record's braces; a repr's list escaped
+       again inside it */
+    expect_clean("{\"msg\": \"E\\nx: ['a\\\\n  b']\"}", "{ msg :  E\nx: ['a\n  b'] }");
     expect_clean("a\\n  b", "a\n  b");
     struct td_explain x =
         explain("{\"level\": \"error\", \"msg\": \"dyld: Symbol not found: _f\\n  "
