@@ -778,7 +778,7 @@ static bool lookup_form(struct td_explain *x)
          * found first on the search path (a system copy before the
          * environment's) */
         ldso_lookup_failed(l, f, TD_KIND_SHADOWED_LIBRARY, f->symbol);
-    } else if (has(t, ": version ") && has(t, " not found") && f->file && f->version) {
+    } else if (has(t, ": version") && has(t, " not found") && f->file && f->version) {
         ldso_lookup_failed(l, f, TD_KIND_MISSING_SYMBOL_VERSION, f->version);
     } else if ((has(t, "ndefined symbol:") || has(t, "Symbol not found:") ||
                 has(t, "symbol not found in flat namespace")) &&

@@ -112,6 +112,72 @@ static size_t timestamp_len(const char *s, size_t n)
     return i;
 }
 
+static bool letter(unsigned char c)
+{
+    return isalpha(c) || c >= 0x80;
+}
+
+/* Whether the right single quote at S[I] (K bytes) is an apostrophe of a
+ * word other than an English contraction: after a letter and before a
+ * small one (ASCII, or a byte of a non-ASCII character: "n’est",
+ * "d’entrée"), and not before an English ending ("can’t", "couldn’t",
+ * "it’s"), which a loader's message spells with the ASCII one. A quote
+ * glued to a capital is a quote ("version’GLIBC_2.28’"). */
+static bool kept_apostrophe(const unsigned char *s, size_t n, size_t i, size_t k)
+{
+    if (i == 0 || i + k >= n || !letter(s[i - 1]) || !(islower(s[i + k]) || s[i + k] >= 0x80))
+        return false;
+    static const char *const endings[] = {"t", "s", "m", "d", "ll", "re", "ve"};
+    for (size_t e = 0; e < sizeof endings / sizeof endings[0]; e++) {
+        size_t l = strlen(endings[e]);
+        if (i + k + l <= n && strncmp((const char *)s + i + k, endings[e], l) == 0 &&
+            (i + k + l == n || !letter(s[i + k + l])))
+            return false;
+    }
+    return true;
+}
+
+/* Pass 1c: typographic quotes an editor or a retyping put in place of the
+ * loader's ASCII ones ("version ‘GLIBC_2.28’ not found", "Symbol not found:
+ * (_x)" / "Referenced from: ‘/path/odin’", “X.dll”) become ' and ", so a
+ * file's name ends where the loader's quote ended it. A right single quote
+ * that is a word's apostrophe in another language ("n’est") stays, as do
+ * the other languages' marks („, «, 「). In place. */
+static size_t plain_quotes(char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        if (i + 2 < n && u[i] == 0xe2 && u[i + 1] == 0x80) {
+            unsigned char c = u[i + 2];
+            bool single = c == 0x98 || c == 0x9b || (c == 0x99 && !kept_apostrophe(u, n, i, 3));
+            if (single || c == 0x9c || c == 0x9d) {
+                s[o++] = single ? '\'' : '"';
+                i += 3;
+                continue;
+            }
+        }
+        s[o++] = s[i++];
+    }
+    s[o] = '\0';
+    return o;
+}
+
+/* The length of the quote marks a reply or a test runner put before a
+ * line of the message it shows (L is the line, N its length): Markdown's
+ * and mail's "> " (nested "> > "), and pytest's "E   " before each line
+ * of the exception it reports. A Python prompt (">>> ") is no quote mark. */
+static size_t quote_prefix_len(const char *l, size_t n)
+{
+    size_t i = 0;
+    while (i < n && l[i] == '>' && !(i + 1 < n && l[i + 1] == '>') &&
+           (i + 1 == n || l[i + 1] == ' '))
+        i += i + 1 < n ? 2 : 1;
+    if (i == 0 && n >= 4 && l[0] == 'E' && strncmp(l + 1, "   ", 3) == 0)
+        i = 4;
+    return i;
+}
+
 /* Last pass: "\\\\" to "\\" (Python's repr of a Windows path), once the lines
  * are joined, so that a terminal's wrap is measured in the columns it
  * filled and a pair it broke apart is halved too. In place. */
@@ -127,21 +193,108 @@ static size_t halve_backslashes(char *s, size_t n)
     return o;
 }
 
-/* Pass 1b: Python's repr of a multi-line message (an exception list printed
- * as "['dlopen(...): Library not loaded: X\\n  Referenced from: Y']") back
- * to its lines: a literal backslash-n before a blank is a line break, never
- * a path's "\\n..." folder. In place. */
+/* Whether the line S (N bytes) is wrapped as a JSON record or array
+ * ("{...}", "[...]") or as Python's repr of an exception ("E('...')",
+ * "E(\"...\")"). */
+static bool enveloped(const char *s, size_t n)
+{
+    while (n && (*s == ' ' || *s == '\t'))
+        s++, n--;
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    if (n < 2)
+        return false;
+    if ((s[0] == '{' && s[n - 1] == '}') || (s[0] == '[' && s[n - 1] == ']'))
+        return true;
+    size_t i = 0;
+    while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.'))
+        i++;
+    return i > 0 && i + 3 < n && s[i] == '(' && (s[i + 1] == '\'' || s[i + 1] == '"') &&
+           s[n - 1] == ')' && s[n - 2] == s[i + 1];
+}
+
+/* Whether the line S (N bytes) is a message escaped whole, as a JSON log
+ * or Python's repr prints one on a single line ("{\"msg\": \"dlopen(...):
+ * Library not loaded: X\\nReferenced from: Y\\n...\"}"): every backslash on
+ * it starts an escape (a Windows path written with single backslashes,
+ * "C:\\Users\\nadia", has others), and it holds two escaped line breaks or
+ * more, or one inside such a record's or repr's brackets (enveloped). */
+static bool escaped_line(const char *s, size_t n)
+{
+    size_t breaks = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '\\')
+            continue;
+        if (i + 1 >= n || !strchr("ntr\"'\\/u", s[i + 1]))
+            return false;
+        breaks += s[i + 1] == 'n';
+        i++;
+    }
+    return breaks >= 2 || (breaks == 1 && enveloped(s, n));
+}
+
+/* Whether S (N bytes) holds an escaped double quote (\\"), escapes read
+ * in pairs ("\\\\" then a bare quote is none). */
+static bool escaped_quote(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i++)
+        if (s[i] == '\\' && s[i + 1] == '"')
+            return true;
+        else if (s[i] == '\\')
+            i++;
+    return false;
+}
+
+/* Whether the line S (N bytes) starts a JSON record: "{" and a quoted key
+ * (Python's dict repr quotes its keys with "'"). */
+static bool json_record(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    return i + 1 < n && s[i] == '{' && s[i + 1] == '"';
+}
+
+/* Pass 1b: a multi-line message printed escaped back to its lines. On a
+ * line escaped whole (escaped_line) every "\\n" is a line break and "\\t",
+ * "\\\"", "\\'", "\\/" and "\\\\" are their characters; elsewhere a literal backslash-n before a
+ * blank is a line break (Python's repr of an exception list, "['dlopen(...): Library not loaded:
+ * X\\n  Referenced from: Y']"), never a path's "\\n..." folder. In place. */
 static size_t unescape_newlines(char *s, size_t n)
 {
     size_t o = 0;
     for (size_t i = 0; i < n;) {
-        if (s[i] == '\\' && i + 2 < n && s[i + 1] == 'n' && (s[i + 2] == ' ' || s[i + 2] == '\t') &&
-            (i == 0 || s[i - 1] != '\\')) {
-            s[o++] = '\n';
-            i += 2;
-            continue;
+        const char *nl = memchr(s + i, '\n', n - i);
+        size_t end = nl ? (size_t)(nl - s) : n;
+        bool whole = escaped_line(s + i, end - i);
+        /* a JSON string's quotes inside are escaped: on a record (or a
+         * line that escapes them) the bare ones are the log's own syntax,
+         * not the message's (a blank, so no quote seems left open over the
+         * lines the breaks make) */
+        bool json = whole && (escaped_quote(s + i, end - i) || json_record(s + i, end - i));
+        for (; i < end;) {
+            char c = i + 1 < end && s[i] == '\\' ? s[i + 1] : 0;
+            if (json && s[i] == '"') {
+                s[o++] = ' ';
+                i++;
+            } else if (whole && c && strchr("nt\"'/", c)) {
+                s[o++] = c == 'n' ? '\n' : c == 't' ? '\t' : c;
+                i += 2;
+            } else if (whole && c == 'r') {
+                i += 2;
+            } else if (whole && c == '\\') {
+                s[o++] = '\\';
+                i += 2;
+            } else if (c == 'n' && i + 2 < n && (s[i + 2] == ' ' || s[i + 2] == '\t') &&
+                       (i == 0 || s[i - 1] != '\\')) {
+                s[o++] = '\n';
+                i += 2;
+            } else {
+                s[o++] = s[i++];
+            }
         }
-        s[o++] = s[i++];
+        if (i < n)
+            s[o++] = s[i++]; /* the line's own break */
     }
     s[o] = '\0';
     return o;
@@ -302,6 +455,7 @@ struct line {
     size_t base; /* the least indent of its block's lines up to it (a block
                     ends at an empty line or a Markdown fence) */
     int quotes;
+    size_t quoted; /* the quote marks before it (quote_prefix_len), counted in columns */
 };
 
 static size_t columns(const char *s, size_t n)
@@ -420,7 +574,7 @@ static size_t wrap_width(const struct line *l, size_t n)
     for (size_t i = 0; i + 1 < n; i++)
         for (size_t k = 0; k < sizeof terminal_widths / sizeof terminal_widths[0]; k++)
             if (l[i].columns == terminal_widths[k] && l[i].raw <= l[i].len + 1 && l[i + 1].len &&
-                l[i + 1].indent + (l[i].raw - l[i].len) <= 1 &&
+                l[i + 1].indent + (l[i].raw - l[i].len) <= 1 && !l[i + 1].quoted &&
                 l[i + 1].s[l[i + 1].indent] != '>' && l[i + 1].s[0] != '\t')
                 return l[i].columns;
     return 0;
@@ -625,7 +779,10 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
     if (!flat || !out)
         return NULL;
     size_t n = undo_oem_mojibake(flat, strip(text, len, flat));
-    n = strip_timestamps(flat, unescape_newlines(flat, n));
+    /* twice: a message escaped inside one escaped again (a repr's list in a
+     * JSON record, "[\'...X\\\\n  Referenced from: Y\']") */
+    n = strip_timestamps(flat, unescape_newlines(flat, unescape_newlines(flat, n)));
+    n = plain_quotes(flat, n);
 
     size_t count = 1;
     for (size_t i = 0; i < n; i++)
@@ -638,15 +795,18 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
         const char *nl = strchr(p, '\n');
         size_t raw = nl ? (size_t)(nl - p) : strlen(p);
         struct line *l = &lines[k];
-        l->s = p;
+        /* a terminal's width counts the quote marks; the message's own
+         * lines (and their indentation) start after them */
+        l->quoted = quote_prefix_len(p, raw);
+        l->s = p + l->quoted;
         l->columns = columns(p, raw);
-        l->raw = l->len = raw;
-        while (l->len && (p[l->len - 1] == ' ' || p[l->len - 1] == '\t'))
+        l->raw = l->len = raw - l->quoted;
+        while (l->len && (l->s[l->len - 1] == ' ' || l->s[l->len - 1] == '\t'))
             l->len--;
-        while (l->indent < l->len && p[l->indent] == ' ')
+        while (l->indent < l->len && l->s[l->indent] == ' ')
             l->indent++;
         for (size_t i = 0; i < l->len; i++)
-            l->quotes += p[i] == '"';
+            l->quotes += l->s[i] == '"';
         p = nl ? nl + 1 : p + raw;
     }
     for (size_t i = 0; i < count; i++) {

@@ -545,6 +545,15 @@ static const struct extractor extractors[] = {
      F_VERSION},
     {"([^ \t\n'\"(]+): version ([A-Z]+_[0-9][0-9.]*) not found \\(required by ([^)\n]+)\\)", 3,
      F_NEEDED_BY},
+    /* the same retyped by hand: the blank before the quote lost, blanks in the
+       version's name, a full stop after "found", "Required" ("libc.so.6:
+       version'GLIB _2.28' not found. (Required by ./gophish)") */
+    {"([^ \t\n'\"(]+): version ?[`']([^'`\n]{1,40})' not found\\.? \\([Rr]equired by ([^)\n]+)\\)",
+     1, F_FILE},
+    {"([^ \t\n'\"(]+): version ?[`']([^'`\n]{1,40})' not found\\.? \\([Rr]equired by ([^)\n]+)\\)",
+     2, F_VERSION},
+    {"([^ \t\n'\"(]+): version ?[`']([^'`\n]{1,40})' not found\\.? \\([Rr]equired by ([^)\n]+)\\)",
+     3, F_NEEDED_BY},
     /* glibc: "LIB: cannot open shared object file: No such file or directory" */
     {"([^ \t\n'\"():]+): cannot open shared object file", 1, F_FILE},
     {"([^ \t\n'\"(]+): (wrong ELF class: ELFCLASS[0-9]+|invalid ELF header)", 1, F_FILE},
@@ -789,6 +798,17 @@ static const char *tidy_path(char *s)
     while (*s == ' ')
         s++;
     n = strlen(s);
+    /* the brackets that close what quoted the message after its closing
+     * quote or the blank the cleaner put for it (a JSON log's
+     * "...X.dylib\"}", a repr's "...X.so')") */
+    size_t b = n;
+    while (b && strchr(")]}", s[b - 1]))
+        b--;
+    if (b < n && b && strchr("'\"` ", s[b - 1])) {
+        s[n = b] = '\0';
+        while (n && s[n - 1] == ' ')
+            s[--n] = '\0';
+    }
     while (n && strchr(".,;:'\"`", s[n - 1]))
         s[--n] = '\0';
     while (*s && strchr("'\"`", *s))

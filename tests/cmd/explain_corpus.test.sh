@@ -287,6 +287,13 @@
 #                                     blames, open from the start (docs/
 #                                     explain.md "Session 19: set O28"):
 #                                     held to 95%;
+#   tests/cmd/explain_fresh_o29.json -- O29 (session 19), 10 Linux and 10
+#                                     macOS texts of 2023-2026 from 18
+#                                     projects, each naming the file its
+#                                     resolution blames, open from the start
+#                                     (docs/explain.md "Session 19: set O29
+#                                     (open, Linux and macOS texts naming the
+#                                     file at fault)"): held to 100%;
 #   tests/cmd/explain_negatives.json -- the negative set (session 17), 40 real
 #                                     texts from 39 projects (15 Windows, 14
 #                                     Linux, 11 macOS) that name libraries,
@@ -603,7 +610,12 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # its first look, 19/20 after, the one left an access violation
         # (ERROR_NOACCESS) read as a missing DLL (docs/explain.md "Session 19:
         # set O28")
-        fresh("explain_fresh_o28.json", 20, need=0.95)]
+        fresh("explain_fresh_o28.json", 20, need=0.95),
+        # O29 (session 19): open, 10 Linux and 10 macOS texts of 2023-2026
+        # from 18 projects that name the file at fault; 20/20 at its first
+        # look (strict 17/20); held whole (docs/explain.md "Session 19: set
+        # O29")
+        fresh("explain_fresh_o29.json", 20, need=1.0)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

@@ -239,6 +239,13 @@
 # blames (docs/explain.md "Session 19: set O28 (open, Windows texts that name
 # the file)"):
 #   tests/cmd/explain_fresh_o28.json -- O28: open, worked on.
+# An OPEN development set O29 (session 19), 10 Linux and 10 macOS texts of
+# 2023-2026 from 18 projects, each naming the file its resolution blames --
+# GLIBC/GLIBCXX in Node addons, a JDBC extension and SQLite extensions,
+# vLLM's and CyLP's extensions, dyld's rpath, flat-namespace and architecture
+# messages in curly quotes or inside a solver's log (docs/explain.md
+# "Session 19: set O29 (open, Linux and macOS texts naming the file at fault)"):
+#   tests/cmd/explain_fresh_o29.json -- O29: open, worked on.
 # Scores `explain --format json` with tests/explain_score.py, as
 # explain_corpus.test.sh does: the first finding's kind must be one of the
 # expected kinds and its library (or, for a symbol missing from an unnamed
@@ -304,7 +311,8 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o1",), ("o4",), ("o2",), ("n1", "n2"), ("p1", "p2"), ("o5",),
          ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",), ("o13",), ("o11",),
          ("o12",), ("o15",), ("o16",), ("r1", "r2"), ("o18",), ("o19",), ("o20",), ("o21",),
-         ("o22",), ("o23",), ("o17",), ("s1", "s2"), ("o24",), ("o25",), ("o26",), ("o28",)]
+         ("o22",), ("o23",), ("o17",), ("s1", "s2"), ("o24",), ("o25",), ("o26",), ("o28",),
+         ("o29",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:

@@ -34,17 +34,22 @@
 # explain_fresh_o25.json (open),
 # explain_fresh_o26.json (open),
 # explain_fresh_o28.json (open),
+# explain_fresh_o29.json (open),
 # explain_families.json and the composed explain_shapes.json) is perturbed the ways users paste it -- user names,
 # drive letters and folders changed; versions bumped; hard-wrapped at 80
 # columns (inside words too); only its last line; each line behind a log
-# timestamp; backslashes turned into forward slashes; the English Windows
+# timestamp; backslashes turned into forward slashes; retyped with curly
+# quotes; quoted in a reply ("> " before each line); under pytest ("E   "
+# before each line); escaped on one line as a JSON log's record and as
+# Python's repr of the exception; the English Windows
 # message replaced by the same message in each display language that
 # data/windows_error_messages.tsv knows (zh-CN, ja, ko, ru, de, fr, es, pt-BR, it)
 # -- and each variant must get the unperturbed answer: the first finding's
 # kind and library (or needed_by). Prints the stability per perturbation and
 # overall, and every variant that changed; fails under 95% overall or for any
-# one perturbation (a regression in one way of pasting is not hidden by the
-# others).
+# one perturbation (99% for the curly quotes, the reply's "> " and pytest's
+# "E   ", 96% for the JSON log, 95% for the repr) -- a regression in one way
+# of pasting is not hidden by the others.
 # "Only the last line" is asked only of texts whose last line is an error
 # message of its own (it says error, failed, not found, cannot, unable) and
 # names the answer's file (or the answer has none): a file named only on an
@@ -92,6 +97,7 @@ for name in ("explain_corpus.json", "explain_heldout.json", "explain_fresh_a.jso
              "explain_fresh_o25.json",
              "explain_fresh_o26.json",
              "explain_fresh_o28.json",
+             "explain_fresh_o29.json",
              "explain_families.json",
              "explain_shapes.json"):
     path = os.path.join(here, name)
@@ -162,6 +168,30 @@ def slashes(t):
     # a path's separators; not an escape of Python's repr ("\\n  Referenced from")
     return re.sub(r"\\(?!n[ \t])", "/", t)
 
+def curly(t):
+    # retyped in an editor that curls quotes: an opening one after a blank or
+    # a bracket, a closing one elsewhere (a backtick opens)
+    t = re.sub(r"(^|[\s(\[{=:])['`]", lambda m: m.group(1) + "\u2018", t, flags=re.M)
+    t = t.replace("'", "\u2019").replace("`", "\u2018")
+    t = re.sub(r'(^|[\s(\[{=:])"', lambda m: m.group(1) + "\u201c", t, flags=re.M)
+    return t.replace('"', "\u201d")
+
+def replied(t):
+    # quoted in a reply (Markdown, mail): "> " before every line
+    return "\n".join("> " + l if l else ">" for l in t.split("\n"))
+
+def pytest_e(t):
+    # pytest's report of the exception: "E   " before each of its lines
+    return "\n".join("E   " + l for l in t.split("\n"))
+
+def json_log(t):
+    # one record of a structured (JSON) log: the message escaped on one line
+    return json.dumps({"level": "error", "msg": t}, ensure_ascii=False)
+
+def repr_line(t):
+    # Python's repr of the exception, printed on one line
+    return "Exception(" + repr(t) + ")"
+
 def translations(t):
     for code, ens in english.items():
         for en in ens:
@@ -193,7 +223,9 @@ jobs = []
 for i, t in enumerate(texts):
     base = bases[i]
     variants = [("users", users(t)), ("versions", bump(t)), ("wrap80", wrap(t)),
-                ("timestamps", stamped(t)), ("slashes", slashes(t))]
+                ("timestamps", stamped(t)), ("slashes", slashes(t)), ("curly", curly(t)),
+                ("replied", replied(t)), ("pytest", pytest_e(t)), ("json_log", json_log(t)),
+                ("repr", repr_line(t))]
     ll = last_line(t)
     if ll != t and ERROR_LINE.search(ll) and (base[1] in ll.lower() if base[1] else MESSAGE_SHAPE.search(ll)):
         variants.append(("last_line", ll))
@@ -217,8 +249,14 @@ share = stable / total if total else 1
 print(f"explain perturbation: {stable}/{total} variants of {len(texts)} texts kept their answer ({share:.1%})")
 for c in changed:
     print(c)
-weak = [k for k in stats if same[k] / stats[k] < 0.95]
+# the ways of quoting a text that the cleaner undoes (session 19: curly
+# quotes, a reply's "> ", pytest's "E   ") are held closer: on main before
+# they were undone 86%, 97.6% and 96.6% of their variants kept their answer;
+# a message escaped on one line (a JSON log's record, Python's repr) kept it
+# in 88.2% and 90.6%, and 98.2% and 97.4% once such a line was read whole
+floors = {"curly": 0.99, "replied": 0.99, "pytest": 0.99, "json_log": 0.96, "repr": 0.95}
+weak = [k for k in stats if same[k] / stats[k] < floors.get(k, 0.95)]
 for k in weak:
-    print(f"FAIL: {k}: under 95% of its variants kept their answer")
+    print(f"FAIL: {k}: under {floors.get(k, 0.95):.0%} of its variants kept their answer")
 sys.exit(0 if share >= 0.95 and not weak else 1)
 P

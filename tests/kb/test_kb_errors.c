@@ -275,6 +275,89 @@ static void codes_versions_and_no_match(void **state)
     td_explain_free(&x);
 }
 
+static void expect_clean(const char *text, const char *want)
+{
+    struct td_arena a = {0};
+    char *clean = td_explain_clean(text, strlen(text), &a);
+    assert_non_null(clean);
+    assert_string_equal(clean, want);
+    td_arena_free(&a);
+}
+
+/* Typographic quotes an editor put in a retyped message become the
+ * loader's ASCII ones; an apostrophe inside a word of another language
+ * stays, an English contraction's becomes ASCII like the loader's. */
+static void typographic_quotes(void **state)
+{
+    (void)state;
+    expect_clean("libc.so.6: version \u2018GLIBC_2.28\u2019 not found, \u201cX.dll\u201d",
+                 "libc.so.6: version 'GLIBC_2.28' not found, \"X.dll\"");
+    expect_clean("Referenced from: \u2018/x/odin\u2019\nversion\u2019GLIBC_2.28\u2019",
+                 "Referenced from: '/x/odin'\nversion'GLIBC_2.28'");
+    expect_clean("n\u2019est pas, d\u2019entr\u00e9e; can\u2019t load, it\u2019s",
+                 "n\u2019est pas, d\u2019entr\u00e9e; can't load, it's");
+}
+
+/* A reply's "> " (nested too) and pytest's "E   " before each line go; a
+ * Python prompt stays. */
+static void quote_marks_before_lines(void **state)
+{
+    (void)state;
+    expect_clean(
+        "> dyld: Library not loaded: @rpath/libx.dylib\n>   Referenced from: /a/b.so\n>\n"
+        "> > nested\n>>> import x",
+        "dyld: Library not loaded: @rpath/libx.dylib\n  Referenced from: /a/b.so\n\nnested\n"
+        ">>> import x");
+    expect_clean(
+        "E   ImportError: dlopen(/a/b.so, 2): Symbol not found: _f\nE     Referenced from: "
+        "/a/b.so\nEND",
+        "ImportError: dlopen(/a/b.so, 2): Symbol not found: _f\n  Referenced from: /a/b.so\nEND");
+}
+
+/* ld.so's "version `V' not found (required by F)" retyped by hand: the
+ * blank before the quote lost, a blank in the version, "found.",
+ * "Required" -- still the library, the version and who needed it. */
+static void retyped_version_not_found(void **state)
+{
+    (void)state;
+    struct td_explain x =
+        explain("problem /lib/x86_64-linux-gnu/libc.so.6: version\u2019GLIB _2.28\u2019 not found. "
+                "(Required by ./gophish)");
+    assert_string_equal(x.fields.file ? x.fields.file : "(none)",
+                        "/lib/x86_64-linux-gnu/libc.so.6");
+    assert_string_equal(x.fields.version ? x.fields.version : "(none)", "GLIB _2.28");
+    assert_string_equal(x.fields.needed_by ? x.fields.needed_by : "(none)", "./gophish");
+    td_explain_free(&x);
+}
+
+/* A message a JSON log or Python's repr printed on one line, its breaks
+ * escaped, gets its lines back; a Windows path's single backslashes are
+ * no escapes, and a line with one escaped break keeps it unless a blank
+ * follows. A JSON log's own quotes become blanks, so
+ * none seems left open over the lines. */
+static void escaped_on_one_line(void **state)
+{
+    (void)state;
+    expect_clean(
+        "{\"msg\": \"dlopen(/a/b.so, 2): Library not loaded: @rpath/libx.dylib\\nReferenced "
+        "from: /a/b.so\\nReason: image not found\\t(\\\"x\\\")\"}",
+        "{ msg :  dlopen(/a/b.so, 2): Library not loaded: @rpath/libx.dylib\nReferenced "
+        "from: /a/b.so\nReason: image not found\t(\"x\") }");
+    expect_clean("C:\\Users\\nadia\\new\\nvidia\\x.dll", "C:\\Users\\nadia\\new\\nvidia\\x.dll");
+    expect_clean("['a\\n  b', 'c\\nd']", "['a\n  b', 'c\nd']");
+    expect_clean("x\\ny", "x\\ny");
+    /* one escaped break inside a record's braces; a repr's list escaped
+       again inside it */
+    expect_clean("{\"msg\": \"E\\nx: ['a\\\\n  b']\"}", "{ msg :  E\nx: ['a\n  b'] }");
+    expect_clean("a\\n  b", "a\n  b");
+    struct td_explain x =
+        explain("{\"level\": \"error\", \"msg\": \"dyld: Symbol not found: _f\\n  "
+                "Referenced from: /x/app\\n  Expected in: /usr/lib/libfoo.dylib\"}");
+    assert_string_equal(x.fields.expected_in ? x.fields.expected_in : "(none)",
+                        "/usr/lib/libfoo.dylib");
+    td_explain_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -288,6 +371,10 @@ int main(void)
         cmocka_unit_test(chinese_and_german),
         cmocka_unit_test(python_37_and_38_wording),
         cmocka_unit_test(codes_versions_and_no_match),
+        cmocka_unit_test(typographic_quotes),
+        cmocka_unit_test(quote_marks_before_lines),
+        cmocka_unit_test(retyped_version_not_found),
+        cmocka_unit_test(escaped_on_one_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
