@@ -123,6 +123,8 @@ static void json_parts(struct td_jsonw *w, const struct td_explain_parts *p)
     td_jw_kstr(w, "raiser", p->raiser);
     td_jw_kstr(w, "operation", p->operation);
     td_jw_kstr(w, "platform", p->platform);
+    td_jw_kstr(w, "platform_from", p->platform_from);
+    td_jw_kstr(w, "platform_sign", p->platform_sign);
     td_jw_end_object(w);
 }
 
