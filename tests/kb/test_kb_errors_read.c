@@ -393,6 +393,18 @@ static void platform_signs(void **state)
     expect("The given version [13] is not supported, only version 1 to 10 is supported in this "
            "build.\nI am using: onnxruntime-win-x64-1.13.1",
            "shadowed_library", "onnxruntime.dll", NULL);
+    /* xnu's and dyld's own words outweigh the .so they name; a path through
+     * node_modules with backslashes; a macOS release by its name */
+    expect_platform("'/v/qwrap.so.1.6' not valid for use in process: mapping process and mapped "
+                    "file (non-platform) have different Team IDs",
+                    NULL, "macos", "text", "xnu's and dyld's");
+    expect_platform("arch: posix_spawnp: /usr/local/bin/x: Bad CPU type in executable", NULL,
+                    "macos", "text", "xnu's and dyld's");
+    expect_platform("node_modules\\usb\\build\\Release\\usb_bindings.node' was compiled "
+                    "against a different Node.js version",
+                    NULL, "windows", "text", "backslash");
+    expect_platform("after the update to Sonoma the import fails", NULL, "macos", "text",
+                    "release");
     /* WSL is Linux, though it says Windows */
     expect_platform("Ubuntu on WSL2 (Windows Subsystem for Linux)\nCUDA error: no kernel image",
                     NULL, "linux", "text", "WSL");
