@@ -31,7 +31,7 @@ enum {
 
 struct explain_args {
     struct td_operands texts;
-    const char *format, *color, *root;
+    const char *format, *color, *root, *platform;
     bool each;
 };
 
@@ -58,6 +58,7 @@ static int fmt(char *out, size_t cap, const char *format, ...)
 }
 
 static const char *const explain_formats[] = {"text", "json", "jsonl", "markdown", "html", NULL};
+static const char *const explain_platforms[] = {"auto", "linux", "windows", "macos", NULL};
 
 #define AT(field, ctype) TD_AT(struct explain_args, field, ctype)
 static const struct td_option explain_options[] = {
@@ -75,6 +76,15 @@ static const struct td_option explain_options[] = {
              "each): each is explained as if it were given alone, the answers in the order "
              "given (text: each after a line ==> FILE <==; jsonl: one line each)",
      .at = AT(each, bool)},
+    {.name = "--platform",
+     .type = TD_ARG_CHOICE,
+     .value = "P",
+     .choices = explain_platforms,
+     .def = "auto",
+     .help = "the platform the text was copied on, over what its signs say; auto reads it from "
+             "the text (a path, a file name, a loader's words), and a text with none as this "
+             "machine's",
+     .at = AT(platform, const char *)},
     TD_OPT_FORMAT(struct explain_args, format, explain_formats,
                   "the answer's form: text, json (docs/schema.md), jsonl (the same JSON on one "
                   "line), markdown or html"),
@@ -109,8 +119,11 @@ const struct td_args_spec td_explain_args = {
         "shows a torch version it does not hold for). When the file the message names is on "
         "this machine (or under --root), its dependency graph names what the message does not: "
         "the dependency that is really missing, who needs it, or which library should define a "
-        "missing symbol. A text with no sign of the platform it was copied on is read as this "
-        "machine's.\n\n"
+        "missing symbol. The platform the text was copied on names the files (torch_cuda.dll or "
+        "libtorch_cuda.so): the heaviest sign the text carries decides (a loader's or a tool's "
+        "own words, a path or file only one platform has, the platform named in words); a text "
+        "with none is read as this machine's, and the answer says which it was (--platform "
+        "says it instead).\n\n"
         "With --each every operand is a file of text explained on its own, as if it were "
         "given alone: many saved logs in one run. Every file is read before any answer is "
         "written; one that cannot be read, holds no message or is a binary stops the run "
@@ -272,11 +285,13 @@ static void analyse(struct td_explain *x, const char *root, struct local *l)
     td_local_symbol(&l->g, x->fields.symbol, x->fields.version, &l->notes);
 }
 
+/* The platform whose rules the answer applied: the file analysed here's,
+ * else the reading's (--platform, the text's signs, else this machine). */
 static const char *platform_of(const struct td_explain *x, const struct local *l)
 {
     if (l->built)
         return td_platform_name(l->g.cfg.platform);
-    return x->fields.platform ? x->fields.platform : td_host_platform();
+    return x->parts.platform ? x->parts.platform : td_host_platform();
 }
 
 /* The record the report renders: the local analysis as plain values. */
@@ -306,7 +321,8 @@ static int explain_one(const struct explain_args *a, char *input, size_t len)
     input = text.utf8, len = text.len;
     struct td_explain x;
     struct td_err err = {0};
-    if (td_explain_text(input, len, &x, &err) != 0) {
+    const char *given = strcmp(a->platform, "auto") == 0 ? NULL : a->platform;
+    if (td_explain_text_on(input, len, given, &x, &err) != 0) {
         fprintf(stderr, "torchdoctor explain: %s\n", err.msg);
         free(input);
         return TD_EXIT_USAGE;

@@ -331,6 +331,12 @@ static int by_rank(const void *x, const void *y)
 
 static int explain_once(const char *text, size_t len, struct td_explain *out, struct td_err *err)
 {
+    return td_explain_text_on(text, len, NULL, out, err);
+}
+
+int td_explain_text_on(const char *text, size_t len, const char *platform, struct td_explain *out,
+                       struct td_err *err)
+{
     memset(out, 0, sizeof *out);
     if (load_catalogue(err) != 0)
         return -1;
@@ -343,7 +349,7 @@ static int explain_once(const char *text, size_t len, struct td_explain *out, st
     }
     struct td_explain_fields *f = &out->fields;
     td_explain_extract(out->text, f, a);
-    td_explain_read(out->text, f, &out->parts, a);
+    td_explain_read_on(out->text, f, platform, &out->parts, a);
     size_t removed;
     const char *neutral = td_explain_neutral(out->text, false, a, &removed);
     unsigned set = implied_platforms(out->text, f);
@@ -468,5 +474,6 @@ size_t td_explain_eres(const char **out, size_t cap)
     }
     n += td_explain_extractor_eres(out + n, cap - n);
     n += td_explain_raiser_eres(out + n, cap - n);
+    n += td_explain_platform_eres(out + n, cap - n);
     return n + td_explain_dialog_eres(out + n, cap - n);
 }

@@ -35,6 +35,7 @@ struct td_explain_fields {
     const char *cuda_versions[2]; /* two CUDA versions a mismatch message compares (torch, other) */
     const char *gpu_arch;         /* "sm_120" */
     const char *platform;         /* "windows", "linux", "macos": what the text implies; NULL */
+    const char *platform_sign;    /* the sign that decided it (data/platform_signs.tsv); NULL */
     const char *torch_version;    /* "2.4.0" when the text names the torch it ran */
     bool torch_version_here;      /* it was read on this machine, not in the text */
     const char *expected_in;      /* dyld's "Expected in:" (the library that should define) */
@@ -94,7 +95,11 @@ struct td_explain_parts {
     /* the native library of a Python package the text uses, which the package
      * loads itself with ctypes (data/python_native_libraries.tsv); NULL */
     const char *package_library;
-    const char *platform; /* what the text implies: windows, linux, macos; NULL */
+    /* the platform whose file names the reading gives (windows, linux,
+     * macos), where it came from ("option": explain --platform; "text": a
+     * sign in the text, PLATFORM_SIGN; "host": no sign, the machine explain
+     * runs on) and the sign that decided it (NULL unless from the text) */
+    const char *platform, *platform_from, *platform_sign;
 };
 
 /* One likely cause of a load error, ranked (DESIGN.md "Findings": causes). */
@@ -177,6 +182,10 @@ void td_explain_use_torch_version(struct td_explain *x, const char *version);
 /* Cleans and explains TEXT. Returns -1 with ERR only when the catalogue
  * itself cannot be read (a broken build); no match is not an error. */
 int td_explain_text(const char *text, size_t len, struct td_explain *out, struct td_err *err);
+/* The same, the text read as copied on PLATFORM (windows, linux, macos:
+ * explain --platform) whatever its signs say; NULL reads it from them. */
+int td_explain_text_on(const char *text, size_t len, const char *platform, struct td_explain *out,
+                       struct td_err *err);
 void td_explain_free(struct td_explain *x);
 
 /* A text longer than the window (256 KiB) cut down to what can hold the

@@ -932,60 +932,14 @@ static int errno_in(const char *text)
     return 0;
 }
 
-/* dlerror() on macOS: dyld prefixes its reason with "dlopen(PATH, MODE): ",
- * the mode in decimal or hex ("dlopen(x.so, 6): ", "dlopen(x.so,
- * 0x0001): "); glibc's and musl's dlerror begin with the path and a colon
- * (dyld's dlopen-legacy, "dlopen(%s, 0x%04X): %s"; older "dlopen(%s, %d): ") */
-static bool dyld_dlerror(const char *text)
+/* The platform the text's signs say, and the sign that decided it
+ * (errors_platform.c). */
+static void infer_platform(const char *text, struct td_explain_fields *f)
 {
-    for (const char *at = strstr(text, "dlopen("); at; at = strstr(at + 1, "dlopen(")) {
-        const char *close = strchr(at + 7, ')');
-        const char *nl = strchr(at + 7, '\n');
-        if (!close || (nl && nl < close) || strncmp(close, "): ", 3) != 0)
-            continue;
-        const char *m = close;
-        while (m > at + 7 && isxdigit((unsigned char)m[-1]))
-            m--;
-        if (m[-1] == 'x' && m[-2] == '0')
-            m -= 2;
-        if (m < close && m - at > 9 && m[-1] == ' ' && m[-2] == ',')
-            return true;
-    }
-    return false;
-}
-
-static const char *infer_platform(const char *text, const struct td_explain_fields *f)
-{
-    /* .NET says "Unable to load DLL" and "entry point named 'X' in DLL 'Y'" only on
-     * Windows ("shared library" elsewhere) */
-    if (f->win32 || f->ntstatus || strstr(text, "DLL load failed") || strstr(text, ".dll") ||
-        strstr(text, ".pyd") || strstr(text, ":\\") || td_explain_drive_path(text) ||
-        strstr(text, "Unable to load DLL") || strstr(text, "' in DLL '"))
-        return "windows";
-    /* Qt names its platform plugin: "windows" and "direct2d" exist only on
-     * Windows, "cocoa" only on macOS, "xcb" and "wayland" only on Linux */
-    const char *plugin = strstr(text, "platform plugin");
-    if (plugin) {
-        plugin += 15 + strspn(plugin + 15, " \t\r\n");
-        plugin += *plugin == '"';
-        if (strncmp(plugin, "windows", 7) == 0 || strncmp(plugin, "direct2d", 8) == 0)
-            return "windows";
-        if (strncmp(plugin, "cocoa", 5) == 0)
-            return "macos";
-        if (strncmp(plugin, "xcb", 3) == 0 || strncmp(plugin, "wayland", 7) == 0)
-            return "linux";
-    }
-    if (strstr(text, ".dylib") || strstr(text, "@rpath") || strstr(text, "mach-o") ||
-        strstr(text, "-darwin.so") || strstr(text, "Library not loaded") ||
-        strstr(text, "Referenced from") || strstr(text, "dyld") ||
-        strstr(text, "no suitable image found") || dyld_dlerror(text))
-        return "macos";
-    if (strstr(text, ".so") || strstr(text, "ld.so") || strstr(text, "ELF"))
-        return "linux";
-    /* weaker: cmd's "pause" after a batch file, a Windows program */
-    if (strstr(text, "Press any key to continue") || strstr(text, ".exe"))
-        return "windows";
-    return NULL;
+    struct td_platform_reading r;
+    td_explain_platform_read(text, f, &r);
+    f->platform = r.platform;
+    f->platform_sign = r.sign;
 }
 
 bool td_explain_delay_load(const struct td_explain_fields *f)
@@ -1308,5 +1262,5 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
     take_win32(text, f, a);
     take_ntstatus_name(text, f, a);
     f->error_code = error_code_of(text, f, cuda_error, a);
-    f->platform = infer_platform(text, f);
+    infer_platform(text, f);
 }

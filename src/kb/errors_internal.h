@@ -44,8 +44,8 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
 
 /* Every ERE the explainer hands to regcomp (REG_EXTENDED | REG_NEWLINE):
  * each catalogue row's, as written and language-neutral, then the field
- * extractors'. For tests that compare regex engines (tests/kb/test_kb_ere.c).
- * Returns how many were stored in OUT. */
+ * extractors', the raisers', the platform signs' and the dialogs'. For tests that compare regex
+ * engines (tests/kb/test_kb_ere.c). Returns how many were stored in OUT. */
 size_t td_explain_eres(const char **out, size_t cap);
 size_t td_explain_extractor_eres(const char **out, size_t cap);
 /* The general layer's: the loader dialogs' (data/windows_loader_dialogs.tsv). */
@@ -59,6 +59,27 @@ void td_explain_load_error(struct td_explain *x);
  * input) and F (the fields already extracted). */
 void td_explain_read(const char *text, const struct td_explain_fields *f,
                      struct td_explain_parts *p, struct td_arena *a);
+/* The same, on the platform GIVEN (explain --platform) whatever the text's
+ * signs say; GIVEN NULL reads it from them. */
+void td_explain_read_on(const char *text, const struct td_explain_fields *f, const char *given,
+                        struct td_explain_parts *p, struct td_arena *a);
+
+/* What a text's signs say of the platform it was copied on
+ * (errors_platform.c, data/platform_signs.tsv): the platform of its
+ * heaviest sign, that sign's words and weight; all NULL/0 when it holds
+ * none. F's Windows error codes count as signs. */
+struct td_platform_reading {
+    const char *platform; /* windows, linux, macos */
+    const char *sign;     /* "a drive path (C:\\)", "dyld's wording", ... */
+    int weight;
+};
+void td_explain_platform_read(const char *text, const struct td_explain_fields *f,
+                              struct td_platform_reading *out);
+/* The sign table's EREs, for tests that compare regex engines. */
+size_t td_explain_platform_eres(const char **out, size_t cap);
+/* The sign rows that do not compile or name no platform or weight: their
+ * patterns, into OUT. */
+size_t td_explain_platform_bad_signs(const char **out, size_t cap);
 
 /* The platform's GPU driver library: libcuda.so.1, nvcuda.dll, MPS on macOS. */
 const char *td_explain_driver_library(const char *platform);

@@ -1720,39 +1720,10 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
     }
 }
 
-/* Weaker signs of Windows for a text that names no DLL and no drive: Python's
- * Windows banner and wheel tags (`[MSC v.1932 64 bit (AMD64)] on win32`,
- * `win_amd64`), the version said in words (`win10`, `Windows 11`, `OS:
- * windows`), batch and PowerShell scripts (`webui-user.bat`, `run_gui.ps1`,
- * PowerShell), cmd's `%VAR%`, a relative path with backslashes through the
- * folders only Windows Python has (`venv\Scripts\`, `Lib\site-packages\`,
- * `python_embeded`, `AppData\`; with forward slashes too, as Git Bash writes
- * them: `venv/Scripts/activate`, `/Lib/site-packages/`) or torch's own Windows build paths
- * (`..\c10\core\`), UTF-8 read as code page 437 by cmd (`Γ£à`, `ΓÇ`), and .NET's
- * Windows wording of a failed P/Invoke (`Unable to load DLL 'X'`; on Unix it says
- * "shared library"). */
-static bool windows_marks(const char *text)
-{
-    static const char re[] =
-        "(^|[^A-Za-z0-9_])(win32|win_amd64|[Ww]in ?(7|8|10|11)([^0-9]|$))|MSC v\\.[0-9]|"
-        "[Ww](indows|INDOWS) ?(7|8|10|11|[Ss]erver)|(OS|[Pp]latform|[Ss]ystem): *[Ww]indows|"
-        "\\.(bat|ps1)([^A-Za-z0-9]|$)|[Pp]ower[Ss]hell|%[A-Z_]{3,}%|"
-        "(site-packages|Scripts|Lib|AppData|python_embeded|venv)\\\\[A-Za-z_]|"
-        "[A-Za-z]\\\\(site-packages|Scripts|AppData)|\\.\\.\\\\[a-z]|"
-        "[Ss]cripts/activate|/Lib/site-packages/|AppData/(Local|Roaming)/|"
-        "python_embeded|\xce\x93\xc2\xa3|\xce\x93\xc3\x87|"
-        "[Uu]nable to load (DLL|dll) '";
-    static regex_t rx;
-    static int state; /* 0 not compiled, 1 ready, -1 failed */
-    if (!state)
-        state = regcomp(&rx, re, REG_EXTENDED | REG_NEWLINE) == 0 ? 1 : -1;
-    return state > 0 && regexec(&rx, text, 0, NULL, 0) == 0;
-}
-
-/* A text with no sign of its platform ("CUDA error: no kernel image is
- * available for execution on the device") was most likely copied on the
- * machine explain runs on: its platform names the files (torch_cuda.dll,
- * nvcuda.dll). NULL on Linux, where every name already defaults to Linux's. */
+/* The machine explain runs on: a text with no sign of its platform ("CUDA
+ * error: no kernel image is available for execution on the device") was
+ * most likely copied there, and its platform names the files
+ * (torch_cuda.dll, nvcuda.dll). */
 static const char *platform_explain_runs_on(void)
 {
 #if defined(_WIN32)
@@ -1760,35 +1731,28 @@ static const char *platform_explain_runs_on(void)
 #elif defined(__APPLE__)
     return "macos";
 #else
-    return NULL;
+    return "linux";
 #endif
 }
 
-static const char *platform_of(const char *text, const struct td_explain_fields *f,
-                               const struct td_explain_parts *p)
+/* P's platform, where it came from and the sign that decided it: GIVEN
+ * (explain --platform) over everything; else the heaviest sign of the text
+ * (F's, errors_platform.c); else, a library file named with no sign of
+ * another platform, Linux; else the machine explain runs on. */
+static void platform_of(const struct td_explain_fields *f, const char *given,
+                        struct td_explain_parts *p)
 {
-    if (f->platform)
-        return f->platform;
-    for (size_t i = 0; i < p->n_files; i++) {
-        const char *n = p->files[i].name;
-        size_t l = strlen(n);
-        if (l > 4 && (strcasecmp(n + l - 4, ".dll") == 0 || strcasecmp(n + l - 4, ".pyd") == 0))
-            return "windows";
-        if ((l > 6 && strcmp(n + l - 6, ".dylib") == 0) ||
-            (l > 7 && (strcmp(n + l - 7, ".bundle") == 0 || strcmp(n + l - 7, ".jnilib") == 0)))
-            return "macos";
+    if (given) {
+        p->platform = given, p->platform_from = "option";
+    } else if (f->platform) {
+        p->platform = f->platform, p->platform_from = "text";
+        p->platform_sign = f->platform_sign;
+    } else if (p->n_files) {
+        p->platform = "linux", p->platform_from = "text";
+        p->platform_sign = "a library file named, of no other platform's shape";
+    } else {
+        p->platform = platform_explain_runs_on(), p->platform_from = "host";
     }
-    if (strstr(text, "Press any key to continue") || strstr(text, ".exe"))
-        return "windows"; /* cmd's "pause", a Windows program */
-    if (strstr(text, "darwin") || strstr(text, "macOS") || strstr(text, "MPS") ||
-        strstr(text, "/Users/") || strstr(text, "Metal"))
-        return "macos";
-    if (strstr(text, ":\\") || td_explain_drive_path(text) || strstr(text, "Windows") ||
-        windows_marks(text))
-        return "windows";
-    if (p->n_files || strstr(text, "/home/") || strstr(text, "/usr/") || strstr(text, "Linux"))
-        return "linux";
-    return platform_explain_runs_on();
 }
 
 /* A delay-load helper's exception (facility 0x6D: 0xC06D007E, 0xC06D007F,
@@ -1812,6 +1776,12 @@ static void mark_raisers_of_delay_load(const struct td_explain_fields *f,
 void td_explain_read(const char *text, const struct td_explain_fields *f,
                      struct td_explain_parts *p, struct td_arena *a)
 {
+    td_explain_read_on(text, f, NULL, p, a);
+}
+
+void td_explain_read_on(const char *text, const struct td_explain_fields *f, const char *given,
+                        struct td_explain_parts *p, struct td_arena *a)
+{
     load_tables();
     memset(p, 0, sizeof *p);
     read_files(text, p, a);
@@ -1819,7 +1789,7 @@ void td_explain_read(const char *text, const struct td_explain_fields *f,
     mark_raisers_of_delay_load(f, p);
     read_symbols(text, p, a);
     read_versions(text, f, p, a);
-    p->platform = platform_of(text, f, p);
+    platform_of(f, given, p);
     p->package_library = package_library(text, p->platform);
     read_codes(text, f, p, a);
     read_raiser(text, p, a);

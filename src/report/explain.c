@@ -123,6 +123,8 @@ static void json_parts(struct td_jsonw *w, const struct td_explain_parts *p)
     td_jw_kstr(w, "raiser", p->raiser);
     td_jw_kstr(w, "operation", p->operation);
     td_jw_kstr(w, "platform", p->platform);
+    td_jw_kstr(w, "platform_from", p->platform_from);
+    td_jw_kstr(w, "platform_sign", p->platform_sign);
     td_jw_end_object(w);
 }
 
@@ -248,6 +250,25 @@ static void text_field(const struct td_term *t, const char *label, const char *v
                 td_term_style(t, TD_STYLE_RESET), v);
 }
 
+/* The platform the files were named for and why, into LINE: the sign the
+ * text carries, --platform, or none (this machine's, which --platform can
+ * change): a user pasting a text from another machine sees which it was.
+ * NULL when the reading has none. */
+static const char *platform_line(const struct td_explain_parts *p, char *line, size_t cap)
+{
+    if (!p->platform)
+        return NULL;
+    if (p->platform_from && strcmp(p->platform_from, "option") == 0)
+        snprintf(line, cap, "%s (--platform)", p->platform);
+    else if (p->platform_from && strcmp(p->platform_from, "host") == 0)
+        snprintf(line, cap, "%s (no sign in the text: this machine's; --platform says another)",
+                 p->platform);
+    else
+        snprintf(line, cap, "%s (%s)", p->platform,
+                 p->platform_sign ? p->platform_sign : "the text");
+    return line;
+}
+
 static void text_says(const struct td_explain_fields *f, const struct td_term *t)
 {
     const char *b = td_term_style(t, TD_STYLE_BOLD), *r = td_term_style(t, TD_STYLE_RESET);
@@ -317,6 +338,8 @@ void td_explain_render_text(const struct td_explain_view *v, const struct td_ter
     }
     text_causes(v, t);
     text_says(&x->fields, t);
+    char where[256];
+    text_field(t, "platform", platform_line(&x->parts, where, sizeof where));
     char line[8192];
     if (l->built) {
         fprintf(t->out, "%sOn this machine%s: %s %s (%s, profile %s)\n", b, r, l->host, l->role,
@@ -366,6 +389,9 @@ void td_explain_render_markdown(const struct td_explain_view *v, FILE *out)
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         if (rows[i][1])
             fprintf(out, "| %s | `%s` |\n", rows[i][0], rows[i][1]);
+    char where[256];
+    if (platform_line(&x->parts, where, sizeof where))
+        fprintf(out, "| platform | %s |\n", where);
     if (v->local->built) {
         fprintf(out, "\n### On this machine (`%s`)\n\n", v->local->host);
         char line[8192];

@@ -294,6 +294,13 @@
 #                                     (docs/explain.md "Session 19: set O29
 #                                     (open, Linux and macOS texts naming the
 #                                     file at fault)"): held to 100%;
+#   tests/cmd/explain_fresh_o27.json -- O27 (session 19), 9 Windows, 7 macOS
+#                                     and 4 Linux texts whose error lines
+#                                     carry weak or no sign of their
+#                                     platform, open from the start (docs/
+#                                     explain.md "Session 19: set O27"):
+#                                     held to 13/20 (Windows 3, macOS 6,
+#                                     Linux 4);
 #   tests/cmd/explain_negatives.json -- the negative set (session 17), 40 real
 #                                     texts from 39 projects (15 Windows, 14
 #                                     Linux, 11 macOS) that name libraries,
@@ -361,7 +368,7 @@ for r in body[1:]:
 ALONE = 16  # every ALONE-th text of all the sets is explained alone too
 seen = [0]
 
-def score(name, minimum, need=0.9, contains_example_ok=False, example_ok=False):
+def score(name, minimum, need=0.9, contains_example_ok=False, example_ok=False, per_floor=None):
     corpus = json.load(open(os.path.join(src, "tests/cmd", name), encoding="utf-8"))
     answers = explain_many(td, [c["text"] for c in corpus])
     bad, right, misses = 0, 0, []
@@ -403,13 +410,17 @@ def score(name, minimum, need=0.9, contains_example_ok=False, example_ok=False):
     if share < need:
         print(f"FAIL: {name}: fewer than {need:.0%} right"); bad += 1
     for p, (r, n) in sorted(per.items()):
-        if r < need * n:
-            print(f"FAIL: {name}: fewer than {need:.0%} right on {p}"); bad += 1
+        floor = per_floor[p] if per_floor and p in per_floor else need * n
+        if r < floor:
+            print(f"FAIL: {name}: fewer than {floor:g} right on {p}"); bad += 1
     return bad, {c["url"] for c in corpus}
 
-def fresh(name, minimum, need=0.9):
-    """A set of real texts from threads: a catalogue example in it is allowed."""
-    return score(name, minimum, need=need, contains_example_ok=True, example_ok=True)
+def fresh(name, minimum, need=0.9, per_floor=None):
+    """A set of real texts from threads: a catalogue example in it is allowed.
+    PER_FLOOR, when given, holds a platform to a count of its own instead of
+    NEED's share (a set whose texts of one platform carry no sign of it)."""
+    return score(name, minimum, need=need, contains_example_ok=True, example_ok=True,
+                 per_floor=per_floor)
 
 def negatives(name, minimum, after):
     """The negative set: every text has no loader failure (kind and library
@@ -615,7 +626,14 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # from 18 projects that name the file at fault; 20/20 at its first
         # look (strict 17/20); held whole (docs/explain.md "Session 19: set
         # O29")
-        fresh("explain_fresh_o29.json", 20, need=1.0)]
+        fresh("explain_fresh_o29.json", 20, need=1.0),
+        # O27 (session 19): open, 20 texts whose error lines carry weak or no
+        # sign of their platform (9 Windows, 7 macOS, 4 Linux); 12/20 at its
+        # first look, 13/20 after: six Windows texts carry no sign at all and
+        # are read as the machine the test runs on (docs/explain.md "Session
+        # 19: set O27")
+        fresh("explain_fresh_o27.json", 20, need=0.65,
+              per_floor={"windows": 3, "macos": 6, "linux": 4})]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

@@ -246,6 +246,12 @@
 # messages in curly quotes or inside a solver's log (docs/explain.md
 # "Session 19: set O29 (open, Linux and macOS texts naming the file at fault)"):
 #   tests/cmd/explain_fresh_o29.json -- O29: open, worked on.
+# An OPEN development set O27 (session 19), 9 Windows, 7 macOS and 4 Linux texts
+# whose error lines carry weak or no sign of the platform they were copied on
+# (no .dll/.so/.dylib, no drive), the platform told by the thread, the file
+# named by it (docs/explain.md "Session 19: set O27 (which platform a text is
+# from)"):
+#   tests/cmd/explain_fresh_o27.json -- O27: open, worked on.
 # Scores `explain --format json` with tests/explain_score.py, as
 # explain_corpus.test.sh does: the first finding's kind must be one of the
 # expected kinds and its library (or, for a symbol missing from an unnamed
@@ -311,8 +317,8 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          ("j1", "j2"), ("m",), ("l1", "l2"), ("o3",), ("o1",), ("o4",), ("o2",), ("n1", "n2"), ("p1", "p2"), ("o5",),
          ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",), ("o13",), ("o11",),
          ("o12",), ("o15",), ("o16",), ("r1", "r2"), ("o18",), ("o19",), ("o20",), ("o21",),
-         ("o22",), ("o23",), ("o17",), ("s1", "s2"), ("o24",), ("o25",), ("o26",), ("o28",),
-         ("o29",)]
+         ("o22",), ("o23",), ("o17",), ("s1", "s2"), ("o24",), ("o25",), ("o26",), ("o27",),
+         ("o28",), ("o29",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:

@@ -329,6 +329,119 @@ static void platform_without_files(void **state)
            "cuda_driver_too_old", "nvcuda.dll", NULL);
 }
 
+/* The platform TEXT is read as (explain --platform GIVEN, or NULL), where
+ * that came from and, when from the text, the sign that decided. */
+static void expect_platform(const char *text, const char *given, const char *platform,
+                            const char *from, const char *sign)
+{
+    struct td_explain x;
+    struct td_err err = {0};
+    assert_int_equal(td_explain_text_on(text, strlen(text), given, &x, &err), 0);
+    assert_non_null(x.parts.platform);
+    assert_string_equal(x.parts.platform, platform);
+    assert_string_equal(x.parts.platform_from, from);
+    if (sign) {
+        assert_non_null(x.parts.platform_sign);
+        assert_non_null(strstr(x.parts.platform_sign, sign));
+    }
+    td_explain_free(&x);
+}
+
+/* Session 19, the platform signs (data/platform_signs.tsv): every sign the
+ * text carries is weighed and the heaviest decides, not the first found. */
+static void platform_signs(void **state)
+{
+    (void)state;
+    const char *bad[8];
+    size_t n = td_explain_platform_bad_signs(bad, 8);
+    for (size_t i = 0; i < n; i++)
+        fprintf(stderr, "platform sign row that cannot be used: /%s/\n", bad[i]);
+    assert_int_equal(n, 0);
+    /* a macOS build log: the extension it links is a .so, but ld64's own
+     * words and distutils' macosx- build tag outweigh it */
+    const char *mac_link =
+        "clang++ -bundle build/temp.macosx-10.9-x86_64-2.7/a.o -o build/lib/a.so -fopenmp\n"
+        "ld: library not found for -lgomp\n"
+        "clang: error: linker command failed with exit code 1 (use -v to see invocation)";
+    expect_platform(mac_link, NULL, "macos", "text", "ld64");
+    expect(mac_link, "missing_library", "libgomp.dylib", NULL);
+    expect_platform("ld: library not found for -liomp5", NULL, "macos", "text", "ld64");
+    expect_platform("build/lib.macosx-10.9-x86_64-2.7/x.so: error", NULL, "macos", "text",
+                    "build tag");
+    /* macOS folders, with a .so of a Python extension in them */
+    expect_platform("File \"/Users/a/venv/lib/python3.9/site-packages/x/_x.so\"", NULL, "macos",
+                    "text", "macOS folder");
+    expect_platform("java.library.path: /Library/Java/Extensions:/Network/Library", NULL, "macos",
+                    "text", "macOS folder");
+    /* not a macOS folder: Git Bash's /c/Users/ is a Windows drive */
+    expect_platform("$ /c/Users/a/venv/Scripts/python.exe x.py", NULL, "windows", "text", NULL);
+    /* macOS's strsignal ("Abort trap: 6"), macOS in words */
+    expect_platform("Abort trap: 6", NULL, "macos", "text", "strsignal");
+    expect_platform("UnsatisfiedLinkError: no t2k in java.library.path on Mac 10.11.2", NULL,
+                    "macos", "text", "words");
+    /* Windows: a drive with forward slashes, Python's Windows layout either
+     * way round, a Windows build's package name */
+    expect_platform("File \"D:/ai/venv/x.py\", line 3", NULL, "windows", "text", "drive path");
+    expect_platform("venv\\Scripts\\activate\nCUDA error: no kernel image is available", NULL,
+                    "windows", "text", "Windows layout");
+    expect("venv\\Scripts\\activate\nCUDA error: no kernel image is available for execution on "
+           "the device",
+           "gpu_arch_unsupported", "torch_cuda.dll", NULL);
+    expect_platform("The given version [13] is not supported, only version 1 to 10 is supported "
+                    "in this build.\nI am using: onnxruntime-win-x64-1.13.1",
+                    NULL, "windows", "text", "package name");
+    expect("The given version [13] is not supported, only version 1 to 10 is supported in this "
+           "build.\nI am using: onnxruntime-win-x64-1.13.1",
+           "shadowed_library", "onnxruntime.dll", NULL);
+    /* xnu's and dyld's own words outweigh the .so they name; a path through
+     * node_modules with backslashes; a macOS release by its name */
+    expect_platform("'/v/qwrap.so.1.6' not valid for use in process: mapping process and mapped "
+                    "file (non-platform) have different Team IDs",
+                    NULL, "macos", "text", "xnu's and dyld's");
+    expect_platform("arch: posix_spawnp: /usr/local/bin/x: Bad CPU type in executable", NULL,
+                    "macos", "text", "xnu's and dyld's");
+    expect_platform("node_modules\\usb\\build\\Release\\usb_bindings.node' was compiled "
+                    "against a different Node.js version",
+                    NULL, "windows", "text", "backslash");
+    expect_platform("after the update to Sonoma the import fails", NULL, "macos", "text",
+                    "release");
+    /* WSL is Linux, though it says Windows */
+    expect_platform("Ubuntu on WSL2 (Windows Subsystem for Linux)\nCUDA error: no kernel image",
+                    NULL, "linux", "text", "WSL");
+    /* a sign of Unix alone (Python's Unix layout) leaves Linux; a heavier
+     * sign of macOS decides between the two */
+    expect_platform("File \"/opt/e/lib/python3.10/site-packages/x.py\"", NULL, "linux", "text",
+                    "Unix layout");
+    expect_platform("File \"/opt/e/lib/python3.10/site-packages/x.py\"\nAbort trap: 6", NULL,
+                    "macos", "text", "strsignal");
+    /* the heaviest decides: a .dll outweighs a Linux path */
+    expect_platform("/home/a/wine/x.dll: not found", NULL, "windows", "text", "DLL");
+    /* no sign at all: this machine's, and the answer says so */
+    expect_platform("CUDA error: no kernel image is available for execution on the device", NULL,
+#if defined(_WIN32)
+                    "windows",
+#elif defined(__APPLE__)
+                    "macos",
+#else
+                    "linux",
+#endif
+                    "host", NULL);
+    /* --platform over everything, the text's signs included */
+    expect_platform("CUDA error: no kernel image is available for execution on the device",
+                    "windows", "windows", "option", NULL);
+    expect_platform("OSError: libfoo.so: cannot open shared object file", "macos", "macos",
+                    "option", NULL);
+    struct td_explain x;
+    struct td_err err = {0};
+    const char *arch = "CUDA error: no kernel image is available for execution on the device";
+    assert_int_equal(td_explain_text_on(arch, strlen(arch), "windows", &x, &err), 0);
+    assert_string_equal(x.load.library, "torch_cuda.dll");
+    td_explain_free(&x);
+    assert_int_equal(td_explain_text_on(arch, strlen(arch), "linux", &x, &err), 0);
+    assert_string_equal(x.load.library, "libtorch_cuda.so");
+    td_explain_free(&x);
+}
+
 /* A copy that kept the blank where the window broke a line, sometimes with
  * an empty line after it; Python's repr of a message list ("\n  Referenced
  * from:") read as its lines. */
@@ -2012,6 +2125,7 @@ int main(void)
         cmocka_unit_test(dyld_reasons),
         cmocka_unit_test(path_past_max_path),
         cmocka_unit_test(platform_without_files),
+        cmocka_unit_test(platform_signs),
         cmocka_unit_test(soft_wraps_and_repr_newlines),
         cmocka_unit_test(package_loaders),
         cmocka_unit_test(empty_form_gives_way),
