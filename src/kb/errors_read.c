@@ -1158,9 +1158,56 @@ static const char *group_text(const struct raiser_row *r, const char *text, cons
 
 /* The library in text G (N bytes), the file row R's group captured: as
  * the row's library column says to read it, else the name as it is. */
+/* The installed version a CUDA component's check reports after its name G:
+ * JAX's "Found cuSOLVER version 11002, but ..." or, in its later form, the
+ * "Installed version: 8907" line of the "Outdated cuDNN installation found."
+ * block; -1 when neither follows within the message. */
+static long component_version(const char *g, size_t n)
+{
+    const char *rest = g + n, *at = NULL;
+    const char *installed = strstr(rest, "Installed version: ");
+    if (installed && installed - rest < 300)
+        at = installed + 19;
+    else if (strncmp(rest, " version ", 9) == 0)
+        at = rest + 9;
+    return at && isdigit((unsigned char)*at) ? strtol(at, NULL, 10) : -1;
+}
+
+/* The library of a CUDA component a version check names by its product name
+ * ("cuSOLVER" -> libcusolver.so.11): the major of the installed version V,
+ * as each library encodes it (cudaRuntimeGetVersion: 1000 * major + 10 *
+ * minor; cuDNN to 8: major * 1000 + ..., from 9: major * 10000 + ...; the
+ * math libraries: major * 1000 + minor * 100 + patch, or major * 10000 + ...
+ * once the minor has two digits, 120100). cuPTI reports an API number, no
+ * major, and JAX's GPU wheels are Linux ones: .so names. */
+static const char *component_library(const char *g, size_t n, long v, struct td_arena *a)
+{
+    static const char *const names[][2] = {
+        {"cuda", "libcudart"},       {"cudnn", "libcudnn"},   {"cufft", "libcufft"},
+        {"cusolver", "libcusolver"}, {"cublas", "libcublas"}, {"cusparse", "libcusparse"},
+        {"cupti", "libcupti"},       {"nccl", "libnccl"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strlen(names[i][0]) != n || strncasecmp(g, names[i][0], n) != 0)
+            continue;
+        long major = v < 0 || strcmp(names[i][0], "cupti") == 0                         ? -1
+                     : v >= 100000 || (strcmp(names[i][0], "cudnn") == 0 && v >= 10000) ? v / 10000
+                                                                                        : v / 1000;
+        char name[64];
+        if (major > 0)
+            snprintf(name, sizeof name, "%s.so.%ld", names[i][1], major);
+        else
+            snprintf(name, sizeof name, "%s.so", names[i][1]);
+        return td_arena_strdup(a, name);
+    }
+    return NULL;
+}
+
 static const char *group_library(const struct raiser_row *r, const char *g, size_t n,
                                  const struct td_explain_parts *p, struct td_arena *a)
 {
+    if (r->library && strcmp(r->library, "cuda-component") == 0)
+        return component_library(g, n, component_version(g, n), a);
     if (r->library && strncmp(r->library, "mapped", 6) == 0 &&
         (!r->library[6] || r->library[6] == ':')) {
         /* "mapped:q": the group's name after a prefix the raiser puts before

@@ -301,6 +301,14 @@
 #                                     explain.md "Session 19: set O27"):
 #                                     held to 13/20 (Windows 3, macOS 6,
 #                                     Linux 4);
+#   tests/cmd/explain_fresh_o30.json -- O30 (session 19), 9 Linux, 6 macOS
+#                                     and 5 Windows texts of 2024-2026 from
+#                                     19 projects, failures told in the
+#                                     words of the framework that hit them
+#                                     (JAX, vLLM, ggml's Metal loader,
+#                                     Triton, OpenMP, MPS), open from the
+#                                     start (docs/explain.md "Session 19:
+#                                     set O30"): held to 60% (Windows 3/5);
 #   tests/cmd/explain_negatives.json -- the negative set (session 17), 40 real
 #                                     texts from 39 projects (15 Windows, 14
 #                                     Linux, 11 macOS) that name libraries,
@@ -633,7 +641,12 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # are read as the machine the test runs on (docs/explain.md "Session
         # 19: set O27")
         fresh("explain_fresh_o27.json", 20, need=0.65,
-              per_floor={"windows": 3, "macos": 6, "linux": 4})]
+              per_floor={"windows": 3, "macos": 6, "linux": 4}),
+        # O30 (session 19): open, 20 texts of 2024-2026 from 19 projects in a
+        # framework's own words; 11/20 at its first look, 17/20 after; two of
+        # the three left (Windows) name no path, so nothing in them says
+        # Windows (docs/explain.md "Session 19: set O30")
+        fresh("explain_fresh_o30.json", 20, need=0.6)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

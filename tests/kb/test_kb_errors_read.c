@@ -2113,6 +2113,48 @@ static void o28_retyped_windows_forms(void **state)
     }
 }
 
+/* Set O30: failures told in the words of the framework that hit them. JAX's
+ * CUDA version checks name a component by its product name and its version
+ * number (the library is that component's, of the installed major); a PJRT
+ * plugin of another API version; vLLM finding no platform; ggml's Metal
+ * loader missing its shader library. */
+static void o30_framework_words(void **state)
+{
+    (void)state;
+    expect("CUDA backend failed to initialize: Found cuSOLVER version 11002, but JAX was built "
+           "against version 11401, which is newer. The copy of cuSOLVER that is installed must "
+           "be at least as new as the version against which JAX was built.",
+           "cuda_runtime_mismatch", "libcusolver.so.11", NULL);
+    expect("Found CUDA version 12010, but JAX was built against version 12020, which is newer.",
+           "cuda_runtime_mismatch", "libcudart.so.12", NULL);
+    expect("Found cuBLAS version 120100, but JAX was built against version 120300, which is newer.",
+           "cuda_runtime_mismatch", "libcublas.so.12", NULL);
+    /* the later form: the installed version is the "Installed version" line */
+    expect(
+        "RuntimeError: Unable to use CUDA because of the following issues with CUDA components:\n"
+        "Outdated cuDNN installation found.\nVersion JAX was built against: 90100\n"
+        "Minimum supported: 90100\nInstalled version: 8907\n"
+        "The local installation version must be no lower than 90100.",
+        "cuda_runtime_mismatch", "libcudnn.so.8", NULL);
+    expect("Outdated cuSPARSE installation found.\nVersion JAX was built against: 12200\n"
+           "Minimum supported: 12100\nInstalled version: 11700",
+           "cuda_runtime_mismatch", "libcusparse.so.11", NULL);
+    expect_unnamed("jaxlib.xla_extension.XlaRuntimeError: INVALID_ARGUMENT: Mismatched PJRT plugin "
+                   "PJRT API version (0.47) and framework PJRT API version 0.54).",
+                   "companion_mismatch");
+    expect_unnamed("    raise RuntimeError(\"Failed to infer device type\")\n"
+                   "RuntimeError: Failed to infer device type",
+                   "gpu_not_visible");
+    expect("ggml_metal_init: loading 'ggml-metal.metal'\nggml_metal_init: error: Error "
+           "Domain=NSCocoaErrorDomain Code=260 \"The file could not be opened.\" "
+           "UserInfo={NSFilePath=ggml-metal.metal, NSUnderlyingError=0x600001c4af40}",
+           "missing_library", "ggml-metal.metal", NULL);
+    /* Foundation's 260 for another file is not the Metal loader's */
+    expect_unnamed("Error Domain=NSCocoaErrorDomain Code=260 \"The file could not be opened.\" "
+                   "UserInfo={NSFilePath=/Users/x/model.gguf}",
+                   NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2164,6 +2206,7 @@ int main(void)
         cmocka_unit_test(s2_o25_opened),
         cmocka_unit_test(o26_several_files),
         cmocka_unit_test(o28_retyped_windows_forms),
+        cmocka_unit_test(o30_framework_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
