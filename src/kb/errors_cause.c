@@ -36,8 +36,7 @@ struct dialog_row {
     char needle[64];               /* td_ere_needle's run, compared without case, "" */
     bool needles_found;            /* NEEDLES found: at the first text that holds NEEDLE */
     struct td_ere_needles needles; /* texts one of which every match holds, without case */
-    regex_t re;
-    bool ok;
+    struct td_lazy_re re;
 };
 
 static struct {
@@ -170,8 +169,6 @@ static void load_dialogs(void)
         d->pattern = decode_pattern(td_table_cell(&t, 2));
         d->file = atoi(td_table_cell(&t, 3));
         d->symbol = atoi(td_table_cell(&t, 4));
-        d->ok =
-            d->pattern && regcomp(&d->re, d->pattern, REG_EXTENDED | REG_ICASE | REG_NEWLINE) == 0;
         if (d->pattern)
             td_ere_needle(d->pattern, d->needle, sizeof d->needle);
     }
@@ -418,12 +415,14 @@ static bool from_dialog(struct td_explain *x)
     regmatch_t m[10];
     for (size_t i = 0; i < g_kb.n_dialogs; i++) {
         struct dialog_row *d = &g_kb.dialogs[i];
-        if (!d->ok || (d->needle[0] && !td_ere_holds_nocase(x->text, d->needle)))
+        if (!d->pattern || (d->needle[0] && !td_ere_holds_nocase(x->text, d->needle)))
             continue;
         if (!d->needles_found)
             d->needles_found = true, td_ere_needles(d->pattern, &d->needles);
-        if (!td_ere_needles_in(&d->needles, x->text, true) ||
-            regexec(&d->re, x->text, 10, m, 0) != 0)
+        if (!td_ere_needles_in(&d->needles, x->text, true))
+            continue;
+        const regex_t *re = td_lazy_re(&d->re, d->pattern, REG_EXTENDED | REG_ICASE | REG_NEWLINE);
+        if (!re || regexec(re, x->text, 10, m, 0) != 0)
             continue;
         struct td_explain_load *l = &x->load;
         l->form = "dialog";

@@ -139,6 +139,17 @@ enum { TD_ERE_BACK = 1024 };
 int td_ere_needles_exec(const regex_t *re, const struct td_ere_needles *n, const char *text,
                         size_t nmatch, regmatch_t *m);
 
+/* A table row's pattern, compiled at its first use: a text holds the
+ * needles of few rows, and compiling every row of every table before
+ * reading it was half of what explain cost (docs/explain.md "Long texts"). */
+struct td_lazy_re {
+    regex_t re;
+    bool tried, ok;
+};
+/* L's regex of PATTERN with regcomp's FLAGS, compiled at the first call;
+ * NULL when PATTERN is NULL or does not compile. */
+const regex_t *td_lazy_re(struct td_lazy_re *l, const char *pattern, int flags);
+
 /* Whether TEXT holds a Windows path written with forward slashes ("C:/x"). */
 bool td_explain_drive_path(const char *text);
 

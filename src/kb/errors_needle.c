@@ -529,3 +529,12 @@ int td_ere_needles_exec(const regex_t *re, const struct td_ere_needles *n, const
         free(line);
     return rc;
 }
+
+const regex_t *td_lazy_re(struct td_lazy_re *l, const char *pattern, int flags)
+{
+    if (!l->tried) {
+        l->tried = true;
+        l->ok = pattern && regcomp(&l->re, pattern, flags) == 0;
+    }
+    return l->ok ? &l->re : NULL;
+}

@@ -19,8 +19,7 @@ struct sign_row {
     const char *platform; /* windows, linux, macos, unix */
     int weight;
     const char *pattern, *sign;
-    regex_t re;
-    bool ok;
+    struct td_lazy_re re;
     struct td_ere_needles needles;
 };
 
@@ -47,8 +46,7 @@ static void load_signs(void)
         r->weight = atoi(td_table_cell(&t, 1));
         r->pattern = td_arena_strdup(&g_signs.arena, td_table_cell(&t, 2));
         r->sign = td_arena_strdup(&g_signs.arena, td_table_cell(&t, 3));
-        r->ok = r->pattern && regcomp(&r->re, r->pattern, REG_EXTENDED | REG_NEWLINE) == 0;
-        if (r->ok)
+        if (r->pattern)
             td_ere_needles(r->pattern, &r->needles);
     }
     g_signs.dropped = g_signs.n == MAX_SIGNS && td_table_next(&t);
@@ -108,13 +106,13 @@ void td_explain_platform_read(const char *text, const struct td_explain_fields *
     if (f && (f->win32 || f->ntstatus))
         count(&t, 0, CODE_WEIGHT, "a Windows error code");
     for (size_t i = 0; i < g_signs.n; i++) {
-        const struct sign_row *r = &g_signs.rows[i];
+        struct sign_row *r = &g_signs.rows[i];
         int slot = slot_of(r->platform);
         /* a sign no heavier than its platform holds already changes nothing */
-        if (!r->ok || slot < 0 || r->weight <= t.weight[slot])
+        if (slot < 0 || r->weight <= t.weight[slot] || !td_ere_needles_in(&r->needles, text, false))
             continue;
-        if (td_ere_needles_in(&r->needles, text, false) &&
-            td_ere_needles_exec(&r->re, &r->needles, text, 0, NULL) == 0)
+        const regex_t *re = td_lazy_re(&r->re, r->pattern, REG_EXTENDED | REG_NEWLINE);
+        if (re && td_ere_needles_exec(re, &r->needles, text, 0, NULL) == 0)
             count(&t, slot, r->weight, r->sign);
     }
     static const char *const names[] = {"windows", "linux", "macos", "linux"};
@@ -140,10 +138,12 @@ size_t td_explain_platform_bad_signs(const char **out, size_t cap)
 {
     load_signs();
     size_t n = 0;
-    for (size_t i = 0; i < g_signs.n && n < cap; i++)
-        if (!g_signs.rows[i].ok || slot_of(g_signs.rows[i].platform) < 0 ||
-            g_signs.rows[i].weight <= 0)
-            out[n++] = g_signs.rows[i].pattern;
+    for (size_t i = 0; i < g_signs.n && n < cap; i++) {
+        struct sign_row *r = &g_signs.rows[i];
+        if (!td_lazy_re(&r->re, r->pattern, REG_EXTENDED | REG_NEWLINE) ||
+            slot_of(r->platform) < 0 || r->weight <= 0)
+            out[n++] = r->pattern;
+    }
     if (g_signs.dropped && n < cap)
         out[n++] = "(rows past MAX_SIGNS were not loaded)";
     return n;

@@ -36,8 +36,7 @@ struct raiser_row {
     char needle[64];    /* td_ere_needle's run of text every match holds, "" */
     bool needles_found; /* NEEDLES found: at the first text that holds NEEDLE */
     struct td_ere_needles needles; /* texts one of which every match holds */
-    regex_t re;
-    bool ok;
+    struct td_lazy_re re;
 };
 struct owner_row {
     const char *how, *text, *owner; /* how: demangled (prefix), name (prefix), version (prefix) */
@@ -128,7 +127,6 @@ static void load_raisers(void)
         r->source = keep(td_table_cell(&t, 8));
         r->pattern = decode_escapes(td_table_cell(&t, 5));
         r->order = atoi(td_table_cell(&t, 9));
-        r->ok = r->pattern && regcomp(&r->re, r->pattern, REG_EXTENDED | REG_NEWLINE) == 0;
         if (r->pattern)
             td_ere_needle(r->pattern, r->needle, sizeof r->needle);
     }
@@ -1653,17 +1651,26 @@ static bool captures_listed(const struct raiser_row *r, const char *text, const 
     return false;
 }
 
+/* Row R's compiled pattern, NULL when it does not compile. */
+static const regex_t *raiser_re(struct raiser_row *r)
+{
+    return td_lazy_re(&r->re, r->pattern, REG_EXTENDED | REG_NEWLINE);
+}
+
 /* Whether row R matches TEXT, its first NMATCH groups in M: the needle
  * every match holds is looked for first, a cheaper test than the regex. */
 static bool raiser_matches(const struct raiser_row *r, const char *text, regmatch_t *m,
                            size_t nmatch)
 {
     struct raiser_row *w = &g_rd.raisers[r - g_rd.raisers]; /* its needles, found once */
-    if (!r->ok || (r->needle[0] && !strstr(text, r->needle)))
+    if (!r->pattern || (r->needle[0] && !strstr(text, r->needle)))
         return false;
     if (!r->needles_found)
         w->needles_found = true, td_ere_needles(r->pattern, &w->needles);
-    return td_ere_needles_exec(&r->re, &r->needles, text, nmatch, m) == 0;
+    if (!td_ere_needles_in(&r->needles, text, false))
+        return false;
+    const regex_t *re = raiser_re(w);
+    return re && td_ere_needles_exec(re, &r->needles, text, nmatch, m) == 0;
 }
 
 /* Whether row R is the system loader's own (dyld's or ld.so's). */
@@ -1846,10 +1853,12 @@ size_t td_explain_raiser_bad_groups(const char **out, size_t cap)
 {
     load_tables();
     size_t n = 0;
-    for (size_t i = 0; i < g_rd.n_raisers && n < cap; i++)
-        if (!g_rd.raisers[i].ok || (size_t)g_rd.raisers[i].group > g_rd.raisers[i].re.re_nsub ||
+    for (size_t i = 0; i < g_rd.n_raisers && n < cap; i++) {
+        const regex_t *re = raiser_re(&g_rd.raisers[i]);
+        if (!re || (size_t)g_rd.raisers[i].group > re->re_nsub ||
             g_rd.raisers[i].group >= RAISER_SLOTS)
             out[n++] = g_rd.raisers[i].pattern;
+    }
     if (g_rd.raisers_dropped && n < cap)
         out[n++] = "(rows past MAX_RAISERS were not loaded)";
     return n;
