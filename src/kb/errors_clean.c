@@ -731,6 +731,33 @@ static bool names_a_module(const char *line, const char *w)
     return w - line >= 10 && strncasecmp(w - 10, "importing ", 10) == 0;
 }
 
+/* The next plain word of LINE at or after *S, before END: its start, its
+ * length in *N; NULL when none is left. *S moves past it. */
+static const char *next_plain_word(const char *line, const char **s, const char *end, size_t *n)
+{
+    for (; *s < end; (*s)++) {
+        size_t w = plain_word(line, *s, end);
+        if (w) {
+            const char *at = *s;
+            *s += w, *n = w;
+            return at;
+        }
+    }
+    return NULL;
+}
+
+/* Whether LINE (up to END) is in title case: three title-case words or
+ * more, and at least twice as many as words in lower case. */
+static bool title_case_line(const char *line, const char *end)
+{
+    size_t title = 0, lower = 0, n;
+    for (const char *s = line, *w; (w = next_plain_word(line, &s, end, &n)) != NULL;) {
+        title += title_word(w, n);
+        lower += n > 1 && islower((unsigned char)w[0]);
+    }
+    return title >= 3 && title >= 2 * lower;
+}
+
 char *td_explain_sentence_case(const char *text, size_t len, struct td_arena *a)
 {
     char *out = NULL;
@@ -738,34 +765,17 @@ char *td_explain_sentence_case(const char *text, size_t len, struct td_arena *a)
     for (const char *line = text; line < stop;) {
         const char *nl = memchr(line, '\n', (size_t)(stop - line));
         const char *end = nl ? nl : stop;
-        size_t title = 0, lower = 0;
-        for (const char *s = line; s < end;) {
-            size_t w = plain_word(line, s, end);
-            if (!w) {
-                s++;
-                continue;
-            }
-            title += title_word(s, w);
-            lower += w > 1 && islower((unsigned char)s[0]);
-            s += w;
-        }
-        if (title >= 3 && title >= 2 * lower) {
+        if (title_case_line(line, end)) {
             if (!out && (out = td_arena_alloc(a, len + 1)) != NULL) {
                 memcpy(out, text, len);
                 out[len] = '\0';
             }
             if (!out)
                 return NULL;
-            for (const char *s = line; s < end;) {
-                size_t w = plain_word(line, s, end);
-                if (!w) {
-                    s++;
-                    continue;
-                }
-                if (title_word(s, w) && !opens_sentence(line, s) && !names_a_module(line, s))
-                    out[s - text] = (char)tolower((unsigned char)*s);
-                s += w;
-            }
+            size_t n;
+            for (const char *s = line, *w; (w = next_plain_word(line, &s, end, &n)) != NULL;)
+                if (title_word(w, n) && !opens_sentence(line, w) && !names_a_module(line, w))
+                    out[w - text] = (char)tolower((unsigned char)*w);
         }
         line = end + (end < stop);
     }
