@@ -255,6 +255,39 @@ static bool json_record(const char *s, size_t n)
     return i + 1 < n && s[i] == '{' && s[i + 1] == '"';
 }
 
+/* Unescapes, in place, the line of S from *I to END (N: the text's
+ * length), writing from *O; moves both on to END. WHOLE: the line is
+ * escaped whole (escaped_line), every escape undone; JSON: its bare quotes
+ * are the record's and become blanks. Otherwise only a repr's "\\n" before a
+ * blank breaks the line. */
+static void unescape_line(char *s, size_t n, size_t end, bool whole, bool json, size_t *i,
+                          size_t *o)
+{
+    size_t r = *i, w = *o;
+    while (r < end) {
+        char c = r + 1 < end && s[r] == '\\' ? s[r + 1] : 0;
+        if (json && s[r] == '"') {
+            s[w++] = ' ';
+            r++;
+        } else if (whole && c && strchr("nt\"'/", c)) {
+            s[w++] = c == 'n' ? '\n' : c == 't' ? '\t' : c;
+            r += 2;
+        } else if (whole && c == 'r') {
+            r += 2;
+        } else if (whole && c == '\\') {
+            s[w++] = '\\';
+            r += 2;
+        } else if (c == 'n' && r + 2 < n && (s[r + 2] == ' ' || s[r + 2] == '\t') &&
+                   (r == 0 || s[r - 1] != '\\')) {
+            s[w++] = '\n';
+            r += 2;
+        } else {
+            s[w++] = s[r++];
+        }
+    }
+    *i = r, *o = w;
+}
+
 /* Pass 1b: a multi-line message printed escaped back to its lines. On a
  * line escaped whole (escaped_line) every "\\n" is a line break and "\\t",
  * "\\\"", "\\'", "\\/" and "\\\\" are their characters; elsewhere a literal backslash-n before a
@@ -272,27 +305,7 @@ static size_t unescape_newlines(char *s, size_t n)
          * not the message's (a blank, so no quote seems left open over the
          * lines the breaks make) */
         bool json = whole && (escaped_quote(s + i, end - i) || json_record(s + i, end - i));
-        for (; i < end;) {
-            char c = i + 1 < end && s[i] == '\\' ? s[i + 1] : 0;
-            if (json && s[i] == '"') {
-                s[o++] = ' ';
-                i++;
-            } else if (whole && c && strchr("nt\"'/", c)) {
-                s[o++] = c == 'n' ? '\n' : c == 't' ? '\t' : c;
-                i += 2;
-            } else if (whole && c == 'r') {
-                i += 2;
-            } else if (whole && c == '\\') {
-                s[o++] = '\\';
-                i += 2;
-            } else if (c == 'n' && i + 2 < n && (s[i + 2] == ' ' || s[i + 2] == '\t') &&
-                       (i == 0 || s[i - 1] != '\\')) {
-                s[o++] = '\n';
-                i += 2;
-            } else {
-                s[o++] = s[i++];
-            }
-        }
+        unescape_line(s, n, end, whole, json, &i, &o);
         if (i < n)
             s[o++] = s[i++]; /* the line's own break */
     }
@@ -412,6 +425,8 @@ static size_t unlink_markdown(char *s, size_t n)
 static char *restore_dll_load_failed(char *s, size_t n, struct td_arena *a)
 {
     static const char canon[] = "DLL load failed";
+    /* 16 places: a traceback repeats the message a few times; past that,
+     * on a hostile text, the rest stay as typed and nothing grows */
     size_t grow = 0, at[16], na = 0;
     for (size_t i = 0; i + 14 <= n && na < sizeof at / sizeof at[0]; i++) {
         if ((i > 0 && isalnum((unsigned char)s[i - 1])) || strncasecmp(s + i, "dll", 3) != 0)
