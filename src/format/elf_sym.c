@@ -146,19 +146,26 @@ static bool finish_sym(const struct td_elf *elf, uint32_t index, struct td_elf_s
     return out->name && read_sym_version(elf, index, out);
 }
 
-bool td_elf_dynsym(const struct td_elf *elf, uint32_t index, struct td_elf_sym *out)
+/* td_elf_dynsym without the name and the version: a lookup reads a
+ * candidate's fields before its name, a count never reads the name. */
+static bool dynsym_fields(const struct td_elf *elf, uint32_t index, struct td_elf_sym *out)
 {
     memset(out, 0, sizeof *out);
     if (index >= elf->dynsym_count)
         return false;
-    uint64_t at = elf->symtab_off + (uint64_t)index * elf->dyn.syment;
+    read_sym_fields(elf, elf->symtab_off + (uint64_t)index * elf->dyn.syment, out);
+    return true;
+}
+
+bool td_elf_dynsym(const struct td_elf *elf, uint32_t index, struct td_elf_sym *out)
+{
+    uint64_t ahead_index = (uint64_t)index + NAME_AHEAD;
     uint32_t ahead;
-    if (index + NAME_AHEAD < elf->dynsym_count &&
-        td_buf_u32(&elf->buf, at + NAME_AHEAD * elf->dyn.syment, &ahead))
+    if (ahead_index < elf->dynsym_count &&
+        td_buf_u32(&elf->buf, elf->symtab_off + ahead_index * elf->dyn.syment, &ahead))
         prefetch_name(td_buf_at(&elf->buf, elf->strtab_off, elf->strtab_size), elf->strtab_size,
                       ahead);
-    read_sym_fields(elf, at, out);
-    return finish_sym(elf, index, out);
+    return dynsym_fields(elf, index, out) && finish_sym(elf, index, out);
 }
 
 void td_elf_dynsym_walk_begin(struct td_elf_dynsym_walk *w, const struct td_elf *elf)
@@ -200,17 +207,6 @@ bool td_elf_dynsym_walk_next(struct td_elf_dynsym_walk *w, struct td_elf_sym *ou
     if (!set_sym_version(elf, w->versym ? le16(w->versym + 2 * (size_t)i) : 1, out))
         return false;
     w->next++;
-    return true;
-}
-
-/* td_elf_dynsym without the name and the version: a lookup reads a
- * candidate's fields before its name. */
-static bool dynsym_fields(const struct td_elf *elf, uint32_t index, struct td_elf_sym *out)
-{
-    memset(out, 0, sizeof *out);
-    if (index >= elf->dynsym_count)
-        return false;
-    read_sym_fields(elf, elf->symtab_off + (uint64_t)index * elf->dyn.syment, out);
     return true;
 }
 

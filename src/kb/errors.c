@@ -329,13 +329,10 @@ static int by_rank(const void *x, const void *y)
     return strcmp(a->id, b->id);
 }
 
-static int explain_once(const char *text, size_t len, struct td_explain *out, struct td_err *err)
-{
-    return td_explain_text_on(text, len, NULL, out, err);
-}
-
-int td_explain_text_on(const char *text, size_t len, const char *platform, struct td_explain *out,
-                       struct td_err *err)
+/* One reading of TEXT on PLATFORM (NULL: its signs'), with no second try
+ * in sentence case (td_explain_text_on). */
+static int explain_once(const char *text, size_t len, const char *platform, struct td_explain *out,
+                        struct td_err *err)
 {
     memset(out, 0, sizeof *out);
     if (load_catalogue(err) != 0)
@@ -431,7 +428,13 @@ static bool names_its_file(const struct td_explain *x)
 
 int td_explain_text(const char *text, size_t len, struct td_explain *out, struct td_err *err)
 {
-    if (explain_once(text, len, out, err) != 0)
+    return td_explain_text_on(text, len, NULL, out, err);
+}
+
+int td_explain_text_on(const char *text, size_t len, const char *platform, struct td_explain *out,
+                       struct td_err *err)
+{
+    if (explain_once(text, len, platform, out, err) != 0)
         return -1;
     if (names_its_file(out))
         return 0;
@@ -442,7 +445,7 @@ int td_explain_text(const char *text, size_t len, struct td_explain *out, struct
     struct td_arena tmp = {0};
     const char *plain = text ? td_explain_sentence_case(text, len, &tmp) : NULL;
     struct td_explain again;
-    if (plain && explain_once(plain, len, &again, err) == 0) {
+    if (plain && explain_once(plain, len, platform, &again, err) == 0) {
         if (again.load.kind && again.load.library) {
             td_explain_free(out);
             *out = again;

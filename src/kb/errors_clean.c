@@ -255,6 +255,39 @@ static bool json_record(const char *s, size_t n)
     return i + 1 < n && s[i] == '{' && s[i + 1] == '"';
 }
 
+/* Unescapes, in place, the line of S from *I to END (N: the text's
+ * length), writing from *O; moves both on to END. WHOLE: the line is
+ * escaped whole (escaped_line), every escape undone; JSON: its bare quotes
+ * are the record's and become blanks. Otherwise only a repr's "\\n" before a
+ * blank breaks the line. */
+static void unescape_line(char *s, size_t n, size_t end, bool whole, bool json, size_t *i,
+                          size_t *o)
+{
+    size_t r = *i, w = *o;
+    while (r < end) {
+        char c = r + 1 < end && s[r] == '\\' ? s[r + 1] : 0;
+        if (json && s[r] == '"') {
+            s[w++] = ' ';
+            r++;
+        } else if (whole && c && strchr("nt\"'/", c)) {
+            s[w++] = c == 'n' ? '\n' : c == 't' ? '\t' : c;
+            r += 2;
+        } else if (whole && c == 'r') {
+            r += 2;
+        } else if (whole && c == '\\') {
+            s[w++] = '\\';
+            r += 2;
+        } else if (c == 'n' && r + 2 < n && (s[r + 2] == ' ' || s[r + 2] == '\t') &&
+                   (r == 0 || s[r - 1] != '\\')) {
+            s[w++] = '\n';
+            r += 2;
+        } else {
+            s[w++] = s[r++];
+        }
+    }
+    *i = r, *o = w;
+}
+
 /* Pass 1b: a multi-line message printed escaped back to its lines. On a
  * line escaped whole (escaped_line) every "\\n" is a line break and "\\t",
  * "\\\"", "\\'", "\\/" and "\\\\" are their characters; elsewhere a literal backslash-n before a
@@ -272,27 +305,7 @@ static size_t unescape_newlines(char *s, size_t n)
          * not the message's (a blank, so no quote seems left open over the
          * lines the breaks make) */
         bool json = whole && (escaped_quote(s + i, end - i) || json_record(s + i, end - i));
-        for (; i < end;) {
-            char c = i + 1 < end && s[i] == '\\' ? s[i + 1] : 0;
-            if (json && s[i] == '"') {
-                s[o++] = ' ';
-                i++;
-            } else if (whole && c && strchr("nt\"'/", c)) {
-                s[o++] = c == 'n' ? '\n' : c == 't' ? '\t' : c;
-                i += 2;
-            } else if (whole && c == 'r') {
-                i += 2;
-            } else if (whole && c == '\\') {
-                s[o++] = '\\';
-                i += 2;
-            } else if (c == 'n' && i + 2 < n && (s[i + 2] == ' ' || s[i + 2] == '\t') &&
-                       (i == 0 || s[i - 1] != '\\')) {
-                s[o++] = '\n';
-                i += 2;
-            } else {
-                s[o++] = s[i++];
-            }
-        }
+        unescape_line(s, n, end, whole, json, &i, &o);
         if (i < n)
             s[o++] = s[i++]; /* the line's own break */
     }
@@ -412,6 +425,8 @@ static size_t unlink_markdown(char *s, size_t n)
 static char *restore_dll_load_failed(char *s, size_t n, struct td_arena *a)
 {
     static const char canon[] = "DLL load failed";
+    /* 16 places: a traceback repeats the message a few times; past that,
+     * on a hostile text, the rest stay as typed and nothing grows */
     size_t grow = 0, at[16], na = 0;
     for (size_t i = 0; i + 14 <= n && na < sizeof at / sizeof at[0]; i++) {
         if ((i > 0 && isalnum((unsigned char)s[i - 1])) || strncasecmp(s + i, "dll", 3) != 0)
@@ -731,6 +746,33 @@ static bool names_a_module(const char *line, const char *w)
     return w - line >= 10 && strncasecmp(w - 10, "importing ", 10) == 0;
 }
 
+/* The next plain word of LINE at or after *S, before END: its start, its
+ * length in *N; NULL when none is left. *S moves past it. */
+static const char *next_plain_word(const char *line, const char **s, const char *end, size_t *n)
+{
+    for (; *s < end; (*s)++) {
+        size_t w = plain_word(line, *s, end);
+        if (w) {
+            const char *at = *s;
+            *s += w, *n = w;
+            return at;
+        }
+    }
+    return NULL;
+}
+
+/* Whether LINE (up to END) is in title case: three title-case words or
+ * more, and at least twice as many as words in lower case. */
+static bool title_case_line(const char *line, const char *end)
+{
+    size_t title = 0, lower = 0, n;
+    for (const char *s = line, *w; (w = next_plain_word(line, &s, end, &n)) != NULL;) {
+        title += title_word(w, n);
+        lower += n > 1 && islower((unsigned char)w[0]);
+    }
+    return title >= 3 && title >= 2 * lower;
+}
+
 char *td_explain_sentence_case(const char *text, size_t len, struct td_arena *a)
 {
     char *out = NULL;
@@ -738,34 +780,17 @@ char *td_explain_sentence_case(const char *text, size_t len, struct td_arena *a)
     for (const char *line = text; line < stop;) {
         const char *nl = memchr(line, '\n', (size_t)(stop - line));
         const char *end = nl ? nl : stop;
-        size_t title = 0, lower = 0;
-        for (const char *s = line; s < end;) {
-            size_t w = plain_word(line, s, end);
-            if (!w) {
-                s++;
-                continue;
-            }
-            title += title_word(s, w);
-            lower += w > 1 && islower((unsigned char)s[0]);
-            s += w;
-        }
-        if (title >= 3 && title >= 2 * lower) {
+        if (title_case_line(line, end)) {
             if (!out && (out = td_arena_alloc(a, len + 1)) != NULL) {
                 memcpy(out, text, len);
                 out[len] = '\0';
             }
             if (!out)
                 return NULL;
-            for (const char *s = line; s < end;) {
-                size_t w = plain_word(line, s, end);
-                if (!w) {
-                    s++;
-                    continue;
-                }
-                if (title_word(s, w) && !opens_sentence(line, s) && !names_a_module(line, s))
-                    out[s - text] = (char)tolower((unsigned char)*s);
-                s += w;
-            }
+            size_t n;
+            for (const char *s = line, *w; (w = next_plain_word(line, &s, end, &n)) != NULL;)
+                if (title_word(w, n) && !opens_sentence(line, w) && !names_a_module(line, w))
+                    out[w - text] = (char)tolower((unsigned char)*w);
         }
         line = end + (end < stop);
     }

@@ -56,11 +56,9 @@ size_t td_explain_dialog_eres(const char **out, size_t cap);
 void td_explain_load_error(struct td_explain *x);
 
 /* The structural reading (errors_read.c): fills P from TEXT (the cleaned
- * input) and F (the fields already extracted). */
-void td_explain_read(const char *text, const struct td_explain_fields *f,
-                     struct td_explain_parts *p, struct td_arena *a);
-/* The same, on the platform GIVEN (explain --platform) whatever the text's
- * signs say; GIVEN NULL reads it from them. */
+ * input) and F (the fields already extracted), on the platform GIVEN
+ * (explain --platform) whatever the text's signs say; GIVEN NULL reads it
+ * from them. */
 void td_explain_read_on(const char *text, const struct td_explain_fields *f, const char *given,
                         struct td_explain_parts *p, struct td_arena *a);
 

@@ -15,8 +15,13 @@
 
 enum { MAX_SIGNS = 128 };
 
+/* A sign's platform, in the order decide() breaks ties in: Windows first,
+ * then macOS over Linux; UNIX is Linux and macOS both. */
+enum slot { WINDOWS, LINUX, MACOS, UNIX, N_SLOTS, NO_SLOT = -1 };
+static const char *const slot_names[N_SLOTS] = {"windows", "linux", "macos", "unix"};
+
 struct sign_row {
-    const char *platform; /* windows, linux, macos, unix */
+    int slot; /* the platform column's slot; NO_SLOT for a word that is none */
     int weight;
     const char *pattern, *sign;
     struct td_lazy_re re;
@@ -31,6 +36,15 @@ static struct {
     bool dropped; /* rows past MAX_SIGNS were not loaded */
 } g_signs;
 
+/* Platform P's slot; NO_SLOT for a word that is none. */
+static int slot_of(const char *p)
+{
+    for (int i = 0; i < N_SLOTS; i++)
+        if (p && strcmp(p, slot_names[i]) == 0)
+            return i;
+    return NO_SLOT;
+}
+
 static void load_signs(void)
 {
     static const char *const cols[] = {"platform", "weight", "pattern", "sign", NULL};
@@ -42,7 +56,7 @@ static void load_signs(void)
         return;
     while (g_signs.n < MAX_SIGNS && td_table_next(&t)) {
         struct sign_row *r = &g_signs.rows[g_signs.n++];
-        r->platform = td_arena_strdup(&g_signs.arena, td_table_cell(&t, 0));
+        r->slot = slot_of(td_table_cell(&t, 0));
         r->weight = atoi(td_table_cell(&t, 1));
         r->pattern = td_arena_strdup(&g_signs.arena, td_table_cell(&t, 2));
         r->sign = td_arena_strdup(&g_signs.arena, td_table_cell(&t, 3));
@@ -52,21 +66,10 @@ static void load_signs(void)
     g_signs.dropped = g_signs.n == MAX_SIGNS && td_table_next(&t);
 }
 
-/* Platform P's slot: windows 0, linux 1, macos 2, unix 3; -1 for a word
- * that is none. */
-static int slot_of(const char *p)
-{
-    static const char *const names[] = {"windows", "linux", "macos", "unix"};
-    for (int i = 0; i < 4; i++)
-        if (strcmp(p, names[i]) == 0)
-            return i;
-    return -1;
-}
-
-/* The heaviest sign so far per platform: windows, linux, macos, unix. */
+/* The heaviest sign so far per platform slot. */
 struct tally {
-    int weight[4];
-    const char *sign[4];
+    int weight[N_SLOTS];
+    const char *sign[N_SLOTS];
 };
 
 static void count(struct tally *t, int slot, int weight, const char *sign)
@@ -85,17 +88,17 @@ enum { CODE_WEIGHT = 90 };
 /* The slot T's signs decide: Windows when its heaviest sign is at least as
  * heavy as every other; else Unix, and of Linux and macOS the one with the
  * heavier sign of its own (macOS between equals, Linux when neither has
- * one). -1 when T holds no sign. */
+ * one). NO_SLOT when T holds no sign. */
 static int decide(const struct tally *t)
 {
-    int w = t->weight[0], l = t->weight[1], m = t->weight[2], u = t->weight[3];
+    int w = t->weight[WINDOWS], l = t->weight[LINUX], m = t->weight[MACOS], u = t->weight[UNIX];
     if (!w && !l && !m && !u)
-        return -1;
+        return NO_SLOT;
     if (w >= l && w >= m && w >= u)
-        return 0;
+        return WINDOWS;
     if (m && m >= l)
-        return 2;
-    return l ? 1 : 3;
+        return MACOS;
+    return l ? LINUX : UNIX;
 }
 
 void td_explain_platform_read(const char *text, const struct td_explain_fields *f,
@@ -104,22 +107,22 @@ void td_explain_platform_read(const char *text, const struct td_explain_fields *
     load_signs();
     struct tally t = {{0}, {NULL}};
     if (f && (f->win32 || f->ntstatus))
-        count(&t, 0, CODE_WEIGHT, "a Windows error code");
+        count(&t, WINDOWS, CODE_WEIGHT, "a Windows error code");
     for (size_t i = 0; i < g_signs.n; i++) {
         struct sign_row *r = &g_signs.rows[i];
-        int slot = slot_of(r->platform);
         /* a sign no heavier than its platform holds already changes nothing */
-        if (slot < 0 || r->weight <= t.weight[slot] || !td_ere_needles_in(&r->needles, text, false))
+        if (r->slot == NO_SLOT || r->weight <= t.weight[r->slot] ||
+            !td_ere_needles_in(&r->needles, text, false))
             continue;
         const regex_t *re = td_lazy_re(&r->re, r->pattern, REG_EXTENDED | REG_NEWLINE);
         if (re && td_ere_needles_exec(re, &r->needles, text, 0, NULL) == 0)
-            count(&t, slot, r->weight, r->sign);
+            count(&t, r->slot, r->weight, r->sign);
     }
-    static const char *const names[] = {"windows", "linux", "macos", "linux"};
     int best = decide(&t);
     *out = (struct td_platform_reading){0};
-    if (best >= 0) {
-        out->platform = names[best];
+    if (best != NO_SLOT) {
+        /* Unix alone names Linux's files, as a text with a .so does */
+        out->platform = slot_names[best == UNIX ? LINUX : best];
         out->sign = t.sign[best];
         out->weight = t.weight[best];
     }
@@ -140,8 +143,8 @@ size_t td_explain_platform_bad_signs(const char **out, size_t cap)
     size_t n = 0;
     for (size_t i = 0; i < g_signs.n && n < cap; i++) {
         struct sign_row *r = &g_signs.rows[i];
-        if (!td_lazy_re(&r->re, r->pattern, REG_EXTENDED | REG_NEWLINE) ||
-            slot_of(r->platform) < 0 || r->weight <= 0)
+        if (!td_lazy_re(&r->re, r->pattern, REG_EXTENDED | REG_NEWLINE) || r->slot == NO_SLOT ||
+            r->weight <= 0)
             out[n++] = r->pattern;
     }
     if (g_signs.dropped && n < cap)

@@ -1827,12 +1827,6 @@ static void mark_raisers_of_delay_load(const struct td_explain_fields *f,
                 p->files[i].listed = true;
 }
 
-void td_explain_read(const char *text, const struct td_explain_fields *f,
-                     struct td_explain_parts *p, struct td_arena *a)
-{
-    td_explain_read_on(text, f, NULL, p, a);
-}
-
 void td_explain_read_on(const char *text, const struct td_explain_fields *f, const char *given,
                         struct td_explain_parts *p, struct td_arena *a)
 {

@@ -36,9 +36,22 @@ cp "$tmp/out" "$tmp/de.txt"; echo "$rc" >"$tmp/de.rc"
 rc=$(status "$TD_BIN" explain --format markdown 'Illegal instruction (core dumped)')
 cp "$tmp/out" "$tmp/md.txt"; echo "$rc" >"$tmp/md.rc"
 
+# An issue's title in title case, through the command (which passes --platform
+# on: the sentence-case second reading must not depend on it); a text with no
+# sign (this machine's); --platform over the text's signs.
+rc=$(status "$TD_BIN" explain --format json 'Could Not Locate zlibwapi.dll')
+cp "$tmp/out" "$tmp/title.json"; echo "$rc" >"$tmp/title.rc"
+rc=$(status "$TD_BIN" explain --platform linux --format json 'Could Not Find Module '"'"'C:\x\llama.dll'"'"' (Or One Of Its Dependencies)')
+cp "$tmp/out" "$tmp/titleon.json"; echo "$rc" >"$tmp/titleon.rc"
+rc=$(status "$TD_BIN" explain --format json 'CUDA error: no kernel image is available for execution on the device')
+cp "$tmp/out" "$tmp/host.json"; echo "$rc" >"$tmp/host.rc"
+rc=$(status "$TD_BIN" explain --platform macos --format json 'libfoo.so: cannot open shared object file')
+cp "$tmp/out" "$tmp/option.json"; echo "$rc" >"$tmp/option.rc"
+
 rc=$(status "$TD_BIN" explain --format yaml 'x'); echo "$rc" >"$tmp/usage.rc"
 rc=$(status "$TD_BIN" explain --bogus); echo "$rc" >>"$tmp/usage.rc"
 rc=$(status "$TD_BIN" explain </dev/null); echo "$rc" >>"$tmp/usage.rc"
+rc=$(status "$TD_BIN" explain --platform beos 'x'); echo "$rc" >>"$tmp/usage.rc"
 
 /usr/bin/python3 - "$schema" "$tmp" <<'P'
 import json, os, sys
@@ -110,8 +123,22 @@ check(de.startswith("win-dllload-c-procedure") and "WinError 127 (ERROR_PROC_NOT
       and "language      de" in de, de)
 md = open(os.path.join(t, "md.txt")).read()
 check("**linux-sigill-no-avx** (`cpu_feature_missing`)" in md and "| error code | `SIGILL` |" in md, md)
+for name, lib in (("title", "zlibwapi.dll"), ("titleon", "llama.dll")):
+    d, rc = load(name)
+    le = d["explain"]["load_error"]
+    check(rc == 1 and le["kind"] == "missing_library" and le["library"] == lib, f"{name}: {rc} {le}")
+p = load("win")[0]["explain"]["parts"]
+check(p["platform"] == "windows" and p["platform_from"] == "text" and p["platform_sign"], f"win: {p}")
+d, rc = load("host")
+p = d["explain"]["parts"]
+check(p["platform_from"] == "host" and p["platform_sign"] is None and d["platform"] == p["platform"],
+      f"host: {p}")
+d, rc = load("option")
+p = d["explain"]["parts"]
+check(p == {**p, "platform": "macos", "platform_from": "option", "platform_sign": None}
+      and d["platform"] == "macos", f"option: {p}")
 usage = open(os.path.join(t, "usage.rc")).read().split()
-check(usage == ["2", "2", "2"], f"usage exits {usage}")
+check(usage == ["2", "2", "2", "2"], f"usage exits {usage}")
 print(f"explain: {len(bad)} failures")
 sys.exit(1 if bad else 0)
 P
