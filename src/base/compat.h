@@ -93,8 +93,8 @@ const char *sigabbrev_np(int sig);
 /* POSIX extended regular expressions: mingw-w64 has none, and Debian no
  * mingw regex library, so base/ere.c (a small backtracking matcher,
  * checked against glibc's regexec in tests/base/test_base_ere.c) stands in.
- * Only REG_EXTENDED, REG_NEWLINE and REG_ICASE (compile) and REG_NOTBOL
- * (exec) are honoured. */
+ * Only REG_EXTENDED, REG_NEWLINE and REG_ICASE (compile) and REG_NOTBOL and
+ * REG_NOTEOL (exec) are honoured. */
 typedef struct {
     void *prog;
     size_t re_nsub;
@@ -105,7 +105,7 @@ typedef struct {
 } regmatch_t;
 enum { REG_EXTENDED = 1, REG_ICASE = 2, REG_NEWLINE = 4, REG_NOSUB = 8 };
 enum { REG_NOMATCH = 1, REG_BADPAT = 2, REG_ESPACE = 12 };
-enum { REG_NOTBOL = 1 }; /* regexec's eflags: glibc's value */
+enum { REG_NOTBOL = 1, REG_NOTEOL = 2 }; /* regexec's eflags: glibc's values */
 int regcomp(regex_t *re, const char *pattern, int cflags);
 int regexec(const regex_t *re, const char *string, size_t nmatch, regmatch_t *pmatch, int eflags);
 void regfree(regex_t *re);

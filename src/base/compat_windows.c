@@ -209,7 +209,9 @@ int regexec(const regex_t *re, const char *string, size_t nmatch, regmatch_t *pm
 {
     struct td_ere_span spans[32];
     size_t n = nmatch < 32 ? nmatch : 32;
-    if (!td_ere_exec_flags(re->prog, string, n, spans, eflags & REG_NOTBOL ? TD_ERE_NOTBOL : 0))
+    int flags =
+        (eflags & REG_NOTBOL ? TD_ERE_NOTBOL : 0) | (eflags & REG_NOTEOL ? TD_ERE_NOTEOL : 0);
+    if (!td_ere_exec_flags(re->prog, string, n, spans, flags))
         return REG_NOMATCH;
     for (size_t k = 0; k < nmatch; k++) {
         pmatch[k].rm_so = k < n ? spans[k].so : -1;

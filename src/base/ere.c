@@ -418,6 +418,7 @@ struct search {
     long *cap, *best, best_end;
     size_t slots;
     bool notbol; /* TD_ERE_NOTBOL: position 0 is not a line's start */
+    bool noteol; /* TD_ERE_NOTEOL: the text's end is not a line's end */
 };
 
 static bool push(struct search *s, int pc, long pos, int slot)
@@ -462,7 +463,7 @@ static bool run_thread(struct search *s, int pc, long pos)
             pc++;
             break;
         case OP_EOL:
-            if (pos != s->len && !(lines && s->text[pos] == '\n'))
+            if (pos == s->len ? s->noteol : !(lines && s->text[pos] == '\n'))
                 return true;
             pc++;
             break;
@@ -515,7 +516,8 @@ bool td_ere_exec_flags(const struct td_ere *re, const char *text, size_t n, stru
     struct search s = {.re = re,
                        .text = (const unsigned char *)text,
                        .len = (long)len,
-                       .notbol = eflags & TD_ERE_NOTBOL};
+                       .notbol = eflags & TD_ERE_NOTBOL,
+                       .noteol = eflags & TD_ERE_NOTEOL};
     s.slots = 2 * (re->nsub + 1 + re->n_loops);
     s.visited = calloc((size_t)(bits / 8 + 1), 1);
     s.cap = malloc(s.slots * sizeof *s.cap);

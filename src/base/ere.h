@@ -36,8 +36,10 @@ struct td_ere *td_ere_compile(const char *pattern, int flags, size_t *nsub);
  * (the groups). false too when the text is too long to search safely. */
 bool td_ere_exec(const struct td_ere *re, const char *text, size_t n, struct td_ere_span *m);
 /* The same with execution flags: TD_ERE_NOTBOL (REG_NOTBOL), the text's
- * first byte is not the start of a line, so '^' does not match there. */
-enum { TD_ERE_NOTBOL = 1 };
+ * first byte is not the start of a line, so '^' does not match there;
+ * TD_ERE_NOTEOL (REG_NOTEOL), its end is not the end of a line, so '$'
+ * does not match there. */
+enum { TD_ERE_NOTBOL = 1, TD_ERE_NOTEOL = 2 };
 bool td_ere_exec_flags(const struct td_ere *re, const char *text, size_t n, struct td_ere_span *m,
                        int eflags);
 void td_ere_free(struct td_ere *re);

@@ -467,6 +467,80 @@ static void shift(regmatch_t *m, size_t nmatch, size_t by)
             m[i].rm_so += (regoff_t)by, m[i].rm_eo += (regoff_t)by;
 }
 
+/* A copy of a part of the text, ended by a NUL, for regexec to see alone. */
+struct line_buf {
+    char small[4096], *p;
+    size_t cap;
+};
+
+/* regexec of RE over the LEN bytes at START alone, with EFLAGS; M's offsets
+ * from TEXT. Without memory for the copy, the text whole from START. */
+static int exec_range(const regex_t *re, const char *text, const char *start, size_t len,
+                      int eflags, size_t nmatch, regmatch_t *m, struct line_buf *b)
+{
+    if (len + 1 > b->cap) {
+        char *bigger = malloc(len + 1);
+        if (!bigger) {
+            int rc = regexec(re, start, nmatch, m, eflags & REG_NOTBOL);
+            if (rc == 0)
+                shift(m, nmatch, (size_t)(start - text));
+            return rc;
+        }
+        if (b->p != b->small)
+            free(b->p);
+        b->p = bigger, b->cap = len + 1;
+    }
+    memcpy(b->p, start, len);
+    b->p[len] = '\0';
+    int rc = regexec(re, b->p, nmatch, m, eflags);
+    if (rc == 0)
+        shift(m, nmatch, (size_t)(start - text));
+    return rc;
+}
+
+/* A line longer than this is tried in windows around its needles. */
+enum { LONG_LINE = 4 * TD_ERE_BACK };
+
+/* The first place at or after AT, before END, of one of N's texts (NEXT[k]:
+ * text k's next place in the whole text, kept moving forward); NULL when
+ * none. */
+static const char *next_needle(const struct td_ere_needles *n, const char **next, const char *at,
+                               const char *end)
+{
+    const char *soonest = NULL;
+    for (size_t k = 0; k < n->n; k++) {
+        if (next[k] && next[k] < at)
+            next[k] = strstr(at, n->s[k]);
+        if (next[k] && next[k] < end && (!soonest || next[k] < soonest))
+            soonest = next[k];
+    }
+    return soonest;
+}
+
+/* regexec over a line of LEN bytes at START longer than LONG_LINE: each
+ * window from TD_ERE_BACK bytes before a needle to TD_ERE_BACK after it is
+ * tried alone, the next window at a needle at least half a window further.
+ * glibc's regexec tries every start of what it is given, and a pattern
+ * opening with a class ("([^ \t\n]+): version") runs from each start to the
+ * needle: over a whole line of 150,000 blank-free bytes that was minutes.
+ * A match reaching further than TD_ERE_BACK from its needle is cut there. */
+static int exec_long_line(const regex_t *re, const struct td_ere_needles *n, const char **next,
+                          const char *text, const char *start, size_t len, size_t nmatch,
+                          regmatch_t *m, struct line_buf *b)
+{
+    const char *end = start + len;
+    for (const char *at = next_needle(n, next, start, end); at;
+         at = next_needle(n, next, at + TD_ERE_BACK / 2, end)) {
+        const char *w0 = at - start > TD_ERE_BACK ? at - TD_ERE_BACK : start;
+        const char *w1 = end - at > 2 * TD_ERE_BACK ? at + 2 * TD_ERE_BACK : end;
+        int eflags = (w0 > start ? REG_NOTBOL : 0) | (w1 < end ? REG_NOTEOL : 0);
+        int rc = exec_range(re, text, w0, (size_t)(w1 - w0), eflags, nmatch, m, b);
+        if (rc != REG_NOMATCH || at + TD_ERE_BACK / 2 >= end)
+            return rc;
+    }
+    return REG_NOMATCH;
+}
+
 int td_ere_needles_exec(const regex_t *re, const struct td_ere_needles *n, const char *text,
                         size_t nmatch, regmatch_t *m)
 {
@@ -488,31 +562,15 @@ int td_ere_needles_exec(const regex_t *re, const struct td_ere_needles *n, const
     const char *next[TD_ERE_NEEDLES_MAX];
     for (size_t k = 0; k < n->n; k++)
         next[k] = strstr(from, n->s[k]);
-    char small[4096], *line = small;
-    size_t line_cap = sizeof small;
+    struct line_buf b = {.p = b.small, .cap = sizeof b.small};
     int rc = REG_NOMATCH;
     for (const char *start = from; rc == REG_NOMATCH && start;) {
         const char *end = strchr(start, '\n');
         size_t len = end ? (size_t)(end - start) : strlen(start);
-        if (len + 1 > line_cap) {
-            char *bigger = malloc(len + 1);
-            if (!bigger) { /* no memory: the text whole, from here */
-                rc = regexec(re, start, nmatch, m, 0);
-                if (rc == 0)
-                    shift(m, nmatch, (size_t)(start - text));
-                break;
-            }
-            if (line != small)
-                free(line);
-            line = bigger, line_cap = len + 1;
-        }
-        memcpy(line, start, len);
-        line[len] = '\0';
-        rc = regexec(re, line, nmatch, m, 0);
-        if (rc == 0) {
-            shift(m, nmatch, (size_t)(start - text));
+        rc = len > LONG_LINE ? exec_long_line(re, n, next, text, start, len, nmatch, m, &b)
+                             : exec_range(re, text, start, len, 0, nmatch, m, &b);
+        if (rc != REG_NOMATCH)
             break;
-        }
         /* the next line that holds a needle */
         const char *after = end ? end + 1 : NULL, *soonest = NULL;
         for (size_t k = 0; after && k < n->n; k++) {
@@ -525,8 +583,8 @@ int td_ere_needles_exec(const regex_t *re, const struct td_ere_needles *n, const
             soonest--;
         start = soonest;
     }
-    if (line != small)
-        free(line);
+    if (b.p != b.small)
+        free(b.p);
     return rc;
 }
 

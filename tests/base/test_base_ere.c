@@ -15,8 +15,9 @@
 enum { GROUPS = 10 };
 
 /* Runs PATTERN on TEXT with glibc and with td_ere; fails on any difference. */
-/* REG_NOTBOL too when NOTBOL (a window that starts inside a line). */
-static void same_as_glibc_flags(const char *pattern, const char *text, bool newline, bool notbol)
+/* With regexec's EFLAGS: REG_NOTBOL (a window that starts inside a line),
+ * REG_NOTEOL (one that ends inside a line). */
+static void same_as_glibc_flags(const char *pattern, const char *text, bool newline, int eflags)
 {
     regex_t re;
     int cflags = REG_EXTENDED | (newline ? REG_NEWLINE : 0);
@@ -29,8 +30,10 @@ static void same_as_glibc_flags(const char *pattern, const char *text, bool newl
     assert_int_equal(nsub, re.re_nsub);
     regmatch_t g[GROUPS];
     struct td_ere_span m[GROUPS];
-    bool theirs = regexec(&re, text, GROUPS, g, notbol ? REG_NOTBOL : 0) == 0;
-    bool mine = td_ere_exec_flags(ours, text, GROUPS, m, notbol ? TD_ERE_NOTBOL : 0);
+    bool theirs = regexec(&re, text, GROUPS, g, eflags) == 0;
+    bool mine = td_ere_exec_flags(ours, text, GROUPS, m,
+                                  (eflags & REG_NOTBOL ? TD_ERE_NOTBOL : 0) |
+                                      (eflags & REG_NOTEOL ? TD_ERE_NOTEOL : 0));
     if (theirs != mine)
         fail_msg("/%s/ on \"%s\": glibc %s, td_ere %s", pattern, text, theirs ? "matches" : "no",
                  mine ? "matches" : "no");
@@ -44,7 +47,7 @@ static void same_as_glibc_flags(const char *pattern, const char *text, bool newl
 
 static void same_as_glibc(const char *pattern, const char *text, bool newline)
 {
-    same_as_glibc_flags(pattern, text, newline, false);
+    same_as_glibc_flags(pattern, text, newline, 0);
 }
 
 static const struct {
@@ -153,18 +156,33 @@ static void notbol_as_glibc(void **state)
     for (size_t p = 0; p < sizeof patterns / sizeof *patterns; p++)
         for (size_t t = 0; t < sizeof texts / sizeof *texts; t++)
             for (int newline = 0; newline < 2; newline++) {
-                same_as_glibc_flags(patterns[p], texts[t], newline, true);
-                same_as_glibc_flags(patterns[p], texts[t], newline, false);
+                same_as_glibc_flags(patterns[p], texts[t], newline, REG_NOTBOL);
+                same_as_glibc_flags(patterns[p], texts[t], newline, 0);
+            }
+}
+
+/* REG_NOTEOL: '$' never matches at the text's end, still before a newline
+ * under REG_NEWLINE; with REG_NOTBOL, a window cut inside a line at both
+ * ends (src/kb/errors_needle.c). */
+static void noteol_as_glibc(void **state)
+{
+    (void)state;
+    const char *patterns[] = {"a$", "a$|b", "(x|$)", "^$", "[a-z]*$", "^a.*$", "lib[a-z]+( |$)"};
+    const char *texts[] = {"a", "xa", "a\nb", "", "ba\n", "libfoo", "libfoo x", "q\nlibx"};
+    for (size_t p = 0; p < sizeof patterns / sizeof *patterns; p++)
+        for (size_t t = 0; t < sizeof texts / sizeof *texts; t++)
+            for (int newline = 0; newline < 2; newline++) {
+                same_as_glibc_flags(patterns[p], texts[t], newline, REG_NOTEOL);
+                same_as_glibc_flags(patterns[p], texts[t], newline, REG_NOTEOL | REG_NOTBOL);
             }
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(table_agrees_with_glibc),
-        cmocka_unit_test(refuses_what_it_cannot_do),
-        cmocka_unit_test(no_exponential_search),
-        cmocka_unit_test(notbol_as_glibc),
+        cmocka_unit_test(table_agrees_with_glibc), cmocka_unit_test(refuses_what_it_cannot_do),
+        cmocka_unit_test(no_exponential_search),   cmocka_unit_test(notbol_as_glibc),
+        cmocka_unit_test(noteol_as_glibc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,9 @@
 # between the file and "undefined symbol:"), after the long line, and the
 # same message wrapped after its colon at the end of the long line; a text
 # of 80,000 short paths ("/a ") around a missing library, whose directories
-# the requirer scan reads (docs/explain.md "Long texts").
+# the requirer scan reads (docs/explain.md "Long texts"); ld.so's version
+# message glued to a 150,000-character run (a one-line ERE over a line
+# longer than 4 KiB is tried in windows around its needles).
 # glibc's regexec tries every start position of a line, so one ERE without a
 # needle, the library-name ERE, or a one-line ERE run past its needle's line
 # costs time in the square of the line's length: 0.5-1.6 s a 10,000-character
@@ -37,6 +39,13 @@ lines = {
     "path": "/" + "/".join("dir%d" % i for i in range(L // 7)),
     "dotone": ".1" * (L // 2),
     "dotso": ".so" * (L // 3),
+    # ld.so's version message glued to the run, at its end, at both ends, or
+    # its needle alone over and over: the version extractors open with a
+    # class ("([^ \t\n'\"(]+): version") that ran from every start of the
+    # line to the needle (minutes for 150,000 characters)
+    "version-glued": "a" * (L + 50000) + ": version `GLIBC_2.34' not found (required by ./x)",
+    "version-both-ends": ": version " + "a" * (L + 50000) + ": version `GLIBC_2.34' not found",
+    "version-many": ": version x" * (L // 10),
 }
 errors = {
     "linux": "OSError: libcudnn.so.9: cannot open shared object file: No such file or directory\n",
@@ -46,6 +55,7 @@ errors = {
     # not go on into the long line after it
     "undef": "ImportError: /opt/venv/lib/libtorch_cuda.so: undefined symbol: cudaGraphInstantiateWithFlags\n",
     "win": "OSError: [WinError 126] The specified module could not be found. Error loading \"C:\\Python311\\Lib\\site-packages\\torch\\lib\\fbgemm.dll\" or one of its dependencies.\n",
+    "version": "./prog: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found (required by ./prog)\n",
 }
 long_ident = lines["ident"] + "".join(rnd.choice("abcdefghijklmnopqrstuvwxyz0123456789_") for _ in range(50000))
 for name, line in lines.items():
@@ -75,14 +85,14 @@ for f in "$tmp"/*.txt; do
         echo "ok: $name: status $rc"
     fi
 done
-for err in linux dotnet c10d undef win wrapped; do
+for err in linux dotnet c10d undef win version wrapped; do
     "$TD_BIN" explain --format json "$tmp/$err.alone" >"$tmp/$err.alone.json" 2>/dev/null || true
 done
 /usr/bin/python3 - "$tmp" <<'P' || bad=1
 import json, sys
 tmp = sys.argv[1]
 bad = 0
-for err in ("linux", "dotnet", "c10d", "undef", "win", "wrapped"):
+for err in ("linux", "dotnet", "c10d", "undef", "win", "version", "wrapped"):
     y = json.load(open(f"{tmp}/{err}.alone.json"))["explain"]
     for where in ("after",) if err == "wrapped" else ("after", "before"):
         try:
