@@ -309,6 +309,12 @@
 #                                     Triton, OpenMP, MPS), open from the
 #                                     start (docs/explain.md "Session 19:
 #                                     set O30"): held to 60% (Windows 3/5);
+#   tests/cmd/explain_fresh_o31.json -- O31 (session 19), 20 Windows texts of
+#                                     2022-2026 from 20 projects, a load
+#                                     failure told in the program's own
+#                                     words with the file named, open from
+#                                     the start (docs/explain.md "Session
+#                                     19: set O31"): held to 100%;
 #   tests/cmd/explain_negatives.json -- the negative set (session 17), 40 real
 #                                     texts from 39 projects (15 Windows, 14
 #                                     Linux, 11 macOS) that name libraries,
@@ -646,7 +652,12 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # framework's own words; 11/20 at its first look, 17/20 after; two of
         # the three left (Windows) name no path, so nothing in them says
         # Windows (docs/explain.md "Session 19: set O30")
-        fresh("explain_fresh_o30.json", 20, need=0.6)]
+        fresh("explain_fresh_o30.json", 20, need=0.6),
+        # O31 (session 19): open, 20 Windows texts of 2022-2026 from 20
+        # projects, a load failure in the program's own words (.NET, JNA,
+        # the JVM, Unity, Qt, OBS, Electron); 16/20 at its first look, 20/20
+        # after (docs/explain.md "Session 19: set O31")
+        fresh("explain_fresh_o31.json", 20, need=1.0)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

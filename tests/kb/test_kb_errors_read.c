@@ -2155,6 +2155,31 @@ static void o30_framework_words(void **state)
                    NULL);
 }
 
+/* Set O31: a load failure told in the program's own words. JNA names the
+ * library as the program asked for it, a bare name it maps to the
+ * platform's file (X.dll on Windows) or a path, and after it the reasons,
+ * one per place tried, in the system's language. */
+static void o31_own_words(void **state)
+{
+    (void)state;
+    expect("java.lang.UnsatisfiedLinkError: Unable to load library 'libvlc':\n"
+           "\xe6\x89\xbe\xe4\xb8\x8d\xe5\x88\xb0\xe6\x8c\x87\xe5\xae\x9a\xe7\x9a\x84\xe6\xa8\xa1"
+           "\xe5\x9d\x97\xe3\x80\x82\n\n"
+           "Native library (win32-x86-64/libvlc.dll) not found in resource path ()\n"
+           "\tat com.sun.jna.NativeLibrary.loadLibrary(Unknown Source)",
+           "missing_library", "libvlc.dll", NULL);
+    expect("Exception in thread \"main\" java.lang.UnsatisfiedLinkError: Unable to load library "
+           "'C:\\Users\\me\\AppData\\Local\\Temp\\libMCS.dll': Native library "
+           "(win32-x86-64/C:\\Users\\me\\AppData\\Local\\Temp\\libMCS.dll) not found in "
+           "resource path",
+           "missing_library", "libMCS.dll", NULL);
+    expect("Exception in thread \"main\" java.lang.UnsatisfiedLinkError: Unable to load library "
+           "'C_Part':\nThe specified module could not be found.\n\n"
+           "\tat com.sun.jna.Native.open(Native Method)\n"
+           "\tat C:\\work\\app\\Hello.java",
+           "missing_library", "C_Part.dll", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2207,6 +2232,7 @@ int main(void)
         cmocka_unit_test(o26_several_files),
         cmocka_unit_test(o28_retyped_windows_forms),
         cmocka_unit_test(o30_framework_words),
+        cmocka_unit_test(o31_own_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
