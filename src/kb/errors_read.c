@@ -1706,11 +1706,27 @@ static const struct raiser_row *loader_reason(const struct raiser_row *r, size_t
     return r;
 }
 
+/* Whether P's platform was read from a sign of WSL 2 (data/platform_signs.tsv):
+ * there CUDA's driver library is the Windows driver's, mapped in by WSL. */
+static bool under_wsl(const struct td_explain_parts *p)
+{
+    return p->platform_sign && strstr(p->platform_sign, "WSL");
+}
+
+/* Whether row R reads a text only on WSL 2 ("wsl-driver": no device there
+ * means a Linux driver's libcuda.so.1 shadows the one WSL maps in). */
+static bool row_for_wsl(const struct raiser_row *r)
+{
+    return strcmp(r->raiser, "wsl-driver") == 0;
+}
+
 static void read_raiser(const char *text, struct td_explain_parts *p, struct td_arena *a)
 {
     for (size_t i = 0; i < g_rd.n_raisers; i++) {
         const struct raiser_row *r = &g_rd.raisers[i];
         regmatch_t m[RAISER_SLOTS];
+        if (row_for_wsl(r) && !under_wsl(p))
+            continue;
         if (!raiser_matches(r, text, m, RAISER_SLOTS))
             continue;
         if (captures_listed(r, text, m, p))
@@ -1736,7 +1752,8 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
     /* an NTSTATUS with a kind of its own (data/error_codes.tsv) says more than
      * the Win32 error it maps to: 0xC000012F and 0xC000007B are both 193, but
      * the first is a file that is no PE image at all */
-    bool decided = false;
+    /* the WSL row already reads the no-device code as what it means there */
+    bool decided = p->raiser && strcmp(p->raiser, "wsl-driver") == 0;
     for (size_t pass = 0; pass < 2 && p->raiser && !decided; pass++) {
         for (size_t i = 0; i < p->n_codes && !decided; i++) {
             const struct td_part_code *c = &p->codes[i];

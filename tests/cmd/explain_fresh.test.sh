@@ -264,6 +264,11 @@
 # Qt, OBS, Electron, Python packages' wrappers) and names the file
 # (docs/explain.md "Session 19: set O31"):
 #   tests/cmd/explain_fresh_o31.json -- O31: open, worked on.
+# An OPEN development set O32 (session 19), 14 Linux, 4 macOS and 2 Windows
+# texts of 2023-2026 from 19 projects, GPU-stack failures told by a CUDA
+# library or tool (NVML, nvidia-smi, cuBLAS, cuFFT, NCCL, Numba, the CUDA
+# runtime, MPS) rather than a loader (docs/explain.md "Session 19: set O32"):
+#   tests/cmd/explain_fresh_o32.json -- O32: open, worked on.
 # Scores `explain --format json` with tests/explain_score.py, as
 # explain_corpus.test.sh does: the first finding's kind must be one of the
 # expected kinds and its library (or, for a symbol missing from an unnamed
@@ -330,7 +335,7 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",), ("o13",), ("o11",),
          ("o12",), ("o15",), ("o16",), ("r1", "r2"), ("o18",), ("o19",), ("o20",), ("o21",),
          ("o22",), ("o23",), ("o17",), ("s1", "s2"), ("o24",), ("o25",), ("o26",), ("o27",),
-         ("o28",), ("o29",), ("o30",), ("o31",)]
+         ("o28",), ("o29",), ("o30",), ("o31",), ("o32",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:

@@ -2180,6 +2180,31 @@ static void o31_own_words(void **state)
            "missing_library", "C_Part.dll", NULL);
 }
 
+/* Set O32: GPU-stack failures told by a CUDA library or tool. Under WSL 2
+ * the driver library is the Windows driver's, mapped in from /usr/lib/wsl/lib,
+ * so a no-device error there is a Linux driver's libcuda.so.1 found first
+ * (NVIDIA's CUDA on WSL guide); elsewhere it stays a GPU not visible. WSL is
+ * also named in lower case ("wsl2") and by its library folder. */
+static void o32_no_device_under_wsl(void **state)
+{
+    (void)state;
+    expect("I have the same issue with my cuda 12.1 run under wsl2\n"
+           "[E 12/20/24 08:45:40.689 2984] [cuda_driver.h:operator()@92] CUDA Error "
+           "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected while calling init (cuInit)",
+           "shadowed_library", "libcuda.so.1", NULL);
+    expect("Ubuntu 22.04 on WSL2\nnumba.cuda.cudadrv.error.CudaSupportError: Error at driver "
+           "init:\n[100] Call to cuInit results in CUDA_ERROR_NO_DEVICE:",
+           "shadowed_library", "libcuda.so.1", NULL);
+    /* the same error on a Linux machine is a GPU the driver does not show */
+    expect("Ubuntu 22.04\n[E 12/20/24 08:45:40.689 2984] [cuda_driver.h:operator()@92] CUDA "
+           "Error CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected while calling init "
+           "(cuInit)",
+           "gpu_not_visible", "libcuda.so.1", NULL);
+    expect_platform("my cuda 12.1 run under wsl2 with python 3.10", NULL, "linux", "text", "WSL");
+    expect_platform("export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH", NULL, "linux",
+                    "text", "WSL");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2233,6 +2258,7 @@ int main(void)
         cmocka_unit_test(o28_retyped_windows_forms),
         cmocka_unit_test(o30_framework_words),
         cmocka_unit_test(o31_own_words),
+        cmocka_unit_test(o32_no_device_under_wsl),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
