@@ -344,6 +344,7 @@ static char *grab(const char *text, const regmatch_t *m, int g, struct td_arena 
     char *s = td_arena_strndup(a, text + m[g].rm_so, (size_t)(m[g].rm_eo - m[g].rm_so));
     if (!s)
         return NULL;
+    td_explain_drop_closers(s); /* a dialog's text escaped in a JSON log or a repr */
     /* a dialog's own trailing punctuation ("上。", ".") is not part of the name,
      * nor the quote around a dialog retyped whole ("The procedure … X.pyd") */
     static const char *const tails[] = {

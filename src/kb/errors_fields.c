@@ -782,6 +782,15 @@ static const char *grab(const char *text, size_t i, struct td_arena *a)
     return td_arena_strndup(a, text + m[gi].rm_so, (size_t)(m[gi].rm_eo - m[gi].rm_so));
 }
 
+void td_explain_drop_closers(char *s)
+{
+    size_t n = strlen(s), b = n;
+    while (b && strchr(")]}", s[b - 1]))
+        b--;
+    if (b < n && b && strchr("'\"` ", s[b - 1]))
+        s[b] = '\0';
+}
+
 /* A file named in a message, without the punctuation around it (and what
  * follows a path whose closing quote was cut or retyped). */
 static const char *tidy_path(char *s)
@@ -798,17 +807,10 @@ static const char *tidy_path(char *s)
     while (*s == ' ')
         s++;
     n = strlen(s);
-    /* the brackets that close what quoted the message after its closing
-     * quote or the blank the cleaner put for it (a JSON log's
-     * "...X.dylib\"}", a repr's "...X.so')") */
-    size_t b = n;
-    while (b && strchr(")]}", s[b - 1]))
-        b--;
-    if (b < n && b && strchr("'\"` ", s[b - 1])) {
-        s[n = b] = '\0';
-        while (n && s[n - 1] == ' ')
-            s[--n] = '\0';
-    }
+    td_explain_drop_closers(s);
+    n = strlen(s);
+    while (n && s[n - 1] == ' ')
+        s[--n] = '\0';
     while (n && strchr(".,;:'\"`", s[n - 1]))
         s[--n] = '\0';
     while (*s && strchr("'\"`", *s))

@@ -148,6 +148,11 @@ struct td_lazy_re {
  * NULL when PATTERN is NULL or does not compile. */
 const regex_t *td_lazy_re(struct td_lazy_re *l, const char *pattern, int flags);
 
+/* S without the brackets that close what quoted a message, after its
+ * closing quote or the blank the cleaner put for it (a JSON log's
+ * "...X.dylib\"}", a repr's "...X.dll.')"), in place; the quote stays. */
+void td_explain_drop_closers(char *s);
+
 /* Whether TEXT holds a Windows path written with forward slashes ("C:/x"). */
 bool td_explain_drive_path(const char *text);
 

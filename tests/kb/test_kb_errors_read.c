@@ -2205,6 +2205,20 @@ static void o32_no_device_under_wsl(void **state)
                     "text", "WSL");
 }
 
+/* A loader dialog escaped in a JSON log record or a Python repr: the DLL
+ * ends before the quote and the brackets that closed the record, and the
+ * dialog's full stop (the perturbation test's json_log and repr pastings). */
+static void escaped_dialog_names(void **state)
+{
+    (void)state;
+    expect("{\"level\": \"error\", \"msg\": \"The procedure entry point could not be located "
+           "in the dynamic link library KERNEL32.dll\"}",
+           "missing_symbol", "KERNEL32.dll", NULL);
+    expect("Exception('it says: The procedure entry point CancelIoEx could not be located in the "
+           "dynamic link library KERNEL32.dll.')",
+           "missing_symbol", "KERNEL32.dll", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2259,6 +2273,7 @@ int main(void)
         cmocka_unit_test(o30_framework_words),
         cmocka_unit_test(o31_own_words),
         cmocka_unit_test(o32_no_device_under_wsl),
+        cmocka_unit_test(escaped_dialog_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
