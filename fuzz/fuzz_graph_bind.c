@@ -17,7 +17,7 @@
 
 #include "graph/graph.h"
 
-static char dir[64], lib[96], root[96];
+static char dir[256], lib[320], root[320];
 
 static void put(uint8_t *b, size_t at, uint64_t v, int bytes)
 {
@@ -63,14 +63,16 @@ static void write_root(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!dir[0]) {
-        snprintf(dir, sizeof dir, "/tmp/fuzz_graph_bind.%d", (int)getpid());
-        if (mkdir(dir, 0700) != 0)
-            abort();
-        snprintf(lib, sizeof lib, "%s/libf.so", dir);
-        snprintf(root, sizeof root, "%s/root.so", dir);
-        write_root();
-    }
+    /* A folder per input, removed before returning: libFuzzer may end the
+     * process without running exit handlers, and a folder made once was
+     * left behind by every run of the suite (as fuzz_probe_wheel's was) */
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/td-fuzz-bind-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        abort();
+    snprintf(lib, sizeof lib, "%s/libf.so", dir);
+    snprintf(root, sizeof root, "%s/root.so", dir);
+    write_root();
     int fd = open(lib, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (fd < 0 || write(fd, data, size) != (ssize_t)size)
         abort();
@@ -89,5 +91,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (td_graph_build(&g, &cfg, &opts, roots, 1, &err) == 0)
         (void)g.symbols_checked;
     td_graph_free(&g);
+    unlink(lib);
+    unlink(root);
+    rmdir(dir);
     return 0;
 }
