@@ -20,6 +20,7 @@ const char td_args_exit_status[] =
     "0 no error found, 1 an error finding, 2 the tool could not do what was asked.";
 
 const char *const td_color_choices[] = {"auto", "always", "never", NULL};
+const char *const td_platform_choices[] = {"auto", "linux", "windows", "macos", NULL};
 
 const struct td_option td_args_help_option = {
     .name = "--help", .alias = 'h', .type = TD_ARG_FLAG, .help = "show this help and exit"};

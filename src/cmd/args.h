@@ -112,6 +112,9 @@ extern const struct td_option td_args_help_option;
 
 /* Options several commands share, written once. */
 extern const char *const td_color_choices[];
+/* --platform's values where a command models or reads another platform
+ * (deps, explain): auto and the three the loaders know. */
+extern const char *const td_platform_choices[];
 #define TD_OPT_COLOR(T, F)                                                                         \
     {                                                                                              \
         .name = "--color", .type = TD_ARG_CHOICE, .value = "WHEN", .choices = td_color_choices,    \

@@ -88,7 +88,6 @@ static void split_env(struct deps_args *a)
 }
 
 static const char *const deps_formats[] = {"text", "json", "markdown", "html", "dot", NULL};
-static const char *const deps_platforms[] = {"auto", "linux", "windows", "macos", NULL};
 static const char *const deps_profiles[] = {"auto",         "exe", "dlopen", "python-extension",
                                             "torch-import", NULL};
 
@@ -97,7 +96,7 @@ static const struct td_option deps_options[] = {
     {.name = "--platform",
      .type = TD_ARG_CHOICE,
      .value = "P",
-     .choices = deps_platforms,
+     .choices = td_platform_choices,
      .def = "auto",
      .help = "whose loader to model; auto goes by the first file's format",
      .at = AT(platform, const char *)},

@@ -58,7 +58,6 @@ static int fmt(char *out, size_t cap, const char *format, ...)
 }
 
 static const char *const explain_formats[] = {"text", "json", "jsonl", "markdown", "html", NULL};
-static const char *const explain_platforms[] = {"auto", "linux", "windows", "macos", NULL};
 
 #define AT(field, ctype) TD_AT(struct explain_args, field, ctype)
 static const struct td_option explain_options[] = {
@@ -79,7 +78,7 @@ static const struct td_option explain_options[] = {
     {.name = "--platform",
      .type = TD_ARG_CHOICE,
      .value = "P",
-     .choices = explain_platforms,
+     .choices = td_platform_choices,
      .def = "auto",
      .help = "the platform the text was copied on, over what its signs say; auto reads it from "
              "the text (a path, a file name, a loader's words), and a text with none as this "
