@@ -323,6 +323,13 @@
 #                                     from the start (docs/explain.md
 #                                     "Session 19: set O32"): held to 16/20
 #                                     (Linux 10, macOS 4, Windows 2);
+#   tests/cmd/explain_fresh_u1.json -- U (session 19), 30 Windows texts, and 15
+#   tests/cmd/explain_fresh_u2.json    Linux and 15 macOS texts: held out
+#                                     (compressed in tests/heldout/), scored
+#                                     blind (docs/explain.md "Set U"), opened
+#                                     in session 20;
+#   tests/cmd/explain_negatives_u3.json -- U's 30 negatives (10 per platform),
+#                                     held out with U, opened in session 20;
 #   tests/cmd/explain_negatives.json -- the negative set (session 17), 40 real
 #                                     texts from 39 projects (15 Windows, 14
 #                                     Linux, 11 macOS) that name libraries,
@@ -671,7 +678,17 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # (no-device under WSL 2); the three cuFFT texts and a cuBLAS one hold
         # no sign of their cause (docs/explain.md "Session 19: set O32")
         fresh("explain_fresh_o32.json", 20, need=0.8,
-              per_floor={"linux": 10, "macos": 4, "windows": 2})]
+              per_floor={"linux": 10, "macos": 4, "windows": 2}),
+        # U (session 19): held out, compressed in tests/heldout/, scored blind
+        # on six binaries, opened at the start of session 20; held to its
+        # blind score: Windows 23/30, Linux 13/15, macOS 12/15 (docs/explain.md
+        # "Set U")
+        fresh("explain_fresh_u1.json", 30, need=0.76),
+        fresh("explain_fresh_u2.json", 30, need=0.83,
+              per_floor={"linux": 13, "macos": 12}),
+        # U's negatives (session 19): 30 held-out texts with no loader
+        # failure, 30/30 with no finding on every binary they were scored on
+        negatives("explain_negatives_u3.json", 30, 30)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()
