@@ -857,6 +857,51 @@ static bool load_form(struct td_explain_load *l, const struct td_explain_fields 
     return true;
 }
 
+/* The kind errno CODE ("errno 8") stands for when it alone says a load
+ * failed (data/load_error_codes.tsv's kind and alone columns), or NULL. */
+static const char *kind_alone(const char *code, struct td_arena *a)
+{
+    static const char *const cols[] = {"code", "kind", "alone", NULL};
+    struct td_table t;
+    if (!code || !td_table_open(&t, "load_error_codes", cols))
+        return NULL;
+    while (td_table_next(&t))
+        if (strcmp(td_table_cell(&t, 0), code) == 0)
+            return strcmp(td_table_cell(&t, 2), "yes") == 0
+                       ? td_arena_strdup(a, td_table_cell(&t, 1))
+                       : NULL;
+    return NULL;
+}
+
+/* A loader's message in no form above whose errno, printed after the
+ * library's file ("X.so: Exec format error"), alone says the load failed
+ * and how: ENOEXEC, the file is no image for this machine. */
+static bool errno_form(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    const struct td_explain_fields *f = &x->fields;
+    if (!f->error_code || strncmp(f->error_code, "errno ", 6) != 0)
+        return false;
+    const char *kind = kind_alone(f->error_code, &x->arena);
+    if (!kind)
+        return false;
+    /* the file is the one the errno's text follows ("P: Exec format error") */
+    const char *file = f->file, *desc = strerror(atoi(f->error_code + 6));
+    for (size_t i = 0; !file && desc && i < x->parts.n_files; i++) {
+        char said[1024];
+        snprintf(said, sizeof said, "%s: %s", x->parts.files[i].path, desc);
+        if (has(x->text, said))
+            file = x->parts.files[i].path;
+    }
+    if (!file)
+        return false;
+    l->form = "dlopen";
+    l->kind = kind;
+    l->file = file;
+    l->library = td_explain_base_name(file);
+    return true;
+}
+
 /* The message forms of ld.so, dyld and musl, tried in this order (the first
  * that reads the text wins); a form other than a missing symbol (which set
  * its own) takes what it left open from the extractors' file fields. */
@@ -864,8 +909,8 @@ static void from_posix(struct td_explain *x)
 {
     struct td_explain_load *l = &x->load;
     const struct td_explain_fields *f = &x->fields;
-    if (!lookup_form(x) && !musl_form(l, f, x->text))
-        load_form(l, f, x->text);
+    if (!lookup_form(x) && !musl_form(l, f, x->text) && !load_form(l, f, x->text))
+        errno_form(x);
     if (l->form && !l->library && !is(l->kind, TD_KIND_MISSING_SYMBOL) && f->file)
         l->library = td_explain_base_name(f->file);
     if (l->form && !l->needed_by && !is(l->kind, TD_KIND_MISSING_SYMBOL))

@@ -424,7 +424,6 @@ struct extractor {
         F_VERSION,
         F_WIN32,
         F_NTSTATUS,
-        F_NTSTATUS_DEC,
         F_NTSTATUS_LOOSE,
         F_CUDA_DRIVER,
         F_CUDA_A,
@@ -651,11 +650,6 @@ static const struct extractor extractors[] = {
        exception record ("ExceptionCode: c06d007e"), print the exception code in hex, WER and
        WinDbg without "0x" ("Exception Code:\tc06d007e") */
     {"[Ee]xception ?[Cc]ode:?[ \t]*([cC]0[0-9a-fA-F]{6})([^0-9A-Za-z]|$)", 1, F_NTSTATUS},
-    {"(^|[^0-9])(-10737[0-9]{5})([^0-9]|$)", 2, F_NTSTATUS_DEC},
-    /* the same code unsigned, as a DWORD exit code or GetLastError is printed with %u or
-       %lu ("dll load failed with errorcode 3221225501", winget's 3221225781): 0xC0000000
-       (3221225472) and the statuses above it */
-    {"(^|[^0-9.])(32212(2[5-9]|[3-9][0-9])[0-9]{3})([^0-9.]|$)", 2, F_NTSTATUS_DEC},
     /* an NTSTATUS retyped with its zeros miscounted ("0xc00007b", "0xc0000000135"), or, in
        the start-failure dialog, without its "c" ("unable to start correctly (0x000007b)"):
        kept only when the re-counted code is a known status */
@@ -893,6 +887,44 @@ static void take_ntstatus_name(const char *text, struct td_explain_fields *f, st
     }
 }
 
+/* Whether CODE (explain's vocabulary: "WinError 126", "errno 8") by itself
+ * says an image failed to load, wherever it is printed: data/
+ * load_error_codes.tsv's alone column (ERROR_ACCESS_DENIED or ENOENT say so
+ * only beside a load). */
+static bool load_code_alone(const char *code)
+{
+    static const char *const cols[] = {"code", "alone", NULL};
+    struct td_table t;
+    if (!td_table_open(&t, "load_error_codes", cols))
+        return false;
+    while (td_table_next(&t))
+        if (strcmp(td_table_cell(&t, 0), code) == 0)
+            return strcmp(td_table_cell(&t, 1), "yes") == 0;
+    return false;
+}
+
+/* The statuses TEXT prints where its words say they are statuses, however
+ * spelled (errors_status.c): the first NTSTATUS as F's when it has none; an
+ * HRESULT made of a Win32 error (HRESULT_FROM_WIN32, learn.microsoft.com
+ * "HRESULT_FROM_WIN32 macro") as F's Win32 error when that error alone says
+ * a load failed. */
+static void take_statuses(const char *text, struct td_explain_fields *f, struct td_arena *a)
+{
+    uint32_t codes[16];
+    size_t n = td_explain_statuses(text, codes, sizeof codes / sizeof *codes);
+    for (size_t i = 0; i < n; i++) {
+        if ((codes[i] & 0xF0000000u) == 0xC0000000u) {
+            if (!f->ntstatus)
+                take_ntstatus(f, codes[i], false, a);
+            continue;
+        }
+        char code[32];
+        snprintf(code, sizeof code, "WinError %u", (unsigned)(codes[i] & 0xFFFFu));
+        if (!f->win32 && load_code_alone(code))
+            f->win32 = (int)(codes[i] & 0xFFFFu);
+    }
+}
+
 /* A signal's description as the C library prints it ("Illegal instruction"),
  * at the start of a line or after ": ", ends a line or is followed by
  * " (core dumped)" or ": N" (macOS). Returns "SIGILL" or NULL. */
@@ -918,8 +950,33 @@ static const char *signal_in(const char *text, struct td_arena *a)
     return NULL;
 }
 
-/* An errno description after ": " ("cannot open shared object file: No such
- * file or directory"), from the C library's own table. Returns the number. */
+/* Whether the name that ends right before END (a path's last part) is a
+ * library's file: ".so" or ".so.N...", ".dylib", ".dll", ".pyd", ".node". */
+static bool library_name_ends(const char *text, const char *end)
+{
+    const char *start = end;
+    while (start > text && !strchr(" \t\n'\"`(/\\", start[-1]))
+        start--;
+    const char *so = NULL;
+    for (const char *c = start; c + 3 <= end; c++)
+        if (strncmp(c, ".so", 3) == 0 && (c + 3 == end || c[3] == '.'))
+            so = c;
+    if (so && strspn(so + 3, ".0123456789") == (size_t)(end - so - 3))
+        return true;
+    static const char *const exts[] = {".dylib", ".dll", ".pyd", ".node"};
+    for (size_t k = 0; k < sizeof exts / sizeof *exts; k++) {
+        size_t n = strlen(exts[k]);
+        if ((size_t)(end - start) > n && strncasecmp(end - n, exts[k], n) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* An errno description the C library's table gives, printed after ": " by a
+ * loader: ld.so's "cannot open shared object file: No such file or
+ * directory", and any loader's "LIB: Exec format error" after the library's
+ * file (musl's "Error loading shared library %s: %m", dlerror()s that end in
+ * strerror). Returns the number, 0 when none. */
 static int errno_in(const char *text)
 {
     for (int e = 1; e < 134; e++) {
@@ -930,6 +987,11 @@ static int errno_in(const char *text)
         snprintf(needle, sizeof needle, "shared object file: %s", desc);
         if (strstr(text, needle))
             return e;
+        size_t dl = strlen(desc);
+        for (const char *at = strstr(text, desc); at; at = strstr(at + 1, desc))
+            if (at - text >= 3 && at[-2] == ':' && at[-1] == ' ' &&
+                !isalpha((unsigned char)at[dl]) && library_name_ends(text, at - 2))
+                return e;
     }
     return 0;
 }
@@ -1079,13 +1141,8 @@ static void take_field(const char *text, size_t i, struct td_explain_fields *f,
             f->win32 = atoi(v);
         break;
     case F_NTSTATUS:
-    case F_NTSTATUS_DEC:
-        if (!f->ntstatus && (v = grab(text, i, a))) {
-            unsigned long st = x->field == F_NTSTATUS
-                                   ? strtoul(v, NULL, 16)
-                                   : (unsigned long)(uint32_t)strtol(v, NULL, 10);
-            take_ntstatus(f, st, false, a);
-        }
+        if (!f->ntstatus && (v = grab(text, i, a)))
+            take_ntstatus(f, strtoul(v, NULL, 16), false, a);
         break;
     case F_NTSTATUS_LOOSE:
         if (!f->ntstatus && (v = grab(text, i, a))) {
@@ -1260,6 +1317,7 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
         take_field(text, i, f, &cuda_error, a);
     tidy_paths(f);
     dotnet_probe(text, f, a);
+    take_statuses(text, f, a);
     take_winmsg(text, f, a);
     take_win32(text, f, a);
     take_ntstatus_name(text, f, a);

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/arena.h"
 #include "base/compat.h"
@@ -38,6 +39,13 @@ char *td_explain_neutral(const char *s, bool regex, struct td_arena *a, size_t *
  * 0xC06D007E for a DLL, 0xC06D007F for a procedure;
  * data/windows_load_status.tsv). */
 bool td_explain_delay_load(const struct td_explain_fields *f);
+
+/* The Windows statuses TEXT gives where the words before each say it is one
+ * (an exit code or status, an HRESULT, an error; errors_status.c), in text
+ * order, however each is spelled: NTSTATUS values of severity error and
+ * HRESULT_FROM_WIN32 values (0x8007XXXX), at most CAP into OUT. Returns how
+ * many. */
+size_t td_explain_statuses(const char *text, uint32_t *out, size_t cap);
 
 /* Fills F from TEXT (the cleaned input). */
 void td_explain_extract(const char *text, struct td_explain_fields *f, struct td_arena *a);

@@ -323,6 +323,13 @@
 #                                     from the start (docs/explain.md
 #                                     "Session 19: set O32"): held to 16/20
 #                                     (Linux 10, macOS 4, Windows 2);
+#   tests/cmd/explain_fresh_o36.json -- O36 (session 20), 17 Windows and 3
+#                                     Linux texts from 18 projects, a load
+#                                     failure's code as an exit code,
+#                                     HRESULT or errno, open from the start
+#                                     (docs/explain.md "Session 20: set
+#                                     O36"): held to 14/20 (Windows 11,
+#                                     Linux 3);
 #   tests/cmd/explain_fresh_u1.json -- U (session 19), 30 Windows texts, and 15
 #   tests/cmd/explain_fresh_u2.json    Linux and 15 macOS texts: held out
 #                                     (compressed in tests/heldout/), scored
@@ -679,6 +686,13 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # no sign of their cause (docs/explain.md "Session 19: set O32")
         fresh("explain_fresh_o32.json", 20, need=0.8,
               per_floor={"linux": 10, "macos": 4, "windows": 2}),
+        # O36 (session 20): open, 20 texts from 18 projects whose evidence is
+        # a load failure's code as an exit code or status in any spelling, an
+        # HRESULT made of a Win32 error or an errno after a library's file;
+        # 11/20 at its first look, 14/20 after; five of the six left want a
+        # file the text does not name (docs/explain.md "Session 20: set O36")
+        fresh("explain_fresh_o36.json", 20, need=0.7,
+              per_floor={"windows": 11, "linux": 3}),
         # U (session 19): held out, compressed in tests/heldout/, scored blind
         # on six binaries, opened at the start of session 20; held to its
         # blind score: Windows 23/30, Linux 13/15, macOS 12/15 (docs/explain.md

@@ -2219,6 +2219,69 @@ static void escaped_dialog_names(void **state)
            "missing_symbol", "KERNEL32.dll", NULL);
 }
 
+/* O36: a Windows status however a program prints it -- hex with "0x", Pascal's
+ * "$" or none, signed or unsigned decimal, an HRESULT made of a Win32 error --
+ * is read where the words before it say it is an exit code, a status, an
+ * HRESULT or an error, never as a bare number in prose; an errno a loader
+ * prints after a library's file says why the load failed when it alone can
+ * (data/load_error_codes.tsv's alone column). */
+static void o36_codes_in_any_spelling(void **state)
+{
+    (void)state;
+    uint32_t c[8];
+    assert_int_equal(td_explain_statuses("Exited with code 3221225781.", c, 8), 1);
+    assert_int_equal(c[0], 0xC0000135u);
+    assert_int_equal(td_explain_statuses("exit-code -1073741701 ($C000007B)", c, 8), 2);
+    assert_int_equal(c[0], 0xC000007Bu);
+    assert_int_equal(c[1], 0xC000007Bu);
+    assert_int_equal(td_explain_statuses("Exception from HRESULT: 0x8007007E", c, 8), 1);
+    assert_int_equal(c[0], 0x8007007Eu);
+    assert_int_equal(td_explain_statuses("HRESULT -2147024770", c, 8), 1);
+    assert_int_equal(c[0], 0x8007007Eu);
+    assert_int_equal(td_explain_statuses("failed due to the following error: 800700c1", c, 8), 1);
+    assert_int_equal(c[0], 0x800700C1u);
+    assert_int_equal(td_explain_statuses("\xe9\x80\x80\xe5\x87\xba\xe4\xbb\xa3\xe7\xa0\x81"
+                                         "\xe4\xb8\xba -1073741515",
+                                         c, 8),
+                     1);
+    /* no status word before it, a version's part, too few digits, no status */
+    assert_int_equal(td_explain_statuses("I have 3221225781 bytes free", c, 8), 0);
+    assert_int_equal(td_explain_statuses("exit code 3221225781.5", c, 8), 0);
+    assert_int_equal(td_explain_statuses("exit code 0xC00007B", c, 8), 0);
+    assert_int_equal(td_explain_statuses("exit status 1", c, 8), 0);
+
+    expect("Error: Exited with code 3221225781. Check console output for more information.",
+           "missing_library", NULL, NULL);
+    expect("exited with status 3221225785.", "missing_symbol", NULL, NULL);
+    expect("execution stopped with exit code 1073741701, ($C000007B).", "wrong_architecture", NULL,
+           NULL);
+    expect("Exception from HRESULT: 0x8007007E", "missing_library", NULL, NULL);
+    expect("FAILURE HR=0x8007007E", "missing_library", NULL, NULL);
+    expect("error -2147024770", "missing_library", NULL, NULL);
+    expect("System.BadImageFormatException (Exception from HRESULT: 0x8007000B)",
+           "wrong_architecture", NULL, NULL);
+    expect("OSError: /usr/lib/libfoo.so: Exec format error", "wrong_architecture", "libfoo.so",
+           NULL);
+    expect("Error loading shared library/x/libcryptoauth.so: Exec format error",
+           "wrong_architecture", "libcryptoauth.so", NULL);
+    /* a status that is no load failure, an HRESULT of an error that alone is none, a bare
+       number */
+    static const char *const none[] = {
+        "Process finished with exit code -1073741819 (0xC0000005)",
+        "Exception from HRESULT: 0x80070005 (E_ACCESSDENIED)",
+        "Exception from HRESULT: 0x80070002",
+        "I have 3221225781 bytes free.",
+        "-1073741515",
+        "cp: cannot stat 'libfoo.so': No such file or directory",
+    };
+    for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
+        struct td_explain x;
+        explain(none[i], &x);
+        assert_null(x.load.kind);
+        td_explain_free(&x);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2274,6 +2337,7 @@ int main(void)
         cmocka_unit_test(o31_own_words),
         cmocka_unit_test(o32_no_device_under_wsl),
         cmocka_unit_test(escaped_dialog_names),
+        cmocka_unit_test(o36_codes_in_any_spelling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
