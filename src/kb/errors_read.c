@@ -1171,8 +1171,8 @@ static const char *platform_of_kind_word(const char *g, size_t n, const char *pl
 /* The file of a library a sentence names bare (G, N bytes): the file the text
  * names for it, else the platform's file of the name. A product's name in
  * prose, in CamelCase (PortAudio, OpenSlide), is not its file's: those are
- * lower case (libportaudio, libopenslide); a name in capitals (GLU, SDL2) is
- * kept as it is. */
+ * lower case (libportaudio, libopenslide); a name in capitals (GLU, SDL2) or
+ * one that starts with lib (libGL) is kept as it is. */
 static const char *bare_library(const char *g, size_t n, const struct td_explain_parts *p,
                                 struct td_arena *a)
 {
@@ -1182,8 +1182,8 @@ static const char *bare_library(const char *g, size_t n, const struct td_explain
     char name[128];
     if (n >= sizeof name)
         return NULL;
-    bool camel = false;
-    for (size_t i = 1; i < n; i++)
+    bool camel = false; /* a capital first: libGL and libSDL2 are file names */
+    for (size_t i = 1; i < n && isupper((unsigned char)g[0]); i++)
         camel = camel || (islower((unsigned char)g[i - 1]) && isupper((unsigned char)g[i]));
     for (size_t i = 0; i < n; i++)
         name[i] = camel ? (char)tolower((unsigned char)g[i]) : g[i];
@@ -1207,7 +1207,12 @@ static bool sentence_word(const char *g, size_t n)
         "package wheel it them dependency dependencies "
         /* what follows "could not load library" in a poster's words */
         "error errors failure anymore again now here there properly correctly at in on for "
-        "from with because due when while and or but is was not all either ";
+        "from with because due when while and or but is was not all either "
+        /* a program's own parts, not a library's name ("the model library") */
+        "model models data config configuration resource resources plugin plugins extension "
+        "extensions component components asset assets class classes function functions user "
+        "project script scripts test tests image images font fonts language icon icons media "
+        "audio video ";
     char low[34];
     if (n + 2 >= sizeof low)
         return false;

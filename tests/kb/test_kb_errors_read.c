@@ -2246,6 +2246,9 @@ static void bare_library_names(void **state)
     expect("ImportError: Couldn't locate OpenSlide dylib.  Is OpenSlide installed?",
            "missing_library", "libopenslide.dylib", NULL);
     expect("OSError: PortAudio library not found", "missing_library", "libportaudio.so", NULL);
+    /* a name with lib is a file's stem, its case kept; a version stays in it */
+    expect("RuntimeError: Failed to load libGL", "missing_library", "libGL.so", NULL);
+    expect("ERROR: could not load library libusb-1.0", "missing_library", "libusb-1.0.so", NULL);
     /* Django's tried list: the first name, per the platform the text shows */
     expect("  File \"C:\\v\\lib\\site-packages\\django\\contrib\\gis\\gdal\\libgdal.py\", line 46\n"
            "django.core.exceptions.ImproperlyConfigured: Could not find the GDAL library (tried "
@@ -2261,6 +2264,7 @@ static void bare_library_names(void **state)
         "Could not load the required library.",
         "I could not find the library docs",
         "Failed to load native library.",
+        "Failed to load the model library.",
         "Could not load dynamic library error",
         "Could not load library anymore, the app closes right after start",
         "the library is loaded",
