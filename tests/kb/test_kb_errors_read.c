@@ -2226,39 +2226,41 @@ static void escaped_dialog_names(void **state)
 static void bare_library_names(void **state)
 {
     (void)state;
-    expect("ImportError: Unable to find zbar shared library", "missing_library", "libzbar.so",
-           NULL);
-    expect("ImportError: failed to find libmagic.  Check your installation", "missing_library",
-           "libmagic.so", NULL);
-    expect("  File \"C:\\Py\\lib\\site-packages\\magic\\loader.py\", line 49, in load_lib\n"
-           "ImportError: failed to find libmagic.  Check your installation",
-           "missing_library", "libmagic.dll", NULL);
-    expect("OSError: Could not find library geos_c or load any of its variants", "missing_library",
-           "libgeos_c.so", NULL);
-    /* the variants shapely tried name the file: the text's file, not the name made one */
-    expect("OSError: Could not find lib geos_c or load any of its variants ['libgeos_c.so.1', "
-           "'libgeos_c.so'].",
-           "missing_library", "libgeos_c.so.1", NULL);
-    expect("RuntimeError: could not find any library for SDL2 (PYSDL2_DLL_PATH: unset)",
-           "missing_library", "libSDL2.so", NULL);
-    expect("ImportError: Library \"GLU\" not found.", "missing_library", "libGLU.so", NULL);
-    /* a product's name in prose is lower case in its file; "dylib" says macOS */
-    expect("ImportError: Couldn't locate OpenSlide dylib.  Is OpenSlide installed?",
-           "missing_library", "libopenslide.dylib", NULL);
-    expect("OSError: PortAudio library not found", "missing_library", "libportaudio.so", NULL);
-    /* a name with lib is a file's stem, its case kept; a version stays in it */
-    expect("RuntimeError: Failed to load libGL", "missing_library", "libGL.so", NULL);
-    expect("ERROR: could not load library libusb-1.0", "missing_library", "libusb-1.0.so", NULL);
-    /* Django's tried list: the first name, per the platform the text shows */
-    expect("  File \"C:\\v\\lib\\site-packages\\django\\contrib\\gis\\gdal\\libgdal.py\", line 46\n"
-           "django.core.exceptions.ImproperlyConfigured: Could not find the GDAL library (tried "
-           "\"gdal302\", \"gdal301\"). Is GDAL installed?",
-           "missing_library", "gdal302.dll", NULL);
-    /* the file the text names for the name (PHP's tried list) */
-    expect("PHP Warning:  PHP Startup: Unable to load dynamic library 'pdo_mysql' (tried: "
-           "C:\\php\\ext\\pdo_mysql (The specified module could not be found), "
-           "C:\\php\\ext\\php_pdo_mysql.dll (The specified module could not be found))",
-           "missing_library", "php_pdo_mysql.dll", NULL);
+    /* each text, the file its bare name reads as */
+    static const char *const named[][2] = {
+        {"ImportError: Unable to find zbar shared library", "libzbar.so"},
+        {"ImportError: failed to find libmagic.  Check your installation", "libmagic.so"},
+        {"  File \"C:\\Py\\lib\\site-packages\\magic\\loader.py\", line 49, in load_lib\n"
+         "ImportError: failed to find libmagic.  Check your installation",
+         "libmagic.dll"},
+        {"OSError: Could not find library geos_c or load any of its variants", "libgeos_c.so"},
+        /* the variants shapely tried name the file: the text's file, not the name made one */
+        {"OSError: Could not find lib geos_c or load any of its variants ['libgeos_c.so.1', "
+         "'libgeos_c.so'].",
+         "libgeos_c.so.1"},
+        {"RuntimeError: could not find any library for SDL2 (PYSDL2_DLL_PATH: unset)",
+         "libSDL2.so"},
+        {"ImportError: Library \"GLU\" not found.", "libGLU.so"},
+        /* a product's name in prose is lower case in its file; "dylib" says macOS */
+        {"ImportError: Couldn't locate OpenSlide dylib.  Is OpenSlide installed?",
+         "libopenslide.dylib"},
+        {"OSError: PortAudio library not found", "libportaudio.so"},
+        /* a name with lib is a file's stem, its case kept; a version stays in it */
+        {"RuntimeError: Failed to load libGL", "libGL.so"},
+        {"ERROR: could not load library libusb-1.0", "libusb-1.0.so"},
+        /* Django's tried list: the first name, per the platform the text shows */
+        {"  File \"C:\\v\\lib\\site-packages\\django\\contrib\\gis\\gdal\\libgdal.py\", line 46\n"
+         "django.core.exceptions.ImproperlyConfigured: Could not find the GDAL library (tried "
+         "\"gdal302\", \"gdal301\"). Is GDAL installed?",
+         "gdal302.dll"},
+        /* the file the text names for the name (PHP's tried list) */
+        {"PHP Warning:  PHP Startup: Unable to load dynamic library 'pdo_mysql' (tried: "
+         "C:\\php\\ext\\pdo_mysql (The specified module could not be found), "
+         "C:\\php\\ext\\php_pdo_mysql.dll (The specified module could not be found))",
+         "php_pdo_mysql.dll"},
+    };
+    for (size_t i = 0; i < sizeof named / sizeof *named; i++)
+        expect(named[i][0], "missing_library", named[i][1], NULL);
     /* words of the sentence name nothing; prose about a library is no failure */
     static const char *const none[] = {
         "Could not load the required library.",
