@@ -1119,6 +1119,111 @@ static const char *mapped_library(const char *name, size_t n, const char *platfo
     return td_arena_strdup(a, out);
 }
 
+/* Whether row R reads a library named bare in a sentence of its own words
+ * ("Unable to find zbar shared library", "Could not find lib geos_c"): its
+ * group is a name, which the platform's loader makes a file of. */
+static bool bare_row(const struct raiser_row *r)
+{
+    return r->library && strcmp(r->library, "bare") == 0;
+}
+
+/* The first file of P whose name holds the bare name G (N bytes) as a whole
+ * part -- after the start, "lib", "_" or "-", before ".", "-", "_" or a digit
+ * -- or NULL: the text names the file the program tried for that name
+ * (shapely's "variants ['libgeos_c.so.1', ...]", PHP's "tried: ...
+ * php_pdo_mysql.dll"), which says more than the name made a file. */
+static const char *file_of_bare_name(const char *g, size_t n, const struct td_explain_parts *p)
+{
+    for (size_t i = 0; i < p->n_files; i++) {
+        const char *name = p->files[i].name;
+        for (const char *q = name; n && strlen(q) >= n; q++) {
+            if (strncasecmp(q, g, n) != 0)
+                continue;
+            bool start = q == name || q[-1] == '_' || q[-1] == '-' ||
+                         (q - name == 3 && strncasecmp(name, "lib", 3) == 0);
+            char after = q[n];
+            if (start &&
+                (after == '.' || after == '-' || after == '_' || isdigit((unsigned char)after)))
+                return name;
+        }
+    }
+    return NULL;
+}
+
+/* The platform the word after the bare name G (N bytes), or after the one
+ * adjective between, says -- "OpenSlide dylib" is macOS's, "launcher DLL"
+ * Windows' -- else PLATFORM. */
+static const char *platform_of_kind_word(const char *g, size_t n, const char *platform)
+{
+    const char *q = g + n;
+    for (int word = 0; word < 2; word++) {
+        q += strspn(q, "'\"` ");
+        size_t w = strcspn(q, " \t\n.,;:!?()'\"`");
+        if (w == 5 && strncmp(q, "dylib", 5) == 0)
+            return "macos";
+        if (w == 3 && (strncmp(q, "DLL", 3) == 0 || strncmp(q, "dll", 3) == 0))
+            return "windows";
+        q += w;
+    }
+    return platform;
+}
+
+/* The file of a library a sentence names bare (G, N bytes): the file the text
+ * names for it, else the platform's file of the name. A product's name in
+ * prose, in CamelCase (PortAudio, OpenSlide), is not its file's: those are
+ * lower case (libportaudio, libopenslide); a name in capitals (GLU, SDL2) or
+ * one that starts with lib (libGL) is kept as it is. */
+static const char *bare_library(const char *g, size_t n, const struct td_explain_parts *p,
+                                struct td_arena *a)
+{
+    const char *file = file_of_bare_name(g, n, p);
+    if (file)
+        return file;
+    char name[128];
+    if (n >= sizeof name)
+        return NULL;
+    bool camel = false; /* a capital first: libGL and libSDL2 are file names */
+    for (size_t i = 1; i < n && isupper((unsigned char)g[0]); i++)
+        camel = camel || (islower((unsigned char)g[i - 1]) && isupper((unsigned char)g[i]));
+    for (size_t i = 0; i < n; i++)
+        name[i] = camel ? (char)tolower((unsigned char)g[i]) : g[i];
+    return mapped_library(name, n, platform_of_kind_word(g, n, p->platform), a);
+}
+
+/* Whether G (N bytes), the name a bare row's group captured, is a word of
+ * the sentence rather than a library's name: "could not load the required
+ * library", "could not find the library docs", "failed to load native
+ * library" say that a load failed without naming what. */
+static bool sentence_word(const char *g, size_t n)
+{
+    /* each word between blanks */
+    static const char words[] =
+        " a an any the this that these those its your our my their his her some one other "
+        "another such which required needed necessary correct right proper same shared native "
+        "dynamic static system python runtime standard external main core own c following "
+        "specified given named called dependent appropriate above new old latest current "
+        "default local missing library libraries lib dll dylib module docs documentation "
+        "version path folder directory file files source code name install installation "
+        "package wheel it them dependency dependencies "
+        /* what follows "could not load library" in a poster's words */
+        "error errors failure anymore again now here there properly correctly at in on for "
+        "from with because due when while and or but is was not all either "
+        /* a program's own parts, not a library's name ("the model library") */
+        "model models data config configuration resource resources plugin plugins extension "
+        "extensions component components asset assets class classes function functions user "
+        "project script scripts test tests image images font fonts language icon icons media "
+        "audio video ";
+    char low[34];
+    if (n + 2 >= sizeof low)
+        return false;
+    low[0] = ' ';
+    for (size_t i = 0; i < n; i++)
+        low[i + 1] = (char)tolower((unsigned char)g[i]);
+    low[n + 1] = ' ';
+    low[n + 2] = '\0';
+    return strstr(words, low) != NULL;
+}
+
 /* The first name a library pattern spells, as Nim's loader expands it
  * (lib/pure/dynlib.nim, libCandidates): each "(a|b|...)" is a list of
  * alternatives, tried in order ("(libcrypto-1_1-x64|libeay64).dll" ->
@@ -1206,6 +1311,8 @@ static const char *group_library(const struct raiser_row *r, const char *g, size
 {
     if (r->library && strcmp(r->library, "cuda-component") == 0)
         return component_library(g, n, component_version(g, n), a);
+    if (bare_row(r))
+        return bare_library(g, n, p, a);
     if (r->library && strncmp(r->library, "mapped", 6) == 0 &&
         (!r->library[6] || r->library[6] == ':')) {
         /* "mapped:q": the group's name after a prefix the raiser puts before
@@ -1651,6 +1758,16 @@ static bool captures_listed(const struct raiser_row *r, const char *text, const 
     return false;
 }
 
+/* Whether bare row R, matched by M in TEXT, captured a word of its sentence
+ * rather than a library's name: the row then reads nothing. */
+static bool captures_sentence_word(const struct raiser_row *r, const char *text,
+                                   const regmatch_t *m)
+{
+    size_t n = 0;
+    const char *g = bare_row(r) ? group_text(r, text, m, &n) : NULL;
+    return g && sentence_word(g, n);
+}
+
 /* Row R's compiled pattern, NULL when it does not compile. */
 static const regex_t *raiser_re(struct raiser_row *r)
 {
@@ -1731,6 +1848,8 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
             continue;
         if (captures_listed(r, text, m, p))
             continue; /* "SDL2.dll, ... and zlib1.dll are present": none singled out */
+        if (captures_sentence_word(r, text, m))
+            continue; /* "could not load the required library": no name */
         if (strcmp(r->raiser, "dialog-sentence") == 0 && !message_box_frame(text))
             continue; /* a user's sentence about a DLL, not the dialog's */
         r = loader_reason(r, i, text, m);

@@ -335,6 +335,13 @@
 #                                     (compressed in tests/heldout/), scored
 #                                     blind (docs/explain.md "Set U"), opened
 #                                     in session 20;
+#   tests/cmd/explain_fresh_o33.json -- O33 (session 20), 8 Linux, 7 macOS
+#                                     and 5 Windows texts from 20 projects,
+#                                     a library a program names bare in its
+#                                     own sentence ("Unable to find zbar
+#                                     shared library"), open from the start
+#                                     (docs/explain.md "Session 20: set
+#                                     O33"): held to 100%;
 #   tests/cmd/explain_negatives_u3.json -- U's 30 negatives (10 per platform),
 #                                     held out with U, opened in session 20;
 #   tests/cmd/explain_negatives.json -- the negative set (session 17), 40 real
@@ -702,7 +709,13 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
               per_floor={"linux": 13, "macos": 12}),
         # U's negatives (session 19): 30 held-out texts with no loader
         # failure, 30/30 with no finding on every binary they were scored on
-        negatives("explain_negatives_u3.json", 30, 30)]
+        negatives("explain_negatives_u3.json", 30, 30),
+        # O33 (session 20): open, 20 texts (8 Linux, 7 macOS, 5 Windows) in
+        # which a program says it cannot find or load a library it names
+        # bare, not as a file (pyzbar, python-magic, shapely, PySDL2, Django's
+        # GDAL, .NET's libgdiplus); 1/20 at its first look, 20/20 after
+        # (docs/explain.md "Session 20: set O33")
+        fresh("explain_fresh_o33.json", 20, need=1.0)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

@@ -504,11 +504,11 @@ static void package_loaders(void **state)
            NULL);
     expect("  File \"/home/u/e/site-packages/numba/cuda/cudadrv/libs.py\", line 60\n"
            "OSError: library cudadevrt not found",
-           "missing_library", "cudadevrt", NULL);
+           "missing_library", "libcudadevrt.so", NULL);
     expect(">>> torch.backends.mps.is_available()\nFalse", "gpu_not_visible", "MPS", NULL);
-    /* the name before "library not found" (python-soundfile's format) */
+    /* the name before "library not found" (python-soundfile's format), made a file */
     expect("    raise OSError('sndfile library not found')\nOSError: sndfile library not found",
-           "missing_library", "sndfile", NULL);
+           "missing_library", "libsndfile.so", NULL);
     /* NVIDIA's CUDA driver on a Mac is libcuda.dylib; only MPS's rows name MPS */
     expect("Error: CUDA driver version is insufficient for CUDA runtime version\n"
            "I use CUDA 10.1 under macOS 10.13.6",
@@ -1718,9 +1718,9 @@ static void r1_o17_opened(void **state)
            "(x86)\\dotnet\\shared\\X\\8.0.0\\System.Windows.Forms.dll'. Format of the executable "
            "(.exe) or library (.dll) is invalid.",
            "wrong_architecture", "System.Windows.Forms.dll", NULL);
-    /* "lib<name>(<project>) not found": a bare library name */
+    /* "lib<name>(<project>) not found": a bare library name, the platform's file of it */
     expect("2017-03-18 16:33:26 ERROR    libcrypto(OpenSSL) not found", "missing_library",
-           "libcrypto", NULL);
+           "libcrypto.so", NULL);
     /* a path shortened with an ellipsis; a stack frame's "at" glued to the
        name by a lost line break */
     expect("Uncaught Exception:Error: The specified module could not be found.?\\E:\\Program "
@@ -2282,6 +2282,68 @@ static void o36_codes_in_any_spelling(void **state)
     }
 }
 
+/* A library a program's own sentence names bare, not as a file (set O33):
+ * the verb (find, locate, load, open) failed on "NAME shared library", "lib
+ * NAME", "library NAME", "libNAME", 'Library "NAME"', a tried list; the name
+ * is made the platform's file, unless the text names the file it tried. */
+static void bare_library_names(void **state)
+{
+    (void)state;
+    /* each text, the file its bare name reads as */
+    static const char *const named[][2] = {
+        {"ImportError: Unable to find zbar shared library", "libzbar.so"},
+        {"ImportError: failed to find libmagic.  Check your installation", "libmagic.so"},
+        {"  File \"C:\\Py\\lib\\site-packages\\magic\\loader.py\", line 49, in load_lib\n"
+         "ImportError: failed to find libmagic.  Check your installation",
+         "libmagic.dll"},
+        {"OSError: Could not find library geos_c or load any of its variants", "libgeos_c.so"},
+        /* the variants shapely tried name the file: the text's file, not the name made one */
+        {"OSError: Could not find lib geos_c or load any of its variants ['libgeos_c.so.1', "
+         "'libgeos_c.so'].",
+         "libgeos_c.so.1"},
+        {"RuntimeError: could not find any library for SDL2 (PYSDL2_DLL_PATH: unset)",
+         "libSDL2.so"},
+        {"ImportError: Library \"GLU\" not found.", "libGLU.so"},
+        /* a product's name in prose is lower case in its file; "dylib" says macOS */
+        {"ImportError: Couldn't locate OpenSlide dylib.  Is OpenSlide installed?",
+         "libopenslide.dylib"},
+        {"OSError: PortAudio library not found", "libportaudio.so"},
+        /* a name with lib is a file's stem, its case kept; a version stays in it */
+        {"RuntimeError: Failed to load libGL", "libGL.so"},
+        {"ERROR: could not load library libusb-1.0", "libusb-1.0.so"},
+        /* Django's tried list: the first name, per the platform the text shows */
+        {"  File \"C:\\v\\lib\\site-packages\\django\\contrib\\gis\\gdal\\libgdal.py\", line 46\n"
+         "django.core.exceptions.ImproperlyConfigured: Could not find the GDAL library (tried "
+         "\"gdal302\", \"gdal301\"). Is GDAL installed?",
+         "gdal302.dll"},
+        /* the file the text names for the name (PHP's tried list) */
+        {"PHP Warning:  PHP Startup: Unable to load dynamic library 'pdo_mysql' (tried: "
+         "C:\\php\\ext\\pdo_mysql (The specified module could not be found), "
+         "C:\\php\\ext\\php_pdo_mysql.dll (The specified module could not be found))",
+         "php_pdo_mysql.dll"},
+    };
+    for (size_t i = 0; i < sizeof named / sizeof *named; i++)
+        expect(named[i][0], "missing_library", named[i][1], NULL);
+    /* words of the sentence name nothing; prose about a library is no failure */
+    static const char *const none[] = {
+        "Could not load the required library.",
+        "I could not find the library docs",
+        "Failed to load native library.",
+        "Failed to load the model library.",
+        "Could not load dynamic library error",
+        "Could not load library anymore, the app closes right after start",
+        "the library is loaded",
+        "check the library docs",
+        "pyzbar library was installed, but nothing works",
+    };
+    for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
+        struct td_explain x;
+        explain(none[i], &x);
+        assert_null(x.load.library);
+        td_explain_free(&x);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2338,6 +2400,7 @@ int main(void)
         cmocka_unit_test(o32_no_device_under_wsl),
         cmocka_unit_test(escaped_dialog_names),
         cmocka_unit_test(o36_codes_in_any_spelling),
+        cmocka_unit_test(bare_library_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
