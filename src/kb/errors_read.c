@@ -470,10 +470,10 @@ static void read_files(const char *text, struct td_explain_parts *p, struct td_a
  * maps: a script or a log quoted before a message is not what failed to load. */
 static bool text_file_suffix(const char *ext, size_t n)
 {
-    static const char *const exts[] = {"py",  "pyx", "pxd", "c",    "cc",   "cpp", "cxx",
-                                       "h",   "hpp", "cu",  "m",    "js",   "ts",  "java",
-                                       "rs",  "txt", "log", "json", "yaml", "yml", "toml",
-                                       "ini", "cfg", "md",  "html", "xml"};
+    static const char *const exts[] = {"py",  "pyx",  "pxd", "c",   "cc",  "cpp",  "cxx",  "h",
+                                       "hpp", "cu",   "m",   "go",  "js",  "ts",   "java", "rs",
+                                       "rb",  "sh",   "bat", "ps1", "txt", "log",  "json", "yaml",
+                                       "yml", "toml", "ini", "cfg", "md",  "html", "xml"};
     return td_explain_one_of(exts, sizeof exts / sizeof *exts, ext, n);
 }
 
@@ -497,8 +497,11 @@ static bool module_path(const char *s, size_t n, bool quoted)
         else if (*q == '.')
             dot = q;
     }
-    /* a quoted sentence is no path; a quoted path may hold blanks */
-    if ((!quoted || blank) && base == s)
+    /* a quoted sentence is no path; a quoted path may hold blanks when it
+     * starts at a root ("C:\\Program Files\\...", "/Users/a b/..."), which a
+     * command line ("go run cmd\\main.go") does not */
+    bool rooted = strchr("/\\~", *s) || (n > 2 && isalpha((unsigned char)s[0]) && s[1] == ':');
+    if ((!quoted && base == s) || (blank && (base == s || !rooted)))
         return false;
     if (!dot || dot == base || !isalpha((unsigned char)dot[1]) || end - dot - 1 > 12)
         return false;
@@ -509,10 +512,10 @@ static bool module_path(const char *s, size_t n, bool quoted)
 }
 
 /* The last path set off between RS and RE that may name a module
- * (module_path), into *START and *END; false when there is none. A quote
- * whose content is none quotes nothing this reads ("didn't exit ...: '",
- * an apostrophe paired with the path's opening quote): the scan goes on
- * inside it. */
+ * (module_path), into *START and *END; false when there is none. A quoted
+ * text that is none is passed over, unless its opening mark is a word's
+ * apostrophe ("didn't exit ...: '", paired with the path's opening quote):
+ * then the scan goes on inside it. */
 static bool last_module_path(const char *rs, const char *re, const char **start, const char **end)
 {
     bool found = false;
@@ -527,8 +530,10 @@ static bool last_module_path(const char *rs, const char *re, const char **start,
             if (whole || (word < n && module_path(in, word, true))) {
                 *start = in, *end = whole ? close : in + word, found = true;
                 q = close + 1;
+            } else if (*q == '\'' && q > rs && isalpha((unsigned char)q[-1])) {
+                q++; /* an apostrophe ("didn't"), which may pair with a quote after it */
             } else {
-                q++;
+                q = close + 1;
             }
             continue;
         }

@@ -2241,11 +2241,19 @@ static void o35_files_at_loader_errors(void **state)
            "missing_library", "seg.mexw64", NULL);
     expect("Cannot load library C:/app/addins/sheet.xll: The specified module could not be found.",
            "missing_library", "sheet.xll", NULL);
-    /* a quoted script before the message is no module */
+    /* a quoted script before the message is no module, nor a source file
+     * or a command line (blanks, no root) before a status */
+    static const char *const not_modules[][2] = {
+        {"File \"C:\\x\\run.py\": The specified module could not be found.", "run.py"},
+        {"running `cmd\\version\\main.go` returns `exit status 0xc0000139`", "main.go"},
+        {"`cmd /c tools\\helper.exe` is giving me `exit status 3221225794`", "helper.exe"},
+    };
     struct td_explain x;
-    explain("File \"C:\\x\\run.py\": The specified module could not be found.", &x);
-    assert_null(file_named(&x.parts, "run.py"));
-    td_explain_free(&x);
+    for (size_t i = 0; i < sizeof not_modules / sizeof not_modules[0]; i++) {
+        explain(not_modules[i][0], &x);
+        assert_null(file_named(&x.parts, not_modules[i][1]));
+        td_explain_free(&x);
+    }
     /* cargo's failed start: the program (a quoted command line's first word)
      * whose imports failed is the needer; no library is named */
     expect_needer("error: process didn't exit successfully: `target\\release\\tool.exe --in "
