@@ -550,6 +550,14 @@ static const char *imported_module(const char *text, struct td_arena *a)
             best_len = cl;
         }
     }
+    /* a Cython module's init frame later in the traceback than the statement
+     * ("h5py\\h5.pyx in init h5py.h5()" over "DLL load failed:"): the
+     * extension whose initialisation was running when the load failed, the
+     * deepest module the traceback shows */
+    size_t init_n = 0;
+    const char *init = td_explain_cython_init(text, &init_n);
+    if (init && (!best || init > best))
+        best = last_component(init, init_n, &best_len);
     /* an import by the module's name in a string, later in the traceback
      * than the statement: SWIG's swig_import_helper ("_mod =
      * imp.load_module('_gdal', fp, pathname, description)") and
@@ -1010,6 +1018,14 @@ static void from_windows(struct td_explain *x)
 
 static const char *fill(const char *template, const struct td_explain *x, struct td_arena *a);
 
+/* Whether PATH is a program's (Windows' .exe): a file the system starts, not
+ * one a loader maps into a process as a library. */
+static bool is_program(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 4 && strcasecmp(path + n - 4, ".exe") == 0;
+}
+
 /* The program a text runs (its last ".exe"), else NULL. */
 static const char *program_named(struct td_explain *x)
 {
@@ -1034,8 +1050,9 @@ static const char *confirm_deps(struct td_explain *x)
     const struct td_explain_load *l = &x->load;
     if (l->file)
         return fill("torchdoctor deps \"{file}\"", x, &x->arena);
-    const char *program =
-        !l->library && !l->needed_by && !x->parts.n_files ? program_named(x) : NULL;
+    const char *program = !l->library && l->needed_by && is_program(l->needed_by) ? l->needed_by
+                          : !l->library && !l->needed_by && !x->parts.n_files     ? program_named(x)
+                                                                                  : NULL;
     if (program) {
         char buf[1024];
         snprintf(buf, sizeof buf, "torchdoctor deps \"%s\"", program);
@@ -1347,7 +1364,13 @@ static bool symbol_role(struct td_explain *x, const char *requirer)
         l->role = role_of(l->library);
         return true;
     }
-    if (!l->library && requirer) {
+    /* a program whose start failed with a load status (0xc0000139,
+     * STATUS_ENTRYPOINT_NOT_FOUND) is the needer whose import was not found,
+     * not a file built wrongly: the DLL that should export it is at fault,
+     * and the text does not name it (a dialog that names the program as the
+     * DLL without the entry point is another reading) */
+    bool started = requirer && is_program(requirer) && x->fields.ntstatus;
+    if (!l->library && requirer && !started) {
         requirer_role(l, requirer);
         return true;
     }
@@ -1538,13 +1561,31 @@ static void the_one_file(struct td_explain *x)
      * was no name ("error while loading shared libraries: ?:") */
     bool requirer_only = l->file && l->needed_by && strcmp(l->file, l->needed_by) == 0;
     /* one file, however many times and ways the text spells its path
-     * ("\\?\C:\x\a.node" turned "//?/C:/x/a.node" and "C:/x/a.node") */
-    bool one = p->n_files > 0;
-    for (size_t i = 1; one && i < p->n_files; i++)
-        one = strcmp(p->files[i].name, p->files[0].name) == 0;
+     * ("\\?\C:\x\a.node" turned "//?/C:/x/a.node" and "C:/x/a.node"); a
+     * program the text names beside it is no library */
+    const struct td_part_file *one = NULL, *program = NULL;
+    bool single = true;
+    for (size_t i = 0; i < p->n_files; i++) {
+        const struct td_part_file *f = &p->files[i];
+        if (is_program(f->name))
+            program = program ? program : f;
+        else if (!one)
+            one = f;
+        else
+            single = single && strcmp(f->name, one->name) == 0;
+    }
+    if (!one && program && l->form && !l->library && !l->file && !l->needed_by &&
+        !td_explain_delay_load(&x->fields)) {
+        /* a program is started, never loaded as a library: the one file of a
+         * start that failed ("`target\debug\app.exe` (exit code: 0xc0000135,
+         * STATUS_DLL_NOT_FOUND)") is the program whose imports the loader
+         * could not resolve, their needer */
+        l->needed_by = program->path;
+        return;
+    }
     if (!l->form || l->library || (l->file && !requirer_only) || (l->needed_by && !requirer_only) ||
-        !one || td_explain_delay_load(&x->fields) ||
-        (l->needed_by && strcmp(td_explain_base_name(l->needed_by), p->files[0].name) == 0))
+        !one || !single || td_explain_delay_load(&x->fields) ||
+        (l->needed_by && strcmp(td_explain_base_name(l->needed_by), one->name) == 0))
         return;
     /* a Windows load that failed for a procedure (ERROR_PROC_NOT_FOUND: Node's
      * "The specified procedure could not be found." over the addon's path,
@@ -1552,11 +1593,11 @@ static void the_one_file(struct td_explain *x)
      * whose import is not found, the symbol's needer */
     if (is(l->kind, TD_KIND_MISSING_SYMBOL)) {
         if (is(l->form, "windows") && !l->symbol)
-            l->needed_by = p->files[0].path;
+            l->needed_by = one->path;
         return;
     }
-    l->library = p->files[0].name;
-    l->file = p->files[0].path;
+    l->library = one->name;
+    l->file = one->path;
 }
 
 /* The row of data/windows_api_homes.tsv for FUNCTION, or NULL. */

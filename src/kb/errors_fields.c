@@ -386,6 +386,21 @@ size_t td_explain_module_span(const char *s)
     return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
 }
 
+const char *td_explain_cython_init(const char *text, size_t *len)
+{
+    const char *best = NULL;
+    for (const char *q = strstr(text, " in init "); q; q = strstr(q + 1, " in init ")) {
+        size_t n = td_explain_module_span(q + 9);
+        while (n && q[9 + n - 1] == '.')
+            n--; /* a sentence's full stop after it */
+        if (n && q[9] != '.') {
+            best = q + 9;
+            *len = n;
+        }
+    }
+    return best;
+}
+
 const char *td_explain_line_start(const char **line, const char **seen, const char *at)
 {
     for (const char *nl; (nl = memchr(*seen, '\n', (size_t)(at - *seen))) != NULL;)

@@ -178,6 +178,12 @@ size_t td_explain_quote_mark(const char *s);
  * walk back per point. */
 const char *td_explain_line_start(const char **line, const char **seen, const char *at);
 
+/* The dotted module of the last Cython init frame in TEXT ("File
+ * \"h5py/h5.pyx\", line 1, in init h5py.h5", IPython's "h5py\\h5.pyx in init
+ * h5py.h5()"): the extension module whose initialisation was running, its
+ * length in *LEN; NULL when the text has none. */
+const char *td_explain_cython_init(const char *text, size_t *len);
+
 /* The length of the dotted Python module name at S ("torch._C"), 0: none. */
 size_t td_explain_module_span(const char *s);
 

@@ -6,6 +6,7 @@
  * a finding follows from raiser, operation and code; the catalogue then
  * adds the known cause (docs/explain.md "How explain reads a text"). */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@ enum {
     MAX_CODES = 160,
     MAX_SOURCES = 16,
     MAX_PACKAGES = 32,
+    MAX_STATUSES = 16,
     TEXT_CAP = 2048,
     NAME_CAP = 512
 };
@@ -48,6 +50,13 @@ struct code_row {
 struct package_row {
     const char *package, *library[3];
 };
+/* data/windows_load_status.tsv: an NTSTATUS a failed image load ends with,
+ * its name and the Win32 error LoadLibrary makes of it */
+struct status_row {
+    uint32_t status;
+    const char *name;
+    int error;
+};
 /* data/cuda_source_modules.tsv; library: windows, linux, macos */
 struct source_row {
     const char *match, *library[3], *detail, *fix, *source;
@@ -66,6 +75,8 @@ static struct {
     size_t n_sources;
     struct package_row packages[MAX_PACKAGES];
     size_t n_packages;
+    struct status_row statuses[MAX_STATUSES];
+    size_t n_statuses;
     struct td_arena arena; /* the tables' text; lives as long as the program */
 } g_rd;
 
@@ -203,6 +214,20 @@ static void load_packages(void)
     }
 }
 
+static void load_statuses(void)
+{
+    static const char *const cols[] = {"status", "name", "error", NULL};
+    struct td_table t;
+    if (!td_table_open(&t, "windows_load_status", cols))
+        return;
+    while (g_rd.n_statuses < MAX_STATUSES && td_table_next(&t)) {
+        struct status_row *r = &g_rd.statuses[g_rd.n_statuses++];
+        r->status = (uint32_t)strtoul(td_table_cell(&t, 0), NULL, 16);
+        r->name = keep(td_table_cell(&t, 1));
+        r->error = atoi(td_table_cell(&t, 2));
+    }
+}
+
 static void load_tables(void)
 {
     if (g_rd.loaded)
@@ -213,6 +238,7 @@ static void load_tables(void)
     load_codes();
     load_sources();
     load_packages();
+    load_statuses();
 }
 
 /* The column of a table with windows, linux and macos columns, in that
@@ -436,6 +462,193 @@ static void read_files(const char *text, struct td_explain_parts *p, struct td_a
         add_file(p, path_start(text, name), end, name, a);
         dot = end - 1;
     }
+}
+
+/* ---- the file a loader's error stands next to ---- */
+
+/* Whether the N-byte suffix EXT is a source or text file's, which no loader
+ * maps: a script or a log quoted before a message is not what failed to load. */
+static bool text_file_suffix(const char *ext, size_t n)
+{
+    static const char *const exts[] = {"py",  "pyx",  "pxd", "c",   "cc",  "cpp",  "cxx",  "h",
+                                       "hpp", "cu",   "m",   "go",  "js",  "ts",   "java", "rs",
+                                       "rb",  "sh",   "bat", "ps1", "txt", "log",  "json", "yaml",
+                                       "yml", "toml", "ini", "cfg", "md",  "html", "xml"};
+    return td_explain_one_of(exts, sizeof exts / sizeof *exts, ext, n);
+}
+
+/* Whether the N bytes at S may name a module a loader opened, whatever its
+ * suffix (a MATLAB .mexw64, a host's plug-in, a program): set off by quotes
+ * (QUOTED) or holding a directory, its last part a name with a suffix of one
+ * to twelve letters and digits that is no text file's; a colon only after a
+ * drive letter ("C:\\", "\\\\?\\C:\\"), so no URL and no command line. */
+static bool module_path(const char *s, size_t n, bool quoted)
+{
+    const char *base = s, *dot = NULL, *end = s + n;
+    bool blank = false;
+    for (const char *q = s; q < end; q++) {
+        bool drive =
+            q > s && isalpha((unsigned char)q[-1]) && (q - 1 == s || q[-2] == '\\' || q[-2] == '/');
+        if (*q == '\n' || (*q == ':' && !drive))
+            return false;
+        blank = blank || *q == ' ' || *q == '\t';
+        if (*q == '/' || *q == '\\')
+            base = q + 1, dot = NULL;
+        else if (*q == '.')
+            dot = q;
+    }
+    /* a quoted sentence is no path; a quoted path may hold blanks when it
+     * starts at a root ("C:\\Program Files\\...", "/Users/a b/..."), which a
+     * command line ("go run cmd\\main.go") does not */
+    bool rooted = strchr("/\\~", *s) || (n > 2 && isalpha((unsigned char)s[0]) && s[1] == ':');
+    if ((!quoted && base == s) || (blank && (base == s || !rooted)))
+        return false;
+    if (!dot || dot == base || !isalpha((unsigned char)dot[1]) || end - dot - 1 > 12)
+        return false;
+    for (const char *q = dot + 1; q < end; q++)
+        if (!isalnum((unsigned char)*q) && *q != '_')
+            return false;
+    return !text_file_suffix(dot + 1, (size_t)(end - dot - 1));
+}
+
+/* The last path set off between RS and RE that may name a module
+ * (module_path), into *START and *END; false when there is none. A quoted
+ * text that is none is passed over, unless its opening mark is a word's
+ * apostrophe ("didn't exit ...: '", paired with the path's opening quote):
+ * then the scan goes on inside it. */
+static bool last_module_path(const char *rs, const char *re, const char **start, const char **end)
+{
+    bool found = false;
+    for (const char *q = rs; q < re;) {
+        const char *close = strchr("'\"`", *q) ? memchr(q + 1, *q, (size_t)(re - q - 1)) : NULL;
+        if (close) {
+            /* a quoted path, or a quoted command line's program, its first word
+             * ("`target\\release\\app.exe D:/models/m.gguf`") */
+            const char *in = q + 1;
+            size_t n = (size_t)(close - in), word = strcspn(in, " \t");
+            bool whole = module_path(in, n, true);
+            if (whole || (word < n && module_path(in, word, true))) {
+                *start = in, *end = whole ? close : in + word, found = true;
+                q = close + 1;
+            } else if (*q == '\'' && q > rs && isalpha((unsigned char)q[-1])) {
+                q++; /* an apostrophe ("didn't"), which may pair with a quote after it */
+            } else {
+                q = close + 1;
+            }
+            continue;
+        }
+        const char *w = q;
+        while (q < re && (unsigned char)*q > ' ' && !strchr("\"'`()<>|,;[]{}", *q))
+            q++;
+        const char *e = q;
+        while (e > w && (e[-1] == ':' || e[-1] == '.'))
+            e--; /* "C:\\x\\a.mexw64:" before the message */
+        if (e > w && module_path(w, (size_t)(e - w), false))
+            *start = w, *end = e, found = true;
+        if (q == w)
+            q++;
+    }
+    return found;
+}
+
+/* The module a loader's error at AT is about, when the text sets its path
+ * off just before the error: on the same line ("Invalid MEX-file 'X':
+ * <message>", "MEX 文件 'X' 无效: <message>", "`X` (exit code: 0xc0000135"), or
+ * at the end of the line before, closed by a colon, when the error starts
+ * its own line ("'X':\n<message>"). Added to P's files unless a file of
+ * that name is there already. */
+static void file_before_error(const char *text, const char *at, struct td_explain_parts *p,
+                              struct td_arena *a)
+{
+    const char *line = at;
+    while (line > text && line[-1] != '\n')
+        line--;
+    const char *rs = line, *re = at;
+    if (strspn(line, " \t>*#") >= (size_t)(at - line)) {
+        if (line == text)
+            return;
+        re = line - 1;
+        while (re > text && strchr(" \t\r", re[-1]))
+            re--;
+        if (re == text || re[-1] != ':')
+            return;
+        for (rs = re; rs > text && rs[-1] != '\n';)
+            rs--;
+    }
+    const char *s, *e;
+    if (!last_module_path(rs, re, &s, &e))
+        return;
+    const char *name = e;
+    while (name > s && name[-1] != '/' && name[-1] != '\\')
+        name--;
+    for (size_t i = 0; i < p->n_files; i++)
+        if (strlen(p->files[i].name) == (size_t)(e - name) &&
+            strncasecmp(p->files[i].name, name, (size_t)(e - name)) == 0)
+            return;
+    add_file(p, s, e, name, a);
+}
+
+/* Whether CODE is a Win32 error a failed image load ends with
+ * (data/windows_load_status.tsv). */
+static bool load_error_code(int code)
+{
+    for (size_t i = 0; i < g_rd.n_statuses; i++)
+        if (g_rd.statuses[i].error == code)
+            return true;
+    return false;
+}
+
+/* Whether the token at S (a word of TEXT) spells an NTSTATUS a failed image
+ * load ends with: in hex ("0xc0000135"), as the signed or unsigned exit code
+ * a shell or subprocess shows (-1073741515, 3221225781), or by name. */
+static bool load_status_at(const char *text, const char *s)
+{
+    if (s > text && (isalnum((unsigned char)s[-1]) || s[-1] == '_' || s[-1] == '-'))
+        return false;
+    bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    bool number =
+        hex || isdigit((unsigned char)s[0]) || (s[0] == '-' && isdigit((unsigned char)s[1]));
+    if (!number && strncmp(s, "STATUS_", 7) != 0)
+        return false;
+    char *end = NULL;
+    uint32_t v = 0;
+    if (hex)
+        v = (uint32_t)strtoull(s + 2, &end, 16);
+    else if (number)
+        v = (uint32_t)strtoll(s, &end, 10);
+    if (number && (end == s || isalnum((unsigned char)*end)))
+        return false;
+    for (size_t i = 0; i < g_rd.n_statuses; i++) {
+        const struct status_row *r = &g_rd.statuses[i];
+        size_t n = strlen(r->name);
+        if (number ? v == r->status
+                   : strncmp(s, r->name, n) == 0 && !isalnum((unsigned char)s[n]) && s[n] != '_')
+            return true;
+    }
+    return false;
+}
+
+/* The modules set off next to a loader's error that names none (the
+ * system's message of a load error in any language, data/windows_error_
+ * messages.tsv; a load's NTSTATUS): whatever their suffix, which the
+ * reading by suffix (read_files) does not know. */
+static void read_files_at_errors(const char *text, struct td_explain_parts *p, struct td_arena *a)
+{
+    size_t n;
+    const struct td_winmsg *m = td_winmsgs(&n);
+    for (size_t i = 0; i < n; i++) {
+        char stem[512];
+        if (!load_error_code(m[i].code) || m[i].stem_len >= sizeof stem)
+            continue;
+        snprintf(stem, sizeof stem, "%.*s", (int)m[i].stem_len, m[i].message);
+        if (strstr(stem, "%1"))
+            continue; /* its insert is the file: the fields read it */
+        for (const char *at = strstr(text, stem); at; at = strstr(at + 1, stem))
+            file_before_error(text, at, p, a);
+    }
+    for (const char *s = text; *s; s++)
+        if ((*s == '0' || *s == '-' || *s == '3' || *s == 'S') && load_status_at(text, s))
+            file_before_error(text, s, p, a);
 }
 
 /* ---- files named together ---- */
@@ -1064,6 +1277,9 @@ static const char *driver_library(const char *platform)
  * file it is about on its own line ("CUDA SETUP: Required library version
  * not found: libbitsandbytes_cuda116.so"), while the text around it may name
  * others (a warning's "Found duplicate ['libcudart.so', ...]"). */
+static const char *file_between(const char *start, const char *end,
+                                const struct td_explain_parts *p, bool last);
+
 static const char *file_on_line(const char *text, regoff_t at, const struct td_explain_parts *p,
                                 bool last)
 {
@@ -1075,6 +1291,14 @@ static const char *file_on_line(const char *text, regoff_t at, const struct td_e
     const char *end = strchr(text + at, '\n');
     if (!end)
         end = text + strlen(text);
+    return file_between(start, end, p, last);
+}
+
+/* The first (or LAST) file of P whose name stands between START and END,
+ * by where it stands, else NULL. */
+static const char *file_between(const char *start, const char *end,
+                                const struct td_explain_parts *p, bool last)
+{
     const char *best = NULL;
     const char *best_at = NULL;
     for (size_t i = 0; i < p->n_files; i++) {
@@ -1333,6 +1557,15 @@ static const char *group_library(const struct raiser_row *r, const char *g, size
     }
     if (r->library && strcmp(r->library, "first-candidate") == 0)
         return first_candidate(g, n, a);
+    if (r->library && strcmp(r->library, "python-extension") == 0) {
+        /* a Python extension module by its module name ("image"): its file,
+         * a .pyd on Windows, a .so elsewhere (docs.python.org, "Building C
+         * and C++ Extensions on Windows") */
+        bool windows = p->platform && strcmp(p->platform, "windows") == 0;
+        char name[256];
+        snprintf(name, sizeof name, "%.*s%s", (int)n, g, windows ? ".pyd" : ".so");
+        return td_arena_strdup(a, name);
+    }
     if (r->library && strcmp(r->library, "suffixed") == 0) {
         /* a bare name a loader completes with the platform's suffix alone, no "lib"
          * (SQLite's load_extension: X, then X.dll, X.so or X.dylib) */
@@ -1414,21 +1647,6 @@ static bool ident_char(char c)
     return c != '\0' && strchr(IDENT_CHARS, c) != NULL;
 }
 
-/* The module of a Cython module's own init frame ("File \"fastremap.pyx\",
- * line 1, in init fastremap"), the last the text has, or NULL. */
-static const char *cython_init_module(const char *text, size_t *len)
-{
-    const char *best = NULL;
-    for (const char *q = strstr(text, " in init "); q; q = strstr(q + 1, " in init ")) {
-        size_t n = ident_span(q + 9);
-        if (n) {
-            best = q + 9;
-            *len = n;
-        }
-    }
-    return best;
-}
-
 /* The module whose import ran into NumPy's C-API check ("A module that was
  * compiled using NumPy 1.x cannot be run in NumPy 2.x"): NumPy names none,
  * the traceback does. A Cython module's own frame is the module itself; else
@@ -1439,9 +1657,14 @@ static const char *cython_init_module(const char *text, size_t *len)
 static const char *importing_module(const char *text, struct td_arena *a)
 {
     size_t best_n = 0;
-    const char *best = cython_init_module(text, &best_n);
-    if (best)
+    const char *best = td_explain_cython_init(text, &best_n);
+    if (best) {
+        /* its file is the last part's ("init h5py.h5": h5py/h5.pyd) */
+        const char *dot = memrchr(best, '.', best_n);
+        if (dot)
+            best_n -= (size_t)(dot + 1 - best), best = dot + 1;
         return td_arena_strndup(a, best, best_n);
+    }
     const char *line_at = text, *seen = text;
     for (const char *q = strstr(text, "import "); q; q = strstr(q + 1, "import ")) {
         const char *line = td_explain_line_start(&line_at, &seen, q);
@@ -1544,6 +1767,15 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
         return interpreter;
     size_t n = 0;
     const char *g = group_text(r, text, m, &n);
+    if (g && !r->library && !memchr(g, '.', n) && !memchr(g, '/', n) && !memchr(g, '\\', n)) {
+        /* a bare word the row took for the library's name is a word of the
+         * message when the message goes on to name a file ("GDExtension
+         * dynamic library not found: C:/x/a.dll" is no library "dynamic") */
+        const char *after = text + m[0].rm_eo, *eol = strchr(after, '\n');
+        const char *named = file_between(after, eol ? eol : after + strlen(after), p, false);
+        if (named)
+            return named;
+    }
     return g ? group_library(r, g, n, p, a) : named_library(r, text, m, p, a);
 }
 
@@ -1969,6 +2201,7 @@ void td_explain_read_on(const char *text, const struct td_explain_fields *f, con
     load_tables();
     memset(p, 0, sizeof *p);
     read_files(text, p, a);
+    read_files_at_errors(text, p, a);
     mark_listed(text, p);
     mark_raisers_of_delay_load(f, p);
     read_symbols(text, p, a);

@@ -330,6 +330,14 @@
 #                                     (docs/explain.md "Session 20: set
 #                                     O36"): held to 14/20 (Windows 11,
 #                                     Linux 3);
+#   tests/cmd/explain_fresh_o35.json -- O35 (session 20), 14 Windows, 3 Linux
+#                                     and 3 macOS texts of 2013-2026 from 20
+#                                     projects, the module whose load failed
+#                                     set off beside the loader's error
+#                                     (MATLAB MEX, GDExtension, addons,
+#                                     plug-ins, cargo's failed starts), open
+#                                     from the start (docs/explain.md
+#                                     "Session 20: set O35"): held to 100%;
 #   tests/cmd/explain_fresh_u1.json -- U (session 19), 30 Windows texts, and 15
 #   tests/cmd/explain_fresh_u2.json    Linux and 15 macOS texts: held out
 #                                     (compressed in tests/heldout/), scored
@@ -715,7 +723,12 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # bare, not as a file (pyzbar, python-magic, shapely, PySDL2, Django's
         # GDAL, .NET's libgdiplus); 1/20 at its first look, 20/20 after
         # (docs/explain.md "Session 20: set O33")
-        fresh("explain_fresh_o33.json", 20, need=1.0)]
+        fresh("explain_fresh_o33.json", 20, need=1.0),
+        # O35 (session 20): open, 20 texts of 2013-2026 from 20 projects
+        # naming the module whose load failed beside the loader's error (a
+        # MEX file, a GDExtension, a program cargo started); 16/20 at its
+        # first look, 20/20 after (docs/explain.md "Session 20: set O35")
+        fresh("explain_fresh_o35.json", 20, need=1.0)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

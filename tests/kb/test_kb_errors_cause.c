@@ -108,9 +108,10 @@ static void windows_codes_in_two_languages(void **state)
 static void ntstatus_and_loadlibrary(void **state)
 {
     static const struct expect cases[] = {
+        /* the program whose start failed is the needer of the DLL not found */
         {"error: process didn't exit successfully: `app.exe` (exit code: 0xc0000135, "
          "STATUS_DLL_NOT_FOUND)",
-         "missing_library", NULL, NULL},
+         "missing_library", NULL, "app.exe"},
         {"exit code: 0xc0000139, STATUS_ENTRYPOINT_NOT_FOUND", "missing_symbol", NULL, NULL},
         {"The application was unable to start correctly (0xc000007b).", "wrong_architecture", NULL,
          NULL},

@@ -184,6 +184,19 @@ static void expect(const char *text, const char *kind, const char *library, cons
     td_explain_free(&x);
 }
 
+/* TEXT read as a load error of KIND that names no library, NEEDED_BY the
+ * file that needed it. */
+static void expect_needer(const char *text, const char *kind, const char *needed_by)
+{
+    struct td_explain x;
+    explain(text, &x);
+    assert_string_equal(x.load.kind, kind);
+    assert_null(x.load.library);
+    assert_non_null(x.load.needed_by);
+    assert_string_equal(x.load.needed_by, needed_by);
+    td_explain_free(&x);
+}
+
 /* TEXT read as a missing symbol: KIND, LIBRARY and SYMBOL all as given. */
 static void expect_symbol(const char *text, const char *kind, const char *library,
                           const char *symbol)
@@ -2205,6 +2218,73 @@ static void o32_no_device_under_wsl(void **state)
                     "text", "WSL");
 }
 
+/* O35: the module a loader's error stands next to, whatever its suffix (a
+ * MATLAB MEX file, a host's plug-in); a program whose start failed with a
+ * load status, the needer; a message's word that is no file; the extension
+ * a Cython init frame or torchvision's warning names. */
+static void o35_files_at_loader_errors(void **state)
+{
+    (void)state;
+    expect("Invalid MEX-file 'C:\\work\\toolbox\\solver.mexw64': The specified module could not "
+           "be found.",
+           "missing_library", "solver.mexw64", NULL);
+    /* the path closes its own line with a colon; the message in Japanese */
+    expect("Invalid MEX-file\n'D:\\a b\\mex\\fit.mexw64':\n"
+           "\xe6\x8c\x87\xe5\xae\x9a\xe3\x81\x95\xe3\x82\x8c\xe3\x81\x9f\xe3\x83\xa2\xe3\x82\xb8"
+           "\xe3\x83\xa5\xe3\x83\xbc\xe3\x83\xab\xe3\x81\x8c\xe8\xa6\x8b\xe3\x81\xa4\xe3\x81\x8b"
+           "\xe3\x82\x8a\xe3\x81\xbe\xe3\x81\x9b\xe3\x82\x93\xe3\x80\x82",
+           "missing_library", "fit.mexw64", NULL);
+    /* words between the path and the message (MATLAB's Chinese form) */
+    expect("MEX \xe6\x96\x87\xe4\xbb\xb6 'E:\\m\\seg.mexw64' \xe6\x97\xa0\xe6\x95\x88: "
+           "\xe6\x89\xbe\xe4\xb8\x8d\xe5\x88\xb0\xe6\x8c\x87\xe5\xae\x9a\xe7\x9a\x84\xe6\xa8\xa1"
+           "\xe5\x9d\x97\xe3\x80\x82",
+           "missing_library", "seg.mexw64", NULL);
+    expect("Cannot load library C:/app/addins/sheet.xll: The specified module could not be found.",
+           "missing_library", "sheet.xll", NULL);
+    /* a quoted script before the message is no module, nor a source file
+     * or a command line (blanks, no root) before a status */
+    static const char *const not_modules[][2] = {
+        {"File \"C:\\x\\run.py\": The specified module could not be found.", "run.py"},
+        {"running `cmd\\version\\main.go` returns `exit status 0xc0000139`", "main.go"},
+        {"`cmd /c tools\\helper.exe` is giving me `exit status 3221225794`", "helper.exe"},
+    };
+    struct td_explain x;
+    for (size_t i = 0; i < sizeof not_modules / sizeof not_modules[0]; i++) {
+        explain(not_modules[i][0], &x);
+        assert_null(file_named(&x.parts, not_modules[i][1]));
+        td_explain_free(&x);
+    }
+    /* cargo's failed start: the program (a quoted command line's first word)
+     * whose imports failed is the needer; no library is named */
+    expect_needer("error: process didn't exit successfully: `target\\release\\tool.exe --in "
+                  "D:/data/x.bin` (exit code: 0xc0000135, STATUS_DLL_NOT_FOUND)",
+                  "missing_library", "target\\release\\tool.exe");
+    /* quoted with the apostrophe's mark, after "didn't" */
+    expect_needer("error: process didn't exit successfully: 'target\\debug\\run.exe D:/m/w.bin' "
+                  "(exit code: 0xc0000135, STATUS_DLL_NOT_FOUND)",
+                  "missing_library", "target\\debug\\run.exe");
+    /* the same status as a signed exit code; an entry point not found */
+    expect_needer("'C:\\x\\app.exe' exited with code -1073741511", "missing_symbol",
+                  "C:\\x\\app.exe");
+    /* a status with no path before it names no file */
+    explain("Process finished with exit code -1073741515 (0xC0000135)", &x);
+    assert_int_equal(x.parts.n_files, 0);
+    td_explain_free(&x);
+    /* "dynamic" of "dynamic library not found" is a word of the message */
+    expect("GDExtension dynamic library not found: C:/g/addons/ext.windows.x86_64.dll",
+           "missing_library", "ext.windows.x86_64.dll", NULL);
+    /* a Cython init frame deeper than the import statement */
+    expect("----> 1 import pkg\npkg\\core.pyx in init pkg.core()\n\nImportError: DLL load failed:",
+           "missing_library", "core", NULL);
+    /* torchvision's warning names its extension module by name */
+    expect("C:\\env\\Lib\\site-packages\\torchvision\\io\\image.py:13: UserWarning: Failed to load "
+           "image Python extension: '[WinError 126] The specified module could not be found.'",
+           "missing_library", "image.pyd", NULL);
+    expect("UserWarning: Failed to load image Python extension: '[WinError 127] The specified "
+           "procedure could not be found.'",
+           "missing_symbol", "image.pyd", NULL);
+}
+
 /* A loader dialog escaped in a JSON log record or a Python repr: the DLL
  * ends before the quote and the brackets that closed the record, and the
  * dialog's full stop (the perturbation test's json_log and repr pastings). */
@@ -2401,6 +2481,7 @@ int main(void)
         cmocka_unit_test(escaped_dialog_names),
         cmocka_unit_test(o36_codes_in_any_spelling),
         cmocka_unit_test(bare_library_names),
+        cmocka_unit_test(o35_files_at_loader_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
