@@ -1754,6 +1754,14 @@ static const char *named_interpreter(const struct td_explain_parts *p)
     return NULL;
 }
 
+/* The file the line of match M in TEXT names after the match, else NULL. */
+static const char *file_named_after(const char *text, const regmatch_t *m,
+                                    const struct td_explain_parts *p)
+{
+    const char *after = text + m[0].rm_eo, *eol = strchr(after, '\n');
+    return file_between(after, eol ? eol : after + strlen(after), p, false);
+}
+
 /* The library a raiser's row names: its pattern's file, the driver, or a name. */
 static const char *row_library(const struct raiser_row *r, const char *text, const regmatch_t *m,
                                const struct td_explain_parts *p, struct td_arena *a)
@@ -1767,12 +1775,12 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
         return interpreter;
     size_t n = 0;
     const char *g = group_text(r, text, m, &n);
-    if (g && !r->library && !memchr(g, '.', n) && !memchr(g, '/', n) && !memchr(g, '\\', n)) {
+    if (g && (!r->library || (bare_row(r) && sentence_word(g, n))) && !memchr(g, '.', n) &&
+        !memchr(g, '/', n) && !memchr(g, '\\', n)) {
         /* a bare word the row took for the library's name is a word of the
          * message when the message goes on to name a file ("GDExtension
          * dynamic library not found: C:/x/a.dll" is no library "dynamic") */
-        const char *after = text + m[0].rm_eo, *eol = strchr(after, '\n');
-        const char *named = file_between(after, eol ? eol : after + strlen(after), p, false);
+        const char *named = file_named_after(text, m, p);
         if (named)
             return named;
     }
@@ -1991,13 +1999,14 @@ static bool captures_listed(const struct raiser_row *r, const char *text, const 
 }
 
 /* Whether bare row R, matched by M in TEXT, captured a word of its sentence
- * rather than a library's name: the row then reads nothing. */
+ * rather than a library's name, and its line names no file after it: the row
+ * then reads nothing ("could not load the required library"). */
 static bool captures_sentence_word(const struct raiser_row *r, const char *text,
-                                   const regmatch_t *m)
+                                   const regmatch_t *m, const struct td_explain_parts *p)
 {
     size_t n = 0;
     const char *g = bare_row(r) ? group_text(r, text, m, &n) : NULL;
-    return g && sentence_word(g, n);
+    return g && sentence_word(g, n) && !file_named_after(text, m, p);
 }
 
 /* Row R's compiled pattern, NULL when it does not compile. */
@@ -2080,7 +2089,7 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
             continue;
         if (captures_listed(r, text, m, p))
             continue; /* "SDL2.dll, ... and zlib1.dll are present": none singled out */
-        if (captures_sentence_word(r, text, m))
+        if (captures_sentence_word(r, text, m, p))
             continue; /* "could not load the required library": no name */
         if (strcmp(r->raiser, "dialog-sentence") == 0 && !message_box_frame(text))
             continue; /* a user's sentence about a DLL, not the dialog's */
