@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages a step needs, only those missing.
 #   install-deps.sh build   what building torchdoctor needs
-#   install-deps.sh test    + what the tests need (toolchains for fixtures, Wine, python3-torch,
+#   install-deps.sh test    + what the tests need (toolchains for fixtures, Wine, python3-torch, libc-l10n
+#                             for glibc's own translations (tests/kb/glibc_l10n.test.sh),
 #                             libpython3.11-dev for a shared-libpython interpreter, munge and
 #                             Slurm for fleet --slurm's single-node cluster)
 #   install-deps.sh bench   + the peer tools the benchmarks compare against
@@ -17,7 +18,7 @@ test_pkgs=(clang lld llvm libclang-rt-14-dev libcmocka-dev gcc-multilib
     g++-mingw-w64-x86-64-win32 g++-mingw-w64-i686-win32 libz-mingw-w64-dev
     wine64 wine binutils file patchelf zip unzip python3 python3-jsonschema python3-packaging python3-torch
     python3-venv python3-pip dpkg-dev lintian man-db groff-base git chromium fonts-dejavu-core
-    libpython3.11-dev man-db groff-base bsdutils zsh fish locales-all
+    libpython3.11-dev man-db groff-base bsdutils zsh fish locales-all libc-l10n
     podman runc busybox-static munge slurmctld slurmd slurm-client)
 bench_pkgs=(hyperfine libtree pax-utils time bc python3-numpy)
 package_pkgs=(dpkg-dev lintian python3 python3-venv python3-pip)

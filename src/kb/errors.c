@@ -340,6 +340,10 @@ static int explain_once(const char *text, size_t len, const char *platform, stru
     struct td_arena *a = &out->arena;
     text = td_explain_shorten(text, &len, &out->shortened, a);
     out->text = text ? td_explain_clean(text, len, a) : NULL;
+    /* glibc's messages in the user's language read as the English every
+       reader below knows */
+    if (out->text)
+        out->text = td_explain_glibc_english(out->text, a);
     if (!out->text) {
         td_err_set(err, "out of memory reading the message");
         return -1;

@@ -27,6 +27,12 @@ const struct td_winmsg *td_winmsgs(size_t *n);
 /* The first message of the table found in TEXT, or NULL. */
 const struct td_winmsg *td_winmsg_find(const char *text);
 
+/* TEXT with every loader message of glibc's in another language
+ * (data/glibc_message_translations.tsv), and the errno text dlerror() puts
+ * after it, replaced by the English glibc prints (errors_l10n.c). Returns
+ * TEXT itself when it holds none, else a copy from A. */
+char *td_explain_glibc_english(char *text, struct td_arena *a);
+
 /* Rewrites S with every known Windows message replaced by a token naming its
  * code (the same for every language), followed by one blank; blanks after
  * the message and its final full stop are dropped. REGEX: S is an ERE, whose

@@ -2424,6 +2424,58 @@ static void bare_library_names(void **state)
     }
 }
 
+/* glibc's loader messages in the user's language (errors_l10n.c,
+ * data/glibc_message_translations.tsv) are read as their English: the
+ * message anywhere, the errno text only right after it and its ": ", a
+ * full-width colon as dlerror()'s ": "; a text with none is the same
+ * pointer. */
+static void glibc_translations_read_as_english(void **state)
+{
+    (void)state;
+    struct td_arena a = {0};
+    char zh[] =
+        "ImportError: libfoo.so.1: \u65e0\u6cd5\u6253\u5f00\u5171\u4eab\u5bf9\u8c61\u6587\u4ef6: "
+        "\u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55";
+    assert_string_equal(td_explain_glibc_english(zh, &a),
+                        "ImportError: libfoo.so.1: cannot open shared object file: No such file or "
+                        "directory");
+    char de[] =
+        "UnsatisfiedLinkError: /x/libglass.so: Kann die Shared-Object-Datei nicht \u00f6ffnen: "
+        "Datei oder Verzeichnis nicht gefunden (Possible cause: ...)";
+    assert_string_equal(
+        td_explain_glibc_english(de, &a),
+        "UnsatisfiedLinkError: /x/libglass.so: cannot open shared object file: No such "
+        "file or directory (Possible cause: ...)");
+    /* a full-width colon on either side, the class kept in the message */
+    char cjk[] =
+        "OSError: libbar.so\uff1a\u65e0\u6cd5\u6253\u5f00\u5171\u4eab\u5bf9\u8c61\u6587\u4ef6\uff1a"
+        "\u6743\u9650\u4e0d\u591f";
+    assert_string_equal(td_explain_glibc_english(cjk, &a),
+                        "OSError: libbar.so: cannot open shared object file: Permission denied");
+    char cls[] = "ImportError: /a/b.so: \u9519\u8bef\u7684 ELF \u7c7b\uff1aELFCLASS32";
+    assert_string_equal(td_explain_glibc_english(cls, &a),
+                        "ImportError: /a/b.so: wrong ELF class: ELFCLASS32");
+    /* strerror's text alone is another program's message: left as it is */
+    char alone[] = "cp: cannot stat 'x': \u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55";
+    assert_ptr_equal(td_explain_glibc_english(alone, &a), alone);
+    char english[] =
+        "ImportError: libfoo.so.1: cannot open shared object file: No such file or directory";
+    assert_ptr_equal(td_explain_glibc_english(english, &a), english);
+    td_arena_free(&a);
+
+    /* and explain answers the Chinese line as the English one */
+    struct td_explain x;
+    explain("SqliteError: ../../resources/libsimple.so: "
+            "\u65e0\u6cd5\u6253\u5f00\u5171\u4eab\u5bf9\u8c61"
+            "\u6587\u4ef6: \u6ca1\u6709\u90a3\u4e2a\u6587\u4ef6\u6216\u76ee\u5f55\n",
+            &x);
+    assert_non_null(x.load.kind);
+    assert_string_equal(x.load.kind, "missing_library");
+    assert_non_null(x.load.library);
+    assert_non_null(strstr(x.load.library, "libsimple.so"));
+    td_explain_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2482,6 +2534,7 @@ int main(void)
         cmocka_unit_test(o36_codes_in_any_spelling),
         cmocka_unit_test(bare_library_names),
         cmocka_unit_test(o35_files_at_loader_errors),
+        cmocka_unit_test(glibc_translations_read_as_english),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
