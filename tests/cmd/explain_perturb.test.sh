@@ -40,6 +40,7 @@
 # explain_fresh_o31.json (open),
 # explain_fresh_o32.json (open),
 # explain_fresh_u1.json and explain_fresh_u2.json (opened),
+# explain_fresh_o37.json (open),
 # explain_families.json and the composed explain_shapes.json) is perturbed the ways users paste it -- user names,
 # drive letters and folders changed; versions bumped; hard-wrapped at 80
 # columns (inside words too); only its last line; each line behind a log
@@ -108,6 +109,7 @@ for name in ("explain_corpus.json", "explain_heldout.json", "explain_fresh_a.jso
              "explain_fresh_o31.json",
              "explain_fresh_o32.json",
              "explain_fresh_u1.json", "explain_fresh_u2.json",
+             "explain_fresh_o37.json",
              "explain_families.json",
              "explain_shapes.json"):
     path = os.path.join(here, name)
