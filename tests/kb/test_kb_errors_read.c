@@ -2247,6 +2247,13 @@ static void o37_windows_start_failures(void **state)
            "\xef\xbc\x8c\xe6\x88\x96\xe4\xbd\xbf\xe7\x94\xa8\xe5\x91\xbd\xe4\xbb\xa4\xe8\xa1\x8c "
            "sxstrace.exe \xe5\xb7\xa5\xe5\x85\xb7\xe3\x80\x82",
            "missing_library", NULL, NULL);
+    /* the dialog cut before sxstrace, and Windows XP's wording of it */
+    expect("Error: The application has failed to start because its side-by-side configuration is "
+           "incorrect.",
+           "missing_library", NULL, NULL);
+    expect("This application has failed to start because the application configuration is "
+           "incorrect. Reinstalling the application may fix this problem.",
+           "missing_library", NULL, NULL);
     expect("After building, when I run RpcView.exe I get this error:\n\n\"The application "
            "failed to start because no Qt platform plugin could be initialized\"",
            "missing_library", "qwindows.dll", NULL);
