@@ -1695,6 +1695,85 @@ static const char *importing_module(const char *text, struct td_arena *a)
     return best && best_n ? td_arena_strndup(a, best, best_n) : NULL;
 }
 
+/* Whether C can be part of an assembly's name ("Microsoft.VC90.CRT",
+ * "Microsoft.Windows.Common-Controls"). */
+static bool assembly_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '.' || c == '_' || c == '-';
+}
+
+/* The assembly whose identity (NAME,attribute="...",...: how the
+ * side-by-side loader prints one, in its event and in sxstrace) starts
+ * before the comma at C, or NULL; *N its length. An attribute's quoted
+ * value before a comma is no name. */
+static const char *identity_before(const char *text, const char *c, size_t *n)
+{
+    static const char *const attributes[] = {
+        "processorArchitecture=", "publicKeyToken=", "type=", "version=", "language="};
+    bool attribute = false;
+    for (size_t i = 0; i < sizeof attributes / sizeof *attributes && !attribute; i++)
+        attribute = strncmp(c + 1, attributes[i], strlen(attributes[i])) == 0;
+    const char *s = c;
+    while (s > text && assembly_char(s[-1]))
+        s--;
+    if (!attribute || s == c || !isalpha((unsigned char)*s) || !memchr(s, '.', (size_t)(c - s)))
+        return NULL;
+    *n = (size_t)(c - s);
+    return s;
+}
+
+/* The DLL of the side-by-side assembly an activation-context failure could
+ * not find (data/sxs_assemblies.tsv), or NULL. The assembly is the one of
+ * sxstrace's ERROR line ("ERROR: Cannot resolve reference NAME,..."), else
+ * the last identity the text prints: the event names the program's
+ * identity first and the dependent assembly last, sxstrace the reference
+ * it was resolving when it gave up. */
+static const char *sxs_assembly_library(const char *text, struct td_arena *a)
+{
+    const char *name = NULL;
+    size_t n = 0;
+    bool on_error = false;
+    for (const char *c = strchr(text, ','); c; c = strchr(c + 1, ',')) {
+        size_t len;
+        const char *s = identity_before(text, c, &len);
+        if (!s)
+            continue;
+        const char *line = s;
+        while (line > text && line[-1] != '\n')
+            line--;
+        const char *e = strstr(line, "ERROR");
+        bool error = e && e < s;
+        if (error || !on_error) {
+            name = s, n = len;
+            on_error = on_error || error;
+        }
+    }
+    if (!name)
+        return NULL;
+    static const char *const cols[] = {"assembly", "library", NULL};
+    struct td_table t;
+    if (!td_table_open(&t, "sxs_assemblies", cols))
+        return NULL;
+    while (td_table_next(&t)) {
+        const char *assembly = td_table_cell(&t, 0);
+        if (strlen(assembly) == n && strncasecmp(assembly, name, n) == 0)
+            return td_arena_strdup(a, td_table_cell(&t, 1));
+    }
+    return NULL;
+}
+
+/* Qt's default platform plugin, the one a message that names none failed
+ * to initialise: windows, cocoa on macOS, xcb elsewhere (the file of "q"
+ * and the key, as Qt names its plugins). */
+static const char *qt_platform_library(const char *platform, struct td_arena *a)
+{
+    const char *key = !platform                          ? "qxcb"
+                      : strcmp(platform, "windows") == 0 ? "qwindows"
+                      : strcmp(platform, "macos") == 0   ? "qcocoa"
+                                                         : "qxcb";
+    return mapped_library(key, strlen(key), platform, a);
+}
+
 /* The library row R's library column names when its pattern captured no
  * file: a fixed name, one for the platform, or one the text implies. */
 static const char *named_library(const struct raiser_row *r, const char *text, const regmatch_t *m,
@@ -1726,6 +1805,10 @@ static const char *named_library(const struct raiser_row *r, const char *text, c
         return NULL; /* the module the text imports: errors_cause.c reads it */
     if (strcmp(r->library, "importing-module") == 0)
         return importing_module(text, a);
+    if (strcmp(r->library, "sxs-assembly") == 0)
+        return sxs_assembly_library(text, a);
+    if (strcmp(r->library, "qt-platform") == 0)
+        return qt_platform_library(p->platform, a);
     if (strcmp(r->library, "first-file") == 0 || strcmp(r->library, "last-file") == 0) {
         bool last = r->library[0] == 'l';
         const char *near = m ? file_on_line(text, m[0].rm_so, p, last) : NULL;

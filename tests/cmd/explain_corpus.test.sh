@@ -360,6 +360,12 @@
 #                                     shared library"), open from the start
 #                                     (docs/explain.md "Session 20: set
 #                                     O33"): held to 100%;
+#   tests/cmd/explain_fresh_o37.json -- O37 (session 20), 25 Windows texts of
+#                                     2022-2026 from 25 projects, a program
+#                                     or module that would not load or
+#                                     start, open from the start
+#                                     (docs/explain.md "Session 20: set
+#                                     O37"): held to 21/25;
 #   tests/cmd/explain_negatives_u3.json -- U's 30 negatives (10 per platform),
 #                                     held out with U, opened in session 20;
 #   tests/cmd/explain_negatives.json -- the negative set (session 17), 40 real
@@ -745,7 +751,14 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # naming the module whose load failed beside the loader's error (a
         # MEX file, a GDExtension, a program cargo started); 16/20 at its
         # first look, 20/20 after (docs/explain.md "Session 20: set O35")
-        fresh("explain_fresh_o35.json", 20, need=1.0)]
+        fresh("explain_fresh_o35.json", 20, need=1.0),
+        # O37 (session 20): open, 25 Windows texts of 2022-2026 from 25
+        # projects that would not load or start, half outside Python; 17/25
+        # at its first look, 21/25 after (side-by-side assemblies, Qt's
+        # unnamed platform plugin, Unreal's plugin module, a file that is no
+        # PE image, a retold missing-DLL dialog; docs/explain.md "Session 20:
+        # set O37")
+        fresh("explain_fresh_o37.json", 25, need=0.84)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

@@ -2285,6 +2285,72 @@ static void o35_files_at_loader_errors(void **state)
            "missing_symbol", "image.pyd", NULL);
 }
 
+/* Set O37: Windows start failures that no code or file name announces. The
+ * side-by-side loader's event and sxstrace name an assembly (NAME,attribute=
+ * ...), in whatever display language the rest is: the finding names the
+ * assembly's DLL, the one of sxstrace's ERROR line before any other. Its
+ * dialog names the sxstrace tool in every language. Qt's "no Qt platform
+ * plugin could be initialized" names no plugin: the platform's default one;
+ * Unreal's plugin message names the module; the Dependencies tool's "is not
+ * a valid PE-COFF file" a file that is no DLL; "I don't have X.dll" retells
+ * the missing-DLL dialog. */
+static void o37_windows_start_failures(void **state)
+{
+    (void)state;
+    expect("Activation context generation failed for \"C:\\Program Files (x86)\\Graphviz "
+           "2.28\\bin\\smyrna.exe\". Dependent Assembly Microsoft.VC90.DebugCRT,"
+           "processorArchitecture=\"x86\",publicKeyToken=\"1fc8b3b9a1e18e3b\",type=\"win32\","
+           "version=\"9.0.21022.8\" could not be found. Please use sxstrace.exe for detailed "
+           "diagnosis.",
+           "missing_library", "msvcr90d.dll", NULL);
+    expect("Fehler beim Generieren des Aktivierungskontextes f\xc3\xbcr "
+           "\"D:\\programme\\graphviz\\bin\\edgepaint.exe\". Die abh\xc3\xa4ngige Assemblierung "
+           "\"Microsoft.VC90.CRT,processorArchitecture=\"x86\",publicKeyToken=\"1fc8b3b9a1e18e3b\","
+           "type=\"win32\",version=\"9.0.21022.8\"\" konnte nicht gefunden werden. Verwenden Sie "
+           "f\xc3\xbcr eine detaillierte Diagnose das Programm \"sxstrace.exe\".",
+           "missing_library", "msvcr90.dll", NULL);
+    /* the reference sxstrace gave up on, not the last one the manifest lists */
+    expect("INFO: Reference: Microsoft.VC90.MFC,processorArchitecture=\"x86\","
+           "publicKeyToken=\"1fc8b3b9a1e18e3b\",type=\"win32\",version=\"9.0.21022.8\"\n"
+           "ERROR: Cannot resolve reference Microsoft.VC90.MFC,processorArchitecture=\"x86\","
+           "publicKeyToken=\"1fc8b3b9a1e18e3b\",type=\"win32\",version=\"9.0.21022.8\".\n"
+           "INFO: Reference: Microsoft.Windows.Common-Controls,language=\"*\","
+           "processorArchitecture=\"x86\",publicKeyToken=\"6595b64144ccf1df\",type=\"win32\","
+           "version=\"6.0.0.0\"\nERROR: Activation Context generation failed.",
+           "missing_library", "mfc90.dll", NULL);
+    expect("\xe5\xba\x94\xe7\x94\xa8\xe7\xa8\x8b\xe5\xba\x8f\xe6\x97\xa0\xe6\xb3\x95\xe5\x90\xaf"
+           "\xe5\x8a\xa8\xef\xbc\x8c\xe5\x9b\xa0\xe4\xb8\xba\xe5\xba\x94\xe7\x94\xa8\xe7\xa8\x8b"
+           "\xe5\xba\x8f\xe7\x9a\x84\xe5\xb9\xb6\xe8\xa1\x8c\xe9\x85\x8d\xe7\xbd\xae\xe4\xb8\x8d"
+           "\xe6\xad\xa3\xe7\xa1\xae\xe3\x80\x82\xe6\x9c\x89\xe5\x85\xb3\xe8\xaf\xa6\xe7\xbb\x86"
+           "\xe4\xbf\xa1\xe6\x81\xaf\xef\xbc\x8c\xe8\xaf\xb7\xe5\x8f\x82\xe9\x98\x85\xe5\xba\x94"
+           "\xe7\x94\xa8\xe7\xa8\x8b\xe5\xba\x8f\xe4\xba\x8b\xe4\xbb\xb6\xe6\x97\xa5\xe5\xbf\x97"
+           "\xef\xbc\x8c\xe6\x88\x96\xe4\xbd\xbf\xe7\x94\xa8\xe5\x91\xbd\xe4\xbb\xa4\xe8\xa1\x8c "
+           "sxstrace.exe \xe5\xb7\xa5\xe5\x85\xb7\xe3\x80\x82",
+           "missing_library", NULL, NULL);
+    /* the dialog cut before sxstrace, and Windows XP's wording of it */
+    expect("Error: The application has failed to start because its side-by-side configuration is "
+           "incorrect.",
+           "missing_library", NULL, NULL);
+    expect("This application has failed to start because the application configuration is "
+           "incorrect. Reinstalling the application may fix this problem.",
+           "missing_library", NULL, NULL);
+    expect("After building, when I run RpcView.exe I get this error:\n\n\"The application "
+           "failed to start because no Qt platform plugin could be initialized\"",
+           "missing_library", "qwindows.dll", NULL);
+    expect("Then I tried to analyze the missing dependencies with \"DependenciesGui\" - Tool.\n"
+           "This one says: SDRunoPlugin_fax.dll is not a valid PE-COFF file.",
+           "not_a_library", "SDRunoPlugin_fax.dll", NULL);
+    expect("everytime i double click on the steam version, it says that i dont have "
+           "unityplayer.dll, need now!!!",
+           "missing_library", "unityplayer.dll", NULL);
+    expect("Plugin 'Llama' failed to load because module 'LlamaCore' could not be loaded.  There "
+           "may be an operating system error or the module may not be properly set up.",
+           "missing_library", "LlamaCore", NULL);
+    expect("Plugin 'Llama' failed to load because module 'LlamaCore' could not be initialized "
+           "successfully after it was loaded.",
+           "init_failure", "LlamaCore", NULL);
+}
+
 /* A loader dialog escaped in a JSON log record or a Python repr: the DLL
  * ends before the quote and the brackets that closed the record, and the
  * dialog's full stop (the perturbation test's json_log and repr pastings). */
@@ -2530,6 +2596,7 @@ int main(void)
         cmocka_unit_test(o30_framework_words),
         cmocka_unit_test(o31_own_words),
         cmocka_unit_test(o32_no_device_under_wsl),
+        cmocka_unit_test(o37_windows_start_failures),
         cmocka_unit_test(escaped_dialog_names),
         cmocka_unit_test(o36_codes_in_any_spelling),
         cmocka_unit_test(bare_library_names),
