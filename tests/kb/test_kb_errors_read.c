@@ -610,7 +610,7 @@ static void symbol_roles(void **state)
            "    from . import _C\n"
            "ImportError: DLL load failed while importing _C: The specified procedure cannot be "
            "found.",
-           "missing_symbol", "_C", NULL);
+           "missing_symbol", "_C.pyd", NULL);
 }
 
 /* Session 13 (set K, Windows): each rule about a message's structure that
@@ -1780,7 +1780,7 @@ static void o19_dotnet_dll_in_any_language(void **state)
     /* Python's "DLL load failed while importing X:" prints no code: the Italian 127 gives it */
     expect("ImportError: DLL load failed while importing _C: Impossibile trovare la procedura "
            "specificata.",
-           "missing_symbol", "_C", NULL);
+           "missing_symbol", "_C.pyd", NULL);
 }
 
 /* Set O20 (docs/explain.md "Session 17: set O20"): the newest releases'
@@ -2087,20 +2087,20 @@ static void o28_retyped_windows_forms(void **state)
     (void)state;
     expect("Import Error: Dll load failed while importing QtGui: The specified procedure was not "
            "found",
-           "missing_symbol", "QtGui", NULL);
-    expect("DLLLoad failed while importing QtCore.", "missing_library", "QtCore", NULL);
+           "missing_symbol", "QtGui.pyd", NULL);
+    expect("DLLLoad failed while importing QtCore.", "missing_library", "QtCore.pyd", NULL);
     expect("dll load failed while importing cv2: The specified module could not be found.",
-           "missing_library", "cv2", NULL);
+           "missing_library", "cv2.pyd", NULL);
     /* the format's own words are left as they are; a dotted name keeps its dots */
     expect("ImportError: DLL load failed while importing scipy.linalg._fblas.", "missing_library",
-           "_fblas", NULL);
+           "_fblas.pyd", NULL);
     expect("a system-error message is showing stating that libcrypto-1_1-x64.dll can not be found.",
            "missing_library", "libcrypto-1_1-x64.dll", NULL);
     /* an issue's title in title case is read again in sentence case */
     expect("Could Not Find Module 'C:\\x\\llama.dll' (Or One Of Its Dependencies)",
            "missing_library", "llama.dll", NULL);
     expect("Dll Load Failed While Importing _C: The Specified Procedure Could Not Be Found",
-           "missing_symbol", "_C", NULL);
+           "missing_symbol", "_C.pyd", NULL);
     expect("Could Not Locate zlibwapi.dll", "missing_library", "zlibwapi.dll", NULL);
     {
         struct td_explain y;
