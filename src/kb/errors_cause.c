@@ -1061,11 +1061,21 @@ static const char *confirm_deps(struct td_explain *x)
     return "torchdoctor check";
 }
 
+/* Whether FILE is MODULE's own file: MODULE (a module's bare name, as a
+ * form read it from "while importing cv2") with a suffix after a dot. */
+static bool file_of_module(const char *file, const char *module)
+{
+    size_t n = module ? strlen(module) : 0;
+    return file && n && !strchr(module, '.') && strncmp(file, module, n) == 0 && file[n] == '.' &&
+           file[n + 1] && !strchr(file + n + 1, '.');
+}
+
 /* The raiser the structural reading named (errors_read.c): a message that
  * no loader form reads (cuDNN's, CTranslate2's, NVRTC's, the driver's, ...)
  * becomes a load error of the raiser's kind, about the file it names; a
  * load form keeps its reading, but the code of the raiser's message decides
- * its kind ("Could not load library X. Error code 193"). */
+ * its kind ("Could not load library X. Error code 193"), and the file
+ * the raiser names stands for the module the form read (CPython's). */
 static void from_raiser(struct td_explain *x)
 {
     struct td_explain_load *l = &x->load;
@@ -1085,6 +1095,9 @@ static void from_raiser(struct td_explain *x)
     if (l->form && !empty_form) {
         if (is(p->operation, "load") && is(l->kind, TD_KIND_MISSING_LIBRARY))
             l->kind = p->raiser_kind;
+        /* the module of CPython's failed import (cv2) is its file (cv2.pyd) */
+        if (is(l->form, "python-import") && file_of_module(p->raiser_library, l->library))
+            l->library = p->raiser_library;
         return;
     }
     l->form = p->raiser;
@@ -1236,8 +1249,11 @@ static void add_raiser(struct td_explain *x, size_t cap)
  * a companion built for it. */
 static bool torch_module(const char *text, const char *module)
 {
+    /* a module's file (_C.pyd) stands for the module */
+    const char *suffix = strrchr(module, '.');
+    int n_module = suffix ? (int)(suffix - module) : (int)strlen(module);
     char dotted[128];
-    snprintf(dotted, sizeof dotted, "torch.%s", module);
+    snprintf(dotted, sizeof dotted, "torch.%.*s", n_module, module);
     size_t n = strlen(dotted);
     for (const char *p = strstr(text, dotted); p; p = strstr(p + 1, dotted)) {
         char next = p[n];
@@ -1388,7 +1404,10 @@ static void file_role(struct td_explain *x)
     if (!l->role && (has(x->text, "torch\\__init__.py") || has(x->text, "torch/__init__.py")) &&
         has(x->text, "ctypes"))
         l->role = "torch"; /* torch's own DLL preload, whatever file it was at */
-    if (!l->role && l->library && has(x->text, "DLL load failed"))
+    /* CPython's failed import: torch's own when the traceback imports the
+     * module from torch (torch._C, read as _C or as its file _C.pyd) */
+    bool module_role = !l->role || is(l->role, "python_extension");
+    if (module_role && l->library && has(x->text, "DLL load failed"))
         l->role = torch_module(x->text, l->library) ? "torch" : "python_extension";
 }
 

@@ -402,9 +402,9 @@ static void python_and_torch_wordings(void **state)
     static const struct expect cases[] = {
         {"ImportError: DLL load failed while importing fbgemm: The specified module could not be "
          "found.",
-         "missing_library", "fbgemm", NULL},
+         "missing_library", "fbgemm.pyd", NULL},
         {"ImportError: DLL load failed while importing _C: 找不到指定的模块。", "missing_library",
-         "_C", NULL},
+         "_C.pyd", NULL},
         {"    from torch._C import *\nImportError: DLL load failed: The specified module could "
          "not be found.",
          "missing_library", "_C", NULL},

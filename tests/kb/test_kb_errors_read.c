@@ -610,7 +610,7 @@ static void symbol_roles(void **state)
            "    from . import _C\n"
            "ImportError: DLL load failed while importing _C: The specified procedure cannot be "
            "found.",
-           "missing_symbol", "_C", NULL);
+           "missing_symbol", "_C.pyd", NULL);
 }
 
 /* Session 13 (set K, Windows): each rule about a message's structure that
@@ -1780,7 +1780,7 @@ static void o19_dotnet_dll_in_any_language(void **state)
     /* Python's "DLL load failed while importing X:" prints no code: the Italian 127 gives it */
     expect("ImportError: DLL load failed while importing _C: Impossibile trovare la procedura "
            "specificata.",
-           "missing_symbol", "_C", NULL);
+           "missing_symbol", "_C.pyd", NULL);
 }
 
 /* Set O20 (docs/explain.md "Session 17: set O20"): the newest releases'
@@ -2087,20 +2087,20 @@ static void o28_retyped_windows_forms(void **state)
     (void)state;
     expect("Import Error: Dll load failed while importing QtGui: The specified procedure was not "
            "found",
-           "missing_symbol", "QtGui", NULL);
-    expect("DLLLoad failed while importing QtCore.", "missing_library", "QtCore", NULL);
+           "missing_symbol", "QtGui.pyd", NULL);
+    expect("DLLLoad failed while importing QtCore.", "missing_library", "QtCore.pyd", NULL);
     expect("dll load failed while importing cv2: The specified module could not be found.",
-           "missing_library", "cv2", NULL);
+           "missing_library", "cv2.pyd", NULL);
     /* the format's own words are left as they are; a dotted name keeps its dots */
     expect("ImportError: DLL load failed while importing scipy.linalg._fblas.", "missing_library",
-           "_fblas", NULL);
+           "_fblas.pyd", NULL);
     expect("a system-error message is showing stating that libcrypto-1_1-x64.dll can not be found.",
            "missing_library", "libcrypto-1_1-x64.dll", NULL);
     /* an issue's title in title case is read again in sentence case */
     expect("Could Not Find Module 'C:\\x\\llama.dll' (Or One Of Its Dependencies)",
            "missing_library", "llama.dll", NULL);
     expect("Dll Load Failed While Importing _C: The Specified Procedure Could Not Be Found",
-           "missing_symbol", "_C", NULL);
+           "missing_symbol", "_C.pyd", NULL);
     expect("Could Not Locate zlibwapi.dll", "missing_library", "zlibwapi.dll", NULL);
     {
         struct td_explain y;
@@ -2542,6 +2542,86 @@ static void glibc_translations_read_as_english(void **state)
     td_explain_free(&x);
 }
 
+/* CPython's own ImportError for an extension module Windows would not load
+ * (Python/dynload_win.c): "DLL load failed while importing X: <system
+ * message>" from 3.8, "DLL load failed: <system message>" before. CPython is
+ * the raiser, not a program's own words about some DLL; the module's file
+ * X.pyd is the library, the message's code the kind, and the module of a
+ * pre-3.8 text the traceback's import. */
+static void expect_cpython(const char *text, const char *kind, const char *library,
+                           const char *role)
+{
+    struct td_explain x;
+    explain(text, &x);
+    assert_non_null(x.parts.raiser);
+    assert_string_equal(x.parts.raiser, "cpython");
+    assert_non_null(x.load.kind);
+    assert_string_equal(x.load.kind, kind);
+    assert_non_null(x.load.library);
+    assert_string_equal(x.load.library, library);
+    if (role) {
+        assert_non_null(x.load.role);
+        assert_string_equal(x.load.role, role);
+    }
+    /* the first cause is CPython's own, unless the catalogue knows the text */
+    bool catalogued = x.load.n_causes && x.load.causes[0].id;
+    const struct td_explain_cause *c = &x.load.causes[catalogued ? 1 : 0];
+    assert_true(x.load.n_causes > (size_t)catalogued);
+    assert_non_null(strstr(c->source, "Python/dynload_win.c"));
+    td_explain_free(&x);
+}
+
+static void cpython_dll_load_failed(void **state)
+{
+    (void)state;
+    expect_cpython("ImportError: DLL load failed while importing cv2: The specified module could "
+                   "not be found.",
+                   "missing_library", "cv2.pyd", "python_extension");
+    expect_cpython("ImportError: DLL load failed while importing _pywrap_tensorflow_internal: The "
+                   "specified module could not be found.",
+                   "missing_library", "_pywrap_tensorflow_internal.pyd", "python_extension");
+    /* the code decides the kind: 127, 193, 1114, in the user's language too */
+    expect_cpython("ImportError: DLL load failed while importing _ext: The specified procedure "
+                   "could not be found.",
+                   "missing_symbol", "_ext.pyd", NULL);
+    expect_cpython("ImportError: DLL load failed while importing cv2: %1 is not a valid Win32 "
+                   "application.",
+                   "wrong_architecture", "cv2.pyd", NULL);
+    expect_cpython("ImportError: DLL load failed while importing cv2: Le module sp\u00e9cifi\u00e9 "
+                   "est introuvable.",
+                   "missing_library", "cv2.pyd", NULL);
+    /* Windows had no text for the code: CPython prints the number */
+    expect_cpython("ImportError: DLL load failed with error code 126 while importing foo",
+                   "missing_library", "foo.pyd", NULL);
+    /* torch._C in the traceback: torch's own extension */
+    expect_cpython("  File \"C:\\py\\lib\\site-packages\\torch\\__init__.py\", line 139, in "
+                   "<module>\n    from torch._C import *\nImportError: DLL load failed while "
+                   "importing _C: A dynamic link library (DLL) initialization routine failed.",
+                   "init_failure", "_C.pyd", "torch");
+    /* the catalogue's row for torch's _C still ranks first */
+    struct td_explain x;
+    explain("ImportError: DLL load failed while importing _C: The specified procedure could not "
+            "be found.",
+            &x);
+    assert_true(x.load.n_causes > 1);
+    assert_non_null(x.load.causes[0].id);
+    assert_string_equal(x.load.causes[0].id, "win-dllload-c-procedure");
+    assert_string_equal(x.load.library, "_C.pyd");
+    td_explain_free(&x);
+    /* before 3.8 the message names no module: the traceback's import does */
+    expect_cpython("  File \"x.py\", line 1, in <module>\n    from tensorflow.python import "
+                   "pywrap_tensorflow\nImportError: DLL load failed: %1 is not a valid Win32 "
+                   "application.",
+                   "wrong_architecture", "pywrap_tensorflow", NULL);
+    /* another program's "DLL load failed: " with a number or a path is not CPython's */
+    explain("DLL load failed: C:\\x\\foo.dll | The specified module could not be found.", &x);
+    assert_true(!x.parts.raiser || strcmp(x.parts.raiser, "cpython") != 0);
+    td_explain_free(&x);
+    explain("plugin: DLL load failed: 126", &x);
+    assert_true(!x.parts.raiser || strcmp(x.parts.raiser, "cpython") != 0);
+    td_explain_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2602,6 +2682,7 @@ int main(void)
         cmocka_unit_test(bare_library_names),
         cmocka_unit_test(o35_files_at_loader_errors),
         cmocka_unit_test(glibc_translations_read_as_english),
+        cmocka_unit_test(cpython_dll_load_failed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
