@@ -29,6 +29,7 @@ struct pattern {
 
 struct row {
     const char *id, *pattern, *platform, *error_code, *kind, *cause, *fix, *source, *condition;
+    const char *provenance; /* what the thread established, apart from the cause; NULL */
     bool regex;
     enum td_severity severity;
     struct pattern as_written, neutral;
@@ -249,7 +250,7 @@ static int load_catalogue(struct td_err *err)
         r->platform = td_arena_strdup(a, cells[col[3]]);
         r->error_code = strcmp(cells[col[4]], "-") ? td_arena_strdup(a, cells[col[4]]) : NULL;
         r->kind = td_arena_strdup(a, cells[col[5]]);
-        r->cause = td_arena_strdup(a, cells[col[6]]);
+        r->cause = td_explain_split_cause(td_arena_strdup(a, cells[col[6]]), a, &r->provenance);
         r->fix = td_arena_strdup(a, cells[col[7]]);
         r->source = td_arena_strdup(a, cells[col[8]]);
         r->condition = strcmp(cells[col[10]], "-") ? td_arena_strdup(a, cells[col[10]]) : NULL;
@@ -379,6 +380,7 @@ static int explain_once(const char *text, size_t len, const char *platform, stru
         m.cause = r->cause;
         m.fix = r->fix;
         m.source = r->source;
+        m.provenance = r->provenance;
         m.condition = r->condition;
         m.error_code = r->error_code;
         m.platform = r->platform;

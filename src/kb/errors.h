@@ -107,9 +107,11 @@ struct td_explain_cause {
     const char *kind, *detail, *fix;
     const char *confirm; /* the one command that tells this cause from the others */
     const char *source;
-    const char *id;        /* the catalogue row it comes from, NULL for a general cause */
-    const char *condition; /* the row's version condition ("torch=2.4.0"), NULL */
-    bool contradicted;     /* the text shows a version outside the condition */
+    const char *provenance; /* how far the source established it (a catalogue row's
+                               "Undiagnosed in thread"), NULL */
+    const char *id;         /* the catalogue row it comes from, NULL for a general cause */
+    const char *condition;  /* the row's version condition ("torch=2.4.0"), NULL */
+    bool contradicted;      /* the text shows a version outside the condition */
 };
 
 enum { TD_EXPLAIN_MAX_CAUSES = 6 };
@@ -141,7 +143,9 @@ struct td_explain_load {
 /* One catalogue row that matched. Strings point into the embedded table. */
 struct td_explain_match {
     const char *id, *kind, *cause, *fix, *source, *error_code, *platform;
-    const char *condition; /* the versions the cause holds for ("torch=2.4.0"), NULL: any */
+    const char *provenance; /* the source established no cause: how the cause was reached
+                               (td_explain_split_cause), NULL */
+    const char *condition;  /* the versions the cause holds for ("torch=2.4.0"), NULL: any */
     enum td_severity severity;
     size_t specificity;      /* the rule of docs/errors.md; language-neutral matches count less */
     bool language_neutral;   /* matched only once messages were mapped to their codes */
@@ -210,6 +214,14 @@ char *td_explain_sentence_case(const char *text, size_t len, struct td_arena *a)
 
 /* The value of placeholder NAME ("file", "symbol") in M, or NULL. */
 const char *td_explain_capture(const struct td_explain_match *m, const char *name);
+
+/* An errors.tsv cause CELL read apart from its provenance (docs/errors.md
+ * "Sources and honesty rules"): a cell opening "Undiagnosed in thread[ (a
+ * remark)]; " gives the rest, past "most defensible:", a plain first word
+ * capitalised, and *PROVENANCE the note that the thread established nothing
+ * (with the remark) and the cause is the most defensible from the loader
+ * rules. Any other cell comes back as it is, *PROVENANCE NULL. From A. */
+const char *td_explain_split_cause(const char *cell, struct td_arena *a, const char **provenance);
 
 /* Decodes an errors.tsv example cell (\n, \\) into A. */
 char *td_explain_decode_example(const char *cell, struct td_arena *a);

@@ -1527,6 +1527,7 @@ static void add_catalogue(struct td_explain *x, struct td_explain_cause *late, b
     struct td_explain_cause c = {.kind = m->kind,
                                  .fix = m->fix,
                                  .source = m->source,
+                                 .provenance = m->provenance,
                                  .id = m->id,
                                  .condition = m->condition};
     int holds = condition_holds(m->condition, &x->fields);
@@ -1880,7 +1881,8 @@ static void catalogue_findings(const struct td_explain *x, struct td_findings *o
                         lib            ? lib
                         : f->file_name ? f->file_name
                                        : f->file,
-                        f->needed_by, f->symbol, m->fix, "%s (%s, %s)", m->cause, m->id, m->source);
+                        f->needed_by, f->symbol, m->fix, "%s (%s, %s%s%s)", m->cause, m->id,
+                        m->source, m->provenance ? "; " : "", m->provenance ? m->provenance : "");
     }
 }
 

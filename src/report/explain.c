@@ -139,6 +139,8 @@ static void json_causes(struct td_jsonw *w, const struct td_explain_cause *c, si
         td_jw_kstr(w, "fix", c[i].fix);
         td_jw_kstr(w, "confirm", c[i].confirm);
         td_jw_kstr(w, "source", c[i].source);
+        if (c[i].provenance) /* only a cause its source did not establish */
+            td_jw_kstr(w, "provenance", c[i].provenance);
         td_jw_kstr(w, "id", c[i].id);
         td_jw_kstr(w, "condition", c[i].condition);
         td_jw_kbool(w, "contradicted", c[i].contradicted);
@@ -223,6 +225,8 @@ void td_explain_render_json(const struct td_explain_view *v, FILE *out, bool pre
     td_jw_kstr(&w, "cause", m ? m->cause : NULL);
     td_jw_kstr(&w, "fix", m ? m->fix : NULL);
     td_jw_kstr(&w, "source", m ? m->source : NULL);
+    if (m && m->provenance) /* only a row whose thread established no cause */
+        td_jw_kstr(&w, "provenance", m->provenance);
     td_jw_kbool(&w, "language_neutral", m && m->language_neutral);
     json_fields(&w, &x->fields);
     json_parts(&w, &x->parts);
@@ -316,6 +320,7 @@ static void text_causes(const struct td_explain_view *v, const struct td_term *t
         text_field(t, "   fix", c->fix);
         text_field(t, "   confirm", c->confirm);
         text_field(t, "   source", c->source);
+        text_field(t, "   provenance", c->provenance);
     }
 }
 
@@ -335,6 +340,7 @@ void td_explain_render_text(const struct td_explain_view *v, const struct td_ter
         text_field(t, "cause", m->cause);
         text_field(t, "fix", m->fix);
         text_field(t, "source", m->source);
+        text_field(t, "provenance", m->provenance);
     }
     text_causes(v, t);
     text_says(&x->fields, t);
@@ -372,15 +378,23 @@ void td_explain_render_markdown(const struct td_explain_view *v, FILE *out)
         fprintf(out, "> Note: %s\n\n", x->shortened);
     if (!x->n_matches && !x->load.form)
         fprintf(out, "No known error message matches this text; run `torchdoctor check`.\n\n");
-    for (size_t i = 0; i < x->n_best; i++)
-        fprintf(out, "**%s** (`%s`): %s\n\n- fix: %s\n- source: %s\n\n", x->matches[i].id,
-                x->matches[i].kind, x->matches[i].cause, x->matches[i].fix, x->matches[i].source);
+    for (size_t i = 0; i < x->n_best; i++) {
+        const struct td_explain_match *m = &x->matches[i];
+        fprintf(out, "**%s** (`%s`): %s\n\n- fix: %s\n- source: %s\n", m->id, m->kind, m->cause,
+                m->fix, m->source);
+        if (m->provenance)
+            fprintf(out, "- provenance: %s\n", m->provenance);
+        fputs("\n", out);
+    }
     if (x->load.note)
         fprintf(out, "> %s\n\n", x->load.note);
-    for (size_t i = 0; i < v->n_causes; i++)
+    for (size_t i = 0; i < v->n_causes; i++) {
+        const struct td_explain_cause *c = &v->causes[i];
         fprintf(out, "%zu. `%s`: %s\n   - fix: %s\n   - confirm: `%s`\n   - source: %s\n", i + 1,
-                v->causes[i].kind, v->causes[i].detail, v->causes[i].fix, v->causes[i].confirm,
-                v->causes[i].source);
+                c->kind, c->detail, c->fix, c->confirm, c->source);
+        if (c->provenance)
+            fprintf(out, "   - provenance: %s\n", c->provenance);
+    }
     fprintf(out, "%s| field | value |\n|---|---|\n", v->n_causes ? "\n" : "");
     const char *rows[][2] = {
         {"failed", f->file},       {"needed by", f->needed_by}, {"module", f->module},
@@ -445,6 +459,11 @@ static void html_causes(const struct td_explain_view *v, FILE *out)
         if (c->source) {
             fputs("<p class=\"path\">source: ", out);
             td_html_text(out, c->source);
+            fputs("</p>\n", out);
+        }
+        if (c->provenance) {
+            fputs("<p class=\"path\">provenance: ", out);
+            td_html_text(out, c->provenance);
             fputs("</p>\n", out);
         }
         fputs("</li>\n", out);

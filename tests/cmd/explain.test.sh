@@ -48,6 +48,14 @@ cp "$tmp/out" "$tmp/host.json"; echo "$rc" >"$tmp/host.rc"
 rc=$(status "$TD_BIN" explain --platform macos --format json 'libfoo.so: cannot open shared object file')
 cp "$tmp/out" "$tmp/option.json"; echo "$rc" >"$tmp/option.rc"
 
+# A row whose thread established no cause: the cause first, its provenance
+# on a line of its own beside the source (docs/errors.md "Sources and honesty rules").
+zh='ImportError: DLL load failed while importing _C: 找不到指定的模块。'
+for fmt in json text markdown html; do
+    rc=$(status "$TD_BIN" explain --format $fmt "$zh")
+    cp "$tmp/out" "$tmp/prov.$fmt"; echo "$rc" >"$tmp/prov.rc"
+done
+
 rc=$(status "$TD_BIN" explain --format yaml 'x'); echo "$rc" >"$tmp/usage.rc"
 rc=$(status "$TD_BIN" explain --bogus); echo "$rc" >>"$tmp/usage.rc"
 rc=$(status "$TD_BIN" explain </dev/null); echo "$rc" >>"$tmp/usage.rc"
@@ -137,6 +145,18 @@ d, rc = load("option")
 p = d["explain"]["parts"]
 check(p == {**p, "platform": "macos", "platform_from": "option", "platform_sign": None}
       and d["platform"] == "macos", f"option: {p}")
+d = json.load(open(os.path.join(t, "prov.json"))); v.validate(d)
+e, c0 = d["explain"], d["findings"][0]["causes"][0]
+note = "undiagnosed in the source thread; the cause given is the most defensible from the loader rules"
+check(e["id"] == "win-dllload-c-module-zh" and e["cause"].startswith("Python >= 3.8 form")
+      and e["provenance"] == note, f"prov: {e['id']} {e['cause'][:40]} {e.get('provenance')}")
+check(c0["id"] == e["id"] and c0["detail"].startswith("Python >= 3.8 form") and c0["provenance"] == note, c0)
+check("provenance" not in load("win")[0]["explain"], "win: a diagnosed row has no provenance")
+tx = open(os.path.join(t, "prov.text")).read()
+check("  cause         Python >= 3.8 form" in tx and "\n  provenance    " + note in tx, tx)
+check(tx.index("  source ") < tx.index("  provenance "), "text: provenance after source")
+check("- provenance: " + note in open(os.path.join(t, "prov.markdown")).read(), "markdown: provenance")
+check("provenance: " + note in open(os.path.join(t, "prov.html")).read(), "html: provenance")
 usage = open(os.path.join(t, "usage.rc")).read().split()
 check(usage == ["2", "2", "2", "2"], f"usage exits {usage}")
 print(f"explain: {len(bad)} failures")

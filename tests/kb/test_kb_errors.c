@@ -358,6 +358,89 @@ static void escaped_on_one_line(void **state)
     td_explain_free(&x);
 }
 
+static void expect_split(const char *cell, const char *cause, const char *provenance)
+{
+    struct td_arena a = {0};
+    const char *note = "(unset)";
+    const char *got = td_explain_split_cause(cell, &a, &note);
+    assert_string_equal(got, cause);
+    if (provenance)
+        assert_string_equal(note ? note : "(none)", provenance);
+    else
+        assert_null(note);
+    td_arena_free(&a);
+}
+
+/* docs/errors.md "Sources and honesty rules": a row whose thread established
+ * nothing opens its cause with "Undiagnosed in thread"; the report leads with
+ * the cause and says where it comes from beside the source. */
+static void cause_read_apart_from_its_provenance(void **state)
+{
+    (void)state;
+    expect_split("Undiagnosed in thread (reporter confirms the DLL exists); most defensible: one "
+                 "of the imports did not resolve.",
+                 "One of the imports did not resolve.",
+                 "undiagnosed in the source thread (reporter confirms the DLL exists); the cause "
+                 "given is the most defensible from the loader rules");
+    expect_split("Undiagnosed in thread; Python >= 3.8 form of a load failure.",
+                 "Python >= 3.8 form of a load failure.",
+                 "undiagnosed in the source thread; the cause given is the most defensible from "
+                 "the loader rules");
+    /* a nested parenthesis in the remark; a name with its version and a file
+       keep their spelling */
+    expect_split("Undiagnosed in thread (works (from PowerShell); not VS Code); torch 2.4.0 x.",
+                 "torch 2.4.0 x.",
+                 "undiagnosed in the source thread (works (from PowerShell); not VS Code); the "
+                 "cause given is the most defensible from the loader rules");
+    expect_split("Undiagnosed in thread; most defensible: libcusparse.so.12 needs X.",
+                 "libcusparse.so.12 needs X.",
+                 "undiagnosed in the source thread; the cause given is the most defensible from "
+                 "the loader rules");
+    /* not the convention's opening: as written */
+    expect_split("torch 2.4.0 Windows wheels built fbgemm.dll; undiagnosed in thread.",
+                 "torch 2.4.0 Windows wheels built fbgemm.dll; undiagnosed in thread.", NULL);
+    expect_split("Undiagnosed in thread.", "Undiagnosed in thread.", NULL);
+    expect_split("Undiagnosed in thread (never closed; x", "Undiagnosed in thread (never closed; x",
+                 NULL);
+
+    /* every catalogue row: a cause never opens with its provenance */
+    size_t len;
+    const char *table = td_data_table("errors", &len);
+    assert_non_null(table);
+    struct td_tsv t;
+    static char line[8192];
+    const char *cells[16];
+    td_tsv_open(&t, table, len);
+    int hn = td_tsv_next(&t, line, sizeof line, cells, 16);
+    int c_ex = td_tsv_column(cells, hn, "example"), c_cause = td_tsv_column(cells, hn, "cause");
+    int undiagnosed = 0;
+    struct td_arena a = {0};
+    while (td_tsv_next(&t, line, sizeof line, cells, 16) == hn) {
+        bool opens = strncmp(cells[c_cause], "Undiagnosed in thread", 21) == 0;
+        undiagnosed += opens;
+        struct td_explain x = explain(td_explain_decode_example(cells[c_ex], &a));
+        assert_true(x.n_matches > 0);
+        assert_true(strncmp(x.matches[0].cause, "Undiagnosed", 11) != 0);
+        assert_true(strncmp(x.matches[0].cause, "Most defensible", 15) != 0);
+        assert_int_equal(x.matches[0].provenance != NULL, opens);
+        td_explain_free(&x);
+    }
+    td_arena_free(&a);
+    assert_true(undiagnosed >= 24);
+
+    /* the report's first words are the cause; the first cause carries the note */
+    struct td_explain x = explain("ImportError: DLL load failed while importing _C: "
+                                  "\xe6\x89\xbe\xe4\xb8\x8d\xe5\x88\xb0\xe6\x8c\x87\xe5\xae\x9a"
+                                  "\xe7\x9a\x84\xe6\xa8\xa1\xe5\x9d\x97\xe3\x80\x82");
+    assert_string_equal(x.matches[0].id, "win-dllload-c-module-zh");
+    assert_true(strncmp(x.matches[0].cause, "Python >= 3.8 form", 18) == 0);
+    assert_true(x.load.n_causes > 0);
+    assert_string_equal(x.load.causes[0].id, "win-dllload-c-module-zh");
+    assert_true(strncmp(x.load.causes[0].detail, "Python >= 3.8 form", 18) == 0);
+    assert_non_null(x.load.causes[0].provenance);
+    td_explain_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -375,6 +458,7 @@ int main(void)
         cmocka_unit_test(quote_marks_before_lines),
         cmocka_unit_test(retyped_version_not_found),
         cmocka_unit_test(escaped_on_one_line),
+        cmocka_unit_test(cause_read_apart_from_its_provenance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
