@@ -525,7 +525,9 @@ static bool last_module_path(const char *rs, const char *re, const char **start,
             /* a quoted path, or a quoted command line's program, its first word
              * ("`target\\release\\app.exe D:/models/m.gguf`") */
             const char *in = q + 1;
-            size_t n = (size_t)(close - in), word = strcspn(in, " \t");
+            size_t n = (size_t)(close - in), word = 0;
+            while (word < n && in[word] != ' ' && in[word] != '\t')
+                word++; /* within the quotes: a text without blanks is long */
             bool whole = module_path(in, n, true);
             if (whole || (word < n && module_path(in, word, true))) {
                 *start = in, *end = whole ? close : in + word, found = true;
@@ -551,20 +553,29 @@ static bool last_module_path(const char *rs, const char *re, const char **start,
     return found;
 }
 
+/* Where a scan of a text's loader errors, in text order, stands: the start
+ * of the last error's line (td_explain_line_start's state) and that error,
+ * where the look back for the next one on its line stops (each error's look
+ * back is then its own stretch of the line, not the whole line again: a
+ * pasted line of 250 KB with an error every few words cost seconds). */
+struct error_scan {
+    const char *line_at, *seen, *last;
+};
+
 /* The module a loader's error at AT is about, when the text sets its path
  * off just before the error: on the same line ("Invalid MEX-file 'X':
  * <message>", "MEX 文件 'X' 无效: <message>", "`X` (exit code: 0xc0000135"), or
  * at the end of the line before, closed by a colon, when the error starts
- * its own line ("'X':\n<message>"). Added to P's files unless a file of
- * that name is there already. */
-static void file_before_error(const char *text, const char *at, struct td_explain_parts *p,
-                              struct td_arena *a)
+ * its own line ("'X':\n<message>"); on a line with an error before it
+ * (SC's last), after that one, whose path a path before it was. Added to
+ * P's files unless a file of that name is there already. */
+static void file_before_error(const char *text, const char *at, struct error_scan *sc,
+                              struct td_explain_parts *p, struct td_arena *a)
 {
-    const char *line = at;
-    while (line > text && line[-1] != '\n')
-        line--;
-    const char *rs = line, *re = at;
-    if (strspn(line, " \t>*#") >= (size_t)(at - line)) {
+    const char *line = td_explain_line_start(&sc->line_at, &sc->seen, at);
+    const char *rs = sc->last && sc->last > line ? sc->last : line, *re = at;
+    sc->last = at;
+    if (rs == line && strspn(line, " \t>*#") >= (size_t)(at - line)) {
         if (line == text)
             return;
         re = line - 1;
@@ -643,12 +654,14 @@ static void read_files_at_errors(const char *text, struct td_explain_parts *p, s
         snprintf(stem, sizeof stem, "%.*s", (int)m[i].stem_len, m[i].message);
         if (strstr(stem, "%1"))
             continue; /* its insert is the file: the fields read it */
+        struct error_scan sc = {text, text, NULL};
         for (const char *at = strstr(text, stem); at; at = strstr(at + 1, stem))
-            file_before_error(text, at, p, a);
+            file_before_error(text, at, &sc, p, a);
     }
+    struct error_scan sc = {text, text, NULL};
     for (const char *s = text; *s; s++)
         if ((*s == '0' || *s == '-' || *s == '3' || *s == 'S') && load_status_at(text, s))
-            file_before_error(text, s, p, a);
+            file_before_error(text, s, &sc, p, a);
 }
 
 /* ---- files named together ---- */
@@ -1733,15 +1746,18 @@ static const char *sxs_assembly_library(const char *text, struct td_arena *a)
     const char *name = NULL;
     size_t n = 0;
     bool on_error = false;
+    /* identities come in text order: the line's start and the first "ERROR"
+     * from it on are carried along, so a text of one long line of
+     * identities is read in one pass */
+    const char *line_at = text, *seen = text, *e = strstr(text, "ERROR");
     for (const char *c = strchr(text, ','); c; c = strchr(c + 1, ',')) {
         size_t len;
         const char *s = identity_before(text, c, &len);
         if (!s)
             continue;
-        const char *line = s;
-        while (line > text && line[-1] != '\n')
-            line--;
-        const char *e = strstr(line, "ERROR");
+        const char *line = td_explain_line_start(&line_at, &seen, s);
+        if (e && e < line)
+            e = strstr(line, "ERROR");
         bool error = e && e < s;
         if (error || !on_error) {
             name = s, n = len;
