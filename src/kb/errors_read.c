@@ -1285,28 +1285,6 @@ static const char *driver_library(const char *platform)
     return "libcuda.so.1";
 }
 
-/* The first (or LAST) file of P named on the line of TEXT that holds offset
- * AT, by where its name stands, else NULL: the raiser's message names the
- * file it is about on its own line ("CUDA SETUP: Required library version
- * not found: libbitsandbytes_cuda116.so"), while the text around it may name
- * others (a warning's "Found duplicate ['libcudart.so', ...]"). */
-static const char *file_between(const char *start, const char *end,
-                                const struct td_explain_parts *p, bool last);
-
-static const char *file_on_line(const char *text, regoff_t at, const struct td_explain_parts *p,
-                                bool last)
-{
-    if (at < 0)
-        return NULL;
-    const char *start = text + at;
-    while (start > text && start[-1] != '\n')
-        start--;
-    const char *end = strchr(text + at, '\n');
-    if (!end)
-        end = text + strlen(text);
-    return file_between(start, end, p, last);
-}
-
 /* The first (or LAST) file of P whose name stands between START and END,
  * by where it stands, else NULL. */
 static const char *file_between(const char *start, const char *end,
@@ -1329,6 +1307,25 @@ static const char *file_between(const char *start, const char *end,
         }
     }
     return best;
+}
+
+/* The first (or LAST) file of P named on the line of TEXT that holds offset
+ * AT, by where its name stands, else NULL: the raiser's message names the
+ * file it is about on its own line ("CUDA SETUP: Required library version
+ * not found: libbitsandbytes_cuda116.so"), while the text around it may name
+ * others (a warning's "Found duplicate ['libcudart.so', ...]"). */
+static const char *file_on_line(const char *text, regoff_t at, const struct td_explain_parts *p,
+                                bool last)
+{
+    if (at < 0)
+        return NULL;
+    const char *start = text + at;
+    while (start > text && start[-1] != '\n')
+        start--;
+    const char *end = strchr(text + at, '\n');
+    if (!end)
+        end = text + strlen(text);
+    return file_between(start, end, p, last);
 }
 
 /* The file a loader makes of a bare library name, as System.mapLibraryName
