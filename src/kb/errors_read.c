@@ -1096,21 +1096,36 @@ static void numbers_after(const char *text, const char *lead, const char *space,
     }
 }
 
-/* Whether the line that holds AT names a DLL before AT: a .dll, or a Windows
- * library by another extension (a .pyd, a .node addon, a host's plug-in: an
- * .asi, a .dlt), each loaded with LoadLibrary. */
-static bool dll_before_on_line(const char *text, const char *at)
+/* Whether a DLL's name ends its stem at C: a .dll, or a Windows library by
+ * another extension (a .pyd, a .node addon, a host's plug-in: an .asi, a
+ * .dlt), each loaded with LoadLibrary. */
+static bool dll_mark(const char *c)
 {
-    const char *l = at;
-    while (l > text && l[-1] != '\n')
-        l--;
-    for (const char *c = l; c + 4 <= at; c++)
-        if (strncasecmp(c, ".dll", 4) == 0 ||
-            (*c == '.' && library_end(c) && strncmp(c, ".so", 3) != 0 &&
-             strncmp(c, ".dylib", 6) != 0 && strncmp(c, ".bundle", 7) != 0 &&
-             strncmp(c, ".jnilib", 7) != 0))
-            return true;
-    return false;
+    return strncasecmp(c, ".dll", 4) == 0 ||
+           (*c == '.' && library_end(c) && strncmp(c, ".so", 3) != 0 &&
+            strncmp(c, ".dylib", 6) != 0 && strncmp(c, ".bundle", 7) != 0 &&
+            strncmp(c, ".jnilib", 7) != 0);
+}
+
+/* Where a look for DLLs before points of a text, asked in text order,
+ * stands: td_explain_line_start's state, the line of the last point, how
+ * far it was read and whether it names a DLL there. A line is read once
+ * however many points it holds (a pasted line of 250 KB with "error" every
+ * few words, read back from each: 14 s). */
+struct dll_scan {
+    const char *line_at, *seen, *line, *next;
+    bool found;
+};
+
+/* Whether the line that holds AT names a DLL before AT (dll_mark). */
+static bool dll_before_on_line(const char *text, const char *at, struct dll_scan *sc)
+{
+    const char *l = td_explain_line_start(&sc->line_at, &sc->seen, at);
+    if (l != sc->line)
+        sc->line = sc->next = l, sc->found = false;
+    for (; !sc->found && sc->next + 4 <= at; sc->next++)
+        sc->found = dll_mark(sc->next);
+    return sc->found;
 }
 
 /* Whether the name from START to END is another platform's image (X.so,
@@ -1133,8 +1148,9 @@ static bool names_posix_image(const char *start, const char *end)
 
 static void hex_codes_after_dll(const char *text, struct td_explain_parts *p, struct td_arena *a)
 {
+    struct dll_scan sc = {text, text, NULL, NULL, false};
     for (const char *at = strstr(text, "rror"); at; at = strstr(at + 4, "rror")) {
-        if (at == text || (at[-1] != 'e' && at[-1] != 'E') || !dll_before_on_line(text, at))
+        if (at == text || (at[-1] != 'e' && at[-1] != 'E') || !dll_before_on_line(text, at, &sc))
             continue;
         const char *s = at + 4;
         if (strncmp(s, " Code", 5) == 0 || strncmp(s, " code", 5) == 0)
