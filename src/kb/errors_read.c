@@ -1685,7 +1685,8 @@ static const char *importing_module(const char *text, struct td_arena *a)
     size_t best_n = 0;
     const char *best = td_explain_cython_init(text, &best_n);
     if (best) {
-        /* its file is the last part's ("init h5py.h5": h5py/h5.pyd) */
+        /* the module by its last part, as Python names the extension in
+         * "while importing X" ("init h5py.h5": h5, the module of h5py/h5.pyd) */
         const char *dot = memrchr(best, '.', best_n);
         if (dot)
             best_n -= (size_t)(dot + 1 - best), best = dot + 1;
