@@ -525,7 +525,9 @@ static bool last_module_path(const char *rs, const char *re, const char **start,
             /* a quoted path, or a quoted command line's program, its first word
              * ("`target\\release\\app.exe D:/models/m.gguf`") */
             const char *in = q + 1;
-            size_t n = (size_t)(close - in), word = strcspn(in, " \t");
+            size_t n = (size_t)(close - in), word = 0;
+            while (word < n && in[word] != ' ' && in[word] != '\t')
+                word++; /* within the quotes: a text without blanks is long */
             bool whole = module_path(in, n, true);
             if (whole || (word < n && module_path(in, word, true))) {
                 *start = in, *end = whole ? close : in + word, found = true;
@@ -551,20 +553,29 @@ static bool last_module_path(const char *rs, const char *re, const char **start,
     return found;
 }
 
+/* Where a scan of a text's loader errors, in text order, stands: the start
+ * of the last error's line (td_explain_line_start's state) and that error,
+ * where the look back for the next one on its line stops (each error's look
+ * back is then its own stretch of the line, not the whole line again: a
+ * pasted line of 250 KB with an error every few words cost seconds). */
+struct error_scan {
+    const char *line_at, *seen, *last;
+};
+
 /* The module a loader's error at AT is about, when the text sets its path
  * off just before the error: on the same line ("Invalid MEX-file 'X':
  * <message>", "MEX 文件 'X' 无效: <message>", "`X` (exit code: 0xc0000135"), or
  * at the end of the line before, closed by a colon, when the error starts
- * its own line ("'X':\n<message>"). Added to P's files unless a file of
- * that name is there already. */
-static void file_before_error(const char *text, const char *at, struct td_explain_parts *p,
-                              struct td_arena *a)
+ * its own line ("'X':\n<message>"); on a line with an error before it
+ * (SC's last), after that one, whose path a path before it was. Added to
+ * P's files unless a file of that name is there already. */
+static void file_before_error(const char *text, const char *at, struct error_scan *sc,
+                              struct td_explain_parts *p, struct td_arena *a)
 {
-    const char *line = at;
-    while (line > text && line[-1] != '\n')
-        line--;
-    const char *rs = line, *re = at;
-    if (strspn(line, " \t>*#") >= (size_t)(at - line)) {
+    const char *line = td_explain_line_start(&sc->line_at, &sc->seen, at);
+    const char *rs = sc->last && sc->last > line ? sc->last : line, *re = at;
+    sc->last = at;
+    if (rs == line && strspn(line, " \t>*#") >= (size_t)(at - line)) {
         if (line == text)
             return;
         re = line - 1;
@@ -643,12 +654,14 @@ static void read_files_at_errors(const char *text, struct td_explain_parts *p, s
         snprintf(stem, sizeof stem, "%.*s", (int)m[i].stem_len, m[i].message);
         if (strstr(stem, "%1"))
             continue; /* its insert is the file: the fields read it */
+        struct error_scan sc = {text, text, NULL};
         for (const char *at = strstr(text, stem); at; at = strstr(at + 1, stem))
-            file_before_error(text, at, p, a);
+            file_before_error(text, at, &sc, p, a);
     }
+    struct error_scan sc = {text, text, NULL};
     for (const char *s = text; *s; s++)
         if ((*s == '0' || *s == '-' || *s == '3' || *s == 'S') && load_status_at(text, s))
-            file_before_error(text, s, p, a);
+            file_before_error(text, s, &sc, p, a);
 }
 
 /* ---- files named together ---- */
@@ -1083,21 +1096,36 @@ static void numbers_after(const char *text, const char *lead, const char *space,
     }
 }
 
-/* Whether the line that holds AT names a DLL before AT: a .dll, or a Windows
- * library by another extension (a .pyd, a .node addon, a host's plug-in: an
- * .asi, a .dlt), each loaded with LoadLibrary. */
-static bool dll_before_on_line(const char *text, const char *at)
+/* Whether a DLL's name ends its stem at C: a .dll, or a Windows library by
+ * another extension (a .pyd, a .node addon, a host's plug-in: an .asi, a
+ * .dlt), each loaded with LoadLibrary. */
+static bool dll_mark(const char *c)
 {
-    const char *l = at;
-    while (l > text && l[-1] != '\n')
-        l--;
-    for (const char *c = l; c + 4 <= at; c++)
-        if (strncasecmp(c, ".dll", 4) == 0 ||
-            (*c == '.' && library_end(c) && strncmp(c, ".so", 3) != 0 &&
-             strncmp(c, ".dylib", 6) != 0 && strncmp(c, ".bundle", 7) != 0 &&
-             strncmp(c, ".jnilib", 7) != 0))
-            return true;
-    return false;
+    return strncasecmp(c, ".dll", 4) == 0 ||
+           (*c == '.' && library_end(c) && strncmp(c, ".so", 3) != 0 &&
+            strncmp(c, ".dylib", 6) != 0 && strncmp(c, ".bundle", 7) != 0 &&
+            strncmp(c, ".jnilib", 7) != 0);
+}
+
+/* Where a look for DLLs before points of a text, asked in text order,
+ * stands: td_explain_line_start's state, the line of the last point, how
+ * far it was read and whether it names a DLL there. A line is read once
+ * however many points it holds (a pasted line of 250 KB with "error" every
+ * few words, read back from each: 14 s). */
+struct dll_scan {
+    const char *line_at, *seen, *line, *next;
+    bool found;
+};
+
+/* Whether the line that holds AT names a DLL before AT (dll_mark). */
+static bool dll_before_on_line(const char *text, const char *at, struct dll_scan *sc)
+{
+    const char *l = td_explain_line_start(&sc->line_at, &sc->seen, at);
+    if (l != sc->line)
+        sc->line = sc->next = l, sc->found = false;
+    for (; !sc->found && sc->next + 4 <= at; sc->next++)
+        sc->found = dll_mark(sc->next);
+    return sc->found;
 }
 
 /* Whether the name from START to END is another platform's image (X.so,
@@ -1120,8 +1148,9 @@ static bool names_posix_image(const char *start, const char *end)
 
 static void hex_codes_after_dll(const char *text, struct td_explain_parts *p, struct td_arena *a)
 {
+    struct dll_scan sc = {text, text, NULL, NULL, false};
     for (const char *at = strstr(text, "rror"); at; at = strstr(at + 4, "rror")) {
-        if (at == text || (at[-1] != 'e' && at[-1] != 'E') || !dll_before_on_line(text, at))
+        if (at == text || (at[-1] != 'e' && at[-1] != 'E') || !dll_before_on_line(text, at, &sc))
             continue;
         const char *s = at + 4;
         if (strncmp(s, " Code", 5) == 0 || strncmp(s, " code", 5) == 0)
@@ -1272,28 +1301,6 @@ static const char *driver_library(const char *platform)
     return "libcuda.so.1";
 }
 
-/* The first (or LAST) file of P named on the line of TEXT that holds offset
- * AT, by where its name stands, else NULL: the raiser's message names the
- * file it is about on its own line ("CUDA SETUP: Required library version
- * not found: libbitsandbytes_cuda116.so"), while the text around it may name
- * others (a warning's "Found duplicate ['libcudart.so', ...]"). */
-static const char *file_between(const char *start, const char *end,
-                                const struct td_explain_parts *p, bool last);
-
-static const char *file_on_line(const char *text, regoff_t at, const struct td_explain_parts *p,
-                                bool last)
-{
-    if (at < 0)
-        return NULL;
-    const char *start = text + at;
-    while (start > text && start[-1] != '\n')
-        start--;
-    const char *end = strchr(text + at, '\n');
-    if (!end)
-        end = text + strlen(text);
-    return file_between(start, end, p, last);
-}
-
 /* The first (or LAST) file of P whose name stands between START and END,
  * by where it stands, else NULL. */
 static const char *file_between(const char *start, const char *end,
@@ -1316,6 +1323,25 @@ static const char *file_between(const char *start, const char *end,
         }
     }
     return best;
+}
+
+/* The first (or LAST) file of P named on the line of TEXT that holds offset
+ * AT, by where its name stands, else NULL: the raiser's message names the
+ * file it is about on its own line ("CUDA SETUP: Required library version
+ * not found: libbitsandbytes_cuda116.so"), while the text around it may name
+ * others (a warning's "Found duplicate ['libcudart.so', ...]"). */
+static const char *file_on_line(const char *text, regoff_t at, const struct td_explain_parts *p,
+                                bool last)
+{
+    if (at < 0)
+        return NULL;
+    const char *start = text + at;
+    while (start > text && start[-1] != '\n')
+        start--;
+    const char *end = strchr(text + at, '\n');
+    if (!end)
+        end = text + strlen(text);
+    return file_between(start, end, p, last);
 }
 
 /* The file a loader makes of a bare library name, as System.mapLibraryName
@@ -1659,7 +1685,8 @@ static const char *importing_module(const char *text, struct td_arena *a)
     size_t best_n = 0;
     const char *best = td_explain_cython_init(text, &best_n);
     if (best) {
-        /* its file is the last part's ("init h5py.h5": h5py/h5.pyd) */
+        /* the module by its last part, as Python names the extension in
+         * "while importing X" ("init h5py.h5": h5, the module of h5py/h5.pyd) */
         const char *dot = memrchr(best, '.', best_n);
         if (dot)
             best_n -= (size_t)(dot + 1 - best), best = dot + 1;
@@ -1733,15 +1760,18 @@ static const char *sxs_assembly_library(const char *text, struct td_arena *a)
     const char *name = NULL;
     size_t n = 0;
     bool on_error = false;
+    /* identities come in text order: the line's start and the first "ERROR"
+     * from it on are carried along, so a text of one long line of
+     * identities is read in one pass */
+    const char *line_at = text, *seen = text, *e = strstr(text, "ERROR");
     for (const char *c = strchr(text, ','); c; c = strchr(c + 1, ',')) {
         size_t len;
         const char *s = identity_before(text, c, &len);
         if (!s)
             continue;
-        const char *line = s;
-        while (line > text && line[-1] != '\n')
-            line--;
-        const char *e = strstr(line, "ERROR");
+        const char *line = td_explain_line_start(&line_at, &seen, s);
+        if (e && e < line)
+            e = strstr(line, "ERROR");
         bool error = e && e < s;
         if (error || !on_error) {
             name = s, n = len;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "kb/errors.h"
 #include "kb/errors_internal.h"
@@ -2285,6 +2286,75 @@ static void o35_files_at_loader_errors(void **state)
            "missing_symbol", "image.pyd", NULL);
 }
 
+/* HEAD, UNIT repeated to some 240 KB on one line, then TAIL: a pasted text
+ * as long as explain reads whole. Freed by the caller. */
+static char *long_line(const char *head, const char *unit, const char *tail)
+{
+    size_t h = strlen(head), u = strlen(unit), t = strlen(tail), n = 240000 / u;
+    char *text = malloc(h + n * u + t + 1);
+    assert_non_null(text);
+    memcpy(text, head, h);
+    for (size_t i = 0; i < n; i++)
+        memcpy(text + h + i * u, unit, u);
+    memcpy(text + h + n * u, tail, t + 1);
+    return text;
+}
+
+/* TEXT explained into X in under half a second of CPU time (some 0.04 s
+ * here): a reading that walks back over a long line for every one of its
+ * points takes a second or more. */
+static void explain_quickly(const char *text, struct td_explain *x)
+{
+    clock_t start = clock();
+    explain(text, x);
+    assert_true((double)(clock() - start) / CLOCKS_PER_SEC < 0.5);
+}
+
+/* Readings of the points of a text (a loader's error, an assembly's
+ * identity) carry the line's start along, so a line of 240 KB with such a
+ * point every few words is read in one pass: looking back from each point
+ * to its line's start took 11 s (a status every 40 bytes), 1.1 s (an
+ * identity every 9) and 16 s ("error" every 6, a DLL looked for before it),
+ * and still reads the path before each error and the DLL before a code. */
+static void long_lines_read_in_one_pass(void **state)
+{
+    (void)state;
+    struct td_explain x;
+    explain("'C:\\m\\a.mexw64': The specified module could not be found. 'C:\\m\\b.mexw64': "
+            "The specified module could not be found.",
+            &x);
+    assert_non_null(file_named(&x.parts, "a.mexw64"));
+    assert_non_null(file_named(&x.parts, "b.mexw64"));
+    td_explain_free(&x);
+    char *text = long_line("", "'C:\\x\\a.mexw64' exited with code 0xc0000135 ", "");
+    explain_quickly(text, &x);
+    assert_non_null(file_named(&x.parts, "a.mexw64"));
+    td_explain_free(&x);
+    free(text);
+    text = long_line("sxstrace\nINFO: Parsing Manifest File ", "a.b,type=",
+                     "\nERROR: Cannot resolve reference Microsoft.VC90.CRT,"
+                     "processorArchitecture=\"x86\"\n");
+    explain_quickly(text, &x);
+    assert_string_equal(x.load.library, "msvcr90.dll");
+    td_explain_free(&x);
+    free(text);
+    /* "error" every six bytes, each looked back for a DLL on its line: 16 s */
+    text = long_line("", "error ", "");
+    explain_quickly(text, &x);
+    td_explain_free(&x);
+    free(text);
+    /* the code after "error" still needs a DLL before it on its line */
+    explain("the tool ended with error 55\nthe host said x.dll error 58", &x);
+    bool read_55 = false, read_58 = false;
+    for (size_t i = 0; i < x.parts.n_codes; i++) {
+        read_55 = read_55 || strcmp(x.parts.codes[i].value, "55") == 0;
+        read_58 = read_58 || strcmp(x.parts.codes[i].value, "58") == 0;
+    }
+    assert_false(read_55);
+    assert_true(read_58);
+    td_explain_free(&x);
+}
+
 /* Set O37: Windows start failures that no code or file name announces. The
  * side-by-side loader's event and sxstrace name an assembly (NAME,attribute=
  * ...), in whatever display language the rest is: the finding names the
@@ -2681,6 +2751,7 @@ int main(void)
         cmocka_unit_test(o36_codes_in_any_spelling),
         cmocka_unit_test(bare_library_names),
         cmocka_unit_test(o35_files_at_loader_errors),
+        cmocka_unit_test(long_lines_read_in_one_pass),
         cmocka_unit_test(glibc_translations_read_as_english),
         cmocka_unit_test(cpython_dll_load_failed),
     };
