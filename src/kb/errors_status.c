@@ -26,8 +26,7 @@ static const char *const status_words[] = {
        ja コード, ko 코드, ru код (кодом выхода), es and pt código */
     "\xe9\x80\x80\xe5\x87\xba", "\xe4\xbb\xa3\xe7\xa0\x81", "\xe4\xbb\xa3\xe7\xa2\xbc",
     "\xe3\x82\xb3\xe3\x83\xbc\xe3\x83\x89", "\xec\xbd\x94\xeb\x93\x9c", "\xd0\xba\xd0\xbe\xd0\xb4",
-    "c\xc3\xb3"
-    "digo"};
+    "c\303\263digo" /* octal: a hex escape would swallow the "d" */};
 
 static bool word_start(const char *text, const char *at)
 {
