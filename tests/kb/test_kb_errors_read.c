@@ -2332,7 +2332,8 @@ static void long_line_paths(const char *head, const char *tail, const char *b_pa
  * identity every 9) and 16 s ("error" every 6, a DLL looked for before it),
  * and still reads the path before each error and the DLL before a code;
  * the look back from a file name for a quote that opens its path is read
- * along with the names (3.3 s to 14 s before). */
+ * along with the names, and the directories before a name from where the
+ * last name's were (3.3 s to 14 s before). */
 static void long_lines_read_in_one_pass(void **state)
 {
     (void)state;
@@ -2363,7 +2364,9 @@ static void long_lines_read_in_one_pass(void **state)
     /* a file name after a blank looked back along its line for a quote
      * that opens a path with blanks in it, from every name: 3.3 s for
      * "x.so: Exec format error", 1.7 s for GDExtension's message, 1.2 s
-     * for glibc's Chinese one, 14 s for "a.so " (each repeated over 240 KB) */
+     * for glibc's Chinese one, 14 s for "a.so " (each repeated over 240 KB);
+     * and the directories before a name, back to the line's start from each
+     * name where no blank parts the paths: 13 s for "/a.so" */
     static const char *const named[][2] = {
         {"x.so: Exec format error ", "x.so"},
         {"GDExtension dynamic library not found: C:/x/a.dll ", "a.dll"},
@@ -2372,6 +2375,7 @@ static void long_lines_read_in_one_pass(void **state)
          "\xe4\xb8\xaa\xe6\x96\x87\xe4\xbb\xb6\xe6\x88\x96\xe7\x9b\xae\xe5\xbd\x95 ",
          "libfoo.so"},
         {"a.so ", "a.so"},
+        {"/a.so", "a.so"},
     };
     for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
         text = long_line("", named[i][0], "");
