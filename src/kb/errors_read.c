@@ -375,15 +375,85 @@ static const char *library_end(const char *dot)
     return e;
 }
 
+struct run_memo {
+    const char *from, *start;
+};
+
+/* The start of the run of path characters that ends at FROM: where the run
+ * reaches the point asked before (RUN's from), that one's start, so the
+ * paths of a long line without blanks ("/a.so" repeated: 13 s over 240 KB)
+ * are read back once, not each from its own name to the line's start. */
+static const char *path_run_start(const char *text, const char *from, struct run_memo *last)
+{
+    const char *q = from;
+    while (q > text && path_char((unsigned char)q[-1])) {
+        if (q == last->from) {
+            q = last->start;
+            break;
+        }
+        q--;
+    }
+    last->from = from, last->start = q;
+    return q;
+}
+
+/* Where a look back for a quote that opens a path stops: at a character
+ * that may stand neither in a path nor between a quoted path's words (a
+ * quote, a tab, a line break). */
+static bool quote_walk_stop(unsigned char c)
+{
+    return !path_char(c) && c != ' ' && c != ':' && c != '(' && c != ')';
+}
+
+/* A forward reading of a text, for the look back from each path's start for
+ * the quote that may open it: the last stop before AT, the quotes of its
+ * kind before it on its line, and the last separator. read_files asks in
+ * text order, so each byte of a long line is read once, not again from
+ * every path on it (a pasted line of 240 KB with a path every few words
+ * cost seconds). */
+struct quote_scan {
+    const char *text, *at; /* [text, at) is read */
+    const char *stop;      /* the last stop in [text, at), or NULL */
+    int stop_before;       /* a quote stop's kind before it on its line */
+    int singles, doubles;  /* quotes on at's line before at */
+    const char *sep;       /* the last '/' or '\\' on at's line before at, or NULL */
+    struct run_memo run;   /* the last path_run_start asked, and its answer */
+};
+
+static void quote_scan_to(struct quote_scan *sc, const char *to)
+{
+    if (to < sc->at) { /* asked out of order: read again from the line's start */
+        const char *line = to;
+        while (line > sc->text && line[-1] != '\n')
+            line--;
+        *sc = (struct quote_scan){.text = sc->text,
+                                  .at = line,
+                                  .stop = line > sc->text ? line - 1 : NULL,
+                                  .run = sc->run};
+    }
+    for (; sc->at < to; sc->at++) {
+        unsigned char c = (unsigned char)*sc->at;
+        if (c == '\n')
+            sc->singles = sc->doubles = 0, sc->sep = NULL;
+        if (quote_walk_stop(c)) {
+            sc->stop = sc->at;
+            sc->stop_before = c == '\'' ? sc->singles : sc->doubles;
+        }
+        sc->singles += c == '\'';
+        sc->doubles += c == '"';
+        if (c == '/' || c == '\\')
+            sc->sep = sc->at;
+    }
+}
+
 /* Where the path that ends with the file name at NAME begins: back over
- * directories, a drive letter, and blanks when the path is quoted. */
-static const char *path_start(const char *text, const char *name)
+ * directories, a drive letter, and blanks when the path is quoted (SC: the
+ * text read so far, for the quote). */
+static const char *path_start(const char *text, const char *name, struct quote_scan *sc)
 {
     const char *s = name;
     while (s > text && (s[-1] == '/' || s[-1] == '\\')) {
-        const char *q = s - 1;
-        while (q > text && path_char((unsigned char)q[-1]))
-            q--;
+        const char *q = path_run_start(text, s - 1, &sc->run);
         if (q - text >= 2 && q[-1] == ':' && isalpha((unsigned char)q[-2]) &&
             (q - 2 == text || !name_char((unsigned char)q[-3])))
             q -= 2; /* C:\... */
@@ -396,24 +466,16 @@ static const char *path_start(const char *text, const char *name)
     if (s[0] == '\\' && isalpha((unsigned char)s[1]) && s[2] == ':')
         s++;
     /* a quoted path may hold blanks ("C:\Program Files\NVIDIA GPU Computing
-     * Toolkit\..."): back to the opening quote on the same line */
+     * Toolkit\..."): back to the opening quote on the same line, when the
+     * quotes of its kind before it on the line are paired and a separator
+     * stands between it and the name */
     if (s > text && s[-1] == ' ') {
-        for (const char *q = s - 1; q > text && q[-1] != '\n'; q--) {
-            if (q[-1] == '"' || q[-1] == '\'') {
-                const char *open = q - 1;
-                int before = 0;
-                for (const char *b = open; b > text && b[-1] != '\n'; b--)
-                    before += b[-1] == *open;
-                bool has_sep =
-                    memchr(q, '\\', (size_t)(name - q)) || memchr(q, '/', (size_t)(name - q));
-                if (before % 2 == 0 && has_sep)
-                    return q;
-                break;
-            }
-            if (q[-1] == '\t' || (!path_char((unsigned char)q[-1]) && q[-1] != ' ' &&
-                                  q[-1] != ':' && q[-1] != '(' && q[-1] != ')'))
-                break;
-        }
+        quote_scan_to(sc, s - 1);
+        const char *open = sc->stop;
+        if (open && (*open == '"' || *open == '\'') && sc->stop_before % 2 == 0 &&
+            ((sc->sep && sc->sep > open) || memchr(s, '\\', (size_t)(name - s)) ||
+             memchr(s, '/', (size_t)(name - s))))
+            return open + 1;
     }
     return s;
 }
@@ -435,6 +497,7 @@ static void add_file(struct td_explain_parts *p, const char *start, const char *
 
 static void read_files(const char *text, struct td_explain_parts *p, struct td_arena *a)
 {
+    struct quote_scan sc = {.text = text, .at = text};
     for (const char *dot = strchr(text, '.'); dot; dot = strchr(dot + 1, '.')) {
         const char *end = library_end(dot);
         if (!end || dot == text)
@@ -459,7 +522,7 @@ static void read_files(const char *text, struct td_explain_parts *p, struct td_a
         if (ext_at(dot, ".node") && !shortened &&
             (name == text || (name[-1] != '/' && name[-1] != '\\')))
             continue;
-        add_file(p, path_start(text, name), end, name, a);
+        add_file(p, path_start(text, name, &sc), end, name, a);
         dot = end - 1;
     }
 }

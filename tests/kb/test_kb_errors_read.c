@@ -2311,12 +2311,29 @@ static void explain_quickly(const char *text, struct td_explain *x)
     assert_true((double)(clock() - start) / CLOCKS_PER_SEC < 5.0);
 }
 
+/* The paths of b.dll and e.so read from HEAD, "a.so " repeated over a
+ * line of 240 KB, and TAIL. */
+static void long_line_paths(const char *head, const char *tail, const char *b_path,
+                            const char *e_path)
+{
+    struct td_explain x;
+    char *text = long_line(head, "a.so ", tail);
+    explain_quickly(text, &x);
+    assert_string_equal(file_named(&x.parts, "b.dll")->path, b_path);
+    assert_string_equal(file_named(&x.parts, "e.so")->path, e_path);
+    td_explain_free(&x);
+    free(text);
+}
+
 /* Readings of the points of a text (a loader's error, an assembly's
  * identity) carry the line's start along, so a line of 240 KB with such a
  * point every few words is read in one pass: looking back from each point
  * to its line's start took 11 s (a status every 40 bytes), 1.1 s (an
  * identity every 9) and 16 s ("error" every 6, a DLL looked for before it),
- * and still reads the path before each error and the DLL before a code. */
+ * and still reads the path before each error and the DLL before a code;
+ * the look back from a file name for a quote that opens its path is read
+ * along with the names, and the directories before a name from where the
+ * last name's were (3.3 s to 14 s before). */
 static void long_lines_read_in_one_pass(void **state)
 {
     (void)state;
@@ -2344,6 +2361,37 @@ static void long_lines_read_in_one_pass(void **state)
     explain_quickly(text, &x);
     td_explain_free(&x);
     free(text);
+    /* a file name after a blank looked back along its line for a quote
+     * that opens a path with blanks in it, from every name: 3.3 s for
+     * "x.so: Exec format error", 1.7 s for GDExtension's message, 1.2 s
+     * for glibc's Chinese one, 14 s for "a.so " (each repeated over 240 KB);
+     * and the directories before a name, back to the line's start from each
+     * name where no blank parts the paths: 13 s for "/a.so" */
+    static const char *const named[][2] = {
+        {"x.so: Exec format error ", "x.so"},
+        {"GDExtension dynamic library not found: C:/x/a.dll ", "a.dll"},
+        {"libfoo.so: \xe6\x97\xa0\xe6\xb3\x95\xe6\x89\x93\xe5\xbc\x80\xe5\x85\xb1\xe4\xba\xab"
+         "\xe5\xaf\xb9\xe8\xb1\xa1\xe6\x96\x87\xe4\xbb\xb6: \xe6\xb2\xa1\xe6\x9c\x89\xe9\x82\xa3"
+         "\xe4\xb8\xaa\xe6\x96\x87\xe4\xbb\xb6\xe6\x88\x96\xe7\x9b\xae\xe5\xbd\x95 ",
+         "libfoo.so"},
+        {"a.so ", "a.so"},
+        {"/a.so", "a.so"},
+    };
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+        text = long_line("", named[i][0], "");
+        explain_quickly(text, &x);
+        assert_non_null(file_named(&x.parts, named[i][1]));
+        td_explain_free(&x);
+        free(text);
+    }
+    /* and a quoted path with blanks is still read whole, from its quote */
+    long_line_paths("", "\"C:\\Program Files\\x\\b.dll\" 'c d/e.so'", "C:\\Program Files\\x\\b.dll",
+                    "c d/e.so");
+    /* a quote with an odd count of its kind before it on its line closes
+     * one, opening no path; on the next line the count starts again */
+    long_line_paths("it's Bob's C:\\x y\\b.dll\n'", "'c d/e.so", "y\\b.dll", "d/e.so");
+    long_line_paths("it's Bob's C:\\x y\\b.dll\nit's\nsaid 'c d/e.so'\n", "", "y\\b.dll",
+                    "c d/e.so");
     /* the code after "error" still needs a DLL before it on its line */
     explain("the tool ended with error 55\nthe host said x.dll error 58", &x);
     bool read_55 = false, read_58 = false;
