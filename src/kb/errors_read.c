@@ -495,6 +495,10 @@ static void add_file(struct td_explain_parts *p, const char *start, const char *
     p->files[p->n_files++].name = td_explain_base_name(path);
 }
 
+/* How far before its extension's dot a file's name is looked for: four
+ * times the longest name any file system allows. */
+enum { NAME_SPAN = 1024 };
+
 static void read_files(const char *text, struct td_explain_parts *p, struct td_arena *a)
 {
     struct quote_scan sc = {.text = text, .at = text};
@@ -502,8 +506,13 @@ static void read_files(const char *text, struct td_explain_parts *p, struct td_a
         const char *end = library_end(dot);
         if (!end || dot == text)
             continue;
+        /* a file's name is at most 255 bytes on every system (NAME_MAX,
+         * NTFS, APFS): a longer run of name characters before the dot is no
+         * one file's name, and walking it back from every dot of a long line
+         * ("-a.so" repeated) costs the line's length squared */
+        const char *lowest = dot - text > NAME_SPAN ? dot - NAME_SPAN : text;
         const char *name = dot;
-        while (name > text && name_char((unsigned char)name[-1]))
+        while (name > lowest && name_char((unsigned char)name[-1]))
             name--;
         while (name < dot && (*name == '.' || *name == '-'))
             name++;

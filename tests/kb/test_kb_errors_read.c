@@ -2376,6 +2376,9 @@ static void long_lines_read_in_one_pass(void **state)
          "libfoo.so"},
         {"a.so ", "a.so"},
         {"/a.so", "a.so"},
+        /* no blank, no separator: every dot's name ran back to the line's
+         * start (22 s); a file's name is looked for at most 1 KiB back */
+        {"-a.so", "a.so"},
     };
     for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
         text = long_line("", named[i][0], "");
