@@ -27,19 +27,26 @@ static const char *best_id(const struct td_explain *x)
     return x->n_matches ? x->matches[0].id : "(none)";
 }
 
+/* The catalogue (data/errors.tsv) opened in T, its header read into LINE
+ * (N bytes) and CELLS (16): the number of header cells. */
+static int open_errors_table(struct td_tsv *t, char *line, size_t n, const char **cells)
+{
+    size_t len;
+    const char *table = td_data_table("errors", &len);
+    assert_non_null(table);
+    td_tsv_open(t, table, len);
+    return td_tsv_next(t, line, n, cells, 16);
+}
+
 /* Every row: its example is won by the row itself (alone at the top), the
  * kind is the row's, and each placeholder captured something; when the row
  * names a Windows error code the example carries, the extractor agrees. */
 static void every_example_is_won_by_its_row(void **state)
 {
-    size_t len;
-    const char *table = td_data_table("errors", &len);
-    assert_non_null(table);
     struct td_tsv t;
     static char line[8192];
     const char *cells[16];
-    td_tsv_open(&t, table, len);
-    int hn = td_tsv_next(&t, line, sizeof line, cells, 16);
+    int hn = open_errors_table(&t, line, sizeof line, cells);
     int c_id = td_tsv_column(cells, hn, "id"), c_kind = td_tsv_column(cells, hn, "kind"),
         c_ex = td_tsv_column(cells, hn, "example"), c_code = td_tsv_column(cells, hn, "error_code");
     int rows = 0, bad = 0;
@@ -404,14 +411,10 @@ static void cause_read_apart_from_its_provenance(void **state)
                  NULL);
 
     /* every catalogue row: a cause never opens with its provenance */
-    size_t len;
-    const char *table = td_data_table("errors", &len);
-    assert_non_null(table);
     struct td_tsv t;
     static char line[8192];
     const char *cells[16];
-    td_tsv_open(&t, table, len);
-    int hn = td_tsv_next(&t, line, sizeof line, cells, 16);
+    int hn = open_errors_table(&t, line, sizeof line, cells);
     int c_ex = td_tsv_column(cells, hn, "example"), c_cause = td_tsv_column(cells, hn, "cause");
     int undiagnosed = 0;
     struct td_arena a = {0};
