@@ -84,3 +84,33 @@ void td_arena_free(struct td_arena *a)
     a->head = NULL;
     a->used_total = 0;
 }
+
+void td_strbuf_put(struct td_strbuf *b, const char *s, size_t n)
+{
+    if (b->failed)
+        return;
+    if (n > SIZE_MAX / 2 - b->len - 1) {
+        b->failed = true;
+        return;
+    }
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = (b->len + n + 1) * 2;
+        char *g = realloc(b->s, cap);
+        if (!g) {
+            b->failed = true;
+            return;
+        }
+        b->s = g, b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+char *td_strbuf_take(struct td_strbuf *b, struct td_arena *a)
+{
+    char *r = b->failed ? NULL : td_arena_strndup(a, b->s ? b->s : "", b->len);
+    free(b->s);
+    *b = (struct td_strbuf){0};
+    return r;
+}

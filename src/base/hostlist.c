@@ -3,6 +3,8 @@
  * number) and writing each run of consecutive numbers as one range. */
 #include "base/hostlist.h"
 
+#include "base/arena.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,67 +189,43 @@ static int compare_split(const void *pa, const void *pb)
     return c;
 }
 
-struct out {
-    char *s;
-    size_t len, cap;
-    bool failed;
-};
-
-static void put(struct out *o, const char *s, size_t n)
-{
-    if (o->failed || n > SIZE_MAX / 2 - o->len - 1)
-        return;
-    if (o->len + n + 1 > o->cap) {
-        size_t cap = (o->len + n + 1) * 2;
-        char *g = realloc(o->s, cap);
-        if (!g) {
-            o->failed = true;
-            return;
-        }
-        o->s = g, o->cap = cap;
-    }
-    memcpy(o->s + o->len, s, n);
-    o->len += n;
-    o->s[o->len] = '\0';
-}
-
-static void put_number(struct out *o, uint64_t v, int width)
+static void put_number(struct td_strbuf *o, uint64_t v, int width)
 {
     char num[32];
     int n = snprintf(num, sizeof num, "%0*llu", width, (unsigned long long)v);
-    put(o, num, (size_t)n);
+    td_strbuf_put(o, num, (size_t)n);
 }
 
 /* Writes S[0..N) (one block: same affixes and width, numbers ascending,
  * duplicates possible) as prefix[ranges]suffix, or the name alone. */
-static void put_block(struct out *o, const struct split *s, size_t n)
+static void put_block(struct td_strbuf *o, const struct split *s, size_t n)
 {
     if (o->len)
-        put(o, ",", 1);
+        td_strbuf_put(o, ",", 1);
     if (s[0].width < 0) {
-        put(o, s[0].name, s[0].len);
+        td_strbuf_put(o, s[0].name, s[0].len);
         return;
     }
     bool single = s[0].number == s[n - 1].number;
-    put(o, s[0].name, s[0].prefix_len);
+    td_strbuf_put(o, s[0].name, s[0].prefix_len);
     if (!single)
-        put(o, "[", 1);
+        td_strbuf_put(o, "[", 1);
     for (size_t i = 0; i < n;) {
         size_t j = i;
         while (j + 1 < n && s[j + 1].number <= s[j].number + 1)
             j++;
         if (i)
-            put(o, ",", 1);
+            td_strbuf_put(o, ",", 1);
         put_number(o, s[i].number, s[i].width);
         if (s[j].number != s[i].number) {
-            put(o, "-", 1);
+            td_strbuf_put(o, "-", 1);
             put_number(o, s[j].number, s[i].width);
         }
         i = j + 1;
     }
     if (!single)
-        put(o, "]", 1);
-    put(o, s[0].name + s[0].suffix_at, s[0].len - s[0].suffix_at);
+        td_strbuf_put(o, "]", 1);
+    td_strbuf_put(o, s[0].name + s[0].suffix_at, s[0].len - s[0].suffix_at);
 }
 
 /* A natural number at least as long as a padded width used beside it
@@ -283,8 +261,8 @@ char *td_hostlist_fold(const char *const *names, size_t n, struct td_arena *aren
         join_padded(s, n);
         qsort(s, n, sizeof *s, compare_split);
     }
-    struct out o = {0};
-    put(&o, "", 0);
+    struct td_strbuf o = {0};
+    td_strbuf_put(&o, "", 0);
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
         if (s[i].width < 0) /* a name without a number: once */
@@ -296,8 +274,7 @@ char *td_hostlist_fold(const char *const *names, size_t n, struct td_arena *aren
         put_block(&o, s + i, j - i);
         i = j;
     }
-    char *r = o.failed ? NULL : td_arena_strndup(arena, o.s ? o.s : "", o.len);
-    free(o.s);
+    char *r = td_strbuf_take(&o, arena);
     free(s);
     return r;
 }

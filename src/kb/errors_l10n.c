@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/compat.h"
+#include "base/arena.h"
 #include "base/data.h"
 #include "kb/errors_internal.h"
 
@@ -129,40 +130,16 @@ static size_t separator_len(const char *s, size_t n)
     return i;
 }
 
-struct out {
-    char *s;
-    size_t len, cap;
-    bool failed;
-};
-
-static void put(struct out *o, const char *s, size_t n)
-{
-    if (o->failed)
-        return;
-    if (o->len + n + 1 > o->cap) {
-        size_t cap = (o->cap + n + 1) * 2;
-        char *s2 = realloc(o->s, cap);
-        if (!s2) {
-            o->failed = true;
-            return;
-        }
-        o->s = s2, o->cap = cap;
-    }
-    memcpy(o->s + o->len, s, n);
-    o->len += n;
-    o->s[o->len] = '\0';
-}
-
 /* A full-width colon (and blanks) just written before a loader message is
  * dlerror()'s ": " retyped by a CJK input method: written as ": ". */
-static void ascii_separator_before(struct out *o)
+static void ascii_separator_before(struct td_strbuf *o)
 {
     size_t k = o->len;
     while (k > 0 && o->s[k - 1] == ' ')
         k--;
     if (k >= 3 && memcmp(o->s + k - 3, fullwidth_colon, 3) == 0) {
         o->len = k - 3;
-        put(o, ": ", 2);
+        td_strbuf_put(o, ": ", 2);
     }
 }
 
@@ -173,7 +150,7 @@ char *td_explain_glibc_english(char *text, struct td_arena *a)
     if (!text || g_l10n.n == 0)
         return text;
     size_t len = strlen(text);
-    struct out o = {0};
+    struct td_strbuf o = {0};
     size_t from = 0; /* the first byte of TEXT not yet written */
     for (size_t i = 0; i + 1 < len;) {
         const struct l10n_row *r = loader_at(text + i, len - i);
@@ -181,23 +158,22 @@ char *td_explain_glibc_english(char *text, struct td_arena *a)
             i++;
             continue;
         }
-        put(&o, text + from, i - from);
+        td_strbuf_put(&o, text + from, i - from);
         ascii_separator_before(&o);
-        put(&o, r->english, r->english_len);
+        td_strbuf_put(&o, r->english, r->english_len);
         i += r->translation_len;
         size_t sep = separator_len(text + i, len - i);
         const struct l10n_row *e = sep ? errno_at(text + i + sep, len - i - sep) : NULL;
         if (e) {
-            put(&o, ": ", 2);
-            put(&o, e->english, e->english_len);
+            td_strbuf_put(&o, ": ", 2);
+            td_strbuf_put(&o, e->english, e->english_len);
             i += sep + e->translation_len;
         }
         from = i;
     }
     if (!o.s)
         return text; /* no translated message */
-    put(&o, text + from, len - from);
-    char *copy = o.failed ? NULL : td_arena_strndup(a, o.s, o.len);
-    free(o.s);
+    td_strbuf_put(&o, text + from, len - from);
+    char *copy = td_strbuf_take(&o, a);
     return copy ? copy : text;
 }
