@@ -368,6 +368,14 @@
 #                                     O37"): held to 21/25;
 #   tests/cmd/explain_negatives_u3.json -- U's 30 negatives (10 per platform),
 #                                     held out with U, opened in session 20;
+#   tests/cmd/explain_fresh_v1.json -- V (session 20), 30 Windows texts, 20
+#   tests/cmd/explain_fresh_v2.json    Linux and 20 macOS texts, each from a
+#   tests/cmd/explain_fresh_v3.json    project of its own: held out
+#                                     (compressed in tests/heldout/), scored
+#                                     blind (docs/explain.md "Set V"), opened
+#                                     in session 21;
+#   tests/cmd/explain_negatives_v4.json -- V's 30 negatives (10 per platform),
+#                                     held out with V, opened in session 21;
 #   tests/cmd/explain_negatives.json -- the negative set (session 17), 40 real
 #                                     texts from 39 projects (15 Windows, 14
 #                                     Linux, 11 macOS) that name libraries,
@@ -757,7 +765,18 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # unnamed platform plugin, Unreal's plugin module, a file that is no
         # PE image, a retold missing-DLL dialog; docs/explain.md "Session 20:
         # set O37")
-        fresh("explain_fresh_o37.json", 25, need=0.84)]
+        fresh("explain_fresh_o37.json", 25, need=0.84),
+        # V (session 20): held out, compressed in tests/heldout/, scored blind
+        # on the first and last binaries of session 20 and the first of
+        # session 21 (Windows 21/30, Linux 19/20, macOS 20/20 on the last
+        # two), opened at the start of session 21; held to its blind score
+        # (docs/explain.md "Set V")
+        fresh("explain_fresh_v1.json", 30, need=0.7),
+        fresh("explain_fresh_v2.json", 20, need=0.95),
+        fresh("explain_fresh_v3.json", 20, need=1.0),
+        # V's negatives (session 20): 30 held-out texts with no loader
+        # failure, 30/30 with no finding on every binary they were scored on
+        negatives("explain_negatives_v4.json", 30, 30)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

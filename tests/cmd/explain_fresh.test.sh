@@ -151,6 +151,11 @@
 # tests/heldout/, scored blind, opened in session 20 (docs/explain.md "Set U"):
 #   tests/cmd/explain_fresh_u1.json -- U1: 30 Windows texts;
 #   tests/cmd/explain_fresh_u2.json -- U2: 15 Linux, 15 macOS.
+# V (session 20), held out while O33-O37 were worked on, kept compressed in
+# tests/heldout/, scored blind, opened in session 21 (docs/explain.md "Set V"):
+#   tests/cmd/explain_fresh_v1.json -- V1: 30 Windows texts;
+#   tests/cmd/explain_fresh_v2.json -- V2: 20 Linux texts;
+#   tests/cmd/explain_fresh_v3.json -- V3: 20 macOS texts.
 # An OPEN development set O24 (session 18), 20 Windows texts of 2023-2026 of
 # the forms S1 missed: no file named, installer and launcher logs, dialogs,
 # other languages, .NET, Java, Node (docs/explain.md "Session 18: S1 opened
@@ -223,6 +228,8 @@
 #                                     opened in session 18.
 #   tests/cmd/explain_negatives_u3.json -- U's negatives, held out with U,
 #                                     opened in session 20.
+#   tests/cmd/explain_negatives_v4.json -- V's negatives, held out with V,
+#                                     opened in session 21.
 # An OPEN development set O17 (session 17), 20 Windows texts of 2024-2026 as
 # pasted, at most two per project (native apps, game mods, .NET, JNI, Electron,
 # Tauri, Go, Python extensions) (docs/explain.md "Session 17: R1 opened
@@ -312,7 +319,7 @@
 # expected kinds and its library (or, for a symbol missing from an unnamed
 # library, its needed_by) the expected file.
 # Prints "N passed, N failed" per set and per platform, and the misses of A,
-# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22, O23, O17, S, O24-O32, U, O36, O33, O35, O34 and O37. The thresholds (90% of each set explain_corpus.test.sh holds
+# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22, O23, O17, S, O24-O32, U, O36, O33, O35, O34, O37 and V. The thresholds (90% of each set explain_corpus.test.sh holds
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
@@ -377,7 +384,8 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",), ("o13",), ("o11",), ("o12",),
          ("o15",), ("o16",), ("r1", "r2"), ("o18",), ("o19",), ("o20",), ("o21",), ("o22",), ("o23",),
          ("o17",), ("s1", "s2"), ("o24",), ("o25",), ("o26",), ("o27",), ("o28",), ("o29",), ("o30",),
-         ("o31",), ("o32",), ("u1", "u2"), ("o36",), ("o33",), ("o35",), ("o34",), ("o37",)]
+         ("o31",), ("o32",), ("u1", "u2"), ("o36",), ("o33",), ("o35",), ("o34",), ("o37",),
+         ("v1", "v2", "v3")]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:
@@ -422,6 +430,8 @@ b, urls["negatives_s3"] = negatives("explain_negatives_s3.json")
 bad |= b
 b, urls["negatives_u3"] = negatives("explain_negatives_u3.json")
 bad |= b
+b, urls["negatives_v4"] = negatives("explain_negatives_v4.json")
+bad |= b
 def urls_of(*names):
     return {c["url"] for name in names
             for c in json.load(open(os.path.join(src, "tests/cmd", name), encoding="utf-8"))}
@@ -433,7 +443,8 @@ for u in sorted((urls["a"] & urls["b"]) | ((urls["a"] | urls["b"]) & older)):
 earlier = urls["a"] | urls["b"] | older | urls_of("explain_families.json")
 for group in ORDER[2:]:
     mine = set().union(*(urls[part] for part in group))
-    within = urls[group[0]] & urls[group[1]] if len(group) == 2 else set()
+    within = {u for i, a in enumerate(group) for b in group[i + 1:]
+              for u in urls[a] & urls[b]}
     for u in sorted(mine & earlier | within):
         print(f"note: {u} of explain_fresh_{'/'.join(group)}.json is in another set")
     earlier |= mine
@@ -443,6 +454,9 @@ for u in sorted(urls["negatives_s3"] & (earlier | urls["negatives"])):
     print(f"note: {u} of explain_negatives_s3.json is in another set")
 for u in sorted(urls["negatives_u3"] & (earlier | urls["negatives"] | urls["negatives_s3"])):
     print(f"note: {u} of explain_negatives_u3.json is in another set")
+for u in sorted(urls["negatives_v4"] & (earlier | urls["negatives"] | urls["negatives_s3"]
+                                        | urls["negatives_u3"])):
+    print(f"note: {u} of explain_negatives_v4.json is in another set")
 # Every set together, as printed above and as each user would have got it on
 # their own machine: a text with no sign of its platform is read as the
 # machine explain runs on (Linux here), the user's (docs/explain.md "On the
