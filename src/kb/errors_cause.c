@@ -1092,6 +1092,13 @@ static void from_raiser(struct td_explain *x)
     if (empty_form && is(p->raiser, "load-words") && is(l->form, "windows") &&
         is(l->kind, TD_KIND_MISSING_SYMBOL))
         return;
+    /* ld.so's or dyld's own reason, which the raiser repeats after its words
+     * without the fields' file ("DPI-1047: ...: \"X.so: file too short\""),
+     * still says what failed with the file: only "not found" is the raiser's */
+    const char *reason_kind = empty_form && (is(l->form, "ld.so") || is(l->form, "dyld")) &&
+                                      !is(l->kind, TD_KIND_MISSING_LIBRARY)
+                                  ? l->kind
+                                  : NULL;
     if (l->form && !empty_form) {
         if (is(p->operation, "load") && is(l->kind, TD_KIND_MISSING_LIBRARY))
             l->kind = p->raiser_kind;
@@ -1101,7 +1108,7 @@ static void from_raiser(struct td_explain *x)
         return;
     }
     l->form = p->raiser;
-    l->kind = p->raiser_kind;
+    l->kind = reason_kind && is(p->operation, "load") ? reason_kind : p->raiser_kind;
     l->library = p->raiser_library;
     for (size_t i = 0; l->library && i < p->n_files; i++)
         if (strcmp(p->files[i].name, l->library) == 0)
@@ -1214,8 +1221,7 @@ static void add_raiser(struct td_explain *x, size_t cap)
     const struct td_explain_parts *p = &x->parts;
     if (!p->raiser || l->n_causes >= cap)
         return;
-    if (is(p->raiser_kind, TD_KIND_MISSING_LIBRARY) && !is(l->kind, TD_KIND_MISSING_LIBRARY) &&
-        !is(l->form, p->raiser))
+    if (is(p->raiser_kind, TD_KIND_MISSING_LIBRARY) && !is(l->kind, TD_KIND_MISSING_LIBRARY))
         return; /* a wrapper that only says the load failed ("unable to load shared
                    object"): the loader's own reason after it has said more */
     const char *detail = p->raiser_detail, *fix = p->raiser_fix, *source = p->raiser_source;
@@ -1406,6 +1412,11 @@ static void file_role(struct td_explain *x)
         l->role = "torch"; /* torch's own DLL preload, whatever file it was at */
     /* CPython's failed import: torch's own when the traceback imports the
      * module from torch (torch._C, read as _C or as its file _C.pyd) */
+    /* a .so is foreign to Windows' loader and dyld, not to ld.so: its "file
+     * too short" or "invalid ELF header" is about a damaged native library */
+    if (is(l->role, "elf_library") && is(l->kind, TD_KIND_NOT_A_LIBRARY) &&
+        is(x->parts.platform, "linux"))
+        l->role = NULL;
     bool module_role = !l->role || is(l->role, "python_extension");
     if (module_role && l->library && has(x->text, "DLL load failed"))
         l->role = torch_module(x->text, l->library) ? "torch" : "python_extension";

@@ -726,6 +726,32 @@ static void o13_native_hosts(void **state)
     td_explain_free(&x);
 }
 
+/* The loader's own reason decides what failed with a file, whoever repeats
+ * it: ODPI-C's DPI-1047 quoting ld.so's "file too short" (node-oracledb
+ * #1059: a broken symlink extracted as a text file) is a damaged library,
+ * not a missing one; and on Linux a .so is ld.so's own format, so the
+ * ELF-on-Windows cause does not lead. */
+static void loader_reason_inside_a_wrapper(void **state)
+{
+    (void)state;
+    struct td_explain x;
+    explain("Error: DPI-1047: Cannot locate a 64-bit Oracle Client library: "
+            "\"/opt/oracle/instantclient_18_3/libclntsh.so: file too short\".",
+            &x);
+    assert_string_equal(x.load.kind, "not_a_library");
+    assert_string_equal(x.load.library, "libclntsh.so");
+    assert_string_equal(x.load.causes[0].kind, "corrupted_file");
+    td_explain_free(&x);
+    explain("OSError: /opt/x/libfoo.so: file too short", &x);
+    assert_string_equal(x.load.kind, "not_a_library");
+    assert_string_equal(x.load.causes[0].kind, "corrupted_file");
+    td_explain_free(&x);
+    /* the same .so on Windows is a Linux library Windows cannot load */
+    explain("OSError: [WinError 193] %1 is not a valid Win32 application: C:\\x\\libfoo.so", &x);
+    assert_string_equal(x.load.causes[0].kind, "wrong_architecture");
+    td_explain_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -742,6 +768,7 @@ int main(void)
         cmocka_unit_test(no_load_error),
         cmocka_unit_test(n2_loader_forms),
         cmocka_unit_test(o13_native_hosts),
+        cmocka_unit_test(loader_reason_inside_a_wrapper),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
