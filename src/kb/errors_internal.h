@@ -184,6 +184,12 @@ size_t td_explain_quote_mark(const char *s);
  * walk back per point. */
 const char *td_explain_line_start(const char **line, const char **seen, const char *at);
 
+/* The file a raiser loads on the text's PLATFORM, from SPEC, a raiser
+ * row's per-platform library ("WINDOWS|LINUX|MACOS" after "platform:"):
+ * the second entry when the platform is Linux, another Unix or unknown;
+ * NULL for an empty entry (errors_programs.c). */
+const char *td_explain_platform_file(const char *spec, const char *platform, struct td_arena *a);
+
 /* The dotted module of the last Cython init frame in TEXT ("File
  * \"h5py/h5.pyx\", line 1, in init h5py.h5", IPython's "h5py\\h5.pyx in init
  * h5py.h5()"): the extension module whose initialisation was running, its

@@ -1864,18 +1864,6 @@ static const char *sxs_assembly_library(const char *text, struct td_arena *a)
     return NULL;
 }
 
-/* Qt's default platform plugin, the one a message that names none failed
- * to initialise: windows, cocoa on macOS, xcb elsewhere (the file of "q"
- * and the key, as Qt names its plugins). */
-static const char *qt_platform_library(const char *platform, struct td_arena *a)
-{
-    const char *key = !platform                          ? "qxcb"
-                      : strcmp(platform, "windows") == 0 ? "qwindows"
-                      : strcmp(platform, "macos") == 0   ? "qcocoa"
-                                                         : "qxcb";
-    return mapped_library(key, strlen(key), platform, a);
-}
-
 /* The library row R's library column names when its pattern captured no
  * file: a fixed name, one for the platform, or one the text implies. */
 static const char *named_library(const struct raiser_row *r, const char *text, const regmatch_t *m,
@@ -1909,8 +1897,8 @@ static const char *named_library(const struct raiser_row *r, const char *text, c
         return importing_module(text, a);
     if (strcmp(r->library, "sxs-assembly") == 0)
         return sxs_assembly_library(text, a);
-    if (strcmp(r->library, "qt-platform") == 0)
-        return qt_platform_library(p->platform, a);
+    if (strncmp(r->library, "platform:", 9) == 0)
+        return td_explain_platform_file(r->library + 9, p->platform, a);
     if (strcmp(r->library, "first-file") == 0 || strcmp(r->library, "last-file") == 0) {
         bool last = r->library[0] == 'l';
         const char *near = m ? file_on_line(text, m[0].rm_so, p, last) : NULL;

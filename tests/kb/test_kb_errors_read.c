@@ -2744,6 +2744,40 @@ static void cpython_dll_load_failed(void **state)
     td_explain_free(&x);
 }
 
+/* Set O40: a program's or framework's own sentence that it could not load
+ * or start the library it depends on names no file; the raiser's row gives
+ * the file its source loads on each platform (library "platform:W|L|M"),
+ * and the text's platform picks one: a Windows path, a macOS home, or none
+ * (read as Linux). */
+static void o40_program_sentences(void **state)
+{
+    (void)state;
+    /* GLFW's loader lookup: the same sentence, three files */
+    expect("GLFW error 65542: Vulkan: Loader not found\n"
+           "at C:\\Users\\me\\AppData\\Roaming\\.minecraft",
+           "missing_library", "vulkan-1.dll", NULL);
+    expect("panic: APIUnavailable: Vulkan: Loader not found\n"
+           "/Users/me/go/pkg/mod/github.com/go-gl/glfw/v3.3/glfw/error.go:181",
+           "missing_library", "libvulkan.1.dylib", NULL);
+    expect("hashcat (v5.1.0) starting...\n\nCannot find an OpenCL ICD loader library.",
+           "missing_library", "libOpenCL.so.1", NULL);
+    expect("D:\\enc>x264.exe -o out.mp4 in.avs\navs [error]: failed to load avisynth\n"
+           "x264 [error]: could not open input file `in.avs'",
+           "missing_library", "avisynth.dll", NULL);
+    /* loaded, then its start failed: the library the host loaded */
+    expect("$ vspipe --version\nFailed to initialize VapourSynth environment", "init_failure",
+           "libvapoursynth-script.so.0", NULL);
+    expect("[vapoursynth] Could not initialize VapourSynth scripting.\n"
+           "C:\\Users\\me\\AppData\\Roaming\\mpv\\scripts",
+           "init_failure", "vsscript.dll", NULL);
+    expect("/Users/me/ncnn/build/examples/squeezenet cat.jpg\nvkCreateInstance failed -9",
+           "init_failure", "libvulkan.1.dylib", NULL);
+    /* Qt's sentence retyped with its name in capitals */
+    expect("Application failed to start because it could not find or load the QT platform "
+           "plugin \"windows\"",
+           "missing_library", "qwindows.dll", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2799,6 +2833,7 @@ int main(void)
         cmocka_unit_test(o31_own_words),
         cmocka_unit_test(o32_no_device_under_wsl),
         cmocka_unit_test(o37_windows_start_failures),
+        cmocka_unit_test(o40_program_sentences),
         cmocka_unit_test(escaped_dialog_names),
         cmocka_unit_test(o36_codes_in_any_spelling),
         cmocka_unit_test(bare_library_names),
