@@ -243,7 +243,7 @@ static void load_tables(void)
 
 /* The column of a table with windows, linux and macos columns, in that
  * order, for PLATFORM (Linux's when the text does not say). */
-static int platform_column(const char *platform)
+int td_explain_platform_column(const char *platform)
 {
     if (platform && strcmp(platform, "windows") == 0)
         return 0;
@@ -271,7 +271,7 @@ static bool uses_package(const char *text, const char *package)
 
 static const char *package_library(const char *text, const char *platform)
 {
-    int k = platform_column(platform);
+    int k = td_explain_platform_column(platform);
     for (size_t i = 0; i < g_rd.n_packages; i++)
         if (g_rd.packages[i].library[k] && uses_package(text, g_rd.packages[i].package))
             return g_rd.packages[i].library[k];
@@ -1449,6 +1449,14 @@ static bool bare_row(const struct raiser_row *r)
     return r->library && strcmp(r->library, "bare") == 0;
 }
 
+/* Whether row R reads a managed binding's type or class (its group; with no
+ * group, the first of the text's frames that is one): the binding's own
+ * native library is the file (data/managed_bindings.tsv). */
+static bool binding_row(const struct raiser_row *r)
+{
+    return r->library && strcmp(r->library, "binding") == 0;
+}
+
 /* The first file of P whose name holds the bare name G (N bytes) as a whole
  * part -- after the start, "lib", "_" or "-", before ".", "-", "_" or a digit
  * -- or NULL: the text names the file the program tried for that name
@@ -1631,6 +1639,8 @@ static const char *component_library(const char *g, size_t n, long v, struct td_
 static const char *group_library(const struct raiser_row *r, const char *g, size_t n,
                                  const struct td_explain_parts *p, struct td_arena *a)
 {
+    if (binding_row(r))
+        return td_explain_binding_library(NULL, g, n, p->platform);
     if (r->library && strcmp(r->library, "cuda-component") == 0)
         return component_library(g, n, component_version(g, n), a);
     if (bare_row(r))
@@ -1969,6 +1979,8 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
         if (named)
             return named;
     }
+    if (!g && binding_row(r))
+        return td_explain_binding_library(text, NULL, 0, p->platform);
     return g ? group_library(r, g, n, p, a) : named_library(r, text, m, p, a);
 }
 
@@ -2033,7 +2045,7 @@ static void cuda_source_module(const char *text, struct td_explain_parts *p, str
     if (!at)
         return;
     bool torch = strstr(text, "torch") || strstr(text, "Torch") || strstr(text, "TORCH");
-    int k = platform_column(p->platform);
+    int k = td_explain_platform_column(p->platform);
     for (size_t i = 0; i < g_rd.n_sources; i++) {
         const struct source_row *r = &g_rd.sources[i];
         if (strcmp(r->match, "*") == 0 ? torch : !strstr(at, r->match))
@@ -2276,6 +2288,8 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
             continue; /* "SDL2.dll, ... and zlib1.dll are present": none singled out */
         if (captures_sentence_word(r, text, m, p))
             continue; /* "could not load the required library": no name */
+        if (binding_row(r) && !row_library(r, text, m, p, a))
+            continue; /* a type or class of no binding the table knows */
         if (strcmp(r->raiser, "dialog-sentence") == 0 && !message_box_frame(text))
             continue; /* a user's sentence about a DLL, not the dialog's */
         r = loader_reason(r, i, text, m);

@@ -366,6 +366,13 @@
 #                                     start, open from the start
 #                                     (docs/explain.md "Session 20: set
 #                                     O37"): held to 21/25;
+#   tests/cmd/explain_fresh_o39.json -- O39 (session 21), 14 Windows, 3
+#                                     Linux and 3 macOS texts from 20
+#                                     projects, a managed binding whose
+#                                     native library failed to load, the
+#                                     file unnamed, open from the start
+#                                     (docs/explain.md "Session 21: set
+#                                     O39"): held to 16/20;
 #   tests/cmd/explain_negatives_u3.json -- U's 30 negatives (10 per platform),
 #                                     held out with U, opened in session 20;
 #   tests/cmd/explain_fresh_v1.json -- V (session 20), 30 Windows texts, 20
@@ -766,6 +773,14 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # PE image, a retold missing-DLL dialog; docs/explain.md "Session 20:
         # set O37")
         fresh("explain_fresh_o37.json", 25, need=0.84),
+        # O39 (session 21): open, 20 texts of a managed binding (.NET's type
+        # initializer, a P/Invoke frame, the JVM's unlinked native method, a
+        # binding's "No native library found") whose native library failed
+        # to load; 0/20 at its first look, 16/20 after (data/managed_bindings.tsv;
+        # docs/explain.md "Session 21: set O39")
+        # two Windows texts carry no sign of Windows (read as the host)
+        fresh("explain_fresh_o39.json", 20, need=0.8,
+              per_floor={"windows": 11, "linux": 2, "macos": 3}),
         # V (session 20): held out, compressed in tests/heldout/, scored blind
         # on the first and last binaries of session 20 and the first of
         # session 21 (Windows 21/30, Linux 19/20, macOS 20/20 on the last
