@@ -108,10 +108,9 @@ static const struct binding_row *binding_in_text(const char *text)
     return NULL;
 }
 
-const char *td_explain_binding_library(const char *text, const char *name, size_t n,
-                                       const char *platform)
+const char *td_explain_binding_library(const char *text, const char *name, size_t n, int column)
 {
     load_bindings();
     const struct binding_row *r = name ? binding_of(name, n, true) : binding_in_text(text);
-    return r ? r->library[td_explain_platform_column(platform)] : NULL;
+    return r && column >= 0 && column < 3 ? r->library[column] : NULL;
 }
