@@ -170,6 +170,13 @@ void td_explain_drop_closers(char *s);
 /* Whether TEXT holds a Windows path written with forward slashes ("C:/x"). */
 bool td_explain_drive_path(const char *text);
 
+/* The native library of the managed binding (a .NET namespace or type, a
+ * Java package or class; data/managed_bindings.tsv) NAME (N bytes) belongs
+ * to, case ignored; with NAME NULL, of the first dotted name in TEXT that
+ * belongs to one (a stack frame), case as written. COLUMN: the platform's
+ * (0 Windows, 1 Linux, 2 macOS). NULL when none does (errors_managed.c). */
+const char *td_explain_binding_library(const char *text, const char *name, size_t n, int column);
+
 /* The lower-cased last path component of PATH (either separator) in OUT. */
 const char *td_explain_base_name(const char *path);
 

@@ -17,7 +17,7 @@
 #include "kb/errors_internal.h"
 
 enum {
-    MAX_RAISERS = 192,
+    MAX_RAISERS = 320,
     /* regmatch_t slots a raiser's match fills: a row's file group must be
      * below it (td_explain_raiser_bad_groups says which is not) */
     RAISER_SLOTS = 16,
@@ -1449,6 +1449,14 @@ static bool bare_row(const struct raiser_row *r)
     return r->library && strcmp(r->library, "bare") == 0;
 }
 
+/* Whether row R reads a managed binding's type or class (its group; with no
+ * group, the first of the text's frames that is one): the binding's own
+ * native library is the file (data/managed_bindings.tsv). */
+static bool binding_row(const struct raiser_row *r)
+{
+    return r->library && strcmp(r->library, "binding") == 0;
+}
+
 /* The first file of P whose name holds the bare name G (N bytes) as a whole
  * part -- after the start, "lib", "_" or "-", before ".", "-", "_" or a digit
  * -- or NULL: the text names the file the program tried for that name
@@ -1631,6 +1639,8 @@ static const char *component_library(const char *g, size_t n, long v, struct td_
 static const char *group_library(const struct raiser_row *r, const char *g, size_t n,
                                  const struct td_explain_parts *p, struct td_arena *a)
 {
+    if (binding_row(r))
+        return td_explain_binding_library(NULL, g, n, platform_column(p->platform));
     if (r->library && strcmp(r->library, "cuda-component") == 0)
         return component_library(g, n, component_version(g, n), a);
     if (bare_row(r))
@@ -1957,6 +1967,8 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
         if (named)
             return named;
     }
+    if (!g && binding_row(r))
+        return td_explain_binding_library(text, NULL, 0, platform_column(p->platform));
     return g ? group_library(r, g, n, p, a) : named_library(r, text, m, p, a);
 }
 
@@ -2264,6 +2276,8 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
             continue; /* "SDL2.dll, ... and zlib1.dll are present": none singled out */
         if (captures_sentence_word(r, text, m, p))
             continue; /* "could not load the required library": no name */
+        if (binding_row(r) && !row_library(r, text, m, p, a))
+            continue; /* a type or class of no binding the table knows */
         if (strcmp(r->raiser, "dialog-sentence") == 0 && !message_box_frame(text))
             continue; /* a user's sentence about a DLL, not the dialog's */
         r = loader_reason(r, i, text, m);

@@ -373,6 +373,13 @@
 #                                     no file, open from the start
 #                                     (docs/explain.md "Set O40"): held to
 #                                     12/20 (Windows 8, Linux 2, macOS 2);
+#   tests/cmd/explain_fresh_o39.json -- O39 (session 21), 14 Windows, 3
+#                                     Linux and 3 macOS texts from 20
+#                                     projects, a managed binding whose
+#                                     native library failed to load, the
+#                                     file unnamed, open from the start
+#                                     (docs/explain.md "Session 21: set
+#                                     O39"): held to 16/20;
 #   tests/cmd/explain_negatives_u3.json -- U's 30 negatives (10 per platform),
 #                                     held out with U, opened in session 20;
 #   tests/cmd/explain_fresh_v1.json -- V (session 20), 30 Windows texts, 20
@@ -782,6 +789,9 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         fresh("explain_fresh_v1.json", 30, need=0.7),
         fresh("explain_fresh_v2.json", 20, need=1.0),
         fresh("explain_fresh_v3.json", 20, need=1.0),
+        # V's negatives (session 20): 30 held-out texts with no loader
+        # failure, 30/30 with no finding on every binary they were scored on
+        negatives("explain_negatives_v4.json", 30, 30),
         # O40 (session 21): open, 20 texts from 20 projects, a program's or
         # framework's own sentence that it could not load or start the
         # library it depends on, naming no file; 4/20 at its first look,
@@ -790,9 +800,14 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # texts; docs/explain.md "Set O40")
         fresh("explain_fresh_o40.json", 20, need=0.6,
               per_floor={"windows": 8, "linux": 2, "macos": 2}),
-        # V's negatives (session 20): 30 held-out texts with no loader
-        # failure, 30/30 with no finding on every binary they were scored on
-        negatives("explain_negatives_v4.json", 30, 30)]
+        # O39 (session 21): open, 20 texts of a managed binding (.NET's type
+        # initializer, a P/Invoke frame, the JVM's unlinked native method, a
+        # binding's "No native library found") whose native library failed
+        # to load; 0/20 at its first look, 16/20 after (data/managed_bindings.tsv;
+        # docs/explain.md "Session 21: set O39")
+        # two Windows texts carry no sign of Windows (read as the host)
+        fresh("explain_fresh_o39.json", 20, need=0.8,
+              per_floor={"windows": 11, "linux": 2, "macos": 3})]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

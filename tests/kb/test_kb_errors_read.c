@@ -2778,6 +2778,64 @@ static void o40_program_sentences(void **state)
            "missing_library", "qwindows.dll", NULL);
 }
 
+/* A managed binding whose native library failed to load, the file unnamed
+ * (set O39): the binding's type or class, read by structure, gives the file
+ * its own DllImport or System.loadLibrary names (data/managed_bindings.tsv);
+ * the exception's type the kind. */
+static void o39_managed_bindings(void **state)
+{
+    (void)state;
+    /* .NET's type initializer over "Dll was not found.", on Windows */
+    expect("System.TypeInitializationException: The type initializer for "
+           "'Foster.Framework.Platform' threw an exception.\n"
+           " ---> System.DllNotFoundException: Dll was not found.\n"
+           "   at Foster.Framework.Platform.FosterRegisterLogMethods(FosterLogFn, FosterLogFn)\n"
+           "   at Foster.Framework.Platform..cctor()\n"
+           "Platform: Microsoft Windows 10.0.22000 (X64)",
+           "missing_library", "FosterPlatform.dll", NULL);
+    /* retyped in lower case, unquoted */
+    expect("C:\\Games\\FModel> the type initializer for skiasharp.skimageinfo caused an exception",
+           "missing_library", "libSkiaSharp.dll", NULL);
+    /* in Chinese, a BadImageFormatException's HRESULT deciding the kind */
+    expect("System.TypeInitializationException: \xe2\x80\x9c"
+           "DlibDotNet.NativeMethods"
+           "\xe2\x80\x9d\xe7\x9a\x84\xe7\xb1\xbb\xe5\x9e\x8b\xe5\x88\x9d\xe5\xa7\x8b\xe5\x80\xbc"
+           "\xe8\xae\xbe\xe5\xae\x9a\xe9\xa1\xb9\xe5\xbc\x95\xe5\x8f\x91\xe5\xbc\x82\xe5\xb8\xb8"
+           "\xe3\x80\x82 ---> System.BadImageFormatException: (HRESULT: 0x8007000B)\n"
+           "   at C:\\app\\Program.cs:line 3",
+           "wrong_architecture", "DlibDotNetNative.dll", NULL);
+    /* no type initializer: the exception and a frame of the binding's code */
+    expect("System.BadImageFormatException: An attempt was made to load a program with an "
+           "incorrect format.\n   at PDFtoImage.PdfiumViewer.NativeMethods.FPDF_InitLibrary()\n"
+           "Windows 10",
+           "wrong_architecture", "pdfium.dll", NULL);
+    /* Mono's EntryPointNotFoundException names the function only: a library of
+     * another version than the binding's assembly */
+    expect("System.EntryPointNotFoundException: sk_colortype_get_default_8888\n"
+           "  at (wrapper managed-to-native) SkiaSharp.SkiaApi.sk_colortype_get_default_8888()\n"
+           "  at SkiaSharp.SKImageInfo..cctor () in C:\\build\\SKImageInfo.cs:12",
+           "missing_symbol", "libSkiaSharp.dll", NULL);
+    /* the JVM's unlinked native method, a shaded copy of the binding */
+    expect("java.lang.UnsatisfiedLinkError: 'long com.example.shaded.org.rocksdb.Options."
+           "newOptions()'\n\tat com.example.shaded.org.rocksdb.Options.newOptions(Native Method)\n"
+           "/home/user/server",
+           "missing_library", "librocksdbjni-linux64.so", NULL);
+    /* a binding's own "no native library" under its loader's frame; os.name says macOS */
+    expect("Caused by: java.lang.Exception: No native library found for os.name=Mac, "
+           "os.arch=aarch64, paths=[/usr/lib/java:.]\n"
+           "\tat org.sqlite.SQLiteJDBCLoader.loadSQLiteNativeLibrary(SQLiteJDBCLoader.java:367)",
+           "missing_library", "libsqlitejdbc.dylib", NULL);
+    /* a type of no binding: its initializer's failure is no load */
+    expect_unnamed("System.TypeInitializationException: The type initializer for "
+                   "'Microsoft.Extensions.DependencyModel.CompilationLibrary' threw an exception.\n"
+                   " ---> System.Globalization.CultureNotFoundException: Culture is not supported.",
+                   NULL);
+    /* a binding's name inside a longer word is not it */
+    assert_null(td_explain_binding_library("at MySkiaSharpX.Y.Z()", NULL, 0, 0));
+    assert_string_equal(td_explain_binding_library(NULL, "Gdip", 4, 2), "libgdiplus.dylib");
+    assert_null(td_explain_binding_library(NULL, "My.Gdip", 7, 2));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2841,6 +2899,7 @@ int main(void)
         cmocka_unit_test(long_lines_read_in_one_pass),
         cmocka_unit_test(glibc_translations_read_as_english),
         cmocka_unit_test(cpython_dll_load_failed),
+        cmocka_unit_test(o39_managed_bindings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
