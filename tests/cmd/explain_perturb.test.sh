@@ -45,6 +45,7 @@
 # explain_fresh_o33.json (open),
 # explain_fresh_o35.json (open),
 # explain_fresh_o37.json (open),
+# explain_fresh_o38.json (open),
 # explain_fresh_v1.json, explain_fresh_v2.json and explain_fresh_v3.json (opened),
 # explain_families.json and the composed explain_shapes.json) is perturbed the ways users paste it -- user names,
 # drive letters and folders changed; versions bumped; hard-wrapped at 80
@@ -122,6 +123,7 @@ for name in ("explain_corpus.json", "explain_heldout.json", "explain_fresh_a.jso
              "explain_fresh_o33.json",
              "explain_fresh_o35.json",
              "explain_fresh_o37.json",
+             "explain_fresh_o38.json",
              "explain_fresh_v1.json", "explain_fresh_v2.json", "explain_fresh_v3.json",
              "explain_families.json",
              "explain_shapes.json"):
