@@ -83,8 +83,6 @@ void td_explain_read_package(const char *text, struct td_explain_parts *p);
 /* A load the general reading left without a form or a file, in a text that
  * holds a package's own not-found message: that package's library. */
 void td_explain_package_form(struct td_explain *x);
-/* The messages of the table, for the tests that check its rows. */
-size_t td_explain_package_messages(const char **out, size_t cap);
 
 /* What a text's signs say of the platform it was copied on
  * (errors_platform.c, data/platform_signs.tsv): the platform of its

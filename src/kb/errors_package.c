@@ -230,13 +230,3 @@ void td_explain_package_form(struct td_explain *x)
     c->confirm = "torchdoctor check";
     c->source = "data/python_native_libraries.tsv";
 }
-
-size_t td_explain_package_messages(const char **out, size_t cap)
-{
-    load_packages();
-    size_t n = 0;
-    for (size_t i = 0; i < g_pk.n; i++)
-        for (size_t m = 0; m < g_pk.rows[i].n_messages && n < cap; m++)
-            out[n++] = g_pk.rows[i].messages[m];
-    return n;
-}
