@@ -149,12 +149,18 @@ static bool uses_package(const char *text, const char *package)
     return false;
 }
 
-/* Whether TEXT holds one of R's own not-found sentences. */
+/* Whether TEXT holds one of R's own not-found sentences, whole: one that
+ * ends in a name does not end inside a longer one (PySDL2's "... for SDL2"
+ * is not its "... for SDL2_image", another library). */
 static bool says_own_message(const char *text, const struct package_row *r)
 {
-    for (size_t i = 0; i < r->n_messages; i++)
-        if (strstr(text, r->messages[i]))
-            return true;
+    for (size_t i = 0; i < r->n_messages; i++) {
+        const char *m = r->messages[i];
+        size_t n = strlen(m);
+        for (const char *q = strstr(text, m); q; q = strstr(q + 1, m))
+            if (!word_char(m[n - 1]) || !word_char(q[n]))
+                return true;
+    }
     return false;
 }
 

@@ -2566,6 +2566,9 @@ static void bare_library_names(void **state)
         {"OSError: Could not find library geos_c or load any of its variants", "libgeos_c.so"},
         {"RuntimeError: could not find any library for SDL3 (SDL3_DLL_PATH: unset)", "libSDL3.so"},
         {"OSError: PortMidi library not found", "libportmidi.so"},
+        /* a sentence of a package's (PySDL2's) about another library than its row's */
+        {"ImportError: could not find any library for SDL2_image (PYSDL2_DLL_PATH: unset)",
+         "libSDL2_image.so"},
         /* the variants shapely tried name the file: the text's file, not the name made one */
         {"OSError: Could not find lib geos_c or load any of its variants ['libgeos_c.so.1', "
          "'libgeos_c.so'].",
