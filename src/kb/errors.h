@@ -92,9 +92,12 @@ struct td_explain_parts {
     const char *raiser_kind, *raiser_detail, *raiser_fix, *raiser_source;
     const char *raiser_library; /* the file the raiser's message is about, NULL */
     bool raiser_imported;       /* its row names the module the text imports instead */
-    /* the native library of a Python package the text uses, which the package
-     * loads itself with ctypes (data/python_native_libraries.tsv); NULL */
-    const char *package_library;
+    /* the Python package the text uses that loads its own native library
+     * (ctypes, cffi) and that library's file on the text's platform
+     * (data/python_native_libraries.tsv, errors_package.c); NULL. SAID: the
+     * text holds the package's own message that its search found none */
+    const char *package, *package_library;
+    bool package_said;
     /* the platform whose file names the reading gives (windows, linux,
      * macos), where it came from ("option": explain --platform; "text": a
      * sign in the text, PLATFORM_SIGN; "host": no sign, the machine explain

@@ -1827,6 +1827,7 @@ void td_explain_load_error(struct td_explain *x)
         from_python(x);
     }
     from_raiser(x);
+    td_explain_package_form(x);
     if (!l->form)
         return;
     placeholder_library(x);

@@ -76,6 +76,14 @@ void td_explain_load_error(struct td_explain *x);
 void td_explain_read_on(const char *text, const struct td_explain_fields *f, const char *given,
                         struct td_explain_parts *p, struct td_arena *a);
 
+/* The Python package TEXT is about among those that load their own native
+ * library (data/python_native_libraries.tsv): P's package, package_library
+ * (on P's platform) and package_said (errors_package.c). */
+void td_explain_read_package(const char *text, struct td_explain_parts *p);
+/* A load the general reading left without a form or a file, in a text that
+ * holds a package's own not-found message: that package's library. */
+void td_explain_package_form(struct td_explain *x);
+
 /* What a text's signs say of the platform it was copied on
  * (errors_platform.c, data/platform_signs.tsv): the platform of its
  * heaviest sign, that sign's words and weight; all NULL/0 when it holds

@@ -24,7 +24,6 @@ enum {
     MAX_OWNERS = 64,
     MAX_CODES = 160,
     MAX_SOURCES = 16,
-    MAX_PACKAGES = 32,
     MAX_STATUSES = 16,
     TEXT_CAP = 2048,
     NAME_CAP = 512
@@ -45,10 +44,6 @@ struct owner_row {
 };
 struct code_row {
     const char *space, *value, *name, *message, *kind, *library, *source;
-};
-/* data/python_native_libraries.tsv; library: windows, linux, macos */
-struct package_row {
-    const char *package, *library[3];
 };
 /* data/windows_load_status.tsv: an NTSTATUS a failed image load ends with,
  * its name and the Win32 error LoadLibrary makes of it */
@@ -73,8 +68,6 @@ static struct {
     size_t n_codes;
     struct source_row sources[MAX_SOURCES];
     size_t n_sources;
-    struct package_row packages[MAX_PACKAGES];
-    size_t n_packages;
     struct status_row statuses[MAX_STATUSES];
     size_t n_statuses;
     struct td_arena arena; /* the tables' text; lives as long as the program */
@@ -200,20 +193,6 @@ static void load_sources(void)
     }
 }
 
-static void load_packages(void)
-{
-    static const char *const cols[] = {"package", "windows", "linux", "macos", NULL};
-    struct td_table t;
-    if (!td_table_open(&t, "python_native_libraries", cols))
-        return;
-    while (g_rd.n_packages < MAX_PACKAGES && td_table_next(&t)) {
-        struct package_row *r = &g_rd.packages[g_rd.n_packages++];
-        r->package = keep(td_table_cell(&t, 0));
-        for (int k = 0; k < 3; k++)
-            r->library[k] = keep_or_null(td_table_cell(&t, 1 + k));
-    }
-}
-
 static void load_statuses(void)
 {
     static const char *const cols[] = {"status", "name", "error", NULL};
@@ -237,7 +216,6 @@ static void load_tables(void)
     load_owners();
     load_codes();
     load_sources();
-    load_packages();
     load_statuses();
 }
 
@@ -248,34 +226,6 @@ static int platform_column(const char *platform)
     if (platform && strcmp(platform, "windows") == 0)
         return 0;
     return platform && strcmp(platform, "macos") == 0 ? 2 : 1;
-}
-
-/* Whether TEXT imports PACKAGE ("import mxnet as mx", "from mxnet import")
- * or runs a file of its folder ("...\\mxnet\\base.py", ".../mxnet/base.py"). */
-static bool uses_package(const char *text, const char *package)
-{
-    size_t n = strlen(package);
-    for (const char *q = strstr(text, package); q; q = strstr(q + 1, package)) {
-        char after = q[n];
-        bool word_end = !isalnum((unsigned char)after) && after != '_';
-        if (!word_end)
-            continue;
-        if ((q - text >= 7 && strncmp(q - 7, "import ", 7) == 0) ||
-            (q - text >= 5 && strncmp(q - 5, "from ", 5) == 0))
-            return true;
-        if (q > text && (q[-1] == '\\' || q[-1] == '/') && (after == '\\' || after == '/'))
-            return true;
-    }
-    return false;
-}
-
-static const char *package_library(const char *text, const char *platform)
-{
-    int k = platform_column(platform);
-    for (size_t i = 0; i < g_rd.n_packages; i++)
-        if (g_rd.packages[i].library[k] && uses_package(text, g_rd.packages[i].package))
-            return g_rd.packages[i].library[k];
-    return NULL;
 }
 
 /* ---- files ---- */
@@ -2403,7 +2353,7 @@ void td_explain_read_on(const char *text, const struct td_explain_fields *f, con
     read_symbols(text, p, a);
     read_versions(text, f, p, a);
     platform_of(f, given, p);
-    p->package_library = package_library(text, p->platform);
+    td_explain_read_package(text, p);
     read_codes(text, f, p, a);
     read_raiser(text, p, a);
 }

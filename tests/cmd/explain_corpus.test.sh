@@ -380,6 +380,12 @@
 #                                     file unnamed, open from the start
 #                                     (docs/explain.md "Session 21: set
 #                                     O39"): held to 16/20;
+#   tests/cmd/explain_fresh_o38.json -- O38 (session 21), 12 Windows, 4 Linux
+#                                     and 4 macOS texts from 20 Python
+#                                     packages that load their own native
+#                                     library (ctypes, cffi) and failed to,
+#                                     open from the start (docs/explain.md
+#                                     "Session 21: set O38"): held to 18/20;
 #   tests/cmd/explain_negatives_u3.json -- U's 30 negatives (10 per platform),
 #                                     held out with U, opened in session 20;
 #   tests/cmd/explain_fresh_v1.json -- V (session 20), 30 Windows texts, 20
@@ -780,6 +786,13 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # PE image, a retold missing-DLL dialog; docs/explain.md "Session 20:
         # set O37")
         fresh("explain_fresh_o37.json", 25, need=0.84),
+        # O38 (session 21): open, 20 texts from 20 Python packages that load
+        # their own native library with ctypes or cffi (python-vlc, phonemizer,
+        # pyusb, pyGLFW, python-unrar, python-mpv, pyenchant ...) and failed
+        # to, most naming no file; 11/20 at its first look, 18/20 after
+        # (docs/explain.md "Session 21: set O38")
+        fresh("explain_fresh_o38.json", 20, need=0.9,
+              per_floor={"linux": 4, "macos": 3, "windows": 11}),
         # V (session 20): held out, compressed in tests/heldout/, scored blind
         # on the first and last binaries of session 20 and the first of
         # session 21 (Windows 21/30, Linux 19/20, macOS 20/20 on the last

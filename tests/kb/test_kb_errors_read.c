@@ -2559,23 +2559,24 @@ static void bare_library_names(void **state)
     (void)state;
     /* each text, the file its bare name reads as */
     static const char *const named[][2] = {
-        {"ImportError: Unable to find zbar shared library", "libzbar.so"},
-        {"ImportError: failed to find libmagic.  Check your installation", "libmagic.so"},
-        {"  File \"C:\\Py\\lib\\site-packages\\magic\\loader.py\", line 49, in load_lib\n"
-         "ImportError: failed to find libmagic.  Check your installation",
-         "libmagic.dll"},
+        {"ImportError: Unable to find dmtx2 shared library", "libdmtx2.so"},
+        {"  File \"C:\\Py\\lib\\site-packages\\tool\\loader.py\", line 49, in load_lib\n"
+         "ImportError: failed to find libfoo.  Check your installation",
+         "libfoo.dll"},
         {"OSError: Could not find library geos_c or load any of its variants", "libgeos_c.so"},
+        {"RuntimeError: could not find any library for SDL3 (SDL3_DLL_PATH: unset)", "libSDL3.so"},
+        {"OSError: PortMidi library not found", "libportmidi.so"},
+        /* a sentence of a package's (PySDL2's) about another library than its row's */
+        {"ImportError: could not find any library for SDL2_image (PYSDL2_DLL_PATH: unset)",
+         "libSDL2_image.so"},
         /* the variants shapely tried name the file: the text's file, not the name made one */
         {"OSError: Could not find lib geos_c or load any of its variants ['libgeos_c.so.1', "
          "'libgeos_c.so'].",
          "libgeos_c.so.1"},
-        {"RuntimeError: could not find any library for SDL2 (PYSDL2_DLL_PATH: unset)",
-         "libSDL2.so"},
         {"ImportError: Library \"GLU\" not found.", "libGLU.so"},
         /* a product's name in prose is lower case in its file; "dylib" says macOS */
         {"ImportError: Couldn't locate OpenSlide dylib.  Is OpenSlide installed?",
          "libopenslide.dylib"},
-        {"OSError: PortAudio library not found", "libportaudio.so"},
         /* a name with lib is a file's stem, its case kept; a version stays in it */
         {"RuntimeError: Failed to load libGL", "libGL.so"},
         {"ERROR: could not load library libusb-1.0", "libusb-1.0.so"},
@@ -2608,6 +2609,65 @@ static void bare_library_names(void **state)
         struct td_explain x;
         explain(none[i], &x);
         assert_null(x.load.library);
+        td_explain_free(&x);
+    }
+}
+
+/* A Python package that loads its own native library (ctypes, cffi) is
+ * found by the text's structure -- its own not-found sentence, its module
+ * file or folder in the frames, its module in the exception's type -- and
+ * the load is about the file its search code names, on the text's platform
+ * (data/python_native_libraries.tsv, errors_package.c). */
+static void python_package_libraries(void **state)
+{
+    (void)state;
+    static const char *const named[][2] = {
+        /* its own sentence alone: no frame, no import */
+        {"RuntimeError: espeak not installed on your system", "libespeak-ng.so.1"},
+        {"ImportError: Unable to find zbar shared library", "libzbar.so.0"},
+        {"OSError: PortAudio library not found", "libportaudio.so.2"},
+        /* its sentence on a Windows path: the Windows file */
+        {"  File \"C:\\Py\\lib\\site-packages\\magic\\loader.py\", line 49, in load_lib\n"
+         "ImportError: failed to find libmagic.  Check your installation",
+         "libmagic.dll"},
+        {"  File \"C:\\P\\lib\\site-packages\\usb\\core.py\", line 1263, in find\n"
+         "usb.core.NoBackendError: No backend available",
+         "libusb-1.0.dll"},
+        /* a bare name read from its sentence gives way to the file its code names */
+        {"  File \"d:\\m\\fluidsynth.py\", line 42, in <module>\n"
+         "ImportError: Couldn't find the FluidSynth library.",
+         "libfluidsynth-3.dll"},
+        /* a ctypes code in the frames of its module file, no import shown */
+        {"  File \"C:\\P\\lib\\site-packages\\vlc.py\", line 166, in find_lib\n"
+         "    dll = ctypes.CDLL(libname)\n"
+         "OSError: [WinError 126] The specified module could not be found",
+         "libvlc.dll"},
+        /* a Python file of its folder */
+        {"  File \"C:\\P\\lib\\site-packages\\openslide\\lowlevel.py\", line 41\n"
+         "OSError: [WinError 193] %1 is not a valid Win32 application",
+         "libopenslide-0.dll"},
+        /* an exception of its modules at the start of a line */
+        {"pyvips.error.Error: unable to init\n"
+         "OSError: [WinError 126] The specified module could not be found",
+         "libvips-42.dll"},
+    };
+    for (size_t i = 0; i < sizeof named / sizeof *named; i++)
+        expect(named[i][0], NULL, named[i][1], NULL);
+    /* the sentence alone makes the finding: a missing library */
+    expect("LookupError: Couldn't find path to unrar library.", "missing_library", "libunrar.so",
+           "missing_library");
+    /* a folder of the same name that runs no Python file, a word in prose,
+     * a module only mentioned: no package */
+    static const char *const none[] = {
+        "libusb: error [open] /dev/bus/usb/001/002: [WinError 126] The specified module could "
+        "not be found",
+        "I play it with vlc and get [WinError 126] The specified module could not be found",
+        "OSError: [WinError 126] The specified module could not be found\nsee vlc.pyc",
+    };
+    for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
+        struct td_explain x;
+        explain(none[i], &x);
+        assert_null(x.parts.package);
         td_explain_free(&x);
     }
 }
@@ -2895,6 +2955,7 @@ int main(void)
         cmocka_unit_test(escaped_dialog_names),
         cmocka_unit_test(o36_codes_in_any_spelling),
         cmocka_unit_test(bare_library_names),
+        cmocka_unit_test(python_package_libraries),
         cmocka_unit_test(o35_files_at_loader_errors),
         cmocka_unit_test(long_lines_read_in_one_pass),
         cmocka_unit_test(glibc_translations_read_as_english),
