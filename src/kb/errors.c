@@ -345,6 +345,10 @@ static int explain_once(const char *text, size_t len, const char *platform, stru
        reader below knows */
     if (out->text)
         out->text = td_explain_glibc_english(out->text, a);
+    /* an optional library's probes its program itself calls harmless are no
+       failure for any reader below */
+    if (out->text)
+        out->text = td_explain_drop_optional_probes(out->text, a);
     if (!out->text) {
         td_err_set(err, "out of memory reading the message");
         return -1;

@@ -237,11 +237,17 @@ const char *td_explain_base_name(const char *path)
     while (b[0] == '.' && b[1] == '.' && b[2])
         b++;
     /* a temporary copy a loader extracted under a UUID before the library's
-     * own name ("05ca35ed-88f4-4568-81a2-30eecd927d50-jllama.dll") is that
-     * library: the name after the UUID, when it has a letter of its own */
-    const char *u = after_uuid(b);
-    if (u && isalpha((unsigned char)*u))
-        return u;
+     * own name ("05ca35ed-88f4-4568-81a2-30eecd927d50-jllama.dll", or after
+     * the loader's own prefix: snappy-java's "snappy-1.1.4-<UUID>-
+     * libsnappyjava.so") is that library: the name after the UUID, when it
+     * has a letter of its own */
+    for (const char *p = b; *p; p++) {
+        if (p != b && p[-1] != '-')
+            continue;
+        const char *u = after_uuid(p);
+        if (u && isalpha((unsigned char)*u))
+            return u;
+    }
     while (td_explain_quote_mark(b) && b[3])
         b += 3; /* "『cublas64_11.dll": the quote is no part of the name */
     return b[0] == '.' && b[1] != '.' && b != path && b[-1] == '.' ? b + 1 : b;

@@ -33,6 +33,13 @@ const struct td_winmsg *td_winmsg_find(const char *text);
  * TEXT itself when it holds none, else a copy from A. */
 char *td_explain_glibc_english(char *text, struct td_arena *a);
 
+/* TEXT without the probe lines of an optional library whose program printed
+ * its own verdict that they are harmless (data/optional_probes.tsv:
+ * TensorFlow's probes for TensorRT), so that no reader takes them for the
+ * failure (errors_probes.c). Returns TEXT itself when it holds no verdict,
+ * else a copy from A. */
+char *td_explain_drop_optional_probes(char *text, struct td_arena *a);
+
 /* Rewrites S with every known Windows message replaced by a token naming its
  * code (the same for every language), followed by one blank; blanks after
  * the message and its final full stop are dropped. REGEX: S is an ERE, whose

@@ -396,6 +396,12 @@
 #                                     in session 21;
 #   tests/cmd/explain_negatives_v4.json -- V's 30 negatives (10 per platform),
 #                                     held out with V, opened in session 21;
+#   tests/cmd/explain_fresh_o41.json -- O41 (session 21), 15 Linux and 5
+#                                     macOS texts as pasted, open from the
+#                                     start (docs/explain.md "Set O41"):
+#                                     held to 20/20;
+#   tests/cmd/explain_negatives_o41.json -- O41's 10 negatives (8 Linux, 2
+#                                     macOS): held to 10/10;
 #   tests/cmd/explain_negatives.json -- the negative set (session 17), 40 real
 #                                     texts from 39 projects (15 Windows, 14
 #                                     Linux, 11 macOS) that name libraries,
@@ -820,7 +826,17 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # docs/explain.md "Session 21: set O39")
         # two Windows texts carry no sign of Windows (read as the host)
         fresh("explain_fresh_o39.json", 20, need=0.8,
-              per_floor={"windows": 11, "linux": 2, "macos": 3})]
+              per_floor={"windows": 11, "linux": 2, "macos": 3}),
+        # O41 (session 21): open, 15 Linux and 5 macOS texts of 2020-2026
+        # from 20 projects as pasted; 17/20 at its first look (18/20 once a
+        # driver-too-old label was set to the corpus' libcuda.so.1), 20/20
+        # after: glibc's "cannot read file data", a library extracted under
+        # a UUID behind the loader's own prefix (docs/explain.md "Set O41")
+        fresh("explain_fresh_o41.json", 20, need=1.0),
+        # O41's 10 negatives (8 Linux, 2 macOS): 8/10 with no finding at the
+        # first look, 10/10 after (TensorFlow's TensorRT probes it calls
+        # harmless itself; a rank's wait for rank 0's NCCL id)
+        negatives("explain_negatives_o41.json", 10, 10)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

@@ -230,6 +230,8 @@
 #                                     opened in session 20.
 #   tests/cmd/explain_negatives_v4.json -- V's negatives, held out with V,
 #                                     opened in session 21.
+#   tests/cmd/explain_negatives_o41.json -- O41's 10 negatives (8 Linux, 2
+#                                     macOS), open, session 21.
 # An OPEN development set O17 (session 17), 20 Windows texts of 2024-2026 as
 # pasted, at most two per project (native apps, game mods, .NET, JNI, Electron,
 # Tauri, Go, Python extensions) (docs/explain.md "Session 17: R1 opened
@@ -329,12 +331,17 @@
 # macOS) from 20 Python packages that load their own native library with
 # ctypes or cffi and failed to (docs/explain.md "Session 21: set O38"):
 #   tests/cmd/explain_fresh_o38.json -- O38: open, worked on.
+# An OPEN development set O41 (session 21), 15 Linux and 5 macOS texts of
+# 2020-2026 from 20 projects as users pasted them (AppImages, Alpine's musl,
+# HPC modules, Jetson, WSL2, containers, conda, Rust, Go, Java and Node
+# programs, games), with 10 negatives (docs/explain.md "Set O41"):
+#   tests/cmd/explain_fresh_o41.json -- O41: open, worked on.
 # Scores `explain --format json` with tests/explain_score.py, as
 # explain_corpus.test.sh does: the first finding's kind must be one of the
 # expected kinds and its library (or, for a symbol missing from an unnamed
 # library, its needed_by) the expected file.
 # Prints "N passed, N failed" per set and per platform, and the misses of A,
-# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22, O23, O17, S, O24-O32, U, O36, O33, O35, O34, O37, V, O40, O39 and O38. The thresholds (90% of each set explain_corpus.test.sh holds
+# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22, O23, O17, S, O24-O32, U, O36, O33, O35, O34, O37, V, O40, O39, O38 and O41. The thresholds (90% of each set explain_corpus.test.sh holds
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
@@ -393,14 +400,14 @@ def score(name, show_misses):
             print(m)
     return bad, {c["url"] for c in corpus}
 
-# every set, in the order they were collected; a set of two files is one set
+# every set, in the order they were collected; a set of several files is one set
 ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), ("i",), ("k",), ("j1", "j2"),
          ("m",), ("l1", "l2"), ("o3",), ("o1",), ("o4",), ("o2",), ("n1", "n2"), ("p1", "p2"), ("o5",),
          ("o6",), ("o7",), ("o8",), ("o9",), ("o10",), ("q1", "q2"), ("o14",), ("o13",), ("o11",), ("o12",),
          ("o15",), ("o16",), ("r1", "r2"), ("o18",), ("o19",), ("o20",), ("o21",), ("o22",), ("o23",),
          ("o17",), ("s1", "s2"), ("o24",), ("o25",), ("o26",), ("o27",), ("o28",), ("o29",), ("o30",),
          ("o31",), ("o32",), ("u1", "u2"), ("o36",), ("o33",), ("o35",), ("o34",), ("o37",), ("v1", "v2",
-         "v3"), ("o40",), ("o39",), ("o38",)]
+         "v3"), ("o40",), ("o39",), ("o38",), ("o41",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:
@@ -447,6 +454,8 @@ b, urls["negatives_u3"] = negatives("explain_negatives_u3.json")
 bad |= b
 b, urls["negatives_v4"] = negatives("explain_negatives_v4.json")
 bad |= b
+b, urls["negatives_o41"] = negatives("explain_negatives_o41.json")
+bad |= b
 def urls_of(*names):
     return {c["url"] for name in names
             for c in json.load(open(os.path.join(src, "tests/cmd", name), encoding="utf-8"))}
@@ -472,6 +481,9 @@ for u in sorted(urls["negatives_u3"] & (earlier | urls["negatives"] | urls["nega
 for u in sorted(urls["negatives_v4"] & (earlier | urls["negatives"] | urls["negatives_s3"]
                                         | urls["negatives_u3"])):
     print(f"note: {u} of explain_negatives_v4.json is in another set")
+for u in sorted(urls["negatives_o41"] & (earlier | urls["negatives"] | urls["negatives_s3"]
+                                         | urls["negatives_u3"] | urls["negatives_v4"])):
+    print(f"note: {u} of explain_negatives_o41.json is in another set")
 # Every set together, as printed above and as each user would have got it on
 # their own machine: a text with no sign of its platform is read as the
 # machine explain runs on (Linux here), the user's (docs/explain.md "On the

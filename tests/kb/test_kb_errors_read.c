@@ -2753,6 +2753,61 @@ static void expect_cpython(const char *text, const char *kind, const char *libra
     td_explain_free(&x);
 }
 
+/* O41: glibc's read and stat failures of a library it opened, a library
+ * extracted under a UUID behind its loader's own prefix, TensorFlow's probes
+ * for TensorRT it calls harmless itself, and a rank's wait for rank 0's NCCL
+ * id (the store reached: no rendezvous setting is wrong). */
+static void o41_posix_readings(void **state)
+{
+    (void)state;
+    expect("ERROR: couldn't load file \"/sw/Modules/5.4.0/lib/libtclenvmodules.so\": "
+           "/sw/Modules/5.4.0/lib/libtclenvmodules.so: cannot read file data: Input/output error",
+           "unreadable_file", "libtclenvmodules.so", NULL);
+    expect("ImportError: /nfs/env/lib/libfoo.so.2: cannot stat shared object: Stale file handle",
+           "unreadable_file", "libfoo.so.2", NULL);
+    expect("java.lang.UnsatisfiedLinkError: /tmp/snappy-1.1.4-6321baa3-1a72-41b6-bbbc-"
+           "2b1a642bc8c8-libsnappyjava.so: /tmp/snappy-1.1.4-6321baa3-1a72-41b6-bbbc-"
+           "2b1a642bc8c8-libsnappyjava.so: failed to map segment from shared object: Operation "
+           "not permitted",
+           "unreadable_file", "libsnappyjava.so", NULL);
+    assert_string_equal(td_explain_base_name("/tmp/sqlite-3.45.0-0a1b2c3d-1111-2222-3333-"
+                                             "444455556666-libsqlitejdbc.so"),
+                        "libsqlitejdbc.so");
+    assert_string_equal(td_explain_base_name("/tmp/0a1b2c3d-1111-2222-3333-444455556666-"
+                                             "1.so"),
+                        "0a1b2c3d-1111-2222-3333-444455556666-1.so");
+    const char *trt =
+        "2023-02-12 02:34:13.661125: W tensorflow/compiler/xla/stream_executor/platform/default/"
+        "dso_loader.cc:64] Could not load dynamic library 'libnvinfer.so.7'; dlerror: "
+        "libnvinfer.so.7: cannot open shared object file: No such file or directory\n"
+        "2023-02-12 02:34:13.661201: W tensorflow/compiler/xla/stream_executor/platform/default/"
+        "dso_loader.cc:64] Could not load dynamic library 'libnvinfer_plugin.so.7'; dlerror: "
+        "libnvinfer_plugin.so.7: cannot open shared object file: No such file or directory\n"
+        "2023-02-12 02:34:13.661220: W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] "
+        "TF-TRT Warning: Cannot dlopen some TensorRT libraries. If you would like to use Nvidia "
+        "GPU with TensorRT, please make sure the missing libraries mentioned above are installed "
+        "properly.\n";
+    expect_unnamed(trt, NULL);
+    /* without TensorFlow's verdict the same probe is a failure */
+    expect("W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load "
+           "dynamic library 'libnvinfer.so.7'; dlerror: libnvinfer.so.7: cannot open shared "
+           "object file: No such file or directory",
+           "missing_library", "libnvinfer.so.7", NULL);
+    /* a real failure after the probes still reads */
+    char both[2048];
+    snprintf(both, sizeof both,
+             "%sTraceback (most recent call last):\n  File \"t.py\", line 1, in <module>\n"
+             "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or "
+             "directory",
+             trt);
+    expect(both, "missing_library", "libcudart.so.11.0", NULL);
+    expect_unnamed("RuntimeError: [6] is setting up NCCL communicator and retrieving ncclUniqueId "
+                   "from [0] via c10d key-value store by key '0', but store->get('0') got error: "
+                   "Socket Timeout\nException raised from recvBytes at "
+                   "../torch/csrc/distributed/c10d/Utils.hpp:604 (most recent call first):",
+                   NULL);
+}
+
 static void cpython_dll_load_failed(void **state)
 {
     (void)state;
@@ -2961,6 +3016,7 @@ int main(void)
         cmocka_unit_test(glibc_translations_read_as_english),
         cmocka_unit_test(cpython_dll_load_failed),
         cmocka_unit_test(o39_managed_bindings),
+        cmocka_unit_test(o41_posix_readings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
