@@ -163,7 +163,7 @@ static void notbol_as_glibc(void **state)
 
 /* REG_NOTEOL: '$' never matches at the text's end, still before a newline
  * under REG_NEWLINE; with REG_NOTBOL, a window cut inside a line at both
- * ends (src/kb/errors_needle.c). */
+ * ends (src/kb/explain/errors_needle.c). */
 static void noteol_as_glibc(void **state)
 {
     (void)state;

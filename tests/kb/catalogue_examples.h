@@ -7,7 +7,7 @@
 #include "testutil.h"
 
 #include "base/data.h"
-#include "kb/errors_internal.h"
+#include "kb/explain/errors_internal.h"
 
 /* Fills TEXTS with at most CAP texts allocated in A; returns how many. */
 static size_t catalogue_examples(const char **texts, size_t cap, struct td_arena *a)

@@ -12,7 +12,7 @@
 #include "base/data.h"
 #include "base/ere.h"
 #include "kb/errors.h"
-#include "kb/errors_internal.h"
+#include "kb/explain/errors_internal.h"
 
 #include "catalogue_examples.h"
 

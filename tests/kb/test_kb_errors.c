@@ -12,7 +12,7 @@
 #include "base/arena.h"
 #include "base/data.h"
 #include "kb/errors.h"
-#include "kb/errors_internal.h"
+#include "kb/explain/errors_internal.h"
 
 static struct td_explain explain(const char *text)
 {

@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "kb/errors.h"
-#include "kb/errors_internal.h"
+#include "kb/explain/errors_internal.h"
 
 static void explain(const char *text, struct td_explain *x)
 {

@@ -28,6 +28,7 @@ LAYERS = {
     "src/loader/": 2,
     "src/graph/": 3,
     "src/kb/": 4,
+    "src/kb/explain/": 4,
     "src/probe/probe.h": 5,
     "src/probe/probe_util.h": 5,
     "src/probe/probe.c": 5,

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/compat.h"
-#include "kb/errors_internal.h"
+#include "kb/explain/errors_internal.h"
 
 /* How far before a code the words that say what it is may stand, on its line. */
 enum { CONTEXT_SPAN = 48 };

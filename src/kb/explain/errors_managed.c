@@ -9,7 +9,7 @@
 
 #include "base/compat.h"
 #include "base/data.h"
-#include "kb/errors_internal.h"
+#include "kb/explain/errors_internal.h"
 
 enum { MAX_BINDINGS = 64 };
 

@@ -11,7 +11,7 @@
 #include "base/arena.h"
 #include "base/compat.h"
 #include "base/data.h"
-#include "kb/errors_internal.h"
+#include "kb/explain/errors_internal.h"
 
 enum { MAX_SIGNS = 128 };
 

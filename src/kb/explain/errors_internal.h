@@ -133,7 +133,7 @@ const char *td_explain_last_named(const char *text, struct td_arena *a);
 size_t td_ere_needle(const char *re, char *out, size_t cap);
 
 /* Texts of which every match of an ERE holds at least one, found through
- * groups and alternatives (src/kb/errors_needle.c): "[Cc]onnection
+ * groups and alternatives (src/kb/explain/errors_needle.c): "[Cc]onnection
  * refused|TCPStore" holds "Connection refused", "connection refused" or
  * "TCPStore"; "x\\.(dll|pyd)" holds "x.dll" or "x.pyd". N 0: nothing is
  * known, the pattern must be run. */

@@ -12,7 +12,7 @@
 
 #include "base/compat.h"
 #include "base/data.h"
-#include "kb/errors_internal.h"
+#include "kb/explain/errors_internal.h"
 
 enum { MAX_PACKAGES = 64, MAX_MESSAGES = 4 };
 

@@ -12,7 +12,7 @@
 #include "base/compat.h"
 #include "base/arena.h"
 #include "base/data.h"
-#include "kb/errors_internal.h"
+#include "kb/explain/errors_internal.h"
 
 /* Whether LINE (N bytes) is a probe line of PROBE for a file whose name
  * starts with LIBRARY. */

@@ -5,7 +5,7 @@
  * gives, from the raiser's source, the file it loads on each platform. */
 #include <string.h>
 
-#include "kb/errors_internal.h"
+#include "kb/explain/errors_internal.h"
 
 /* The platform's entry of SPEC ("WINDOWS|LINUX|MACOS", a raiser row's
  * library column after "platform:"): the first on Windows, the third on

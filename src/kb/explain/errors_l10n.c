@@ -14,7 +14,7 @@
 #include "base/compat.h"
 #include "base/arena.h"
 #include "base/data.h"
-#include "kb/errors_internal.h"
+#include "kb/explain/errors_internal.h"
 
 enum {
     MAX_ROWS = 1024,

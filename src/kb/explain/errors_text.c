@@ -6,7 +6,7 @@
 
 #include "base/compat.h"
 #include "kb/errors.h"
-#include "kb/errors_internal.h"
+#include "kb/explain/errors_internal.h"
 
 const char *td_explain_capture(const struct td_explain_match *m, const char *name)
 {

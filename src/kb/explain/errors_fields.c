@@ -17,7 +17,7 @@
 
 #include "base/compat.h"
 #include "base/data.h"
-#include "kb/errors_internal.h"
+#include "kb/explain/errors_internal.h"
 
 enum { MAX_WINMSGS = 128, LINE_CAP = 2048 };
 

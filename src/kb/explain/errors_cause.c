@@ -10,7 +10,7 @@
 #include "base/compat.h"
 #include "base/data.h"
 #include "base/version.h"
-#include "kb/errors_internal.h"
+#include "kb/explain/errors_internal.h"
 
 enum {
     MAX_ROLES = 128,

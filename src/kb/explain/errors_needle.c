@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "kb/errors_internal.h"
+#include "kb/explain/errors_internal.h"
 
 enum { SET_MAX = TD_ERE_NEEDLES_MAX, STR_CAP = TD_ERE_NEEDLE_CAP };
 

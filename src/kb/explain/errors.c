@@ -9,7 +9,7 @@
 
 #include "base/compat.h"
 #include "base/data.h"
-#include "kb/errors_internal.h"
+#include "kb/explain/errors_internal.h"
 
 enum { MAX_ROWS = 512, ROW_CAP = 8192, MAX_GROUPS = 16, MAX_PLACEHOLDERS = 8, ERE_CAP = 4096 };
 
