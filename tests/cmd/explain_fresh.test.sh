@@ -329,6 +329,11 @@
 # macOS) from 20 Python packages that load their own native library with
 # ctypes or cffi and failed to (docs/explain.md "Session 21: set O38"):
 #   tests/cmd/explain_fresh_o38.json -- O38: open, worked on.
+# An OPEN development set O43 (session 21), 20 Windows texts from 20
+# projects taken as they came, any failure to load or start a native library
+# or program or a GPU setup failure, not chosen for a class (docs/explain.md
+# "Set O43"):
+#   tests/cmd/explain_fresh_o43.json -- O43: open, worked on.
 # Scores `explain --format json` with tests/explain_score.py, as
 # explain_corpus.test.sh does: the first finding's kind must be one of the
 # expected kinds and its library (or, for a symbol missing from an unnamed
@@ -400,7 +405,7 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          ("o15",), ("o16",), ("r1", "r2"), ("o18",), ("o19",), ("o20",), ("o21",), ("o22",), ("o23",),
          ("o17",), ("s1", "s2"), ("o24",), ("o25",), ("o26",), ("o27",), ("o28",), ("o29",), ("o30",),
          ("o31",), ("o32",), ("u1", "u2"), ("o36",), ("o33",), ("o35",), ("o34",), ("o37",), ("v1", "v2",
-         "v3"), ("o40",), ("o39",), ("o38",)]
+         "v3"), ("o40",), ("o39",), ("o38",), ("o43",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:
