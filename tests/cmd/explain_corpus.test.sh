@@ -380,6 +380,11 @@
 #                                     file unnamed, open from the start
 #                                     (docs/explain.md "Session 21: set
 #                                     O39"): held to 16/20;
+#   tests/cmd/explain_fresh_o43.json -- O43 (session 21), 20 Windows texts
+#                                     from 20 projects taken as they came
+#                                     (forum and GitHub threads), open from
+#                                     the start (docs/explain.md "Set
+#                                     O43"): held to 16/20;
 #   tests/cmd/explain_fresh_o38.json -- O38 (session 21), 12 Windows, 4 Linux
 #                                     and 4 macOS texts from 20 Python
 #                                     packages that load their own native
@@ -836,7 +841,14 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # O41's 10 negatives (8 Linux, 2 macOS): 8/10 with no finding at the
         # first look, 10/10 after (TensorFlow's TensorRT probes it calls
         # harmless itself; a rank's wait for rank 0's NCCL id)
-        negatives("explain_negatives_o41.json", 10, 10)]
+        negatives("explain_negatives_o41.json", 10, 10),
+        # O43 (session 21): open, 20 Windows texts from 20 projects taken as
+        # they came (loader dialogs, Python, .NET, Java, R, CUDA setup), not
+        # chosen for a class; 15/20 at its first look, 16/20 after (the
+        # entry-point dialog retyped with no names); the four left name no
+        # file the resolution blames or say no failure (docs/explain.md
+        # "Set O43")
+        fresh("explain_fresh_o43.json", 20, need=0.8)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()
