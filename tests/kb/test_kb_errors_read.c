@@ -2659,8 +2659,8 @@ static void python_package_libraries(void **state)
     /* a folder of the same name that runs no Python file, a word in prose,
      * a module only mentioned: no package */
     static const char *const none[] = {
-        "libusb: error [open] /dev/bus/usb/001/002: [WinError 126] The specified module could "
-        "not be found",
+        ("libusb: error [open] /dev/bus/usb/001/002: [WinError 126] The specified module could "
+         "not be found"),
         "I play it with vlc and get [WinError 126] The specified module could not be found",
         "OSError: [WinError 126] The specified module could not be found\nsee vlc.pyc",
     };
