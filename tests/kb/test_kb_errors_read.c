@@ -419,6 +419,15 @@ static void platform_signs(void **state)
                     NULL, "windows", "text", "backslash");
     expect_platform("after the update to Sonoma the import fails", NULL, "macos", "text",
                     "release");
+    /* Windows in a poster's lower case or misspelt; a window's size is none */
+    expect_platform("I run it on gpu in windows os\nCUDA error: no kernel image is available", NULL,
+                    "windows", "text", "lower case");
+    expect_platform("- Window 10\nCUDA error: no kernel image is available", NULL, "windows",
+                    "text", "misspelt");
+    expect_platform("on windows, with CUDA 12\nCUDA error: no kernel image is available", NULL,
+                    "windows", "text", "lower case");
+    expect_platform("a sliding window 100 wide\nlibfoo.so: cannot open shared object file", NULL,
+                    "linux", "text", NULL);
     /* WSL is Linux, though it says Windows */
     expect_platform("Ubuntu on WSL2 (Windows Subsystem for Linux)\nCUDA error: no kernel image",
                     NULL, "linux", "text", "WSL");
