@@ -2168,6 +2168,23 @@ static void o30_framework_words(void **state)
     expect_unnamed("    raise RuntimeError(\"Failed to infer device type\")\n"
                    "RuntimeError: Failed to infer device type",
                    "gpu_not_visible");
+    /* JAX running on the CPU: a jaxlib without CUDA (both its phrasings);
+     * DJL finding no engine build for the CUDA it detected, its OS token
+     * the platform */
+    expect_unnamed("WARNING:jax._src.xla_bridge:No GPU/TPU found, falling back to CPU. (Set "
+                   "TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)",
+                   "torch_variant_mismatch");
+    expect_unnamed("An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not "
+                   "installed. Falling back to cpu.",
+                   "torch_variant_mismatch");
+    expect_unnamed(
+        "[main] WARN ai.djl.mxnet.jna.LibUtils -- No matching cuda flavor for win found: "
+        "cu112mkl/sm_86.",
+        "cuda_runtime_mismatch");
+    expect_platform("No matching cuda flavor for win found: cu112mkl/sm_86.", NULL, "windows",
+                    "text", "DJL");
+    expect_platform("No matching cuda flavor for linux-x86_64 found: cu065.", NULL, "linux", "text",
+                    "DJL");
     expect("ggml_metal_init: loading 'ggml-metal.metal'\nggml_metal_init: error: Error "
            "Domain=NSCocoaErrorDomain Code=260 \"The file could not be opened.\" "
            "UserInfo={NSFilePath=ggml-metal.metal, NSUnderlyingError=0x600001c4af40}",
