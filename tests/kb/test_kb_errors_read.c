@@ -419,6 +419,15 @@ static void platform_signs(void **state)
                     NULL, "windows", "text", "backslash");
     expect_platform("after the update to Sonoma the import fails", NULL, "macos", "text",
                     "release");
+    /* Windows in a poster's lower case or misspelt; a window's size is none */
+    expect_platform("I run it on gpu in windows os\nCUDA error: no kernel image is available", NULL,
+                    "windows", "text", "lower case");
+    expect_platform("- Window 10\nCUDA error: no kernel image is available", NULL, "windows",
+                    "text", "misspelt");
+    expect_platform("on windows, with CUDA 12\nCUDA error: no kernel image is available", NULL,
+                    "windows", "text", "lower case");
+    expect_platform("a sliding window 100 wide\nlibfoo.so: cannot open shared object file", NULL,
+                    "linux", "text", NULL);
     /* WSL is Linux, though it says Windows */
     expect_platform("Ubuntu on WSL2 (Windows Subsystem for Linux)\nCUDA error: no kernel image",
                     NULL, "linux", "text", "WSL");
@@ -2159,6 +2168,23 @@ static void o30_framework_words(void **state)
     expect_unnamed("    raise RuntimeError(\"Failed to infer device type\")\n"
                    "RuntimeError: Failed to infer device type",
                    "gpu_not_visible");
+    /* JAX running on the CPU: a jaxlib without CUDA (both its phrasings);
+     * DJL finding no engine build for the CUDA it detected, its OS token
+     * the platform */
+    expect_unnamed("WARNING:jax._src.xla_bridge:No GPU/TPU found, falling back to CPU. (Set "
+                   "TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)",
+                   "torch_variant_mismatch");
+    expect_unnamed("An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not "
+                   "installed. Falling back to cpu.",
+                   "torch_variant_mismatch");
+    expect_unnamed(
+        "[main] WARN ai.djl.mxnet.jna.LibUtils -- No matching cuda flavor for win found: "
+        "cu112mkl/sm_86.",
+        "cuda_runtime_mismatch");
+    expect_platform("No matching cuda flavor for win found: cu112mkl/sm_86.", NULL, "windows",
+                    "text", "DJL");
+    expect_platform("No matching cuda flavor for linux-x86_64 found: cu065.", NULL, "linux", "text",
+                    "DJL");
     expect("ggml_metal_init: loading 'ggml-metal.metal'\nggml_metal_init: error: Error "
            "Domain=NSCocoaErrorDomain Code=260 \"The file could not be opened.\" "
            "UserInfo={NSFilePath=ggml-metal.metal, NSUnderlyingError=0x600001c4af40}",
