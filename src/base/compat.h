@@ -167,4 +167,18 @@ static inline char *td_host_last_sep(const char *path)
     return (char *)last;
 }
 
+/* The platform torchdoctor itself runs on: "linux", "windows" or "macos"
+ * (the reports' envelope, check's diagnosis of this machine, and explain's
+ * reading of a text that shows no platform of its own). */
+static inline const char *td_host_platform(void)
+{
+#if defined(_WIN32)
+    return "windows";
+#elif defined(__APPLE__)
+    return "macos";
+#else
+    return "linux";
+#endif
+}
+
 #endif

@@ -5,6 +5,7 @@
  * The diagnosis behind `check` (probe/diagnose.h): the probes, each torch's
  * import closure, the rules, and --live's confirmation, in that order. */
 #include "base/clock.h"
+#include "base/compat.h"
 #include "probe/diagnose.h"
 
 #include <pthread.h>
@@ -37,18 +38,6 @@ static const char *env_get(const struct td_diagnose_request *a, const char *name
     return NULL;
 }
 
-/* The platform this program runs on (the diagnosis is of this machine). */
-static const char *this_os(void)
-{
-#if defined(_WIN32)
-    return "windows";
-#elif defined(__APPLE__)
-    return "macos";
-#else
-    return "linux";
-#endif
-}
-
 static double now_ms(void)
 {
     return td_monotonic_s() * 1e3;
@@ -68,13 +57,13 @@ static struct td_graph *torch_closure(const struct td_diagnose_request *a,
         return NULL;
     if (exe && !td_pyfs_host(ctx, exe, python, sizeof python))
         exe = NULL;
-    bool windows = strcmp(this_os(), "windows") == 0;
+    bool windows = strcmp(td_host_platform(), "windows") == 0;
     for (char *c = torch; windows && *c; c++) /* the probes write '/'; Windows paths are '\' */
         if (*c == '/')
             *c = '\\';
     struct td_target_request r = {
         .torch_dir = td_arena_strdup(arena, torch),
-        .platform = this_os(),
+        .platform = td_host_platform(),
         .root = a->root,
         .python = exe ? td_arena_strdup(arena, python) : NULL,
         .symbols = a->symbols ? TD_SYMBOLS_ALL : TD_SYMBOLS_VERSIONS,
@@ -175,7 +164,7 @@ static void probe_all(const struct td_diagnose_request *a, struct td_check_repor
 {
     struct td_probe_ctx ctx = {
         .root = a->root, .arena = arena, .timeout_ms = a->timeout_ms, .envp = a->envp};
-    r->os = this_os();
+    r->os = td_host_platform();
     struct gpu_job gpu = {.ctx = ctx, .r = r};
     gpu.ctx.arena = &r->gpu_arena;
     pthread_t gpu_probe;

@@ -1,17 +1,6 @@
 /* Shared JSON envelope and the text view of findings. */
 #include "report/envelope.h"
 
-const char *td_host_platform(void)
-{
-#if defined(_WIN32)
-    return "windows";
-#elif defined(__APPLE__)
-    return "macos";
-#else
-    return "linux";
-#endif
-}
-
 void td_envelope_begin(struct td_jsonw *w, const char *command, const char *platform)
 {
     td_jw_begin_object(w);

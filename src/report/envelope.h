@@ -4,6 +4,7 @@
 #ifndef TD_REPORT_ENVELOPE_H
 #define TD_REPORT_ENVELOPE_H
 
+#include "base/compat.h"
 #include "base/finding.h"
 #include "report/jsonw.h"
 #include "report/term.h"
@@ -11,9 +12,6 @@
 /* The version of schema/report.schema.json the reports follow: raised when a
  * field changes meaning or goes away, not when one is added. */
 enum { TD_SCHEMA_VERSION = 1 };
-
-/* The platform torchdoctor itself runs on: "linux", "windows" or "macos". */
-const char *td_host_platform(void);
 
 /* Opens the top-level object and writes tool, version, schema_version,
  * command, platform. */

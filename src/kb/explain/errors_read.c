@@ -2288,21 +2288,6 @@ static void read_raiser(const char *text, struct td_explain_parts *p, struct td_
     }
 }
 
-/* The machine explain runs on: a text with no sign of its platform ("CUDA
- * error: no kernel image is available for execution on the device") was
- * most likely copied there, and its platform names the files
- * (torch_cuda.dll, nvcuda.dll). */
-static const char *platform_explain_runs_on(void)
-{
-#if defined(_WIN32)
-    return "windows";
-#elif defined(__APPLE__)
-    return "macos";
-#else
-    return "linux";
-#endif
-}
-
 /* P's platform, where it came from and the sign that decided it: GIVEN
  * (explain --platform) over everything; else the heaviest sign of the text
  * (F's, errors_platform.c); else, a library file named with no sign of
@@ -2319,7 +2304,10 @@ static void platform_of(const struct td_explain_fields *f, const char *given,
         p->platform = "linux", p->platform_from = "text";
         p->platform_sign = "a library file named, of no other platform's shape";
     } else {
-        p->platform = platform_explain_runs_on(), p->platform_from = "host";
+        /* no sign at all ("CUDA error: no kernel image is available"): the
+         * text was most likely copied on the machine explain runs on, whose
+         * platform names the files (torch_cuda.dll, nvcuda.dll) */
+        p->platform = td_host_platform(), p->platform_from = "host";
     }
 }
 
