@@ -2977,6 +2977,33 @@ static void o39_managed_bindings(void **state)
     assert_null(td_explain_binding_library(NULL, "My.Gdip", 7, 2));
 }
 
+/* A package's folder named again and again in one path token: each name
+ * was walked to the token's end for a ".py" (3 s for "usb/" repeated over
+ * 240 KB). The four texts together get one hang guard's 5 s of CPU time
+ * (0.05 s each read in one pass); the package is still read where the token
+ * ends in one of its Python files. */
+static void package_folders_read_in_one_pass(void **state)
+{
+    (void)state;
+    static const char *const units[] = {"usb/", "vlc\\", "mpv/", "zmq\\"};
+    struct td_explain x;
+    clock_t start = clock();
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        char *text = long_line("", units[i], "");
+        explain(text, &x);
+        assert_null(x.parts.package);
+        td_explain_free(&x);
+        free(text);
+    }
+    assert_true((double)(clock() - start) / CLOCKS_PER_SEC < 5.0);
+    char *text = long_line("", "usb/", "core.py");
+    explain_quickly(text, &x);
+    assert_non_null(x.parts.package);
+    assert_string_equal(x.parts.package, "usb");
+    td_explain_free(&x);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -3039,6 +3066,7 @@ int main(void)
         cmocka_unit_test(python_package_libraries),
         cmocka_unit_test(o35_files_at_loader_errors),
         cmocka_unit_test(long_lines_read_in_one_pass),
+        cmocka_unit_test(package_folders_read_in_one_pass),
         cmocka_unit_test(glibc_translations_read_as_english),
         cmocka_unit_test(cpython_dll_load_failed),
         cmocka_unit_test(o39_managed_bindings),
