@@ -2961,6 +2961,11 @@ static void o39_managed_bindings(void **state)
            "newOptions()'\n\tat com.example.shaded.org.rocksdb.Options.newOptions(Native Method)\n"
            "/home/user/server",
            "missing_library", "librocksdbjni-linux64.so", NULL);
+    /* a method that returns an array: the class is the group after its "[]",
+     * not the "[]" itself (no binding's) */
+    expect("java.lang.UnsatisfiedLinkError: 'byte[] org.rocksdb.RocksDB.get(long, byte[])'\n"
+           "/home/user/server",
+           "missing_library", "librocksdbjni-linux64.so", NULL);
     /* a binding's own "no native library" under its loader's frame; os.name says macOS */
     expect("Caused by: java.lang.Exception: No native library found for os.name=Mac, "
            "os.arch=aarch64, paths=[/usr/lib/java:.]\n"
