@@ -2980,6 +2980,9 @@ static void o39_managed_bindings(void **state)
     assert_null(td_explain_binding_library("at MySkiaSharpX.Y.Z()", NULL, 0, 0));
     assert_string_equal(td_explain_binding_library(NULL, "Gdip", 4, 2), "libgdiplus.dylib");
     assert_null(td_explain_binding_library(NULL, "My.Gdip", 7, 2));
+    /* a name is its N bytes: "Gd" followed by "ip.x" is no Gdip */
+    assert_null(td_explain_binding_library(NULL, "Gdip.x", 2, 2));
+    assert_null(td_explain_binding_library(NULL, "Tensorflow.x", 4, 2));
 }
 
 /* A package's folder named again and again in one path token: each name

@@ -62,7 +62,9 @@ static bool same_run(const char *a, const char *b, size_t n, bool fold)
 static bool of_binding(const char *name, size_t n, const char *key, bool fold)
 {
     size_t k = strlen(key);
-    size_t last = strchr(key, '.') && n > k ? n - k : 0; /* the last place KEY may start */
+    if (k > n)
+        return false; /* NAME's N bytes are all there is to compare: what follows is not NAME */
+    size_t last = strchr(key, '.') ? n - k : 0; /* the last place KEY may start */
     for (size_t at = 0; at <= last; at++) {
         if (at > 0 && name[at - 1] != '.')
             continue;
