@@ -102,6 +102,10 @@ struct td_platform_reading {
 };
 void td_explain_platform_read(const char *text, const struct td_explain_fields *f,
                               struct td_platform_reading *out);
+/* The column for PLATFORM of a table with windows, linux and macos columns,
+ * in that order (0, 1, 2): Linux's for another Unix and for no platform, as
+ * a loader on Linux would be asked. */
+int td_explain_platform_column(const char *platform);
 /* The sign table's EREs, for tests that compare regex engines. */
 size_t td_explain_platform_eres(const char **out, size_t cap);
 /* The sign rows that do not compile or name no platform or weight: their

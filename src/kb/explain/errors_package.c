@@ -170,17 +170,10 @@ static bool says_own_message(const char *text, const struct package_row *r)
     return false;
 }
 
-static int platform_column(const char *platform)
-{
-    if (platform && strcmp(platform, "windows") == 0)
-        return 0;
-    return platform && strcmp(platform, "macos") == 0 ? 2 : 1;
-}
-
 void td_explain_read_package(const char *text, struct td_explain_parts *p)
 {
     load_packages();
-    int k = platform_column(p->platform);
+    int k = td_explain_platform_column(p->platform);
     const struct package_row *used = NULL;
     for (size_t i = 0; i < g_pk.n; i++) {
         const struct package_row *r = &g_pk.rows[i];

@@ -128,6 +128,13 @@ void td_explain_platform_read(const char *text, const struct td_explain_fields *
     }
 }
 
+int td_explain_platform_column(const char *platform)
+{
+    if (platform && strcmp(platform, "windows") == 0)
+        return 0;
+    return platform && strcmp(platform, "macos") == 0 ? 2 : 1;
+}
+
 size_t td_explain_platform_eres(const char **out, size_t cap)
 {
     load_signs();

@@ -14,12 +14,9 @@
  * nothing there). */
 const char *td_explain_platform_file(const char *spec, const char *platform, struct td_arena *a)
 {
-    size_t want = !platform                          ? 1
-                  : strcmp(platform, "windows") == 0 ? 0
-                  : strcmp(platform, "macos") == 0   ? 2
-                                                     : 1;
+    int want = td_explain_platform_column(platform);
     const char *s = spec;
-    for (size_t i = 0; i < want && s; i++) {
+    for (int i = 0; i < want && s; i++) {
         s = strchr(s, '|');
         if (s)
             s++;

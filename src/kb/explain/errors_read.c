@@ -219,15 +219,6 @@ static void load_tables(void)
     load_statuses();
 }
 
-/* The column of a table with windows, linux and macos columns, in that
- * order, for PLATFORM (Linux's when the text does not say). */
-static int platform_column(const char *platform)
-{
-    if (platform && strcmp(platform, "windows") == 0)
-        return 0;
-    return platform && strcmp(platform, "macos") == 0 ? 2 : 1;
-}
-
 /* ---- files ---- */
 
 static bool name_char(unsigned char c)
@@ -1590,7 +1581,7 @@ static const char *group_library(const struct raiser_row *r, const char *g, size
                                  const struct td_explain_parts *p, struct td_arena *a)
 {
     if (binding_row(r))
-        return td_explain_binding_library(NULL, g, n, platform_column(p->platform));
+        return td_explain_binding_library(NULL, g, n, td_explain_platform_column(p->platform));
     if (r->library && strcmp(r->library, "cuda-component") == 0)
         return component_library(g, n, component_version(g, n), a);
     if (bare_row(r))
@@ -1918,7 +1909,7 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
             return named;
     }
     if (!g && binding_row(r))
-        return td_explain_binding_library(text, NULL, 0, platform_column(p->platform));
+        return td_explain_binding_library(text, NULL, 0, td_explain_platform_column(p->platform));
     return g ? group_library(r, g, n, p, a) : named_library(r, text, m, p, a);
 }
 
@@ -1983,7 +1974,7 @@ static void cuda_source_module(const char *text, struct td_explain_parts *p, str
     if (!at)
         return;
     bool torch = strstr(text, "torch") || strstr(text, "Torch") || strstr(text, "TORCH");
-    int k = platform_column(p->platform);
+    int k = td_explain_platform_column(p->platform);
     for (size_t i = 0; i < g_rd.n_sources; i++) {
         const struct source_row *r = &g_rd.sources[i];
         if (strcmp(r->match, "*") == 0 ? torch : !strstr(at, r->match))
