@@ -1530,8 +1530,6 @@ static const char *group_text(const struct raiser_row *r, const char *text, cons
     return text + m[r->group].rm_so;
 }
 
-/* The library in text G (N bytes), the file row R's group captured: as
- * the row's library column says to read it, else the name as it is. */
 /* The installed version a CUDA component's check reports after its name G:
  * JAX's "Found cuSOLVER version 11002, but ..." or, in its later form, the
  * "Installed version: 8907" line of the "Outdated cuDNN installation found."
@@ -1577,6 +1575,8 @@ static const char *component_library(const char *g, size_t n, long v, struct td_
     return NULL;
 }
 
+/* The library in text G (N bytes), the file row R's group captured: as
+ * the row's library column says to read it, else the name as it is. */
 static const char *group_library(const struct raiser_row *r, const char *g, size_t n,
                                  const struct td_explain_parts *p, struct td_arena *a)
 {
