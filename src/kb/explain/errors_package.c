@@ -202,21 +202,23 @@ static bool named_in_text(const struct td_explain_parts *p, const char *name)
     return false;
 }
 
-void td_explain_package_form(struct td_explain *x)
+/* A reading that made a file of a bare name in the package's own sentence
+ * ("Couldn't find the FluidSynth library": fluidsynth.dll) guessed what the
+ * package's search code says outright: that code's file replaces it. */
+static void package_names_the_file(struct td_explain *x)
 {
     struct td_explain_load *l = &x->load;
     const struct td_explain_parts *p = &x->parts;
-    if (!p->package_said || !p->package_library)
-        return;
-    if (l->form) {
-        /* a reading that made a file of a bare name in the package's own
-         * sentence ("Couldn't find the FluidSynth library": fluidsynth.dll)
-         * guessed what the package's search code says outright */
-        if (l->library && !named_in_text(p, l->library) && !l->file &&
-            strcmp(l->kind ? l->kind : "", TD_KIND_MISSING_LIBRARY) == 0)
-            l->library = p->package_library;
-        return;
-    }
+    if (l->library && !named_in_text(p, l->library) && !l->file &&
+        strcmp(l->kind ? l->kind : "", TD_KIND_MISSING_LIBRARY) == 0)
+        l->library = p->package_library;
+}
+
+/* The load no other reading found: the package's search found no file. */
+static void package_load_form(struct td_explain *x)
+{
+    struct td_explain_load *l = &x->load;
+    const struct td_explain_parts *p = &x->parts;
     l->form = "python-package";
     l->kind = TD_KIND_MISSING_LIBRARY;
     l->library = p->package_library;
@@ -234,4 +236,15 @@ void td_explain_package_form(struct td_explain *x)
              "variable its documentation gives";
     c->confirm = "torchdoctor check";
     c->source = "data/python_native_libraries.tsv";
+}
+
+void td_explain_package_form(struct td_explain *x)
+{
+    const struct td_explain_parts *p = &x->parts;
+    if (!p->package_said || !p->package_library)
+        return;
+    if (x->load.form)
+        package_names_the_file(x);
+    else
+        package_load_form(x);
 }
