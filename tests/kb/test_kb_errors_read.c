@@ -3010,6 +3010,12 @@ static void package_folders_read_in_one_pass(void **state)
     assert_string_equal(x.parts.package, "usb");
     td_explain_free(&x);
     free(text);
+    /* a folder of the name with no Python file in its path, then the
+     * package's own file in another path: only the first path is passed by */
+    explain("ls /dev/bus/usb/001\n  File \"/x/site-packages/usb/core.py\", line 1, in find", &x);
+    assert_non_null(x.parts.package);
+    assert_string_equal(x.parts.package, "usb");
+    td_explain_free(&x);
 }
 
 int main(void)
