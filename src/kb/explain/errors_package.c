@@ -122,6 +122,18 @@ static bool exception_type(const char *after)
     return false;
 }
 
+/* The first NEEDLE (N bytes) at or after P, or NULL. Not strstr: a search
+ * repeated from each match of a name over a long pasted line ("usb/usb/...",
+ * 240 KB) must cost what it reads, and the sanitizers' strstr measures the
+ * whole rest of the text at every call. */
+static const char *next_match(const char *p, const char *needle, size_t n)
+{
+    for (; *p; p++)
+        if (*p == *needle && strncmp(p, needle, n) == 0)
+            return p;
+    return NULL;
+}
+
 /* Whether TEXT uses PACKAGE by its structure: imports it ("import vlc",
  * "from pylibdmtx.pylibdmtx import decode"), runs its module file
  * ("...\\site-packages\\vlc.py", File "vlc.py") or a Python file of its
@@ -134,7 +146,7 @@ static bool uses_package(const char *text, const char *package)
      * inside it needs no second walk to its end, which from every name of a
      * long path ("usb/usb/usb/...", 240 KB) took seconds */
     const char *no_python_file_before = text;
-    for (const char *q = strstr(text, package); q; q = strstr(q + 1, package)) {
+    for (const char *q = next_match(text, package, n); q; q = next_match(q + 1, package, n)) {
         const char *after = q + n;
         char before = q > text ? q[-1] : '\n';
         if (word_char(*after) || word_char(before) || before == '.')
@@ -163,7 +175,7 @@ static bool says_own_message(const char *text, const struct package_row *r)
     for (size_t i = 0; i < r->n_messages; i++) {
         const char *m = r->messages[i];
         size_t n = strlen(m);
-        for (const char *q = strstr(text, m); q; q = strstr(q + 1, m))
+        for (const char *q = next_match(text, m, n); q; q = next_match(q + 1, m, n))
             if (!word_char(m[n - 1]) || !word_char(q[n]))
                 return true;
     }
