@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/arena.h"
 #include "base/compat.h"
@@ -198,6 +199,13 @@ const char *td_explain_binding_library(const char *text, const char *name, size_
 
 /* The lower-cased last path component of PATH (either separator) in OUT. */
 const char *td_explain_base_name(const char *path);
+
+/* A data table's cell kept in arena A for the program's life, or NULL for
+ * an empty cell or "-" (the tables' word for none). */
+static inline const char *td_explain_keep_cell(struct td_arena *a, const char *cell)
+{
+    return cell && *cell && strcmp(cell, "-") != 0 ? td_arena_strdup(a, cell) : NULL;
+}
 
 /* The length of the CJK or typographic quote, bracket or colon S starts with
  * (U+2010-U+203F, U+3000-U+303F, U+FF01-U+FF0F, U+FF1A-U+FF20: "「", "“",

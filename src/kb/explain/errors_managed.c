@@ -25,11 +25,6 @@ static struct {
     struct td_arena arena; /* the table's text; lives as long as the program */
 } g_mb;
 
-static const char *keep_or_null(const char *s)
-{
-    return s && *s && strcmp(s, "-") ? td_arena_strdup(&g_mb.arena, s) : NULL;
-}
-
 static void load_bindings(void)
 {
     static const char *const cols[] = {"binding", "windows", "linux", "macos", NULL};
@@ -41,9 +36,9 @@ static void load_bindings(void)
         return;
     while (g_mb.n < MAX_BINDINGS && td_table_next(&t)) {
         struct binding_row *r = &g_mb.rows[g_mb.n];
-        r->binding = keep_or_null(td_table_cell(&t, 0));
+        r->binding = td_explain_keep_cell(&g_mb.arena, td_table_cell(&t, 0));
         for (int k = 0; k < 3; k++)
-            r->library[k] = keep_or_null(td_table_cell(&t, 1 + k));
+            r->library[k] = td_explain_keep_cell(&g_mb.arena, td_table_cell(&t, 1 + k));
         g_mb.n += r->binding != NULL;
     }
 }

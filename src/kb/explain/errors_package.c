@@ -31,15 +31,10 @@ static struct {
     struct td_arena arena;
 } g_pk;
 
-static const char *keep_or_null(const char *s)
-{
-    return s && *s && strcmp(s, "-") ? td_arena_strdup(&g_pk.arena, s) : NULL;
-}
-
 /* The cell's messages, "|" between two. */
 static void split_messages(struct package_row *r, const char *cell)
 {
-    char *all = (char *)keep_or_null(cell);
+    char *all = (char *)td_explain_keep_cell(&g_pk.arena, cell);
     for (char *m = all; m && r->n_messages < MAX_MESSAGES;) {
         char *bar = strchr(m, '|');
         if (bar)
@@ -61,9 +56,9 @@ static void load_packages(void)
         return;
     while (g_pk.n < MAX_PACKAGES && td_table_next(&t)) {
         struct package_row *r = &g_pk.rows[g_pk.n++];
-        r->package = keep_or_null(td_table_cell(&t, 0));
+        r->package = td_explain_keep_cell(&g_pk.arena, td_table_cell(&t, 0));
         for (int k = 0; k < 3; k++)
-            r->library[k] = keep_or_null(td_table_cell(&t, 1 + k));
+            r->library[k] = td_explain_keep_cell(&g_pk.arena, td_table_cell(&t, 1 + k));
         split_messages(r, td_table_cell(&t, 4));
     }
 }

@@ -80,7 +80,7 @@ static const char *keep(const char *s)
 
 static const char *keep_or_null(const char *s)
 {
-    return s && *s && strcmp(s, "-") ? keep(s) : NULL;
+    return td_explain_keep_cell(&g_rd.arena, s);
 }
 
 /* A table pattern with its \t and \n written as escapes made real, inside
