@@ -212,8 +212,13 @@ int td_text_decode(const char *bytes, size_t n, struct td_decoded *out)
 {
     const unsigned char *s = (const unsigned char *)bytes;
     memset(out, 0, sizeof *out);
-    if (n >= 3 && s[0] == 0xef && s[1] == 0xbb && s[2] == 0xbf)
-        return copy_as(out, bytes + 3, n - 3, "utf-8");
+    if (n >= 3 && s[0] == 0xef && s[1] == 0xbb && s[2] == 0xbf) {
+        /* UTF-8's mark before bytes that are not UTF-8 (a text saved in another
+         * encoding behind it): what follows is read as if unmarked */
+        bytes += 3, n -= 3, s += 3;
+        if (td_utf8_valid(bytes, n))
+            return copy_as(out, bytes, n, "utf-8");
+    }
     if (n >= 2 && ((s[0] == 0xff && s[1] == 0xfe) || (s[0] == 0xfe && s[1] == 0xff))) {
         bool be = s[0] == 0xfe;
         out->utf8 = from_utf16(s + 2, n - 2, be, &out->len);

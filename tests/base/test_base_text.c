@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "base/utf8.h"
 
 static void decodes(const char *bytes, size_t n, const char *want, const char *encoding)
 {
@@ -38,6 +39,13 @@ static void boms_and_utf8(void **state)
             "\xef\xbf\xbd"
             "b",
             "utf-16le"); /* lone surrogate */
+    /* UTF-8's mark before bytes that are not UTF-8 (the fuzzer's find):
+     * never passed on as UTF-8, whatever code page reads the rest */
+    struct td_decoded t;
+    assert_int_equal(td_text_decode("\xef\xbb\xbf\xff\xff\xff\xff", 7, &t), 0);
+    assert_string_not_equal(t.encoding, "utf-8");
+    assert_true(strcmp(t.encoding, "unknown") == 0 || td_utf8_valid(t.utf8, t.len));
+    free(t.utf8);
 }
 
 static void code_pages(void **state)
