@@ -406,6 +406,14 @@
 #                                     in session 21;
 #   tests/cmd/explain_negatives_v4.json -- V's 30 negatives (10 per platform),
 #                                     held out with V, opened in session 21;
+#   tests/cmd/explain_fresh_w1.json -- W (session 21), 39 Windows texts, 20
+#   tests/cmd/explain_fresh_w2.json    Linux and 20 macOS texts, each from a
+#   tests/cmd/explain_fresh_w3.json    project of its own: held out
+#                                     (compressed in tests/heldout/), scored
+#                                     blind (docs/explain.md "Set W"), opened
+#                                     in session 22;
+#   tests/cmd/explain_negatives_w4.json -- W's 30 negatives (10 per platform),
+#                                     held out with W, opened in session 22;
 #   tests/cmd/explain_fresh_o41.json -- O41 (session 21), 15 Linux and 5
 #                                     macOS texts as pasted, open from the
 #                                     start (docs/explain.md "Set O41"):
@@ -822,6 +830,17 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # V's negatives (session 20): 30 held-out texts with no loader
         # failure, 30/30 with no finding on every binary they were scored on
         negatives("explain_negatives_v4.json", 30, 30),
+        # W (session 21): held out, compressed in tests/heldout/, scored blind
+        # on the first and last binaries of session 21 and the first of
+        # session 22 (the same each time: Windows 28/39, Linux 16/20, macOS
+        # 18/20), opened at the start of session 22; held to its blind score
+        # (docs/explain.md "Set W")
+        fresh("explain_fresh_w1.json", 39, need=0.71),
+        fresh("explain_fresh_w2.json", 20, need=0.8),
+        fresh("explain_fresh_w3.json", 20, need=0.9),
+        # W's negatives (session 21): 30 held-out texts with no loader
+        # failure; one Linux text had a finding on every binary scored
+        negatives("explain_negatives_w4.json", 30, 29),
         # O40 (session 21): open, 20 texts from 20 projects, a program's or
         # framework's own sentence that it could not load or start the
         # library it depends on, naming no file; 4/20 at its first look,
