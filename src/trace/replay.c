@@ -48,6 +48,11 @@ static bool is(const char *s, size_t n, const char *lit)
     return strlen(lit) == n && memcmp(s, lit, n) == 0;
 }
 
+bool td_replay_worth_retry(const struct td_replay *r, bool timed_out)
+{
+    return !timed_out && !r->done && r->n_loads == 0;
+}
+
 bool td_replay_parse(const char *text, size_t len, struct td_arena *arena, struct td_replay *out)
 {
     size_t cap = 0;

@@ -54,6 +54,12 @@ struct td_replay {
  * answer ends with "done". */
 bool td_replay_parse(const char *text, size_t len, struct td_arena *arena, struct td_replay *out);
 
+/* After a child's answer was parsed into R: true when the child gave no
+ * word of its loads although it neither finished nor ran out of time (it
+ * could not be started, or died before its first load), so that one more
+ * child is worth starting. */
+bool td_replay_worth_retry(const struct td_replay *r, bool timed_out);
+
 /* The error torch itself would raise: a load's final code (the retry's when
  * retried), 0 when it loaded in the end. */
 long td_replay_final(const struct td_replay_load *l);

@@ -215,9 +215,17 @@ void td_replay_run(const struct td_graph *g, int timeout_ms, struct td_arena *ar
             ADD("load\t0x1100\tretry\t%s\n", g->objects[i]->path);
 #undef ADD
     struct td_child_outcome o;
-    size_t n = td_child_run("__replay", plan, used, timeout_ms, answer, ANSWER_CAP, &o);
+    /* A child that ends without a word of its loads (it could not be
+     * started, or died before its first) is started once more: a start has
+     * failed under load, and a load that kills the process does it again. */
+    for (int attempt = 0; attempt < 2; attempt++) {
+        memset(out, 0, sizeof *out);
+        size_t n = td_child_run("__replay", plan, used, timeout_ms, answer, ANSWER_CAP, &o);
+        td_replay_parse(answer, n, arena, out);
+        if (!td_replay_worth_retry(out, o.timed_out))
+            break;
+    }
     out->ran = o.started;
-    td_replay_parse(answer, n, arena, out);
     out->timed_out = o.timed_out;
     char words[160], detail[500];
     if (!o.started) {

@@ -69,6 +69,31 @@ static void test_parse_unfinished(void **state)
     td_arena_free(&arena);
 }
 
+static void test_worth_retry(void **state)
+{
+    (void)state;
+    struct td_arena arena = {0};
+    struct td_replay r = {0};
+    /* no word at all: the child could not start, or died at once */
+    assert_true(td_replay_worth_retry(&r, false));
+    /* out of time: a second child would hang the same way */
+    assert_false(td_replay_worth_retry(&r, true));
+    /* a dir line only: it died before its first load */
+    const char dirs[] = "dir\t0\tC:\\tools\n";
+    td_replay_parse(dirs, sizeof dirs - 1, &arena, &r);
+    assert_true(td_replay_worth_retry(&r, false));
+    /* one load answered: what killed it is the replay's finding */
+    memset(&r, 0, sizeof r);
+    const char one[] = "load\t0\t-\t-\twarn\tvcruntime140.dll\n";
+    td_replay_parse(one, sizeof one - 1, &arena, &r);
+    assert_false(td_replay_worth_retry(&r, false));
+    memset(&r, 0, sizeof r);
+    const char done[] = "done\n";
+    td_replay_parse(done, sizeof done - 1, &arena, &r);
+    assert_false(td_replay_worth_retry(&r, false));
+    td_arena_free(&arena);
+}
+
 static const struct td_finding *find(const struct td_findings *f, const char *kind, size_t nth)
 {
     for (size_t i = 0; i < f->count; i++)
@@ -174,6 +199,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_parse_unfinished),
+        cmocka_unit_test(test_worth_retry),
         cmocka_unit_test(test_findings),
         cmocka_unit_test(test_unfinished_is_a_warning),
     };

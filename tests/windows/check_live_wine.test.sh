@@ -114,8 +114,12 @@ check(len(cmds) >= 1 and all(l.startswith("rem ") or l.startswith("%TD_RUN% ") o
 check(dry == cmds, f"fix.bat /dry-run prints its {len(cmds)} commands: {dry}")
 # In the order of their findings: the static model names the 193 of x86.dll
 # (a root of another machine) before the replay's 1114.
-check(sorted(cmds) == ["pip install --force-reinstall --no-cache-dir torch",
-                       "winget install Microsoft.VCRedist.2015+.x64"], f"the commands {cmds}")
+want = ["pip install --force-reinstall --no-cache-dir torch", "winget install Microsoft.VCRedist.2015+.x64"]
+# a failure shows the script's findings: the replay's own words say why it
+# gave nothing (a CI run once wrote this script without the replay's 1114)
+why = "" if sorted(cmds) == want else "; the script's findings: " + " | ".join(
+    l for l in bat if l.startswith("rem ") and ("error" in l or "warning" in l))
+check(sorted(cmds) == want, f"the commands {cmds}{why}")
 check("rem error init_failure: WinError 1114 loading initcaller.dll" in "\n".join(bat),
       "bat names the 1114")
 check(ps1[2] == "$ErrorActionPreference = 'Stop'", "ps1 header")
