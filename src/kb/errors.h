@@ -95,9 +95,10 @@ struct td_explain_parts {
     /* the Python package the text uses that loads its own native library
      * (ctypes, cffi) and that library's file on the text's platform
      * (data/python_native_libraries.tsv, errors_package.c); NULL. SAID: the
-     * text holds the package's own message that its search found none */
+     * text holds the package's own message that its search found none; RAN:
+     * the traceback's frames run a Python file of the package */
     const char *package, *package_library;
-    bool package_said;
+    bool package_said, package_ran;
     /* the platform whose file names the reading gives (windows, linux,
      * macos), where it came from ("option": explain --platform; "text": a
      * sign in the text, PLATFORM_SIGN; "host": no sign, the machine explain

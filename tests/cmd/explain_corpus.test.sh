@@ -390,6 +390,14 @@
 #                                     (forum and GitHub threads), open from
 #                                     the start (docs/explain.md "Set
 #                                     O43"): held to 16/20;
+#   tests/cmd/explain_fresh_o45.json -- O45 (session 22), 7 Windows, 6
+#                                     Linux and 7 macOS texts from 20
+#                                     projects, a library saying in its own
+#                                     words that its native library or a
+#                                     dependency did not load, naming no
+#                                     file, open from the start
+#                                     (docs/explain.md "Set O45"): held to
+#                                     15/20;
 #   tests/cmd/explain_fresh_o38.json -- O38 (session 21), 12 Windows, 4 Linux
 #                                     and 4 macOS texts from 20 Python
 #                                     packages that load their own native
@@ -882,7 +890,14 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # misspelt as a platform sign; JAX's CPU fallback and DJL's missing
         # CUDA flavor; docs/explain.md "Set O42")
         fresh("explain_fresh_o42.json", 20, need=0.9,
-              per_floor={"windows": 18})]
+              per_floor={"windows": 18}),
+        # O45 (session 22): open, 20 texts whose library says in its own words
+        # that its native library or a dependency did not load and names no
+        # file; 2/20 at its first look, 15/20 after (the ssl module's
+        # OpenSSL, PyOpenGL's GLUT, cudarc's bare names read per platform,
+        # CPython's _ctypes without libffi; docs/explain.md "Set O45")
+        fresh("explain_fresh_o45.json", 20, need=0.75,
+              per_floor={"windows": 3, "linux": 6, "macos": 6})]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

@@ -2919,6 +2919,71 @@ static void o40_program_sentences(void **state)
            "missing_library", "qwindows.dll", NULL);
 }
 
+/* A library that says in its own words that its native library did not
+ * load and names no file (set O45): the raiser's sentence read as the file
+ * its own source loads on the text's platform (data/error_raisers.tsv); a
+ * ctypes call failing in a package's own frames blames that package's
+ * library (data/python_native_libraries.tsv). */
+static void o45_own_words(void **state)
+{
+    (void)state;
+    /* urllib3's and pip's sentences: the ssl module's OpenSSL, per platform */
+    expect("/Users/me/venv/bin/pip install numpy\nWARNING: pip is configured with locations "
+           "that require TLS/SSL, however the ssl module in Python is not available.",
+           "missing_library", "libssl.3.dylib", NULL);
+    expect("File \"/home/me/app.py\", line 3\nrequests.exceptions.SSLError: "
+           "HTTPSConnectionPool(host='pypi.org', port=443): Max retries exceeded (Caused by "
+           "SSLError(\"Can't connect to HTTPS URL because the SSL module is not available.\"))",
+           "missing_library", "libssl.so.3", NULL);
+    expect("(base) C:\\Users\\me>conda search conda\nCan't connect to HTTPS URL because the SSL "
+           "module is not available.",
+           "missing_library", "libssl-1_1.dll", NULL);
+    /* Anaconda's own prompt is a Windows sign */
+    expect("Start Anaconda Prompt\nCan't connect to HTTPS URL because the SSL module is not "
+           "available.",
+           "missing_library", "libssl-1_1.dll", NULL);
+    /* PyOpenGL's null GLUT function: the GLUT library it wraps */
+    expect("  File \"/home/me/.local/lib/python3.10/site-packages/OpenGL/platform/"
+           "baseplatform.py\", line 425, in __call__\nOpenGL.error.NullFunctionError: Attempt to "
+           "call an undefined function glutInit, check for bool(glutInit) before calling",
+           "missing_library", "libglut.so.3", NULL);
+    expect("  File \"C:\\Python38\\lib\\site-packages\\OpenGL\\GLUT\\special.py\", line 333\n"
+           "OpenGL.error.NullFunctionError: Attempt to call an undefined function "
+           "glutInitDisplayMode, check for bool(glutInitDisplayMode) before calling",
+           "missing_library", "freeglut64.dll", NULL);
+    /* cudarc's bare names, the old and the new sentence, made files per platform */
+    expect("thread 'main' panicked at /home/me/.cargo/registry/src/cudarc-0.11.5/src/driver/"
+           "sys/mod.rs:61:9:\nUnable to find cuda lib under the names [\"cuda\", \"nvcuda\"]. "
+           "Please open GitHub issue.",
+           "missing_library", "libcuda.so", NULL);
+    expect("Unable to dynamically load the \"cublas\" shared library - searched for library "
+           "names: [\"cublas\", \"cublas64\", \"cublas64_12\"]. Ensure that `LD_LIBRARY_PATH` "
+           "has the correct path to the installed library.",
+           "missing_library", "libcublas.so", NULL);
+    /* CPython without _ctypes: built without libffi */
+    expect("  File \"/usr/local/lib/python3.10/ctypes/__init__.py\", line 8, in <module>\n"
+           "    from _ctypes import Union, Structure, Array\n"
+           "ModuleNotFoundError: No module named '_ctypes'",
+           "missing_library", "libffi.so.8", NULL);
+    /* pypyodbc's own sentence, on macOS: the iODBC it looks for there */
+    expect("  File \"/Users/me/venv/lib/python3.11/site-packages/pypyodbc.py\", line 440\n"
+           "pypyodbc.OdbcNoLibrary: 'ODBC Library is not found. Is LD_LIBRARY_PATH set?'",
+           "missing_library", "libiodbc.dylib", NULL);
+    /* a ctypes call into the package's library, in the package's own frames
+     * (a renamed copy of llama_cpp), before an illegal instruction: its
+     * library, not the module of an init frame on the way (Markdown ate
+     * __init__'s underscores: "in init self.model") */
+    expect("  File \"D:\\ui\\modules\\llamacpp_model.py\", line 63, in from_pretrained\n"
+           "    result.model = Llama(**params)\n"
+           "  File \"D:\\env\\lib\\site-packages\\llama_cpp_cuda\\llama.py\", line 302, in "
+           "init self.model = llama_cpp.llama_load_model_from_file(\n"
+           "  File \"D:\\env\\lib\\site-packages\\llama_cpp_cuda\\llama_cpp.py\", line 360, in "
+           "llama_load_model_from_file\n"
+           "    return _lib.llama_load_model_from_file(path_model, params)\n"
+           "OSError: [WinError -1073741795] Windows Error 0xc000001d",
+           "cpu_feature_missing", "llama.dll", NULL);
+}
+
 /* A managed binding whose native library failed to load, the file unnamed
  * (set O39): the binding's type or class, read by structure, gives the file
  * its own DllImport or System.loadLibrary names (data/managed_bindings.tsv);
@@ -3077,6 +3142,7 @@ int main(void)
         cmocka_unit_test(o32_no_device_under_wsl),
         cmocka_unit_test(o37_windows_start_failures),
         cmocka_unit_test(o40_program_sentences),
+        cmocka_unit_test(o45_own_words),
         cmocka_unit_test(escaped_dialog_names),
         cmocka_unit_test(o36_codes_in_any_spelling),
         cmocka_unit_test(bare_library_names),

@@ -1121,6 +1121,13 @@ static void from_raiser(struct td_explain *x)
             l->file = p->files[i].path;
     if (!l->library && x->fields.file)
         l->library = td_explain_base_name(x->fields.file);
+    if (!l->library && p->raiser_imported && p->package_library && p->package_ran)
+        /* a crash that names no file in a text about a package that loads its
+         * own native library with ctypes (its frames end in
+         * "return _lib.llama_load_model_from_file(...)" before "Windows Error
+         * 0xc000001d"): that library's code ran it, whatever module the
+         * traceback imported on the way (data/python_native_libraries.tsv) */
+        l->library = p->package_library;
     if (!l->library && p->raiser_imported) {
         /* a crash that names no file ("illegal hardware instruction" after
          * ">>> import tensorflow as tf"): the module whose import ran it */

@@ -129,12 +129,15 @@ static const char *next_match(const char *p, const char *needle, size_t n)
     return NULL;
 }
 
-/* Whether TEXT uses PACKAGE by its structure: imports it ("import vlc",
- * "from pylibdmtx.pylibdmtx import decode"), runs its module file
- * ("...\\site-packages\\vlc.py", File "vlc.py") or a Python file of its
- * folder ("...\\openslide\\lowlevel.py"), or raises an exception of its
- * modules at the start of a line ("usb.core.NoBackendError:"). */
-static bool uses_package(const char *text, const char *package)
+/* How TEXT uses PACKAGE by its structure: not at all (USE_NONE); imports it
+ * ("import vlc", "from pylibdmtx.pylibdmtx import decode") or raises an
+ * exception of its modules at the start of a line ("usb.core.NoBackendError:")
+ * (USE_NAMED); or runs its module file ("...\\site-packages\\vlc.py", File
+ * "vlc.py") or a Python file of its folder ("...\\openslide\\lowlevel.py")
+ * in the traceback's frames (USE_RAN). */
+enum package_use { USE_NONE, USE_NAMED, USE_RAN };
+
+static enum package_use uses_package(const char *text, const char *package)
 {
     size_t n = strlen(package);
     /* the end of the last path token that held no Python file: a later name
@@ -148,18 +151,18 @@ static bool uses_package(const char *text, const char *package)
             continue;
         if ((q - text >= 7 && strncmp(q - 7, "import ", 7) == 0) ||
             (q - text >= 5 && strncmp(q - 5, "from ", 5) == 0))
-            return true;
+            return USE_NAMED;
         if (separator(*after) && after + 1 >= no_python_file_before &&
             runs_python_file(after + 1, &no_python_file_before))
-            return true;
+            return USE_RAN;
         if (strncmp(after, ".py", 3) == 0 && !isalnum((unsigned char)after[3]) &&
             (separator(before) || before == '"' || before == '\'' ||
              isspace((unsigned char)before)))
-            return true;
+            return USE_RAN;
         if (starts_line(text, q) && exception_type(after))
-            return true;
+            return USE_NAMED;
     }
-    return false;
+    return USE_NONE;
 }
 
 /* Whether TEXT holds one of R's own not-found sentences, whole: one that
@@ -182,6 +185,7 @@ void td_explain_read_package(const char *text, struct td_explain_parts *p)
     load_packages();
     int k = td_explain_platform_column(p->platform);
     const struct package_row *used = NULL;
+    enum package_use use = USE_NONE;
     for (size_t i = 0; i < g_pk.n; i++) {
         const struct package_row *r = &g_pk.rows[i];
         if (!r->package || !r->library[k])
@@ -189,11 +193,13 @@ void td_explain_read_package(const char *text, struct td_explain_parts *p)
         if (says_own_message(text, r)) {
             used = r; /* its own words name it whatever else the text uses */
             p->package_said = true;
+            use = uses_package(text, r->package);
             break;
         }
-        if (!used && uses_package(text, r->package))
+        if (!used && (use = uses_package(text, r->package)) != USE_NONE)
             used = r;
     }
+    p->package_ran = use == USE_RAN;
     if (used) {
         p->package = used->package;
         p->package_library = used->library[k];
