@@ -88,6 +88,11 @@ void td_explain_read_on(const char *text, const struct td_explain_fields *f, con
  * library (data/python_native_libraries.tsv): P's package, package_library
  * (on P's platform) and package_said (errors_package.c). */
 void td_explain_read_package(const char *text, struct td_explain_parts *p);
+
+/* Whether data/python_native_libraries.tsv or data/managed_bindings.tsv had
+ * more rows than their loaders keep (the rest would be read as absent). */
+bool td_explain_packages_dropped(void);
+bool td_explain_bindings_dropped(void);
 /* A load the general reading left without a form or a file, in a text that
  * holds a package's own not-found message: that package's library. */
 void td_explain_package_form(struct td_explain *x);
@@ -119,7 +124,9 @@ const char *td_explain_driver_library(const char *platform);
 /* The structural reading's EREs (data/error_raisers.tsv, version rules). */
 size_t td_explain_raiser_eres(const char **out, size_t cap);
 /* The raiser rows whose pattern does not compile or has no group of the row's
- * number (a row that would name no file): their patterns, into OUT. */
+ * number (a row that would name no file): their patterns, into OUT; and a
+ * line for each table (raisers, packages, bindings) with rows past what its
+ * loader keeps. */
 size_t td_explain_raiser_bad_groups(const char **out, size_t cap);
 /* Every library file name in TEXT, in order (the last CAP): where it starts
  * (AT), its length (LEN), and whether it stands in a list of three or more

@@ -22,6 +22,7 @@ static struct {
     bool loaded;
     struct binding_row rows[MAX_BINDINGS];
     size_t n;
+    bool dropped;          /* the table had more rows than MAX_BINDINGS */
     struct td_arena arena; /* the table's text; lives as long as the program */
 } g_mb;
 
@@ -41,6 +42,13 @@ static void load_bindings(void)
             r->library[k] = td_explain_keep_cell(&g_mb.arena, td_table_cell(&t, 1 + k));
         g_mb.n += r->binding != NULL;
     }
+    g_mb.dropped = g_mb.n == MAX_BINDINGS && td_table_next(&t);
+}
+
+bool td_explain_bindings_dropped(void)
+{
+    load_bindings();
+    return g_mb.dropped;
 }
 
 static bool same_run(const char *a, const char *b, size_t n, bool fold)

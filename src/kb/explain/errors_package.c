@@ -28,6 +28,7 @@ static struct {
     bool loaded;
     struct package_row rows[MAX_PACKAGES];
     size_t n;
+    bool dropped; /* the table had more rows than MAX_PACKAGES */
     struct td_arena arena;
 } g_pk;
 
@@ -61,6 +62,13 @@ static void load_packages(void)
             r->library[k] = td_explain_keep_cell(&g_pk.arena, td_table_cell(&t, 1 + k));
         split_messages(r, td_table_cell(&t, 4));
     }
+    g_pk.dropped = g_pk.n == MAX_PACKAGES && td_table_next(&t);
+}
+
+bool td_explain_packages_dropped(void)
+{
+    load_packages();
+    return g_pk.dropped;
 }
 
 static bool word_char(char c)

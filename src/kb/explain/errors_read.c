@@ -2349,6 +2349,10 @@ size_t td_explain_raiser_bad_groups(const char **out, size_t cap)
     }
     if (g_rd.raisers_dropped && n < cap)
         out[n++] = "(rows past MAX_RAISERS were not loaded)";
+    if (td_explain_packages_dropped() && n < cap)
+        out[n++] = "(rows past MAX_PACKAGES were not loaded)";
+    if (td_explain_bindings_dropped() && n < cap)
+        out[n++] = "(rows past MAX_BINDINGS were not loaded)";
     return n;
 }
 
