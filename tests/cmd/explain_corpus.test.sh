@@ -378,6 +378,11 @@
 #                                     they came, open from the start
 #                                     (docs/explain.md "Set O42"): held to
 #                                     18/20;
+#   tests/cmd/explain_fresh_o44.json -- O44 (session 22), 20 Windows texts
+#                                     from 20 projects, the loader's message
+#                                     boxes as users paste or retell them,
+#                                     open from the start (docs/explain.md
+#                                     "Set O44"): held to 19/20;
 #   tests/cmd/explain_fresh_o39.json -- O39 (session 21), 14 Windows, 3
 #                                     Linux and 3 macOS texts from 20
 #                                     projects, a managed binding whose
@@ -899,7 +904,15 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # OpenSSL, PyOpenGL's GLUT, cudarc's bare names read per platform,
         # CPython's _ctypes without libffi; docs/explain.md "Set O45")
         fresh("explain_fresh_o45.json", 20, need=0.75,
-              per_floor={"windows": 3, "linux": 6, "macos": 6})]
+              per_floor={"windows": 3, "linux": 6, "macos": 6}),
+        # O44 (session 22): open, 20 Windows texts from 20 projects, the
+        # loader's message boxes as users paste or retell them; 17/20 at its
+        # first look, 19/20 after (a dialog known by its caption, "<program>.exe
+        # - System Error" / "- Bad Image" / "- Ordinal Not Found", whatever
+        # its body's words; the ordinal dialog with its middle elided); the one
+        # left is a French bad-image dialog retold in English under a caption
+        # no source gives (docs/explain.md "Set O44")
+        fresh("explain_fresh_o44.json", 20, need=0.95)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

@@ -333,6 +333,11 @@
 # from 20 projects taken as they came, half Python packages and half native
 # programs (docs/explain.md "Set O42"):
 #   tests/cmd/explain_fresh_o42.json -- O42: open, worked on.
+# An OPEN development set O44 (session 22), 20 Windows texts from 20
+# projects: the loader's message boxes as users paste or retell them -- the
+# caption over them, their body retyped, misspelt, elided or in Chinese or
+# Portuguese (docs/explain.md "Set O44"):
+#   tests/cmd/explain_fresh_o44.json -- O44: open, worked on.
 # An OPEN development set O39 (session 21), 14 Windows, 3 Linux and 3 macOS
 # texts from 20 projects: a managed binding (a .NET type, a Java class) whose
 # native library failed to load, the file unnamed (docs/explain.md
@@ -364,7 +369,7 @@
 # expected kinds and its library (or, for a symbol missing from an unnamed
 # library, its needed_by) the expected file.
 # Prints "N passed, N failed" per set and per platform, and the misses of A,
-# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22, O23, O17, S, O24-O32, U, O36, O33, O35, O34, O37, V, O40, O39, O38, O41, O43, O42, W and O45. The thresholds (90% of each set explain_corpus.test.sh holds
+# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22, O23, O17, S, O24-O32, U, O36, O33, O35, O34, O37, V, O40, O39, O38, O41, O43, O42, W, O45 and O44. The thresholds (90% of each set explain_corpus.test.sh holds
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
@@ -431,7 +436,7 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          ("o17",), ("s1", "s2"), ("o24",), ("o25",), ("o26",), ("o27",), ("o28",), ("o29",), ("o30",),
          ("o31",), ("o32",), ("u1", "u2"), ("o36",), ("o33",), ("o35",), ("o34",), ("o37",), ("v1", "v2",
          "v3"), ("o40",), ("o39",), ("o38",), ("o41",), ("o43",), ("o42",),
-         ("w1", "w2", "w3"), ("o45",)]
+         ("w1", "w2", "w3"), ("o45",), ("o44",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:

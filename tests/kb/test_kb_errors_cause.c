@@ -281,6 +281,70 @@ static const struct dialog_case dialog_cases[] = {
      "C:\\venv\\Lib\\site-packages\\torch\\lib\\cudnn64_8.dll ist entweder nicht für die "
      "Ausführung unter Windows vorgesehen",
      "not_a_library", "cudnn64_8.dll", NULL},
+    {"dll_not_found", "de",
+     "Das Programm kann nicht gestartet werden, da cudnn64_8.dll auf dem Computer fehlt. "
+     "Installieren Sie das Programm erneut, um das Problem zu beheben.",
+     "Das Programm kann nicht gestartet werden, da cudnn64_8.dll auf dem Computer fehlt",
+     "missing_library", "cudnn64_8.dll", NULL},
+    {"dll_not_found", "fr",
+     "Impossible de démarrer le programme car il manque cudnn64_8.dll sur votre ordinateur. "
+     "Essayez de réinstaller le programme pour corriger ce problème.",
+     "impossible de démarrer le programme car il manque cudnn64_8.dll sur votre ordinateur",
+     "missing_library", "cudnn64_8.dll", NULL},
+    {"dll_not_found", "fr",
+     "Le programme ne peut pas démarrer, car cudnn64_8.dll n'est pas présent sur votre "
+     "ordinateur. Essayez de réinstaller le programme pour résoudre ce problème.",
+     "Le programme ne peut pas démarrer, car cudnn64_8.dll n'est pas présent sur votre ordinateur",
+     "missing_library", "cudnn64_8.dll", NULL},
+    {"dll_not_found", "es",
+     "La ejecución de código no puede continuar porque no se encontró cudnn64_8.dll. Este "
+     "problema se puede solucionar reinstalando el programa.",
+     "La ejecución de código no puede continuar porque no se encontró cudnn64_8.dll",
+     "missing_library", "cudnn64_8.dll", NULL},
+    /* the ordinal dialog with its middle elided */
+    {"ordinal", "en", "The ordinal 340 could not be located ...Qt5Network.dll. Any idea?",
+     "The ordinal 340 could not be located ...Qt5Network.dll", "missing_ordinal", "Qt5Network.dll",
+     "340"},
+    /* a dialog known by its frame: the caption after the program's name, the
+     * body retold or mistyped ("nof found", "not desgned") */
+    {"frame", "en",
+     "Title: app.exe - System error\nText: The code can't be executed because cudnn64_8.dll was "
+     "nof found. Try reinstalling the program.",
+     "app.exe - System error: the code can't run, cudnn64_8.dll", "missing_library",
+     "cudnn64_8.dll", NULL},
+    {"frame", "en",
+     "app.exe - Entry Point Not Found\nThe procedure cudnnGetVersion could not be found in "
+     "cudnn64_8.dll.",
+     "app.exe - Entry Point Not Found: cudnnGetVersion, cudnn64_8.dll", "missing_symbol",
+     "cudnn64_8.dll", NULL},
+    {"frame", "en",
+     "app.exe - Ordinal Not Found\nOrdinal 43 is not in C:\\app\\cudnn64_8.dll, it says.",
+     "app.exe - Ordinal Not Found: 43 in cudnn64_8.dll", "missing_ordinal", "cudnn64_8.dll", NULL},
+    {"frame", "en",
+     "app.exe - Bad Image\nC:\\app\\cudnn64_8.dll is either not desgned to run on Windows or it "
+     "contains an error.",
+     "app.exe - Bad Image: C:\\app\\cudnn64_8.dll", "not_a_library", "cudnn64_8.dll", NULL},
+    {"frame", "zh-CN", "app.exe-系统错误\n找不到 cudnn64_8.dll ，程序没法运行。",
+     "app.exe-系统错误 cudnn64_8.dll", "missing_library", "cudnn64_8.dll", NULL},
+    {"frame", "zh-CN", "app.exe - 损坏的图像\nC:\\app\\cudnn64_8.dll 有错误。",
+     "app.exe - 损坏的图像 cudnn64_8.dll", "not_a_library", "cudnn64_8.dll", NULL},
+    {"frame", "zh-CN", "app.exe - 找不到序数\n序数 43, cudnn64_8.dll 上。",
+     "app.exe - 找不到序数 cudnn64_8.dll", "missing_ordinal", "cudnn64_8.dll", NULL},
+    {"frame", "de",
+     "app.exe - Einsprungpunkt nicht gefunden\ncudnnGetVersion fehlt in cudnn64_8.dll.",
+     "app.exe - Einsprungpunkt nicht gefunden cudnn64_8.dll", "missing_symbol", "cudnn64_8.dll",
+     NULL},
+    {"frame", "de", "app.exe - Ungültiges Bild\nC:\\app\\cudnn64_8.dll ist kaputt.",
+     "app.exe - Ungültiges Bild cudnn64_8.dll", "not_a_library", "cudnn64_8.dll", NULL},
+    {"frame", "pt-BR",
+     "app.exe - Ponto de entrada não encontrado\ncudnnGetVersion não está em cudnn64_8.dll.",
+     "app.exe - Ponto de entrada não encontrado cudnn64_8.dll", "missing_symbol", "cudnn64_8.dll",
+     NULL},
+    {"frame", "ru", "app.exe - Порядковый номер не найден\nномер 43 в cudnn64_8.dll",
+     "app.exe - Порядковый номер не найден cudnn64_8.dll", "missing_ordinal", "cudnn64_8.dll",
+     NULL},
+    {"frame", "ru", "app.exe - Точка входа не найдена\ncudnnGetVersion нет в cudnn64_8.dll",
+     "app.exe - Точка входа не найдена cudnn64_8.dll", "missing_symbol", "cudnn64_8.dll", NULL},
 };
 
 /* TEXT as Ctrl+C copies a message box: a title between rule lines, CRLF. */

@@ -15,7 +15,8 @@
 enum {
     MAX_ROLES = 128,
     MAX_CAUSE_ROWS = 96,
-    MAX_DIALOGS = 48,
+    MAX_DIALOGS = 64,
+    MAX_FRAMES = 32,
     MAX_API_HOMES = 64,
     TEXT_CAP = 2048
 };
@@ -39,6 +40,15 @@ struct dialog_row {
     struct td_lazy_re re;
 };
 
+/* A dialog's frame: the caption of the message box ("<program>.exe - System
+ * Error", "- Entry Point Not Found"), which tells the dialog's kind whatever
+ * words its body is retold in (windows_loader_dialogs.tsv's "frame" rows). */
+struct frame_row {
+    const char *kind, *pattern; /* the caption alone */
+    char needle[64];            /* td_ere_needle's run of the caption, or "" */
+    struct td_lazy_re re;
+};
+
 static struct {
     bool loaded;
     struct role_row roles[MAX_ROLES];
@@ -47,6 +57,8 @@ static struct {
     size_t n_causes;
     struct dialog_row dialogs[MAX_DIALOGS];
     size_t n_dialogs;
+    struct frame_row frames[MAX_FRAMES];
+    size_t n_frames;
     struct api_home homes[MAX_API_HOMES];
     size_t n_homes;
     struct td_arena arena; /* the tables' text; lives as long as the program */
@@ -156,6 +168,20 @@ static const char *decode_pattern(const char *cell)
     return keep(out);
 }
 
+/* A frame row: its caption, matched alone (a pattern for the program's name
+ * before it would try every run of a long text's letters); what precedes a
+ * caption is checked by framed_by_program. */
+static void keep_frame(const char *kind, const char *caption)
+{
+    if (g_kb.n_frames >= MAX_FRAMES)
+        return;
+    struct frame_row *f = &g_kb.frames[g_kb.n_frames++];
+    f->kind = keep(kind);
+    f->pattern = decode_pattern(caption);
+    if (f->pattern)
+        td_ere_needle(f->pattern, f->needle, sizeof f->needle);
+}
+
 static void load_dialogs(void)
 {
     static const char *const cols[] = {"form", "kind", "pattern", "file", "symbol", NULL};
@@ -163,6 +189,10 @@ static void load_dialogs(void)
     if (!td_table_open(&t, "windows_loader_dialogs", cols))
         return;
     while (g_kb.n_dialogs < MAX_DIALOGS && td_table_next(&t)) {
+        if (strcmp(td_table_cell(&t, 0), "frame") == 0) {
+            keep_frame(td_table_cell(&t, 1), td_table_cell(&t, 2));
+            continue;
+        }
         struct dialog_row *d = &g_kb.dialogs[g_kb.n_dialogs++];
         d->form = keep(td_table_cell(&t, 0));
         d->kind = keep(td_table_cell(&t, 1));
@@ -448,6 +478,115 @@ static bool from_dialog(struct td_explain *x)
         return true;
     }
     return false;
+}
+
+/* Whether the LEN bytes at P end in one of EXTS' extensions (".dll"),
+ * without case, the byte after them no letter or digit. */
+static bool module_end(const char *p, const char *const *exts, size_t n_exts, size_t *len)
+{
+    for (size_t i = 0; i < n_exts; i++) {
+        size_t k = strlen(exts[i]);
+        if (strncasecmp(p, exts[i], k) == 0 && !isalnum((unsigned char)p[k])) {
+            *len = k;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The first module named in the N bytes at BODY whose extension is one of
+ * EXTS: the name (with its path) runs back from the extension over the
+ * bytes a Windows path holds, to a blank, a quote or a word of the sentence
+ * in another script; a label before it ("Text:") and the dots of an elided
+ * middle ("...Qt5Network.dll") are not part of it. */
+static char *first_module(const char *body, size_t n, const char *const *exts, size_t n_exts,
+                          struct td_arena *a)
+{
+    for (size_t i = 1; i < n; i++) {
+        size_t len;
+        if (body[i] != '.' || !module_end(body + i, exts, n_exts, &len) || i + len > n)
+            continue;
+        size_t start = i;
+        while (start > 0 &&
+               (isalnum((unsigned char)body[start - 1]) || strchr("_.+~$-\\/:", body[start - 1])))
+            start--;
+        const char *colon = NULL;
+        for (size_t j = start; j < i; j++)
+            if (body[j] == ':' && !(j == start + 1 && isalpha((unsigned char)body[start])))
+                colon = body + j;
+        if (colon)
+            start = (size_t)(colon + 1 - body);
+        while (start < i && (body[start] == '.' || body[start] == '\\' || body[start] == '/'))
+            start++;
+        if (start < i)
+            return td_arena_strndup(a, body + start, i + len - start);
+    }
+    return NULL;
+}
+
+/* Whether the caption at AT in TEXT follows a program's name the way the
+ * loader's title bar writes it: "<program>.exe", then a dash (a hyphen, an
+ * en or em dash) or none, with blanks or none around it. */
+static bool framed_by_program(const char *text, const char *at)
+{
+    const char *p = at;
+    while (p > text && strchr(" \t\r\n>", p[-1]))
+        p--;
+    if (p > text && p[-1] == '-')
+        p--;
+    else if (p - text >= 3 && (unsigned char)p[-3] == 0xe2 && (unsigned char)p[-2] == 0x80 &&
+             ((unsigned char)p[-1] == 0x93 || (unsigned char)p[-1] == 0x94))
+        p -= 3;
+    while (p > text && (p[-1] == ' ' || p[-1] == '\t'))
+        p--;
+    return p - text >= 5 && strncasecmp(p - 4, ".exe", 4) == 0 &&
+           (isalnum((unsigned char)p[-5]) || strchr("_+~$()-", p[-5]));
+}
+
+/* One of the loader's dialogs known by its frame (its caption) when its body
+ * is retold, mistyped or in a language with no row: the module its body
+ * names is the frame's kind's library -- a DLL first, else the program
+ * itself (an ordinal or entry point missing from the .exe). Of several
+ * frames the last that names a module tells: a dialog pasted inside another
+ * program's ("python.exe - System Error" around a copy) is the innermost. */
+static bool from_dialog_frame(struct td_explain *x)
+{
+    static const char *const dlls[] = {".dll", ".pyd", ".ocx", ".drv", ".cpl"};
+    static const char *const exes[] = {".exe"};
+    enum { BODY = 700 };
+    if (!td_ere_holds_nocase(x->text, ".exe"))
+        return false;
+    const struct frame_row *best = NULL;
+    const char *best_at = NULL;
+    char *best_file = NULL;
+    regmatch_t m[1];
+    for (size_t i = 0; i < g_kb.n_frames; i++) {
+        struct frame_row *f = &g_kb.frames[i];
+        if (!f->pattern || (f->needle[0] && !td_ere_holds_nocase(x->text, f->needle)))
+            continue;
+        const regex_t *re = td_lazy_re(&f->re, f->pattern, REG_EXTENDED | REG_ICASE | REG_NEWLINE);
+        for (const char *at = x->text;
+             re && *at && regexec(re, at, 1, m, at == x->text ? 0 : REG_NOTBOL) == 0;
+             at += m[0].rm_eo > 0 ? m[0].rm_eo : 1) {
+            const char *start = at + m[0].rm_so, *body = at + m[0].rm_eo;
+            if ((best_at && start <= best_at) || !framed_by_program(x->text, start))
+                continue;
+            size_t n = strnlen(body, BODY);
+            char *file = first_module(body, n, dlls, sizeof dlls / sizeof dlls[0], &x->arena);
+            if (!file)
+                file = first_module(body, n, exes, 1, &x->arena);
+            if (file)
+                best = f, best_at = start, best_file = file;
+        }
+    }
+    if (!best)
+        return false;
+    struct td_explain_load *l = &x->load;
+    l->form = "dialog";
+    l->kind = best->kind;
+    l->file = best_file;
+    l->library = td_explain_base_name(best_file);
+    return true;
 }
 
 /* The kind a code stands for (data/load_error_codes.tsv), or NULL. */
@@ -1838,6 +1977,8 @@ void td_explain_load_error(struct td_explain *x)
         if (!l->form)
             from_windows(x);
         from_python(x);
+        if (!l->form)
+            from_dialog_frame(x);
     }
     from_raiser(x);
     td_explain_package_form(x);
@@ -1969,5 +2110,7 @@ size_t td_explain_dialog_eres(const char **out, size_t cap)
     size_t n = 0;
     for (size_t i = 0; i < g_kb.n_dialogs && n < cap; i++)
         out[n++] = g_kb.dialogs[i].pattern;
+    for (size_t i = 0; i < g_kb.n_frames && n < cap; i++)
+        out[n++] = g_kb.frames[i].pattern;
     return n;
 }
