@@ -847,10 +847,11 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # on the first and last binaries of session 21 and the first of
         # session 22 (the same each time: Windows 28/39, Linux 16/20, macOS
         # 18/20), opened at the start of session 22; held to its blind score
-        # and what session 22's readings made of it: Windows 30/39 (PyOpenGL's
-        # null GLUT function, a ctypes package's own frame), Linux 17/20
+        # and what session 22's readings made of it: Windows 32/39 (PyOpenGL's
+        # null GLUT function, a ctypes package's own frame, a dialog known by
+        # its caption, the French dialog), Linux 17/20
         # (cudarc's bare names) (docs/explain.md "Set W")
-        fresh("explain_fresh_w1.json", 39, need=0.76),
+        fresh("explain_fresh_w1.json", 39, need=0.82),
         fresh("explain_fresh_w2.json", 20, need=0.85),
         fresh("explain_fresh_w3.json", 20, need=0.9),
         # W's negatives (session 21): 30 held-out texts with no loader
