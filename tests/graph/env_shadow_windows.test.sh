@@ -63,7 +63,8 @@ if ! command -v wine >/dev/null; then
     echo "skipped: Wine is not installed (Wine's verdict)"
 else
     export WINEPREFIX=$tmp/prefix WINEDEBUG=-all WINEPATH='C:\evil'
-    wine wineboot -i >/dev/null 2>&1
+    . "$(dirname "$0")/../windows/wine_boot.sh"
+    wine_boot
     cp -r "$root/venv" "$root/evil" "$root/load.exe" "$WINEPREFIX/drive_c/"
     w='C:\venv\Lib\site-packages\torch\lib'
     v=$(wine 'C:\load.exe' 0x1100 "$w\\torch_cpu.dll" "$w\\needs_path.dll" | tr -d '\r')

@@ -67,7 +67,8 @@ if ! command -v wine >/dev/null; then
     echo "skipped: Wine is not installed (Wine's verdict)"
 else
     export WINEPREFIX=$tmp/prefix WINEDEBUG=-all
-    wine wineboot -i >/dev/null 2>&1
+    . "$(dirname "$0")/../windows/wine_boot.sh"
+    wine_boot
     cp -r "$root/py311" "$root/bare" "$root/ext" "$WINEPREFIX/drive_c/"
     v=$(wine 'C:\py311\python.exe' 'C:\ext\ok.pyd' 'C:\ext\old.pyd' | tr -d '\r')
     b=$(wine 'C:\bare\loadlib.exe' 'C:\ext\ok.pyd' | tr -d '\r')

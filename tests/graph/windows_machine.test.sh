@@ -46,7 +46,8 @@ else
     tmp=$(mktemp -d)
     export WINEPREFIX=$tmp/prefix WINEDEBUG=-all
     trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
-    wine wineboot -i >/dev/null 2>&1
+    . "$(dirname "$0")/../windows/wine_boot.sh"
+    wine_boot
     cp -r "$root/venv" "$WINEPREFIX/drive_c/"
     w='C:\venv\Lib\site-packages\torch\lib'
     verdict=$(wine "$loadlib" "$w\\c10.dll" | tr -d '\r')

@@ -18,7 +18,8 @@ R=$fx/root
 WINEPREFIX=$(mktemp -d)
 export WINEPREFIX WINEDEBUG=+loaddll,+module
 trap 'wineserver -k >/dev/null 2>&1; rm -rf "$WINEPREFIX"' EXIT
-WINEDEBUG=-all wine wineboot -i >/dev/null 2>&1
+. "$(dirname "$0")/../windows/wine_boot.sh"
+wine_boot
 
 winpath() { printf 'Z:%s' "$R/$1" | tr / '\\'; }
 lower() { tr '[:upper:]' '[:lower:]'; }
