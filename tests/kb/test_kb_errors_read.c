@@ -2982,6 +2982,18 @@ static void o45_own_words(void **state)
            "    return _lib.llama_load_model_from_file(path_model, params)\n"
            "OSError: [WinError -1073741795] Windows Error 0xc000001d",
            "cpu_feature_missing", "llama.dll", NULL);
+    /* the same frames after the user's script imports the package: its
+     * frames still ran it, whatever line named it first */
+    expect("import llama_cpp\nllm = llama_cpp.Llama(\"m.gguf\")\n"
+           "  File \"D:\\ui\\modules\\llamacpp_model.py\", line 63, in from_pretrained\n"
+           "    result.model = Llama(**params)\n"
+           "  File \"D:\\env\\lib\\site-packages\\llama_cpp\\llama.py\", line 302, in "
+           "init self.model = llama_cpp.llama_load_model_from_file(\n"
+           "  File \"D:\\env\\lib\\site-packages\\llama_cpp\\llama_cpp.py\", line 360, in "
+           "llama_load_model_from_file\n"
+           "    return _lib.llama_load_model_from_file(path_model, params)\n"
+           "OSError: [WinError -1073741795] Windows Error 0xc000001d",
+           "cpu_feature_missing", "llama.dll", NULL);
 }
 
 /* A managed binding whose native library failed to load, the file unnamed
