@@ -816,6 +816,35 @@ static void loader_reason_inside_a_wrapper(void **state)
     td_explain_free(&x);
 }
 
+/* A dialog known by its frame blames the program itself (an .exe its body
+ * names) only for what a program can lack, an entry point or an ordinal:
+ * the missing-DLL frame's program is running (its title bar says so), so
+ * an .exe retold after it ("Reinstalling app.exe", another program run
+ * later) is no missing library. */
+static void frame_blames_a_program_only_for_symbols(void **state)
+{
+    (void)state;
+    static const char *const not_missing[] = {
+        "app.exe - System Error\nThe program cannot start because a file is missing from your "
+        "computer. Reinstalling app.exe did not help.",
+        "When I run app.exe - System Error pops up. Then I ran setup.exe again.",
+    };
+    struct td_explain x;
+    for (size_t i = 0; i < N(not_missing); i++) {
+        explain(not_missing[i], &x);
+        if (x.load.library)
+            printf("%s\n  -> %s\n", not_missing[i], x.load.library);
+        assert_true(!x.load.library || !strstr(x.load.library, ".exe"));
+        td_explain_free(&x);
+    }
+    explain("Game.exe - Entry Point Not Found\nThe procedure entry point ?f@@YAXXZ could not be "
+            "located in the program C:\\Games\\Game.exe.",
+            &x);
+    assert_string_equal(x.load.kind, "missing_symbol");
+    assert_string_equal(x.load.library, "Game.exe");
+    td_explain_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -833,6 +862,7 @@ int main(void)
         cmocka_unit_test(n2_loader_forms),
         cmocka_unit_test(o13_native_hosts),
         cmocka_unit_test(loader_reason_inside_a_wrapper),
+        cmocka_unit_test(frame_blames_a_program_only_for_symbols),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
