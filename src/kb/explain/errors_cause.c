@@ -543,10 +543,19 @@ static bool framed_by_program(const char *text, const char *at)
            (isalnum((unsigned char)p[-5]) || strchr("_+~$()-", p[-5]));
 }
 
+/* Whether a frame of KIND can be about the program itself: an .exe lacks an
+ * entry point or an ordinal a DLL imports from it (plugins import from their
+ * host); a missing-DLL or bad-image frame's program is the one running, its
+ * name in the title bar, and an .exe its retold body names is not at fault. */
+static bool program_may_lack(const char *kind)
+{
+    return strcmp(kind, "missing_symbol") == 0 || strcmp(kind, "missing_ordinal") == 0;
+}
+
 /* One of the loader's dialogs known by its frame (its caption) when its body
  * is retold, mistyped or in a language with no row: the module its body
- * names is the frame's kind's library -- a DLL first, else the program
- * itself (an ordinal or entry point missing from the .exe). Of several
+ * names is the frame's kind's library -- a DLL first, else, for an entry
+ * point or an ordinal, the program itself (missing from the .exe). Of several
  * frames the last that names a module tells: a dialog pasted inside another
  * program's ("python.exe - System Error" around a copy) is the innermost. */
 static bool from_dialog_frame(struct td_explain *x)
@@ -573,7 +582,7 @@ static bool from_dialog_frame(struct td_explain *x)
                 continue;
             size_t n = strnlen(body, BODY);
             char *file = first_module(body, n, dlls, sizeof dlls / sizeof dlls[0], &x->arena);
-            if (!file)
+            if (!file && program_may_lack(f->kind))
                 file = first_module(body, n, exes, 1, &x->arena);
             if (file)
                 best = f, best_at = start, best_file = file;
