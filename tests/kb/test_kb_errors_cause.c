@@ -6,7 +6,9 @@
 #include "testutil.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/data.h"
 #include "kb/errors.h"
@@ -845,6 +847,38 @@ static void frame_blames_a_program_only_for_symbols(void **state)
     td_explain_free(&x);
 }
 
+/* Captions repeated over a pasted text of 256 KiB, each a dialog's frame
+ * with no program before it: each next caption was looked for by regexec
+ * over the whole rest of the text, which measures all of it (glibc's and
+ * the sanitizers' strlen) at every call, quadratic in the captions. A hang
+ * guard, not a speed check: 5 s of CPU time for the four texts, which take
+ * 0.3 s plain and under 2 s under the sanitizers read by windows around
+ * each caption, over 7 s under the sanitizers before. */
+static void many_captions_read_in_one_pass(void **state)
+{
+    (void)state;
+    static const char *const units[] = {"Bad Image", "bad image ", "损坏的图像",
+                                        "Ordinal Not Found"};
+    enum { LONG = 256 << 10 };
+    char *text = malloc(LONG + 1);
+    assert_non_null(text);
+    clock_t start = clock();
+    for (size_t i = 0; i < N(units); i++) {
+        size_t u = strlen(units[i]), n = 0;
+        memcpy(text, "x.exe ", 6), n = 6;
+        for (; n + u <= LONG; n += u)
+            memcpy(text + n, units[i], u);
+        text[n] = '\0';
+        struct td_explain x;
+        explain(text, &x);
+        td_explain_free(&x);
+    }
+    double cpu = (double)(clock() - start) / CLOCKS_PER_SEC;
+    printf("many captions: %.2f s of CPU\n", cpu);
+    assert_true(cpu < 5.0);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -863,6 +897,7 @@ int main(void)
         cmocka_unit_test(o13_native_hosts),
         cmocka_unit_test(loader_reason_inside_a_wrapper),
         cmocka_unit_test(frame_blames_a_program_only_for_symbols),
+        cmocka_unit_test(many_captions_read_in_one_pass),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
