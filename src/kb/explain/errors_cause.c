@@ -543,6 +543,41 @@ static bool framed_by_program(const char *text, const char *at)
            (isalnum((unsigned char)p[-5]) || strchr("_+~$()-", p[-5]));
 }
 
+/* How far a caption's match reaches from its needle, either way: a caption
+ * is a few words ("Ordinal Not Found"), its needle most of them. */
+enum { CAPTION_REACH = 64 };
+
+/* The next match of frame F's caption (compiled: RE) in TEXT at or after
+ * FROM into M, its offsets from TEXT; false when there is none. regexec is
+ * given alone a copy of the text around each place of the caption's needle,
+ * CAPTION_REACH bytes either side (a caption may be wrapped over lines): given the rest of the text
+ * from each caption, it measured all of it each time (glibc's strlen, and the sanitizers' for their
+ * check), quadratic in the captions of a long paste. */
+static bool next_caption(const struct frame_row *f, const regex_t *re, const char *text,
+                         const char *from, regmatch_t *m)
+{
+    size_t k = strlen(f->needle);
+    char window[2 * CAPTION_REACH + sizeof f->needle];
+    for (const char *p = td_ere_find_nocase(from, f->needle); p;
+         p = td_ere_find_nocase(p + 1, f->needle)) {
+        const char *w0 = p, *w1 = p + k;
+        while (w0 > from && p - w0 < CAPTION_REACH)
+            w0--;
+        while (*w1 && (size_t)(w1 - p) < k + CAPTION_REACH)
+            w1++;
+        int eflags =
+            (w0 > text && w0[-1] != '\n' ? REG_NOTBOL : 0) | (*w1 && *w1 != '\n' ? REG_NOTEOL : 0);
+        memcpy(window, w0, (size_t)(w1 - w0));
+        window[w1 - w0] = '\0';
+        if (regexec(re, window, 1, m, eflags) == 0) {
+            m[0].rm_so += (regoff_t)(w0 - text);
+            m[0].rm_eo += (regoff_t)(w0 - text);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Whether a frame of KIND can be about the program itself: an .exe lacks an
  * entry point or an ordinal a DLL imports from it (plugins import from their
  * host); a missing-DLL or bad-image frame's program is the one running, its
@@ -571,13 +606,13 @@ static bool from_dialog_frame(struct td_explain *x)
     regmatch_t m[1];
     for (size_t i = 0; i < g_kb.n_frames; i++) {
         struct frame_row *f = &g_kb.frames[i];
-        if (!f->pattern || (f->needle[0] && !td_ere_holds_nocase(x->text, f->needle)))
+        /* a caption is words: a row with no literal run (keep_frame) is not read */
+        if (!f->pattern || !f->needle[0] || !td_ere_holds_nocase(x->text, f->needle))
             continue;
         const regex_t *re = td_lazy_re(&f->re, f->pattern, REG_EXTENDED | REG_ICASE | REG_NEWLINE);
-        for (const char *at = x->text;
-             re && *at && regexec(re, at, 1, m, at == x->text ? 0 : REG_NOTBOL) == 0;
-             at += m[0].rm_eo > 0 ? m[0].rm_eo : 1) {
-            const char *start = at + m[0].rm_so, *body = at + m[0].rm_eo;
+        for (const char *from = x->text; re && next_caption(f, re, x->text, from, m);
+             from = x->text + m[0].rm_eo) {
+            const char *start = x->text + m[0].rm_so, *body = x->text + m[0].rm_eo;
             if ((best_at && start <= best_at) || !framed_by_program(x->text, start))
                 continue;
             size_t n = strnlen(body, BODY);
