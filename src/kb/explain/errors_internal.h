@@ -165,6 +165,9 @@ bool td_ere_needles_in(const struct td_ere_needles *n, const char *text, bool no
  * the whole rest of the text at every call. */
 bool td_ere_holds_nocase(const char *text, const char *needle);
 const char *td_ere_find_nocase(const char *text, const char *needle);
+/* Where TEXT first holds NEEDLE, or NULL: strstr for a search repeated from
+ * each place found over a long text, for the same reason. */
+const char *td_ere_find(const char *text, const char *needle);
 /* Where regexec of N's ERE over TEXT may start with the same leftmost match:
  * the start of the line that holds the first of N's texts when no match
  * holds a newline (a match is inside one line, which holds a needle), so a

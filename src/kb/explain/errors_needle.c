@@ -381,6 +381,15 @@ size_t td_ere_needles(const char *re, struct td_ere_needles *out)
     return out->n;
 }
 
+const char *td_ere_find(const char *text, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (const char *p = text; *p; p++)
+        if (*p == *needle && strncmp(p, needle, n) == 0)
+            return p;
+    return NULL;
+}
+
 const char *td_ere_find_nocase(const char *text, const char *needle)
 {
     size_t n = strlen(needle);
