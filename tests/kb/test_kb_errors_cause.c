@@ -847,6 +847,22 @@ static void frame_blames_a_program_only_for_symbols(void **state)
     check_cases(lacking, N(lacking));
 }
 
+/* A frame's body names its module after a label ("Text:"): the label's
+ * colon ends a word of the sentence, a drive's colon is part of the path,
+ * so the file deps is asked about is the whole path, not a relative one. */
+static void frame_reads_a_drive_after_a_label(void **state)
+{
+    (void)state;
+    struct td_explain x;
+    explain("app.exe - System Error\nText:C:\\x\\foo.dll is missing", &x);
+    assert_string_equal(x.load.library, "foo.dll");
+    assert_string_equal(x.load.file, "C:\\x\\foo.dll");
+    td_explain_free(&x);
+    explain("app.exe - System Error\nhttp://example.com/foo.dll was not found", &x);
+    assert_string_equal(x.load.file, "example.com/foo.dll");
+    td_explain_free(&x);
+}
+
 /* Captions repeated over a pasted text of 256 KiB, each a dialog's frame
  * with no program before it: each next caption was looked for by regexec
  * over the whole rest of the text, which measures all of it (glibc's and
@@ -897,6 +913,7 @@ int main(void)
         cmocka_unit_test(o13_native_hosts),
         cmocka_unit_test(loader_reason_inside_a_wrapper),
         cmocka_unit_test(frame_blames_a_program_only_for_symbols),
+        cmocka_unit_test(frame_reads_a_drive_after_a_label),
         cmocka_unit_test(many_captions_read_in_one_pass),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
