@@ -494,6 +494,15 @@ static bool module_end(const char *p, const char *const *exts, size_t n_exts, si
     return false;
 }
 
+/* Whether the colon at J of BODY, in a run of path bytes from START, ends a
+ * drive: one letter before it, at the run's start or after a label's colon
+ * ("C:\\x", "Text:C:\\x"). */
+static bool drive_colon(const char *body, size_t start, size_t j)
+{
+    return j > start && isalpha((unsigned char)body[j - 1]) &&
+           (j - 1 == start || body[j - 2] == ':');
+}
+
 /* The first module named in the N bytes at BODY whose extension is one of
  * EXTS: the name (with its path) runs back from the extension over the
  * bytes a Windows path holds, to a blank, a quote or a word of the sentence
@@ -512,7 +521,7 @@ static char *first_module(const char *body, size_t n, const char *const *exts, s
             start--;
         const char *colon = NULL;
         for (size_t j = start; j < i; j++)
-            if (body[j] == ':' && !(j == start + 1 && isalpha((unsigned char)body[start])))
+            if (body[j] == ':' && !drive_colon(body, start, j))
                 colon = body + j;
         if (colon)
             start = (size_t)(colon + 1 - body);
