@@ -6,7 +6,9 @@
 #include "testutil.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/data.h"
 #include "kb/errors.h"
@@ -816,6 +818,83 @@ static void loader_reason_inside_a_wrapper(void **state)
     td_explain_free(&x);
 }
 
+/* A dialog known by its frame blames the program itself (an .exe its body
+ * names) only for what a program can lack, an entry point or an ordinal:
+ * the missing-DLL frame's program is running (its title bar says so), so
+ * an .exe retold after it ("Reinstalling app.exe", another program run
+ * later) is no missing library. */
+static void frame_blames_a_program_only_for_symbols(void **state)
+{
+    (void)state;
+    static const char *const not_missing[] = {
+        "app.exe - System Error\nThe program cannot start because a file is missing from your "
+        "computer. Reinstalling app.exe did not help.",
+        "When I run app.exe - System Error pops up. Then I ran setup.exe again.",
+    };
+    struct td_explain x;
+    for (size_t i = 0; i < N(not_missing); i++) {
+        explain(not_missing[i], &x);
+        if (x.load.library)
+            printf("%s\n  -> %s\n", not_missing[i], x.load.library);
+        assert_true(!x.load.library || !strstr(x.load.library, ".exe"));
+        td_explain_free(&x);
+    }
+    static const struct expect lacking[] = {
+        {"Game.exe - Entry Point Not Found\nThe procedure entry point ?f@@YAXXZ could not be "
+         "located in the program C:\\Games\\Game.exe.",
+         "missing_symbol", "Game.exe", NULL},
+    };
+    check_cases(lacking, N(lacking));
+}
+
+/* A frame's body names its module after a label ("Text:"): the label's
+ * colon ends a word of the sentence, a drive's colon is part of the path,
+ * so the file deps is asked about is the whole path, not a relative one. */
+static void frame_reads_a_drive_after_a_label(void **state)
+{
+    (void)state;
+    struct td_explain x;
+    explain("app.exe - System Error\nText:C:\\x\\foo.dll is missing", &x);
+    assert_string_equal(x.load.library, "foo.dll");
+    assert_string_equal(x.load.file, "C:\\x\\foo.dll");
+    td_explain_free(&x);
+    explain("app.exe - System Error\nhttp://example.com/foo.dll was not found", &x);
+    assert_string_equal(x.load.file, "example.com/foo.dll");
+    td_explain_free(&x);
+}
+
+/* Captions repeated over a pasted text of 256 KiB, each a dialog's frame
+ * with no program before it: each next caption was looked for by regexec
+ * over the whole rest of the text, which measures all of it (glibc's and
+ * the sanitizers' strlen) at every call, quadratic in the captions. A hang
+ * guard, not a speed check: 5 s of CPU time for the four texts, which
+ * take 0.4 s plain and 1.6 s under the sanitizers read by windows around
+ * each caption, 6.4 s under the sanitizers before. */
+static void many_captions_read_in_one_pass(void **state)
+{
+    (void)state;
+    static const char *const units[] = {"Bad Image", "bad image ", "损坏的图像",
+                                        "Ordinal Not Found"};
+    enum { LONG = 256 << 10 };
+    char *text = malloc(LONG + 1);
+    assert_non_null(text);
+    clock_t start = clock();
+    for (size_t i = 0; i < N(units); i++) {
+        size_t u = strlen(units[i]), n = 0;
+        memcpy(text, "x.exe ", 6), n = 6;
+        for (; n + u <= LONG; n += u)
+            memcpy(text + n, units[i], u);
+        text[n] = '\0';
+        struct td_explain x;
+        explain(text, &x);
+        td_explain_free(&x);
+    }
+    double cpu = (double)(clock() - start) / CLOCKS_PER_SEC;
+    printf("many captions: %.2f s of CPU\n", cpu);
+    assert_true(cpu < 5.0);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -833,6 +912,9 @@ int main(void)
         cmocka_unit_test(n2_loader_forms),
         cmocka_unit_test(o13_native_hosts),
         cmocka_unit_test(loader_reason_inside_a_wrapper),
+        cmocka_unit_test(frame_blames_a_program_only_for_symbols),
+        cmocka_unit_test(frame_reads_a_drive_after_a_label),
+        cmocka_unit_test(many_captions_read_in_one_pass),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -494,6 +494,15 @@ static bool module_end(const char *p, const char *const *exts, size_t n_exts, si
     return false;
 }
 
+/* Whether the colon at J of BODY, in a run of path bytes from START, ends a
+ * drive: one letter before it, at the run's start or after a label's colon
+ * ("C:\\x", "Text:C:\\x"). */
+static bool drive_colon(const char *body, size_t start, size_t j)
+{
+    return j > start && isalpha((unsigned char)body[j - 1]) &&
+           (j - 1 == start || body[j - 2] == ':');
+}
+
 /* The first module named in the N bytes at BODY whose extension is one of
  * EXTS: the name (with its path) runs back from the extension over the
  * bytes a Windows path holds, to a blank, a quote or a word of the sentence
@@ -512,7 +521,7 @@ static char *first_module(const char *body, size_t n, const char *const *exts, s
             start--;
         const char *colon = NULL;
         for (size_t j = start; j < i; j++)
-            if (body[j] == ':' && !(j == start + 1 && isalpha((unsigned char)body[start])))
+            if (body[j] == ':' && !drive_colon(body, start, j))
                 colon = body + j;
         if (colon)
             start = (size_t)(colon + 1 - body);
@@ -543,10 +552,54 @@ static bool framed_by_program(const char *text, const char *at)
            (isalnum((unsigned char)p[-5]) || strchr("_+~$()-", p[-5]));
 }
 
+/* How far a caption's match reaches from its needle, either way: a caption
+ * is a few words ("Ordinal Not Found"), its needle most of them. */
+enum { CAPTION_REACH = 64 };
+
+/* The next match of frame F's caption (compiled: RE) in TEXT at or after
+ * FROM into M, its offsets from TEXT; false when there is none. regexec is
+ * given alone a copy of the text around each place of the caption's needle,
+ * CAPTION_REACH bytes either side (a caption may be wrapped over lines): given the rest of the text
+ * from each caption, it measured all of it each time (glibc's strlen, and the sanitizers' for their
+ * check), quadratic in the captions of a long paste. */
+static bool next_caption(const struct frame_row *f, const regex_t *re, const char *text,
+                         const char *from, regmatch_t *m)
+{
+    size_t k = strlen(f->needle);
+    char window[2 * CAPTION_REACH + sizeof f->needle];
+    for (const char *p = td_ere_find_nocase(from, f->needle); p;
+         p = td_ere_find_nocase(p + 1, f->needle)) {
+        const char *w0 = p, *w1 = p + k;
+        while (w0 > from && p - w0 < CAPTION_REACH)
+            w0--;
+        while (*w1 && (size_t)(w1 - p) < k + CAPTION_REACH)
+            w1++;
+        int eflags =
+            (w0 > text && w0[-1] != '\n' ? REG_NOTBOL : 0) | (*w1 && *w1 != '\n' ? REG_NOTEOL : 0);
+        memcpy(window, w0, (size_t)(w1 - w0));
+        window[w1 - w0] = '\0';
+        if (regexec(re, window, 1, m, eflags) == 0) {
+            m[0].rm_so += (regoff_t)(w0 - text);
+            m[0].rm_eo += (regoff_t)(w0 - text);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Whether a frame of KIND can be about the program itself: an .exe lacks an
+ * entry point or an ordinal a DLL imports from it (plugins import from their
+ * host); a missing-DLL or bad-image frame's program is the one running, its
+ * name in the title bar, and an .exe its retold body names is not at fault. */
+static bool program_may_lack(const char *kind)
+{
+    return strcmp(kind, "missing_symbol") == 0 || strcmp(kind, "missing_ordinal") == 0;
+}
+
 /* One of the loader's dialogs known by its frame (its caption) when its body
  * is retold, mistyped or in a language with no row: the module its body
- * names is the frame's kind's library -- a DLL first, else the program
- * itself (an ordinal or entry point missing from the .exe). Of several
+ * names is the frame's kind's library -- a DLL first, else, for an entry
+ * point or an ordinal, the program itself (missing from the .exe). Of several
  * frames the last that names a module tells: a dialog pasted inside another
  * program's ("python.exe - System Error" around a copy) is the innermost. */
 static bool from_dialog_frame(struct td_explain *x)
@@ -562,18 +615,18 @@ static bool from_dialog_frame(struct td_explain *x)
     regmatch_t m[1];
     for (size_t i = 0; i < g_kb.n_frames; i++) {
         struct frame_row *f = &g_kb.frames[i];
-        if (!f->pattern || (f->needle[0] && !td_ere_holds_nocase(x->text, f->needle)))
+        /* a caption is words: a row with no literal run (keep_frame) is not read */
+        if (!f->pattern || !f->needle[0] || !td_ere_holds_nocase(x->text, f->needle))
             continue;
         const regex_t *re = td_lazy_re(&f->re, f->pattern, REG_EXTENDED | REG_ICASE | REG_NEWLINE);
-        for (const char *at = x->text;
-             re && *at && regexec(re, at, 1, m, at == x->text ? 0 : REG_NOTBOL) == 0;
-             at += m[0].rm_eo > 0 ? m[0].rm_eo : 1) {
-            const char *start = at + m[0].rm_so, *body = at + m[0].rm_eo;
+        for (const char *from = x->text; re && next_caption(f, re, x->text, from, m);
+             from = x->text + m[0].rm_eo) {
+            const char *start = x->text + m[0].rm_so, *body = x->text + m[0].rm_eo;
             if ((best_at && start <= best_at) || !framed_by_program(x->text, start))
                 continue;
             size_t n = strnlen(body, BODY);
             char *file = first_module(body, n, dlls, sizeof dlls / sizeof dlls[0], &x->arena);
-            if (!file)
+            if (!file && program_may_lack(f->kind))
                 file = first_module(body, n, exes, 1, &x->arena);
             if (file)
                 best = f, best_at = start, best_file = file;

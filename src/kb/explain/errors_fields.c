@@ -1073,7 +1073,7 @@ static const struct td_winmsg *winmsg_of(int code)
  * [all] Error 127" is not one. 0 when none. */
 static int loader_error_number(const char *text)
 {
-    for (const char *at = strstr(text, "rror"); at; at = strstr(at + 4, "rror")) {
+    for (const char *at = td_ere_find(text, "rror"); at; at = td_ere_find(at + 4, "rror")) {
         if (at == text || (at[-1] != 'e' && at[-1] != 'E'))
             continue;
         const char *s = at + 4;

@@ -159,8 +159,15 @@ size_t td_ere_needles(const char *re, struct td_ere_needles *out);
 /* Whether TEXT holds one of N's texts (ASCII letters without case when
  * NOCASE, for a REG_ICASE pattern); true when N knows none. */
 bool td_ere_needles_in(const struct td_ere_needles *n, const char *text, bool nocase);
-/* Whether TEXT holds NEEDLE, ASCII letters compared without case. */
+/* Whether TEXT holds NEEDLE, ASCII letters compared without case; where
+ * it first does, or NULL. Not strcasestr: called again from each place
+ * found, it costs what it reads, where the sanitizers' strcasestr measures
+ * the whole rest of the text at every call. */
 bool td_ere_holds_nocase(const char *text, const char *needle);
+const char *td_ere_find_nocase(const char *text, const char *needle);
+/* Where TEXT first holds NEEDLE, or NULL: strstr for a search repeated from
+ * each place found over a long text, for the same reason. */
+const char *td_ere_find(const char *text, const char *needle);
 /* Where regexec of N's ERE over TEXT may start with the same leftmost match:
  * the start of the line that holds the first of N's texts when no match
  * holds a newline (a match is inside one line, which holds a needle), so a

@@ -381,13 +381,27 @@ size_t td_ere_needles(const char *re, struct td_ere_needles *out)
     return out->n;
 }
 
-bool td_ere_holds_nocase(const char *text, const char *needle)
+const char *td_ere_find(const char *text, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (const char *p = text; *p; p++)
+        if (*p == *needle && strncmp(p, needle, n) == 0)
+            return p;
+    return NULL;
+}
+
+const char *td_ere_find_nocase(const char *text, const char *needle)
 {
     size_t n = strlen(needle);
     for (const char *p = text; *p; p++)
         if (strncasecmp(p, needle, n) == 0)
-            return true;
-    return false;
+            return p;
+    return NULL;
+}
+
+bool td_ere_holds_nocase(const char *text, const char *needle)
+{
+    return td_ere_find_nocase(text, needle) != NULL;
 }
 
 bool td_ere_needles_in(const struct td_ere_needles *n, const char *text, bool nocase)

@@ -142,7 +142,8 @@ static const char *next_match(const char *p, const char *needle, size_t n)
  * exception of its modules at the start of a line ("usb.core.NoBackendError:")
  * (USE_NAMED); or runs its module file ("...\\site-packages\\vlc.py", File
  * "vlc.py") or a Python file of its folder ("...\\openslide\\lowlevel.py")
- * in the traceback's frames (USE_RAN). */
+ * in the traceback's frames (USE_RAN), wherever a line that only names it
+ * stands: the user's "import llama_cpp" comes before the frames. */
 enum package_use { USE_NONE, USE_NAMED, USE_RAN };
 
 static enum package_use uses_package(const char *text, const char *package)
@@ -152,14 +153,17 @@ static enum package_use uses_package(const char *text, const char *package)
      * inside it needs no second walk to its end, which from every name of a
      * long path ("usb/usb/usb/...", 240 KB) took seconds */
     const char *no_python_file_before = text;
+    enum package_use use = USE_NONE;
     for (const char *q = next_match(text, package, n); q; q = next_match(q + 1, package, n)) {
         const char *after = q + n;
         char before = q > text ? q[-1] : '\n';
         if (word_char(*after) || word_char(before) || before == '.')
             continue;
         if ((q - text >= 7 && strncmp(q - 7, "import ", 7) == 0) ||
-            (q - text >= 5 && strncmp(q - 5, "from ", 5) == 0))
-            return USE_NAMED;
+            (q - text >= 5 && strncmp(q - 5, "from ", 5) == 0)) {
+            use = USE_NAMED;
+            continue;
+        }
         if (separator(*after) && after + 1 >= no_python_file_before &&
             runs_python_file(after + 1, &no_python_file_before))
             return USE_RAN;
@@ -168,9 +172,9 @@ static enum package_use uses_package(const char *text, const char *package)
              isspace((unsigned char)before)))
             return USE_RAN;
         if (starts_line(text, q) && exception_type(after))
-            return USE_NAMED;
+            use = USE_NAMED;
     }
-    return USE_NONE;
+    return use;
 }
 
 /* Whether TEXT holds one of R's own not-found sentences, whole: one that

@@ -1162,7 +1162,7 @@ static bool names_posix_image(const char *start, const char *end)
 static void hex_codes_after_dll(const char *text, struct td_explain_parts *p, struct td_arena *a)
 {
     struct dll_scan sc = {text, text, NULL, NULL, false};
-    for (const char *at = strstr(text, "rror"); at; at = strstr(at + 4, "rror")) {
+    for (const char *at = td_ere_find(text, "rror"); at; at = td_ere_find(at + 4, "rror")) {
         if (at == text || (at[-1] != 'e' && at[-1] != 'E') || !dll_before_on_line(text, at, &sc))
             continue;
         const char *s = at + 4;

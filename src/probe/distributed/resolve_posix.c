@@ -493,9 +493,11 @@ void td_resolve_host(const struct td_resolve_request *q, const char *name,
     r->status = TD_RESOLVE_NO;
     for (size_t i = 0; i < n; i++) {
         size_t used = strlen(r->order);
-        int room = (int)(sizeof r->order - used);
-        /* A precision bounds the name, so a build at -O3 sees no truncation to warn of. */
-        snprintf(r->order + used, (size_t)room, "%s%.*s", used ? " " : "", room > 1 ? room - 2 : 0, src[i].name);
+        int room = (int)(sizeof r->order - used), blank = used ? 1 : 0;
+        /* A precision bounds the name to what fits after the blank, so a
+         * build at -O3 sees no truncation to warn of. */
+        int fits = room - 1 - blank > 0 ? room - 1 - blank : 0;
+        snprintf(r->order + used, (size_t)room, "%s%.*s", blank ? " " : "", fits, src[i].name);
     }
     for (size_t i = 0; i < n; i++) {
         char kind[32], scope[32];
