@@ -733,6 +733,29 @@ static void windows_loaders_of_other_programs(void **state)
            "missing_library", "qwindows.dll", NULL);
     expect("qt.qpa.plugin: Could not find the Qt platform plugin \"wayland\" in \"\"",
            "missing_library", "libqwayland.so", NULL);
+    /* Qt's plugin-version check (qlibrary.cpp, updatePluginState): a plugin
+     * of another Qt found first -- the platform plugin the text names after
+     * it, else the plugin file of either format */
+    expect("qt.core.plugin.loader: In D:/anaconda/Library/plugins/platforms/qminimal.dll:\n"
+           "  Plugin uses incompatible Qt library (5.15.0) [release]\n"
+           "qt.core.plugin.loader: In D:/anaconda/Library/plugins/platforms/qwindows.dll:\n"
+           "  Plugin uses incompatible Qt library (5.15.0) [release]\n"
+           "qt.qpa.plugin: Could not find the Qt platform plugin \"windows\" in \"\"\n"
+           "This application failed to start because no Qt platform plugin could be initialized.",
+           "companion_mismatch", "qwindows.dll", NULL);
+    expect("In /opt/qt5/plugins/platforms/libqeglfs.so:\n"
+           "  Plugin uses incompatible Qt library (5.5.1) [release]",
+           "companion_mismatch", "libqeglfs.so", NULL);
+    expect("\"The plugin '/opt/qt5/plugins/imageformats/libqjpeg.so' uses incompatible Qt "
+           "library. (5.5.1) [release]\"",
+           "companion_mismatch", "libqjpeg.so", NULL);
+    /* the loader's dialogs retyped: a misspelt verb (and extension: no
+     * other reading knows a .dill), a misspelt tail */
+    expect("the code execution cannot procced because vulkan-1.dill was not found",
+           "missing_library", "vulkan-1.dill", NULL);
+    expect("llama-server.exe reporting an error \"...libomp.dll is either not designed to run "
+           "on Windows or ti contains as error....\"",
+           "not_a_library", "libomp.dll", NULL);
     /* OBS's log puts LoadLibrary's code after the system message */
     expect("LoadLibrary failed for '../../obs-plugins/64bit/x.dll': (null) (193)\n"
            "Module '../../obs-plugins/64bit/x.dll' not loaded",
