@@ -61,8 +61,17 @@ static struct {
     size_t n_frames;
     struct api_home homes[MAX_API_HOMES];
     size_t n_homes;
+    const char *cut;       /* a table with rows past what its array keeps, or NULL */
     struct td_arena arena; /* the tables' text; lives as long as the program */
 } g_kb;
+
+/* After a loader's loop stopped at its array's end: a row left in the table
+ * would be read as absent, so the table is named for the data tests. */
+static void note_cut(struct td_table *t, size_t n, size_t max, const char *what)
+{
+    if (n == max && td_table_next(t))
+        g_kb.cut = what;
+}
 
 static const char *keep(const char *cell)
 {
@@ -84,6 +93,7 @@ static void load_roles(void)
         r->text = keep(colon + 1);
         r->role = keep(td_table_cell(&t, 1));
     }
+    note_cut(&t, g_kb.n_roles, MAX_ROLES, "(rows past MAX_ROLES were not loaded)");
 }
 
 static void load_causes(void)
@@ -104,6 +114,7 @@ static void load_causes(void)
         c->confirm = keep(td_table_cell(&t, 6));
         c->source = keep(td_table_cell(&t, 7));
     }
+    note_cut(&t, g_kb.n_causes, MAX_CAUSE_ROWS, "(rows past MAX_CAUSE_ROWS were not loaded)");
 }
 
 /* Appends S to OUT (capacity CAP) at *O, if it fits. */
@@ -173,8 +184,10 @@ static const char *decode_pattern(const char *cell)
  * caption is checked by framed_by_program. */
 static void keep_frame(const char *kind, const char *caption)
 {
-    if (g_kb.n_frames >= MAX_FRAMES)
+    if (g_kb.n_frames >= MAX_FRAMES) {
+        g_kb.cut = "(frame rows past MAX_FRAMES were not loaded)";
         return;
+    }
     struct frame_row *f = &g_kb.frames[g_kb.n_frames++];
     f->kind = keep(kind);
     f->pattern = decode_pattern(caption);
@@ -202,6 +215,7 @@ static void load_dialogs(void)
         if (d->pattern)
             td_ere_needle(d->pattern, d->needle, sizeof d->needle);
     }
+    note_cut(&t, g_kb.n_dialogs, MAX_DIALOGS, "(rows past MAX_DIALOGS were not loaded)");
 }
 
 static void load_api_homes(void)
@@ -217,6 +231,7 @@ static void load_api_homes(void)
         h->since = keep(td_table_cell(&t, 2));
         h->source = keep(td_table_cell(&t, 3));
     }
+    note_cut(&t, g_kb.n_homes, MAX_API_HOMES, "(rows past MAX_API_HOMES were not loaded)");
 }
 
 static void load_tables(void)
@@ -228,6 +243,12 @@ static void load_tables(void)
     load_causes();
     load_dialogs();
     load_api_homes();
+}
+
+const char *td_explain_cause_tables_cut(void)
+{
+    load_tables();
+    return g_kb.cut;
 }
 
 size_t td_explain_quote_mark(const char *s)

@@ -93,6 +93,9 @@ void td_explain_read_package(const char *text, struct td_explain_parts *p);
  * more rows than their loaders keep (the rest would be read as absent). */
 bool td_explain_packages_dropped(void);
 bool td_explain_bindings_dropped(void);
+/* The same for the tables errors_cause.c keeps (roles, causes, dialogs and
+ * their frames, API homes): a line naming the limit, or NULL. */
+const char *td_explain_cause_tables_cut(void);
 /* A load the general reading left without a form or a file, in a text that
  * holds a package's own not-found message: that package's library. */
 void td_explain_package_form(struct td_explain *x);

@@ -2353,6 +2353,8 @@ size_t td_explain_raiser_bad_groups(const char **out, size_t cap)
         out[n++] = "(rows past MAX_PACKAGES were not loaded)";
     if (td_explain_bindings_dropped() && n < cap)
         out[n++] = "(rows past MAX_BINDINGS were not loaded)";
+    if (td_explain_cause_tables_cut() && n < cap)
+        out[n++] = td_explain_cause_tables_cut();
     return n;
 }
 
