@@ -69,7 +69,7 @@ static struct {
  * would be read as absent, so the table is named for the data tests. */
 static void note_cut(struct td_table *t, size_t n, size_t max, const char *what)
 {
-    if (n == max && td_table_next(t))
+    if (td_explain_rows_left(t, n, max))
         g_kb.cut = what;
 }
 
@@ -580,9 +580,10 @@ enum { CAPTION_REACH = 64 };
 /* The next match of frame F's caption (compiled: RE) in TEXT at or after
  * FROM into M, its offsets from TEXT; false when there is none. regexec is
  * given alone a copy of the text around each place of the caption's needle,
- * CAPTION_REACH bytes either side (a caption may be wrapped over lines): given the rest of the text
- * from each caption, it measured all of it each time (glibc's strlen, and the sanitizers' for their
- * check), quadratic in the captions of a long paste. */
+ * CAPTION_REACH bytes either side (a caption may be wrapped over lines):
+ * given the rest of the text from each caption, it measured all of it each
+ * time (glibc's strlen, and the sanitizers' for their check), quadratic in
+ * the captions of a long paste. */
 static bool next_caption(const struct frame_row *f, const regex_t *re, const char *text,
                          const char *from, regmatch_t *m)
 {

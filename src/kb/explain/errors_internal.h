@@ -10,6 +10,7 @@
 
 #include "base/arena.h"
 #include "base/compat.h"
+#include "base/data.h"
 #include "kb/errors.h"
 
 /* One row of data/windows_error_messages.tsv. */
@@ -88,6 +89,14 @@ void td_explain_read_on(const char *text, const struct td_explain_fields *f, con
  * library (data/python_native_libraries.tsv): P's package, package_library
  * (on P's platform) and package_said (errors_package.c). */
 void td_explain_read_package(const char *text, struct td_explain_parts *p);
+
+/* After a table loader's loop stopped with N of its array's MAX rows kept:
+ * whether T still has a row, which would be read as absent (the loaders
+ * record it for raiser_files). */
+static inline bool td_explain_rows_left(struct td_table *t, size_t n, size_t max)
+{
+    return n == max && td_table_next(t);
+}
 
 /* Whether data/python_native_libraries.tsv or data/managed_bindings.tsv had
  * more rows than their loaders keep (the rest would be read as absent). */

@@ -42,7 +42,7 @@ static void load_bindings(void)
             r->library[k] = td_explain_keep_cell(&g_mb.arena, td_table_cell(&t, 1 + k));
         g_mb.n += r->binding != NULL;
     }
-    g_mb.dropped = g_mb.n == MAX_BINDINGS && td_table_next(&t);
+    g_mb.dropped = td_explain_rows_left(&t, g_mb.n, MAX_BINDINGS);
 }
 
 bool td_explain_bindings_dropped(void)

@@ -62,7 +62,7 @@ static void load_packages(void)
             r->library[k] = td_explain_keep_cell(&g_pk.arena, td_table_cell(&t, 1 + k));
         split_messages(r, td_table_cell(&t, 4));
     }
-    g_pk.dropped = g_pk.n == MAX_PACKAGES && td_table_next(&t);
+    g_pk.dropped = td_explain_rows_left(&t, g_pk.n, MAX_PACKAGES);
 }
 
 bool td_explain_packages_dropped(void)

@@ -135,7 +135,7 @@ static void load_raisers(void)
             td_ere_needle(r->pattern, r->needle, sizeof r->needle);
     }
     /* a row past the cap would be dropped without a word: say so instead */
-    g_rd.raisers_dropped = g_rd.n_raisers == MAX_RAISERS && td_table_next(&t);
+    g_rd.raisers_dropped = td_explain_rows_left(&t, g_rd.n_raisers, MAX_RAISERS);
     qsort(g_rd.raisers, g_rd.n_raisers, sizeof g_rd.raisers[0], by_order);
 }
 
@@ -2353,8 +2353,9 @@ size_t td_explain_raiser_bad_groups(const char **out, size_t cap)
         out[n++] = "(rows past MAX_PACKAGES were not loaded)";
     if (td_explain_bindings_dropped() && n < cap)
         out[n++] = "(rows past MAX_BINDINGS were not loaded)";
-    if (td_explain_cause_tables_cut() && n < cap)
-        out[n++] = td_explain_cause_tables_cut();
+    const char *cut = td_explain_cause_tables_cut();
+    if (cut && n < cap)
+        out[n++] = cut;
     return n;
 }
 
