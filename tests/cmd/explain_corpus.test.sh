@@ -431,6 +431,15 @@
 #                                     in session 22;
 #   tests/cmd/explain_negatives_w4.json -- W's 30 negatives (10 per platform),
 #                                     held out with W, opened in session 22;
+#   tests/cmd/explain_fresh_x1.json -- X (session 22), 37 Windows texts, 20
+#   tests/cmd/explain_fresh_x2.json    Linux and 20 macOS texts, collected
+#   tests/cmd/explain_fresh_x3.json    blind: held out (compressed in
+#                                     tests/heldout/), scored blind
+#                                     (docs/explain.md "Set X"), opened in
+#                                     session 23;
+#   tests/cmd/explain_negatives_x4.json -- X's 27 negatives (17 Linux, 9
+#                                     Windows, 1 macOS), held out with X,
+#                                     opened in session 23;
 #   tests/cmd/explain_fresh_o41.json -- O41 (session 21), 15 Linux and 5
 #                                     macOS texts as pasted, open from the
 #                                     start (docs/explain.md "Set O41"):
@@ -863,6 +872,17 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # (the c10d row read TCPStore( and _tcp_rendezvous_handler in a
         # frame's code as the message), none since session 22
         negatives("explain_negatives_w4.json", 30, 30),
+        # X (session 22): held out, compressed in tests/heldout/, scored blind
+        # on the first and last binaries of session 22 and the first of
+        # session 23 (the same each time: Windows 18/37, Linux 15/20, macOS
+        # 17/20), opened at the start of session 23; held to its blind score
+        # (docs/explain.md "Set X")
+        fresh("explain_fresh_x1.json", 37, need=0.48),
+        fresh("explain_fresh_x2.json", 20, need=0.75),
+        fresh("explain_fresh_x3.json", 20, need=0.85),
+        # X's negatives (session 22): 27 held-out texts with no loader
+        # failure, none with a finding on any binary scored
+        negatives("explain_negatives_x4.json", 27, 27),
         # O40 (session 21): open, 20 texts from 20 projects, a program's or
         # framework's own sentence that it could not load or start the
         # library it depends on, naming no file; 4/20 at its first look,

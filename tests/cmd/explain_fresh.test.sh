@@ -161,6 +161,12 @@
 #   tests/cmd/explain_fresh_w1.json -- W1: 39 Windows texts;
 #   tests/cmd/explain_fresh_w2.json -- W2: 20 Linux texts;
 #   tests/cmd/explain_fresh_w3.json -- W3: 20 macOS texts.
+# X (session 22), collected blind and held out while O44-O46 were worked on,
+# kept compressed in tests/heldout/, scored blind, opened in session 23
+# (docs/explain.md "Set X"):
+#   tests/cmd/explain_fresh_x1.json -- X1: 37 Windows texts;
+#   tests/cmd/explain_fresh_x2.json -- X2: 20 Linux texts;
+#   tests/cmd/explain_fresh_x3.json -- X3: 20 macOS texts.
 # An OPEN development set O24 (session 18), 20 Windows texts of 2023-2026 of
 # the forms S1 missed: no file named, installer and launcher logs, dialogs,
 # other languages, .NET, Java, Node (docs/explain.md "Session 18: S1 opened
@@ -237,6 +243,8 @@
 #                                     opened in session 21.
 #   tests/cmd/explain_negatives_w4.json -- W's negatives, held out with W,
 #                                     opened in session 22.
+#   tests/cmd/explain_negatives_x4.json -- X's negatives, held out with X,
+#                                     opened in session 23.
 #   tests/cmd/explain_negatives_o41.json -- O41's 10 negatives (8 Linux, 2
 #                                     macOS), open, session 21.
 # An OPEN development set O17 (session 17), 20 Windows texts of 2024-2026 as
@@ -373,7 +381,7 @@
 # expected kinds and its library (or, for a symbol missing from an unnamed
 # library, its needed_by) the expected file.
 # Prints "N passed, N failed" per set and per platform, and the misses of A,
-# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22, O23, O17, S, O24-O32, U, O36, O33, O35, O34, O37, V, O40, O39, O38, O41, O43, O42, W, O45, O44 and O46. The thresholds (90% of each set explain_corpus.test.sh holds
+# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22, O23, O17, S, O24-O32, U, O36, O33, O35, O34, O37, V, O40, O39, O38, O41, O43, O42, W, O45, O44, O46 and X. The thresholds (90% of each set explain_corpus.test.sh holds
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
@@ -440,7 +448,8 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          ("o17",), ("s1", "s2"), ("o24",), ("o25",), ("o26",), ("o27",), ("o28",), ("o29",), ("o30",),
          ("o31",), ("o32",), ("u1", "u2"), ("o36",), ("o33",), ("o35",), ("o34",), ("o37",), ("v1", "v2",
          "v3"), ("o40",), ("o39",), ("o38",), ("o41",), ("o43",), ("o42",),
-         ("w1", "w2", "w3"), ("o45",), ("o44",), ("o46",)]
+         ("w1", "w2", "w3"), ("o45",), ("o44",), ("o46",),
+         ("x1", "x2", "x3")]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:
@@ -491,6 +500,8 @@ b, urls["negatives_o41"] = negatives("explain_negatives_o41.json")
 bad |= b
 b, urls["negatives_w4"] = negatives("explain_negatives_w4.json")
 bad |= b
+b, urls["negatives_x4"] = negatives("explain_negatives_x4.json")
+bad |= b
 def urls_of(*names):
     return {c["url"] for name in names
             for c in json.load(open(os.path.join(src, "tests/cmd", name), encoding="utf-8"))}
@@ -523,6 +534,10 @@ for u in sorted(urls["negatives_w4"] & (earlier | urls["negatives"] | urls["nega
                                         | urls["negatives_u3"] | urls["negatives_v4"]
                                         | urls["negatives_o41"])):
     print(f"note: {u} of explain_negatives_w4.json is in another set")
+for u in sorted(urls["negatives_x4"] & (earlier | urls["negatives"] | urls["negatives_s3"]
+                                        | urls["negatives_u3"] | urls["negatives_v4"]
+                                        | urls["negatives_o41"] | urls["negatives_w4"])):
+    print(f"note: {u} of explain_negatives_x4.json is in another set")
 # Every set together, as printed above and as each user would have got it on
 # their own machine: a text with no sign of its platform is read as the
 # machine explain runs on (Linux here), the user's (docs/explain.md "On the
