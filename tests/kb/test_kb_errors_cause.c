@@ -145,8 +145,32 @@ static void loader_dialogs(void **state)
         {"C:\\Windows\\SYSTEM32\\MSVCP140.dll is either not designed to run on Windows or it "
          "contains an error. Error status 0xc000012f",
          "not_a_library", "MSVCP140.dll", NULL},
+        /* no dialog's sentence, but the entry point's noun and a DLL on one
+         * line: a function looked for, whatever the words around them */
+        {"\"Unable to find entry point named 'DiUninstallDriver' in DLL 'newdev.dll'\"",
+         "missing_symbol", "newdev.dll", NULL},
+        {"Der Prozedureinsprungpunkt \"libssh2_session_set_read_timeout\" was not found in DLL "
+         "\"C:\\xampp\\php8.4\\ext\\php_curl.dll\".",
+         "missing_symbol", "php_curl.dll", NULL},
+        /* a crash in an msvcp140.dll older than 14.40, as Windows Error
+         * Reporting records it, and in its mutex code as a debugger shows */
+        {"Faulting application name: python3.12.exe, version: 3.12.7150.1013\n"
+         "Faulting module name: MSVCP140.dll, version: **14.28.29334.0**, time stamp: "
+         "0x5fa9a827\nException code: 0xc0000005",
+         "vc_runtime_too_old", "MSVCP140.dll", NULL},
+        {"EXCEPTION_ACCESS_VIOLATION_READ / 0x0 in mtx_do_lock (MSVCP140.dll)",
+         "vc_runtime_too_old", "msvcp140.dll", NULL},
     };
     check_cases(cases, N(cases));
+    struct td_explain x;
+    /* the symbol after the noun, past .NET's "named" */
+    explain(cases[6].text, &x);
+    assert_string_equal(x.load.symbol, "DiUninstallDriver");
+    td_explain_free(&x);
+    /* a crash in a runtime of 14.40 or later is no old runtime */
+    explain("Faulting module name: MSVCP140.dll, version: 14.42.34433.0, time stamp: 0x0", &x);
+    assert_null(x.load.kind);
+    td_explain_free(&x);
 }
 
 /* One Windows loader dialog in one display language, and where a user's
@@ -481,6 +505,18 @@ static void python_and_torch_wordings(void **state)
          "missing_library", "fbgemm.dll", NULL},
         {"RuntimeError: Failed to load fbgemm.dll. Please check your PyTorch installation.",
          "missing_library", "fbgemm.dll", NULL},
+        /* a chained traceback: the loader's exception first, the imports of
+         * the handler's own failure after it */
+        {"    from numba.core.typeconv import _typeconv\nImportError: DLL load failed: No se "
+         "puede encontrar el modulo especificado.\n\nDuring handling of the above "
+         "exception, another exception occurred:\n\nTraceback (most recent call last):\n"
+         "    from numba.core.typing.typeof import typeof\n",
+         "missing_library", "_typeconv", NULL},
+        /* a title repeating the exception line before the traceback */
+        {"ImportError: DLL load failed: The specified module could not be found.\nTraceback "
+         "(most recent call last):\n    from torch._C import *\nImportError: DLL load failed: "
+         "The specified module could not be found.",
+         "missing_library", "_C", NULL},
     };
     check_cases(cases, N(cases));
     struct td_explain x;

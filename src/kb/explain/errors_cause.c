@@ -734,14 +734,16 @@ static const char *first_on_line(const char *line, const char *word)
     return NULL;
 }
 
-/* The module of a pre-3.8 "DLL load failed:" (which names none): the last
- * import statement of the traceback ("from torch._C import *" -> _C). */
-static const char *imported_module(const char *text, struct td_arena *a)
+/* The module of a pre-3.8 "DLL load failed:" (which names none) that the
+ * part of TEXT before END shows (END NULL: all of it): the last import
+ * statement of the traceback ("from torch._C import *" -> _C). */
+static const char *module_imported_before(const char *text, const char *end, struct td_arena *a)
 {
     const char *best = NULL;
     size_t best_len = 0;
     const char *line_at = text, *seen = text, *from_line = NULL, *first_from = NULL;
-    for (const char *p = strstr(text, "import "); p; p = strstr(p + 1, "import ")) {
+    for (const char *p = strstr(text, "import "); p && (!end || p < end);
+         p = strstr(p + 1, "import ")) {
         /* the line's first "from " before the import, looked for once a line */
         const char *line = td_explain_line_start(&line_at, &seen, p);
         if (line != from_line) {
@@ -776,7 +778,7 @@ static const char *imported_module(const char *text, struct td_arena *a)
      * deepest module the traceback shows */
     size_t init_n = 0;
     const char *init = td_explain_cython_init(text, &init_n);
-    if (init && (!best || init > best))
+    if (init && (!best || init > best) && (!end || init < end))
         best = last_component(init, init_n, &best_len);
     /* an import by the module's name in a string, later in the traceback
      * than the statement: SWIG's swig_import_helper ("_mod =
@@ -785,7 +787,8 @@ static const char *imported_module(const char *text, struct td_arena *a)
      * extension module itself, which the statement's package loads */
     static const char *const calls[] = {"load_module('", "import_module('"};
     for (size_t c = 0; c < sizeof calls / sizeof *calls; c++)
-        for (const char *p = strstr(text, calls[c]); p; p = strstr(p + 1, calls[c])) {
+        for (const char *p = strstr(text, calls[c]); p && (!end || p < end);
+             p = strstr(p + 1, calls[c])) {
             const char *name = p + strlen(calls[c]);
             size_t n = td_explain_module_span(name);
             if (n == 0 || name[n] != '\'' || (best && name < best))
@@ -793,6 +796,22 @@ static const char *imported_module(const char *text, struct td_arena *a)
             best = last_component(name, n, &best_len);
         }
     return best && best_len ? td_arena_strndup(a, best, best_len) : NULL;
+}
+
+/* The module whose load failed: the one the traceback of the first "DLL load
+ * failed" shows an import of. A chained traceback ("During handling of the
+ * above exception, another exception occurred") prints the loader's
+ * exception first and the imports of the handler's own failure after it; a
+ * title repeating the exception line stands before any import and is passed
+ * over. With no such line, the text's last import. */
+static const char *imported_module(const char *text, struct td_arena *a)
+{
+    for (const char *d = strstr(text, "DLL load failed"); d; d = strstr(d + 1, "DLL load failed")) {
+        const char *m = module_imported_before(text, d, a);
+        if (m)
+            return m;
+    }
+    return module_imported_before(text, NULL, a);
 }
 
 /* Past the N-byte option at Q of an install command, and past its value
@@ -2077,7 +2096,10 @@ void td_explain_load_error(struct td_explain *x)
     const struct td_explain_parts *p = &x->parts;
     bool code_only = p->raiser && !(p->raiser_detail && *p->raiser_detail) && l->library &&
                      !is(l->form, p->raiser) && is(l->kind, TD_KIND_MISSING_LIBRARY);
-    if (!code_only)
+    /* so does a raiser known only by the entry point's noun beside a DLL:
+     * the causes of the DLL's role (an API of a newer Windows) say more */
+    bool noun_only = is(p->raiser, "entry-point-words");
+    if (!code_only && !noun_only)
         add_raiser(x, cap);
     /* a companion or any Python extension missing a symbol of its own (not
      * torch's, not Python's C API: a third library's, _Pm_Close, antlr4::)
@@ -2097,7 +2119,7 @@ void td_explain_load_error(struct td_explain *x)
         add_general(x, l->role, cap);
     if (l->n_causes < (size_t)(2 + (x->n_matches > 0 && !is_late)) && !homed)
         add_general(x, "*", cap);
-    if (code_only)
+    if (code_only || noun_only)
         add_raiser(x, cap);
     if (is_late)
         l->causes[l->n_causes++] = late;

@@ -834,6 +834,14 @@ static void symbols_after(const char *text, const char *lead, struct td_explain_
         const char *s = at + ll;
         while (*s == ' ' || *s == '"' || *s == '\'')
             s++;
+        /* .NET's "entry point named 'X'", retold "entry point for X" */
+        static const char *const words[] = {"named ", "for ", "of ", "the "};
+        for (size_t w = 0; w < sizeof words / sizeof *words; w++)
+            if (strncmp(s, words[w], strlen(words[w])) == 0) {
+                s += strlen(words[w]);
+                while (*s == ' ' || *s == '"' || *s == '\'')
+                    s++;
+            }
         size_t n = 0;
         while (s[n] && (sym_char((unsigned char)s[n]) || s[n] == '?' || s[n] == '@'))
             n++;
