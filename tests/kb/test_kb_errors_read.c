@@ -141,6 +141,19 @@ static void codes_and_raisers(void **state)
     assert_string_equal(code_in(&x.parts, "CUresult")->value, "100");
     assert_string_equal(x.load.kind, "gpu_not_visible");
     td_explain_free(&x);
+    /* cuFFT's internal error, by name or by number (Paddle): CUDA 11's
+     * cuFFT on a GPU it does not know; none on macOS */
+    explain("RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR", &x);
+    assert_string_equal(x.parts.raiser, "cufft");
+    assert_string_equal(x.load.kind, "gpu_arch_unsupported");
+    assert_string_equal(x.load.library, "libcufft.so.10");
+    td_explain_free(&x);
+    explain("OSError: (External) CUFFT error(5). [Hint: Driver or internal cuFFT library "
+            "error] (at C:\\paddle\\phi\\kernels\\funcs\\cufft_util.h:127)",
+            &x);
+    assert_string_equal(x.load.kind, "gpu_arch_unsupported");
+    assert_string_equal(x.load.library, "cufft64_10.dll");
+    td_explain_free(&x);
 }
 
 static void timestamps_and_one_wrap(void **state)
