@@ -254,6 +254,41 @@ static void symbol_module_from_imports(void **state)
         "missing_symbol", "_C", NULL);
 }
 
+/* A pre-3.8 "DLL load failed:" names no module: after a dotted module a
+ * list of names, or a class's capitalised name, are its attributes and the
+ * module is what loads; a package's submodule ("from PyQt5 import QtCore")
+ * and a lower-case name after a dotted package stay the name. With no
+ * traceback the imports are the user's script, and the one DLL the text
+ * names is the library. */
+static void dll_load_failed_module(void **state)
+{
+    (void)state;
+    expect("from PyQt5.QtCore import Qt, pyqtSignal\n"
+           "ImportError: DLL load failed: The specified procedure could not be found.",
+           "missing_symbol", "QtCore", NULL);
+    expect("    from PyQt5.QtWidgets import QApplication\n"
+           "ImportError: DLL load failed: The specified module could not be found.",
+           "missing_library", "QtWidgets", NULL);
+    expect("    from PyQt5 import QtCore\n"
+           "ImportError: DLL load failed: The specified module could not be found.",
+           "missing_library", "QtCore", NULL);
+    expect("    from tensorflow.python import pywrap_tensorflow\n"
+           "ImportError: DLL load failed: The specified module could not be found.",
+           "missing_library", "pywrap_tensorflow", NULL);
+    expect("from pg import DB\nfrom dotenv import load_dotenv\n"
+           "DLL load failed: The specified module could not be found.\n"
+           "PHP has its own version of \"libpq.dll\" earlier on my PATH.",
+           "missing_library", "libpq.dll", NULL);
+    /* a traceback shows which import failed: its module, not a DLL of the
+     * prose */
+    expect("Traceback (most recent call last):\n"
+           "  File \"C:\\app\\main.py\", line 1, in <module>\n"
+           "    import _pg\n"
+           "ImportError: DLL load failed: The specified module could not be found.\n"
+           "I copied libpq.dll next to it.",
+           "missing_library", "_pg", NULL);
+}
+
 /* dyld: the file at fault is the one that needed the symbol ("Referenced
  * from"), "Expected in" the library that should define it; a symbol torch's
  * own library lacks, whatever its name, makes the requirer a companion; a
@@ -3149,6 +3184,7 @@ int main(void)
         cmocka_unit_test(codes_and_raisers),
         cmocka_unit_test(timestamps_and_one_wrap),
         cmocka_unit_test(symbol_module_from_imports),
+        cmocka_unit_test(dll_load_failed_module),
         cmocka_unit_test(dyld_requirer_and_definer),
         cmocka_unit_test(dyld_reasons),
         cmocka_unit_test(path_past_max_path),

@@ -734,6 +734,17 @@ static const char *first_on_line(const char *line, const char *word)
     return NULL;
 }
 
+/* Whether the text after an imported name AFTER goes on to a second name
+ * of the same statement ("Qt, pyqtSignal"). */
+static bool attribute_list(const char *after)
+{
+    after += strspn(after, " \t");
+    if (*after != ',')
+        return false;
+    after += 1 + strspn(after + 1, " \t");
+    return isalpha((unsigned char)*after) || *after == '_';
+}
+
 /* The module of a pre-3.8 "DLL load failed:" (which names none) that the
  * part of TEXT before END shows (END NULL: all of it): the last import
  * statement of the traceback ("from torch._C import *" -> _C). */
@@ -768,6 +779,15 @@ static const char *module_imported_before(const char *text, const char *end, str
         size_t cl = 0;
         const char *fc = fl ? last_component(from, fl, &cl) : NULL;
         if (fc && cl > 1 && fc[0] == '_' && best[0] != '_' && name != from) {
+            best = fc;
+            best_len = cl;
+        }
+        /* "from PyQt5.QtCore import Qt, pyqtSignal": after a dotted module,
+         * a list of names or a class's capitalised name are the module's
+         * attributes, and the module is what loads ("from PyQt5 import
+         * QtCore" names a package's submodule and keeps it) */
+        if (fc && name != from && *from != '.' && memchr(from, '.', fl) &&
+            (attribute_list(name + n) || isupper((unsigned char)name[0]))) {
             best = fc;
             best_len = cl;
         }
@@ -871,6 +891,29 @@ static bool is(const char *kind, const char *want)
     return kind && strcmp(kind, want) == 0;
 }
 
+/* Whether TEXT shows a Python traceback: its header or a frame line. */
+static bool traceback_shown(const char *text)
+{
+    return has(text, "Traceback (most recent call last)") || has(text, "File \"");
+}
+
+/* The one DLL file the text names (listed ones aside), or NULL when it
+ * names none or several. */
+static const char *sole_named_dll(const struct td_explain_parts *p)
+{
+    const char *dll = NULL;
+    for (size_t i = 0; i < p->n_files; i++) {
+        const char *n = p->files[i].name;
+        size_t k = strlen(n);
+        if (p->files[i].listed || k < 5 || strcasecmp(n + k - 4, ".dll") != 0)
+            continue;
+        if (dll && strcasecmp(dll, n) != 0)
+            return NULL;
+        dll = n;
+    }
+    return dll;
+}
+
 /* Python's own import failures (Python/dynload_win.c, importlib). */
 static void from_python(struct td_explain *x)
 {
@@ -880,6 +923,11 @@ static void from_python(struct td_explain *x)
         return;
     l->form = "python-import";
     const char *module = f->module ? f->module : imported_module(x->text, &x->arena);
+    if (!l->library && !f->module && !traceback_shown(x->text))
+        /* no traceback: the imports are the user's script, any of which may
+         * be the one that failed, and a DLL the report singles out by name
+         * ("PHP has its own version of libpq.dll") is what it is about */
+        l->library = sole_named_dll(&x->parts);
     if (!l->library && module) {
         const char *dot = strrchr(module, '.');
         l->library = dot ? dot + 1 : module;
