@@ -350,6 +350,11 @@
 # taken as they came, any load or GPU-setup failure of a program or package
 # (docs/explain.md "Set O46"):
 #   tests/cmd/explain_fresh_o46.json -- O46: open, worked on.
+# An OPEN development set O48 (session 23), 20 Windows texts from 20 native
+# programs and non-Python runtimes (games and mods, Electron addons, Rust, Go,
+# R, CUDA programs), labelled from each thread's resolution (docs/explain.md
+# "Set O48"):
+#   tests/cmd/explain_fresh_o48.json -- O48: open, worked on.
 # An OPEN development set O39 (session 21), 14 Windows, 3 Linux and 3 macOS
 # texts from 20 projects: a managed binding (a .NET type, a Java class) whose
 # native library failed to load, the file unnamed (docs/explain.md
@@ -448,7 +453,7 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          ("o17",), ("s1", "s2"), ("o24",), ("o25",), ("o26",), ("o27",), ("o28",), ("o29",), ("o30",),
          ("o31",), ("o32",), ("u1", "u2"), ("o36",), ("o33",), ("o35",), ("o34",), ("o37",), ("v1", "v2",
          "v3"), ("o40",), ("o39",), ("o38",), ("o41",), ("o43",), ("o42",),
-         ("w1", "w2", "w3"), ("o45",), ("o44",), ("o46",),
+         ("w1", "w2", "w3"), ("o45",), ("o44",), ("o46",), ("o48",),
          ("x1", "x2", "x3")]
 bad, urls = 0, {}
 for group in ORDER:
