@@ -354,6 +354,11 @@
 # packages with a native extension or a ctypes/cffi-loaded library, taken as
 # users pasted them (docs/explain.md "Set O47"):
 #   tests/cmd/explain_fresh_o47.json -- O47: open, worked on.
+# An OPEN development set O48 (session 23), 20 Windows texts from 20 native
+# programs and non-Python runtimes (games and mods, Electron addons, Rust, Go,
+# R, CUDA programs), labelled from each thread's resolution (docs/explain.md
+# "Set O48"):
+#   tests/cmd/explain_fresh_o48.json -- O48: open, worked on.
 # An OPEN development set O39 (session 21), 14 Windows, 3 Linux and 3 macOS
 # texts from 20 projects: a managed binding (a .NET type, a Java class) whose
 # native library failed to load, the file unnamed (docs/explain.md
@@ -385,7 +390,7 @@
 # expected kinds and its library (or, for a symbol missing from an unnamed
 # library, its needed_by) the expected file.
 # Prints "N passed, N failed" per set and per platform, and the misses of A,
-# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22, O23, O17, S, O24-O32, U, O36, O33, O35, O34, O37, V, O40, O39, O38, O41, O43, O42, W, O45, O44, O46 and X. The thresholds (90% of each set explain_corpus.test.sh holds
+# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22, O23, O17, S, O24-O32, U, O36, O33, O35, O34, O37, V, O40, O39, O38, O41, O43, O42, W, O45, O44, O46, X, O47 and O48. The thresholds (90% of each set explain_corpus.test.sh holds
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
@@ -452,8 +457,8 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          ("o17",), ("s1", "s2"), ("o24",), ("o25",), ("o26",), ("o27",), ("o28",), ("o29",), ("o30",),
          ("o31",), ("o32",), ("u1", "u2"), ("o36",), ("o33",), ("o35",), ("o34",), ("o37",), ("v1", "v2",
          "v3"), ("o40",), ("o39",), ("o38",), ("o41",), ("o43",), ("o42",),
-         ("w1", "w2", "w3"), ("o45",), ("o44",), ("o46",), ("o47",),
-         ("x1", "x2", "x3")]
+         ("w1", "w2", "w3"), ("o45",), ("o44",), ("o46",),
+         ("x1", "x2", "x3"), ("o47",), ("o48",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:

@@ -2997,6 +2997,30 @@ static void o40_program_sentences(void **state)
            "missing_library", "qwindows.dll", NULL);
 }
 
+/* Native programs' texts (set O48): a DLL name a user retyped from the
+ * dialog with a blank inside is one name; a Control Panel item (.cpl) or an
+ * ActiveX control (.ocx) is a module like a DLL; a sentence's own small
+ * word before a number is not part of the name. */
+static void o48_retyped_module_names(void **state)
+{
+    (void)state;
+    expect("The code execution cannot proceed because MSVCP 140.dll was not found. "
+           "Reinstalling the program may fix this problem.",
+           "missing_library", "MSVCP140.dll", NULL);
+    expect("The program can't start because VCRUNTIME 140_1.dll is missing from your computer.",
+           "missing_library", "VCRUNTIME140_1.dll", NULL);
+    expect("panic: Failed to load 12.dll: The specified module could not be found.",
+           "missing_library", "12.dll", NULL);
+    expect("error: process didn't exit successfully: `target\\debug\\app.exe` "
+           "(exit code: 0xc0000135, STATUS_DLL_NOT_FOUND)\n"
+           "the import is from irprops.cpl, which is not in the program's folder",
+           "missing_library", "irprops.cpl", NULL);
+    /* a documented Windows API function's home, the dialog naming the program */
+    expect("The procedure entry point DCompositionWaitForCompositorClock could not be located "
+           "in the dynamic link library C:\\apps\\viewer.exe.",
+           "missing_symbol", "dcomp.dll", NULL);
+}
+
 /* A library that says in its own words that its native library did not
  * load and names no file (set O45): the raiser's sentence read as the file
  * its own source loads on the text's platform (data/error_raisers.tsv); a
@@ -3234,6 +3258,7 @@ int main(void)
         cmocka_unit_test(o37_windows_start_failures),
         cmocka_unit_test(o40_program_sentences),
         cmocka_unit_test(o45_own_words),
+        cmocka_unit_test(o48_retyped_module_names),
         cmocka_unit_test(escaped_dialog_names),
         cmocka_unit_test(o36_codes_in_any_spelling),
         cmocka_unit_test(bare_library_names),

@@ -447,6 +447,28 @@ static void end_at_extension(char *s)
     }
 }
 
+/* A dialog's DLL a user retyped with a blank inside ("VCRUNTIME 140.dll",
+ * "MSVCP 140.dll"), made one name in place: the word before the blank is in
+ * capitals, as the dialog prints the name, and after it come two digits or
+ * more (perhaps "_1") and the extension. A path's blanks ("C:\\Program Files\\...")
+ * are left alone. */
+static void join_split_name(char *s)
+{
+    char *blank = strchr(s, ' ');
+    if (!blank || blank - s < 2 || strpbrk(s, "\\/"))
+        return;
+    for (const char *w = s; w < blank; w++)
+        if (!isupper((unsigned char)*w) && !isdigit((unsigned char)*w) && *w != '_' && *w != '-')
+            return;
+    const char *q = blank + 1;
+    while (isdigit((unsigned char)*q) || (*q == '_' && q - blank > 2))
+        q++;
+    if (!isdigit((unsigned char)blank[2]) || *q != '.' || strchr(q, ' ') ||
+        !isupper((unsigned char)blank[-1]))
+        return;
+    memmove(blank, blank + 1, strlen(blank + 1) + 1);
+}
+
 /* S without its line breaks, in place. */
 static void drop_line_breaks(char *s)
 {
@@ -486,8 +508,10 @@ static bool from_dialog(struct td_explain *x)
         l->form = "dialog";
         l->kind = d->kind;
         char *file = grab(x->text, m, d->file, &x->arena);
-        if (file)
+        if (file) {
             end_at_extension(file);
+            join_split_name(file);
+        }
         l->file = file;
         l->library = l->file ? td_explain_base_name(l->file) : NULL;
         char *sym = grab(x->text, m, d->symbol, &x->arena);

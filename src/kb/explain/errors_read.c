@@ -304,6 +304,12 @@ static const char *library_end(const char *dot)
     for (size_t i = 0; i < sizeof plugin_exts / sizeof plugin_exts[0]; i++)
         if (ext_at(dot, plugin_exts[i]))
             return dot + strlen(plugin_exts[i]);
+    /* Windows' own modules by other names, which LoadLibrary and the import
+     * table load as DLLs: a Control Panel item is a DLL named .cpl (Microsoft
+     * Learn, "Developing Control Panel Items"), an ActiveX control one named
+     * .ocx (Microsoft Learn, "ActiveX Controls") */
+    if (ext_at(dot, ".cpl") || ext_at(dot, ".ocx"))
+        return dot + 4;
     if (strncmp(dot, ".so", 3) != 0 || isalnum((unsigned char)dot[3]) || dot[3] == '_')
         return NULL;
     const char *e = dot + 3;
@@ -421,12 +427,8 @@ static const char *path_start(const char *text, const char *name, struct quote_s
     return s;
 }
 
-static void add_file(struct td_explain_parts *p, const char *start, const char *end,
-                     const char *name, struct td_arena *a)
+static void add_path(struct td_explain_parts *p, char *path)
 {
-    if (p->n_files >= TD_PARTS_FILES || end <= name)
-        return;
-    char *path = td_arena_strndup(a, start, (size_t)(end - start));
     if (!path)
         return;
     for (size_t i = 0; i < p->n_files; i++)
@@ -434,6 +436,52 @@ static void add_file(struct td_explain_parts *p, const char *start, const char *
             return;
     p->files[p->n_files].path = path;
     p->files[p->n_files++].name = td_explain_base_name(path);
+}
+
+static void add_file(struct td_explain_parts *p, const char *start, const char *end,
+                     const char *name, struct td_arena *a)
+{
+    if (p->n_files >= TD_PARTS_FILES || end <= name)
+        return;
+    add_path(p, td_arena_strndup(a, start, (size_t)(end - start)));
+}
+
+/* The start of the word a retyped name lost to a blank, when the file's name
+ * at NAME (its extension at DOT) is a number of two digits or more (and
+ * perhaps "_1") and the word before the blank is in capitals, as the
+ * loader's dialog prints a DLL ("VCRUNTIME 140.dll", "VCRUNTIME 140_1.dll":
+ * vcruntime140.dll and vcruntime140_1.dll as a user copied them). A word in small letters is the
+ * sentence's ("Failed to load 1.dll" names 1.dll). The word is a name's start (capitals, digits,
+ * '_' or '-', ending in a letter), not a path's. NULL when NAME is not so. */
+static const char *split_name_start(const char *text, const char *name, const char *dot)
+{
+    if (dot - name < 2 || !isdigit((unsigned char)name[0]) || !isdigit((unsigned char)name[1]))
+        return NULL;
+    for (const char *q = name; q < dot; q++)
+        if (!isdigit((unsigned char)*q) && *q != '_')
+            return NULL;
+    if (name - text < 3 || name[-1] != ' ' || !isupper((unsigned char)name[-2]))
+        return NULL;
+    const char *w = name - 1;
+    while (w > text && (isupper((unsigned char)w[-1]) || isdigit((unsigned char)w[-1]) ||
+                        w[-1] == '_' || w[-1] == '-'))
+        w--;
+    if (w > text && (isalnum((unsigned char)w[-1]) || strchr("/\\.", w[-1])))
+        return NULL;
+    return name - 1 - w >= 2 ? w : NULL;
+}
+
+/* The name a blank split (WORD to the blank, then NAME to END) as one. */
+static char *joined_name(const char *word, const char *name, const char *end, struct td_arena *a)
+{
+    size_t nw = (size_t)(name - 1 - word), nn = (size_t)(end - name);
+    char *s = td_arena_alloc(a, nw + nn + 1);
+    if (!s)
+        return NULL;
+    memcpy(s, word, nw);
+    memcpy(s + nw, name, nn);
+    s[nw + nn] = '\0';
+    return s;
 }
 
 /* How far before its extension's dot a file's name is looked for: four
@@ -472,7 +520,11 @@ static void read_files(const char *text, struct td_explain_parts *p, struct td_a
         if (ext_at(dot, ".node") && !shortened &&
             (name == text || (name[-1] != '/' && name[-1] != '\\')))
             continue;
-        add_file(p, path_start(text, name, &sc), end, name, a);
+        const char *word = split_name_start(text, name, dot);
+        if (word && p->n_files < TD_PARTS_FILES)
+            add_path(p, joined_name(word, name, end, a));
+        else if (!word)
+            add_file(p, path_start(text, name, &sc), end, name, a);
         dot = end - 1;
     }
 }
@@ -1918,6 +1970,10 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
     }
     if (!g && binding_row(r))
         return td_explain_binding_library(text, NULL, 0, td_explain_platform_column(p->platform));
+    const char *dot = g && !r->library ? memchr(g, '.', n) : NULL;
+    const char *word = dot ? split_name_start(text, g, dot) : NULL;
+    if (word) /* "VCRUNTIME 140.dll": the row's group holds the name's end */
+        return joined_name(word, g, g + n, a);
     return g ? group_library(r, g, n, p, a) : named_library(r, text, m, p, a);
 }
 
