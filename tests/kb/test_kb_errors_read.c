@@ -435,6 +435,15 @@ static void platform_signs(void **state)
                     "text", "macOS folder");
     expect_platform("java.library.path: /Library/Java/Extensions:/Network/Library", NULL, "macos",
                     "text", "macOS folder");
+    /* macOS's per-user temporary folder as $TMPDIR spells it, without
+     * /private (a Jupyter cell's traceback), and dyld 4's flat-namespace
+     * lookup, beside a Unix layout that alone would say Linux (set O49) */
+    expect_platform("File /var/folders/w1/l_0t/T/ipykernel_1/1.py in <module>\n"
+                    "File ~/opt/anaconda3/lib/python3.9/site-packages/p/b.py",
+                    NULL, "macos", "text", "macOS folder");
+    expect_platform("File \"/opt/e/lib/python3.10/site-packages/x.py\"\nImportError: "
+                    "symbol not found in flat namespace '_cutest_cdh_'",
+                    NULL, "macos", "text", "flat namespace");
     /* not a macOS folder: Git Bash's /c/Users/ is a Windows drive */
     expect_platform("$ /c/Users/a/venv/Scripts/python.exe x.py", NULL, "windows", "text", NULL);
     /* macOS's strsignal ("Abort trap: 6"), macOS in words */
