@@ -154,6 +154,15 @@ static void codes_and_raisers(void **state)
     assert_string_equal(x.load.kind, "gpu_arch_unsupported");
     assert_string_equal(x.load.library, "cufft64_10.dll");
     td_explain_free(&x);
+    /* ODPI-C found an Oracle Client whose version it cannot use: the one
+     * first on the search path, per platform */
+    explain("cx_Oracle.DatabaseError: DPI-1072: the Oracle Client library version is "
+            "unsupported\nC:\\oracle\\instantclient_19_3",
+            &x);
+    assert_string_equal(x.parts.raiser, "odpi");
+    assert_string_equal(x.load.kind, "shadowed_library");
+    assert_string_equal(x.load.library, "oci.dll");
+    td_explain_free(&x);
 }
 
 static void timestamps_and_one_wrap(void **state)
