@@ -422,6 +422,9 @@
 #                                     as users pasted them, open from the
 #                                     start (docs/explain.md "Set O49"):
 #                                     held to 19/20 (Linux 12, macOS 7);
+#   tests/cmd/explain_fresh_o51.json -- O51 (session 23), 20 GPU-stack
+#                                     failures (docs/explain.md "Set O51"):
+#                                     held to 18/20 (Linux 14);
 #   tests/cmd/explain_fresh_o38.json -- O38 (session 21), 12 Windows, 4 Linux
 #                                     and 4 macOS texts from 20 Python
 #                                     packages that load their own native
@@ -986,6 +989,8 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # dyld's flat-namespace miss to the linker's architecture note, which
         # no source of Apple's new linker spells (docs/explain.md "Set O49")
         fresh("explain_fresh_o49.json", 20, need=0.95, per_floor={"linux": 12, "macos": 7})]
+# O51 (session 23): open, 20 GPU-stack failures; 14/20 at its first look, 18/20 after (docs/explain.md "Set O51")
+sets.append(fresh("explain_fresh_o51.json", 20, need=0.9, per_floor={"linux": 14}))
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

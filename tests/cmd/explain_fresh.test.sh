@@ -364,6 +364,9 @@
 # software: Node addons, JNI, R, Ruby, Rust, Qt, conda and CUDA programs)
 # (docs/explain.md "Set O49"):
 #   tests/cmd/explain_fresh_o49.json -- O49: open, worked on.
+# An OPEN development set O51 (session 23), 16 Linux, 2 Windows and 2 macOS
+# GPU-stack failures (docs/explain.md "Set O51"):
+#   tests/cmd/explain_fresh_o51.json -- O51: open, worked on.
 # An OPEN development set O39 (session 21), 14 Windows, 3 Linux and 3 macOS
 # texts from 20 projects: a managed binding (a .NET type, a Java class) whose
 # native library failed to load, the file unnamed (docs/explain.md
@@ -464,6 +467,7 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          "v3"), ("o40",), ("o39",), ("o38",), ("o41",), ("o43",), ("o42",),
          ("w1", "w2", "w3"), ("o45",), ("o44",), ("o46",),
          ("x1", "x2", "x3"), ("o47",), ("o48",), ("o49",)]
+ORDER.append(("o51",))  # O51 (session 23)
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:

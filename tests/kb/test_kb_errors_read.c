@@ -1141,6 +1141,39 @@ static void cuda_source_location(void **state)
            "gpu_arch_unsupported", "libtorch_cuda.so", NULL);
 }
 
+/* O51 (session 23): GPU stack failures. HIP's "invalid device function" is
+ * the HIP runtime's no-code-object class (data/error_raisers.tsv, hip), and a
+ * "no kernel image" on a GPU whose architecture the named torch build was
+ * compiled for (data/torch_cuda_arch_list.tsv) is not torch's library. */
+static void o51_gpu_stack(void **state)
+{
+    (void)state;
+    expect_unnamed("RuntimeError: HIP error: invalid device function\n"
+                   "For debugging consider passing AMD_SERIALIZE_KERNEL=3",
+                   "gpu_arch_unsupported");
+    /* torch's CUDA spelling keeps torch's library */
+    expect("RuntimeError: CUDA error: invalid device function", "gpu_arch_unsupported",
+           "libtorch_cuda.so", NULL);
+    /* torch 2.9's CUDA 12.8 build has sm_120 SASS: the kernels missing are
+     * another binary's */
+    expect_unnamed("GPU sm_120, torch 2.9.0+cu128\n"
+                   "/opt/ext/launch.cu:10: no kernel image is available for execution on "
+                   "the device",
+                   "gpu_arch_unsupported");
+    expect_unnamed("sm120 with torch2.9 + cu128: no kernel image is available for execution on "
+                   "the device",
+                   "gpu_arch_unsupported");
+    /* a build without the GPU's architecture (CUDA 12.4) keeps torch's */
+    expect("GPU sm_120, torch 2.6.0+cu124\n"
+           "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+           "gpu_arch_unsupported", "libtorch_cuda.so", NULL);
+    /* torch's own check of the GPU outweighs the version the text names */
+    expect("torch 2.9.0+cu128\nNVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not "
+           "compatible with the current PyTorch installation.\n"
+           "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+           "gpu_arch_unsupported", "libtorch_cuda.so", NULL);
+}
+
 /* Session 13: where the reading lost a file or a symbol to the text's layout. */
 static void layout_of_a_copy(void **state)
 {
@@ -3288,6 +3321,7 @@ int main(void)
         cmocka_unit_test(cpython_dll_load_failed),
         cmocka_unit_test(o39_managed_bindings),
         cmocka_unit_test(o41_posix_readings),
+        cmocka_unit_test(o51_gpu_stack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

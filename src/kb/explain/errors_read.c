@@ -15,6 +15,7 @@
 #include "base/data.h"
 #include "base/demangle.h"
 #include "kb/explain/errors_internal.h"
+#include "kb/kb.h"
 
 enum {
     MAX_RAISERS = 320,
@@ -2083,6 +2084,92 @@ static const char *extension_kernel_module(const char *text, struct td_arena *a)
     return NULL;
 }
 
+/* The torch CUDA build the text names by its local version ("torch
+ * 2.9.0+cu128", "torch2.9 + cu128", "torch==2.5.1+cu124"): TORCH gets "2.9.0",
+ * CUDA "12.8". False when no torch version is followed by its +cuXYZ. */
+static bool torch_cuda_build(const char *text, char torch[16], char cuda[8])
+{
+    for (const char *t = strstr(text, "orch"); t; t = strstr(t + 1, "orch")) {
+        if (t == text || (t[-1] != 't' && t[-1] != 'T'))
+            continue;
+        const char *v = t + 4;
+        v += strspn(v, " =-v");
+        size_t n = strspn(v, "0123456789.");
+        if (n < 3 || n >= 16 || !isdigit((unsigned char)v[0]) || !strchr(v, '.'))
+            continue;
+        const char *c = v + n;
+        c += strspn(c, " ");
+        if (*c != '+')
+            continue;
+        c += 1 + strspn(c + 1, " ");
+        if (strncmp(c, "cu", 2) != 0 || strspn(c + 2, "0123456789") != 3)
+            continue;
+        memcpy(torch, v, n);
+        torch[n] = '\0';
+        snprintf(cuda, 8, "%.2s.%c", c + 2, c[4]);
+        return true;
+    }
+    return false;
+}
+
+/* The one GPU architecture the text names ("sm120", "sm_120"), as MAJOR and
+ * MINOR; false when it names none or several (a list of a build's arches). */
+static bool one_gpu_arch(const char *text, int *major, int *minor)
+{
+    int found = 0;
+    for (const char *s = strstr(text, "sm"); s; s = strstr(s + 1, "sm")) {
+        const char *d = s + 2 + (s[2] == '_');
+        size_t n = strspn(d, "0123456789");
+        if ((s > text && isalnum((unsigned char)s[-1])) || n < 2 || n > 3 ||
+            isalnum((unsigned char)d[n]) || d[n] == '_')
+            continue;
+        int cc = atoi(d);
+        if (found && cc != found)
+            return false;
+        found = cc;
+    }
+    if (!found)
+        return false;
+    *major = found / 10;
+    *minor = found % 10;
+    return true;
+}
+
+/* Whether the torch build the text names holds SASS for the one GPU
+ * architecture it names (data/torch_cuda_arch_list.tsv): then torch's own
+ * kernels run there, and a "no kernel image" is another binary's. */
+static bool torch_build_has_gpu(const char *text, const struct td_explain_parts *p)
+{
+    char torch[16], cuda[8], arches[32][8], ptx[8];
+    int major, minor;
+    if (!torch_cuda_build(text, torch, cuda) || !one_gpu_arch(text, &major, &minor))
+        return false;
+    bool windows = p->platform && strcmp(p->platform, "windows") == 0;
+    size_t n = td_kb_torch_arches(torch, cuda, windows ? "windows" : "linux", arches, 32, ptx);
+    const char *list[32];
+    for (size_t i = 0; i < n; i++)
+        list[i] = arches[i];
+    return n && td_kb_arch_fit(list, n, major, minor) == TD_KB_ARCH_SASS;
+}
+
+/* The kernel-less binary is CUDA code other than torch's that the text does
+ * not name: data/cuda_source_modules.tsv's "*" row says what and how. */
+static void other_cuda_code(struct td_explain_parts *p)
+{
+    p->raiser_library = NULL;
+    for (size_t i = 0; i < g_rd.n_sources; i++) {
+        const struct source_row *r = &g_rd.sources[i];
+        if (strcmp(r->match, "*") != 0)
+            continue;
+        if (r->detail) {
+            p->raiser_detail = r->detail;
+            p->raiser_source = r->source;
+        }
+        if (r->fix)
+            p->raiser_fix = r->fix;
+    }
+}
+
 static void use_row(const struct raiser_row *r, const char *text, const regmatch_t *m,
                     struct td_explain_parts *p, struct td_arena *a)
 {
@@ -2116,6 +2203,14 @@ static void use_row(const struct raiser_row *r, const char *text, const regmatch
                               : NULL;
         if (ext)
             p->raiser_library = ext;
+        /* no kernel image on a GPU whose architecture the torch build the
+         * text names was compiled for: the binary without it is another
+         * (an extension the text does not name), unless torch's own check
+         * of the GPU said otherwise */
+        if (k && p->raiser_library == torch_cuda &&
+            !strstr(text, "not compatible with the current PyTorch") &&
+            torch_build_has_gpu(text, p))
+            other_cuda_code(p);
     }
 }
 
