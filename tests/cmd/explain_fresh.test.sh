@@ -364,6 +364,9 @@
 # software: Node addons, JNI, R, Ruby, Rust, Qt, conda and CUDA programs)
 # (docs/explain.md "Set O49"):
 #   tests/cmd/explain_fresh_o49.json -- O49: open, worked on.
+# An OPEN development set O50 (session 23), 20 Windows texts whose system
+# message or loader dialog is in another language (docs/explain.md "Set O50"):
+#   tests/cmd/explain_fresh_o50.json -- O50: open, worked on.
 # An OPEN development set O39 (session 21), 14 Windows, 3 Linux and 3 macOS
 # texts from 20 projects: a managed binding (a .NET type, a Java class) whose
 # native library failed to load, the file unnamed (docs/explain.md
@@ -463,7 +466,8 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          ("o31",), ("o32",), ("u1", "u2"), ("o36",), ("o33",), ("o35",), ("o34",), ("o37",), ("v1", "v2",
          "v3"), ("o40",), ("o39",), ("o38",), ("o41",), ("o43",), ("o42",),
          ("w1", "w2", "w3"), ("o45",), ("o44",), ("o46",),
-         ("x1", "x2", "x3"), ("o47",), ("o48",), ("o49",)]
+         ("x1", "x2", "x3"), ("o47",), ("o48",), ("o49",),
+         ("o50",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:
