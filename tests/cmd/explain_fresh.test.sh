@@ -367,6 +367,9 @@
 # An OPEN development set O51 (session 23), 16 Linux, 2 Windows and 2 macOS
 # GPU-stack failures (docs/explain.md "Set O51"):
 #   tests/cmd/explain_fresh_o51.json -- O51: open, worked on.
+# An OPEN development set O50 (session 23), 20 Windows texts whose system
+# message or loader dialog is in another language (docs/explain.md "Set O50"):
+#   tests/cmd/explain_fresh_o50.json -- O50: open, worked on.
 # An OPEN development set O39 (session 21), 14 Windows, 3 Linux and 3 macOS
 # texts from 20 projects: a managed binding (a .NET type, a Java class) whose
 # native library failed to load, the file unnamed (docs/explain.md
@@ -398,7 +401,7 @@
 # expected kinds and its library (or, for a symbol missing from an unnamed
 # library, its needed_by) the expected file.
 # Prints "N passed, N failed" per set and per platform, and the misses of A,
-# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22, O23, O17, S, O24-O32, U, O36, O33, O35, O34, O37, V, O40, O39, O38, O41, O43, O42, W, O45, O44, O46, X, O47, O48 and O49. The thresholds (90% of each set explain_corpus.test.sh holds
+# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22, O23, O17, S, O24-O32, U, O36, O33, O35, O34, O37, V, O40, O39, O38, O41, O43, O42, W, O45, O44, O46, X, O47, O48, O49, O51 and O50. The thresholds (90% of each set explain_corpus.test.sh holds
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
@@ -466,8 +469,8 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          ("o31",), ("o32",), ("u1", "u2"), ("o36",), ("o33",), ("o35",), ("o34",), ("o37",), ("v1", "v2",
          "v3"), ("o40",), ("o39",), ("o38",), ("o41",), ("o43",), ("o42",),
          ("w1", "w2", "w3"), ("o45",), ("o44",), ("o46",),
-         ("x1", "x2", "x3"), ("o47",), ("o48",), ("o49",)]
-ORDER.append(("o51",))  # O51 (session 23)
+         ("x1", "x2", "x3"), ("o47",), ("o48",), ("o49",), ("o51",),
+         ("o50",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:

@@ -687,6 +687,14 @@ static void symbol_roles(void **state)
            "ImportError: DLL load failed while importing _C: The specified procedure cannot be "
            "found.",
            "missing_symbol", "_C.pyd", NULL);
+    /* a CJK message retyped with one character left out is still its code:
+     * 127 without its 定, 1114 without its 程 */
+    expect("ImportError:DLL load failed while importing _C: 找不到指的程序.", "missing_symbol",
+           "_C.pyd", NULL);
+    expect("ImportError: DLL load failed while importing _ext: 动态链接库(DLL)初始化例失败。",
+           "init_failure", "_ext.pyd", NULL);
+    /* the Chinese entry-point dialog retyped without the DLL it names */
+    expect("无法定位程序输入点GetFooSymbol于动态链接库", "missing_symbol", NULL, NULL);
 }
 
 /* Session 13 (set K, Windows): each rule about a message's structure that

@@ -253,6 +253,55 @@ static const char *filled_at(const char *text, const struct td_winmsg *m, size_t
     return NULL;
 }
 
+/* The bytes of the UTF-8 character at S (1 for a byte that starts none). */
+static size_t utf8_len(const unsigned char *s)
+{
+    if (*s >= 0xf0)
+        return 4;
+    if (*s >= 0xe0)
+        return 3;
+    return *s >= 0xc0 ? 2 : 1;
+}
+
+/* Whether TEXT holds M's stem with one of its CJK characters (three bytes in
+ * UTF-8: ideographs, kana, Hangul) left out, as a retyping or a copy from a
+ * picture drops one ("找不到指的程序" for "找不到指定的程序"). Only stems
+ * of six characters at least, so that five remain. */
+static bool cjk_dropped_one(const char *text, const struct td_winmsg *m)
+{
+    const unsigned char *st = (const unsigned char *)m->message;
+    size_t chars = 0;
+    for (size_t i = 0; i < m->stem_len; i += utf8_len(st + i))
+        chars++;
+    if (chars < 6)
+        return false;
+    for (size_t i = 0; i < m->stem_len; i += utf8_len(st + i)) {
+        if (utf8_len(st + i) != 3 || i + 3 > m->stem_len)
+            continue;
+        char cut[LINE_CAP];
+        snprintf(cut, sizeof cut, "%.*s%.*s", (int)i, m->message, (int)(m->stem_len - i - 3),
+                 m->message + i + 3);
+        if (strstr(text, cut))
+            return true;
+    }
+    return false;
+}
+
+/* The one code whose CJK message TEXT holds with a character left out (see
+ * cjk_dropped_one); NULL where none does or messages of two codes do. */
+static const struct td_winmsg *cjk_retyped(const char *text, const struct td_winmsg *m, size_t n)
+{
+    const struct td_winmsg *found = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!cjk_dropped_one(text, &m[i]))
+            continue;
+        if (found && found->code != m[i].code)
+            return NULL;
+        found = &m[i];
+    }
+    return found;
+}
+
 /* Whether TEXT holds M's stem with the words WAS, at AT in it, told as SAID
  * instead. */
 static bool holds_retold(const char *text, const struct td_winmsg *m, const char *at,
@@ -299,7 +348,8 @@ const struct td_winmsg *td_winmsg_find(const char *text)
     for (size_t i = 0; i < n; i++)
         if (filled_insert(text, &m[i]))
             return &m[i];
-    return retyped_english(text, m, n);
+    const struct td_winmsg *cjk = cjk_retyped(text, m, n);
+    return cjk ? cjk : retyped_english(text, m, n);
 }
 
 /* S with the characters ERE gives a meaning escaped by a backslash. */
