@@ -160,6 +160,9 @@ static void loader_dialogs(void **state)
          "vc_runtime_too_old", "MSVCP140.dll", NULL},
         {"EXCEPTION_ACCESS_VIOLATION_READ / 0x0 in mtx_do_lock (MSVCP140.dll)",
          "vc_runtime_too_old", "msvcp140.dll", NULL},
+        /* the Visual Studio 2015 runtime's own version, 14.0 (one digit) */
+        {"Faulting module name: MSVCP140.dll, version: 14.0.24215.1, time stamp: 0x5e7d1e5e",
+         "vc_runtime_too_old", "MSVCP140.dll", NULL},
     };
     check_cases(cases, N(cases));
     struct td_explain x;
