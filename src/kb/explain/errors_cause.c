@@ -455,16 +455,9 @@ static void end_at_extension(char *s)
 static void join_split_name(char *s)
 {
     char *blank = strchr(s, ' ');
-    if (!blank || blank - s < 2 || strpbrk(s, "\\/"))
-        return;
-    for (const char *w = s; w < blank; w++)
-        if (!isupper((unsigned char)*w) && !isdigit((unsigned char)*w) && *w != '_' && *w != '-')
-            return;
-    const char *q = blank + 1;
-    while (isdigit((unsigned char)*q) || (*q == '_' && q - blank > 2))
-        q++;
-    if (!isdigit((unsigned char)blank[2]) || *q != '.' || strchr(q, ' ') ||
-        !isupper((unsigned char)blank[-1]))
+    const char *dot = blank ? strchr(blank, '.') : NULL;
+    if (!dot || strpbrk(s, "\\/") || strchr(dot, ' ') ||
+        td_explain_split_name_start(s, blank + 1, dot) != s)
         return;
     memmove(blank, blank + 1, strlen(blank + 1) + 1);
 }
