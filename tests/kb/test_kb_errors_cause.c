@@ -170,6 +170,14 @@ static void loader_dialogs(void **state)
     explain(cases[6].text, &x);
     assert_string_equal(x.load.symbol, "DiUninstallDriver");
     td_explain_free(&x);
+    /* English prose that names the entry point and a DLL with no word of a
+     * failure is no lookup that failed */
+    explain("DllMain is the entry point of mylib.dll, called when the process attaches.", &x);
+    assert_null(x.load.kind);
+    td_explain_free(&x);
+    explain("The entry point for the app is main(); it loads plugin.dll at start.", &x);
+    assert_null(x.load.kind);
+    td_explain_free(&x);
     /* a crash in a runtime of 14.40 or later is no old runtime */
     explain("Faulting module name: MSVCP140.dll, version: 14.42.34433.0, time stamp: 0x0", &x);
     assert_null(x.load.kind);
