@@ -160,12 +160,23 @@ static void loader_dialogs(void **state)
          "vc_runtime_too_old", "MSVCP140.dll", NULL},
         {"EXCEPTION_ACCESS_VIOLATION_READ / 0x0 in mtx_do_lock (MSVCP140.dll)",
          "vc_runtime_too_old", "msvcp140.dll", NULL},
+        /* the Visual Studio 2015 runtime's own version, 14.0 (one digit) */
+        {"Faulting module name: MSVCP140.dll, version: 14.0.24215.1, time stamp: 0x5e7d1e5e",
+         "vc_runtime_too_old", "MSVCP140.dll", NULL},
     };
     check_cases(cases, N(cases));
     struct td_explain x;
     /* the symbol after the noun, past .NET's "named" */
     explain(cases[6].text, &x);
     assert_string_equal(x.load.symbol, "DiUninstallDriver");
+    td_explain_free(&x);
+    /* English prose that names the entry point and a DLL with no word of a
+     * failure is no lookup that failed */
+    explain("DllMain is the entry point of mylib.dll, called when the process attaches.", &x);
+    assert_null(x.load.kind);
+    td_explain_free(&x);
+    explain("The entry point for the app is main(); it loads plugin.dll at start.", &x);
+    assert_null(x.load.kind);
     td_explain_free(&x);
     /* a crash in a runtime of 14.40 or later is no old runtime */
     explain("Faulting module name: MSVCP140.dll, version: 14.42.34433.0, time stamp: 0x0", &x);
@@ -931,6 +942,37 @@ static void many_captions_read_in_one_pass(void **state)
     free(text);
 }
 
+/* A pre-3.8 "DLL load failed:" names no module, and its module is the
+ * import before the first such line that has one: a long log repeating the
+ * line with no import before it was read again from its start for each
+ * (every try walking the whole text's imports, Cython init frames and calls
+ * by name), quadratic in the lines: 512 KiB of them, each with init frames
+ * that name nothing, took 12 s of CPU plain (0.15 s read in one pass).
+ * A hang guard, not a speed check: 5 s of CPU time; the module of an import
+ * that follows them is still read. */
+static void dll_load_failed_lines_read_in_one_pass(void **state)
+{
+    (void)state;
+    static const char line[] = "DLL load failed in init  in init  in init \n",
+                      tail[] = "    import _pg\n";
+    enum { LONG = 512 << 10 };
+    char *text = malloc(LONG + sizeof tail);
+    assert_non_null(text);
+    size_t n = 0;
+    for (; n + sizeof line - 1 <= LONG; n += sizeof line - 1)
+        memcpy(text + n, line, sizeof line - 1);
+    memcpy(text + n, tail, sizeof tail);
+    clock_t start = clock();
+    struct td_explain x;
+    explain(text, &x);
+    double cpu = (double)(clock() - start) / CLOCKS_PER_SEC;
+    printf("DLL load failed lines: %.2f s of CPU\n", cpu);
+    assert_true(cpu < 5.0);
+    assert_string_equal(x.load.library, "_pg");
+    td_explain_free(&x);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -951,6 +993,7 @@ int main(void)
         cmocka_unit_test(frame_blames_a_program_only_for_symbols),
         cmocka_unit_test(frame_reads_a_drive_after_a_label),
         cmocka_unit_test(many_captions_read_in_one_pass),
+        cmocka_unit_test(dll_load_failed_lines_read_in_one_pass),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

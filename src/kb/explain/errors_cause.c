@@ -455,16 +455,9 @@ static void end_at_extension(char *s)
 static void join_split_name(char *s)
 {
     char *blank = strchr(s, ' ');
-    if (!blank || blank - s < 2 || strpbrk(s, "\\/"))
-        return;
-    for (const char *w = s; w < blank; w++)
-        if (!isupper((unsigned char)*w) && !isdigit((unsigned char)*w) && *w != '_' && *w != '-')
-            return;
-    const char *q = blank + 1;
-    while (isdigit((unsigned char)*q) || (*q == '_' && q - blank > 2))
-        q++;
-    if (!isdigit((unsigned char)blank[2]) || *q != '.' || strchr(q, ' ') ||
-        !isupper((unsigned char)blank[-1]))
+    const char *dot = blank ? strchr(blank, '.') : NULL;
+    if (!dot || strpbrk(s, "\\/") || strchr(dot, ' ') ||
+        td_explain_split_name_start(s, blank + 1, dot) != s)
         return;
     memmove(blank, blank + 1, strlen(blank + 1) + 1);
 }
@@ -769,76 +762,112 @@ static bool attribute_list(const char *after)
     return isalpha((unsigned char)*after) || *after == '_';
 }
 
-/* The module of a pre-3.8 "DLL load failed:" (which names none) that the
- * part of TEXT before END shows (END NULL: all of it): the last import
- * statement of the traceback ("from torch._C import *" -> _C). */
-static const char *module_imported_before(const char *text, const char *end, struct td_arena *a)
+/* What a text shows, up to a point, of the module a pre-3.8 "DLL load
+ * failed:" (which names none) failed to load, kept as the point moves on
+ * through the text: each place is read once however many "DLL load failed"
+ * lines a long text has. Each stream holds its next occurrence. */
+struct import_scan {
+    const char *import_at, *line_at, *seen, *from_line, *first_from;
+    const char *best; /* the last import statement's module, so far */
+    size_t best_len;
+    const char *init; /* the text's last Cython init frame */
+    size_t init_n;
+    const char *call_at[2], *call[2]; /* the next and the last of each call by name */
+    size_t call_n[2];
+};
+
+/* An import by the module's name in a string: SWIG's swig_import_helper
+ * ("_mod = imp.load_module('_gdal', fp, pathname, description)") and
+ * importlib.import_module('_pywrap_tensorflow_internal') name the extension
+ * module itself, which the statement's package loads. */
+static const char *const module_calls[] = {"load_module('", "import_module('"};
+
+static void import_scan_start(struct import_scan *s, const char *text)
 {
-    const char *best = NULL;
-    size_t best_len = 0;
-    const char *line_at = text, *seen = text, *from_line = NULL, *first_from = NULL;
-    for (const char *p = strstr(text, "import "); p && (!end || p < end);
-         p = strstr(p + 1, "import ")) {
-        /* the line's first "from " before the import, looked for once a line */
-        const char *line = td_explain_line_start(&line_at, &seen, p);
-        if (line != from_line) {
-            from_line = line;
-            first_from = first_on_line(line, "from ");
-        }
-        const char *from = first_from && first_from < p ? first_from + 5 : NULL;
-        const char *name = p + 7;
-        size_t n = td_explain_module_span(name);
-        if ((n == 0 || *name == '*') && from) {
-            name = from;
-            n = td_explain_module_span(name);
-        }
-        if (n == 0 || strncmp(name, "DLL", 3) == 0 || !import_ends(name + n))
-            continue;
-        best = last_component(name, n, &best_len);
-        /* "from pkg._ext import name": a private module (an extension's
-         * conventional "_" name) is what loads, the name is one of its
-         * attributes or submodules ("from torchvision import _C" is the
-         * other way round: the name is the extension) */
-        size_t fl = from ? td_explain_module_span(from) : 0;
-        size_t cl = 0;
-        const char *fc = fl ? last_component(from, fl, &cl) : NULL;
-        if (fc && cl > 1 && fc[0] == '_' && best[0] != '_' && name != from) {
-            best = fc;
-            best_len = cl;
-        }
-        /* "from PyQt5.QtCore import Qt, pyqtSignal": after a dotted module,
-         * a list of names or a class's capitalised name are the module's
-         * attributes, and the module is what loads ("from PyQt5 import
-         * QtCore" names a package's submodule and keeps it) */
-        if (fc && name != from && *from != '.' && memchr(from, '.', fl) &&
-            (attribute_list(name + n) || isupper((unsigned char)name[0]))) {
-            best = fc;
-            best_len = cl;
-        }
+    *s = (struct import_scan){.import_at = strstr(text, "import "), .line_at = text, .seen = text};
+    s->init = td_explain_cython_init(text, &s->init_n);
+    for (size_t c = 0; c < 2; c++)
+        s->call_at[c] = strstr(text, module_calls[c]);
+}
+
+/* The import statement at P ("import " stands there) read into S: its
+ * module, or the module it imports from. */
+static void read_import(struct import_scan *s, const char *p)
+{
+    /* the line's first "from " before the import, looked for once a line */
+    const char *line = td_explain_line_start(&s->line_at, &s->seen, p);
+    if (line != s->from_line) {
+        s->from_line = line;
+        s->first_from = first_on_line(line, "from ");
     }
+    const char *from = s->first_from && s->first_from < p ? s->first_from + 5 : NULL;
+    const char *name = p + 7;
+    size_t n = td_explain_module_span(name);
+    if ((n == 0 || *name == '*') && from) {
+        name = from;
+        n = td_explain_module_span(name);
+    }
+    if (n == 0 || strncmp(name, "DLL", 3) == 0 || !import_ends(name + n))
+        return;
+    s->best = last_component(name, n, &s->best_len);
+    /* "from pkg._ext import name": a private module (an extension's
+     * conventional "_" name) is what loads, the name is one of its
+     * attributes or submodules ("from torchvision import _C" is the
+     * other way round: the name is the extension) */
+    size_t fl = from ? td_explain_module_span(from) : 0;
+    size_t cl = 0;
+    const char *fc = fl ? last_component(from, fl, &cl) : NULL;
+    if (fc && cl > 1 && fc[0] == '_' && s->best[0] != '_' && name != from) {
+        s->best = fc;
+        s->best_len = cl;
+    }
+    /* "from PyQt5.QtCore import Qt, pyqtSignal": after a dotted module,
+     * a list of names or a class's capitalised name are the module's
+     * attributes, and the module is what loads ("from PyQt5 import
+     * QtCore" names a package's submodule and keeps it) */
+    if (fc && name != from && *from != '.' && memchr(from, '.', fl) &&
+        (attribute_list(name + n) || isupper((unsigned char)name[0]))) {
+        s->best = fc;
+        s->best_len = cl;
+    }
+}
+
+/* S moved on to END (NULL: the text's end). */
+static void import_scan_to(struct import_scan *s, const char *end)
+{
+    for (; s->import_at && (!end || s->import_at < end);
+         s->import_at = strstr(s->import_at + 1, "import "))
+        read_import(s, s->import_at);
+    for (size_t c = 0; c < 2; c++)
+        for (const char *p; (p = s->call_at[c]) != NULL && (!end || p < end);
+             s->call_at[c] = strstr(p + 1, module_calls[c])) {
+            const char *name = p + strlen(module_calls[c]);
+            size_t n = td_explain_module_span(name);
+            if (n > 0 && name[n] == '\'') {
+                s->call[c] = name;
+                s->call_n[c] = n;
+            }
+        }
+}
+
+/* The module the text S has read up to END (NULL: all of it) shows: the
+ * last import statement of the traceback ("from torch._C import *" -> _C),
+ * unless a later frame or call names the extension itself. */
+static const char *import_scan_module(const struct import_scan *s, const char *end,
+                                      struct td_arena *a)
+{
+    const char *best = s->best;
+    size_t best_len = s->best_len;
     /* a Cython module's init frame later in the traceback than the statement
      * ("h5py\\h5.pyx in init h5py.h5()" over "DLL load failed:"): the
      * extension whose initialisation was running when the load failed, the
      * deepest module the traceback shows */
-    size_t init_n = 0;
-    const char *init = td_explain_cython_init(text, &init_n);
-    if (init && (!best || init > best) && (!end || init < end))
-        best = last_component(init, init_n, &best_len);
-    /* an import by the module's name in a string, later in the traceback
-     * than the statement: SWIG's swig_import_helper ("_mod =
-     * imp.load_module('_gdal', fp, pathname, description)") and
-     * importlib.import_module('_pywrap_tensorflow_internal') name the
-     * extension module itself, which the statement's package loads */
-    static const char *const calls[] = {"load_module('", "import_module('"};
-    for (size_t c = 0; c < sizeof calls / sizeof *calls; c++)
-        for (const char *p = strstr(text, calls[c]); p && (!end || p < end);
-             p = strstr(p + 1, calls[c])) {
-            const char *name = p + strlen(calls[c]);
-            size_t n = td_explain_module_span(name);
-            if (n == 0 || name[n] != '\'' || (best && name < best))
-                continue;
-            best = last_component(name, n, &best_len);
-        }
+    if (s->init && (!best || s->init > best) && (!end || s->init < end))
+        best = last_component(s->init, s->init_n, &best_len);
+    /* the calls by name later in the traceback than the statement */
+    for (size_t c = 0; c < 2; c++)
+        if (s->call[c] && (!best || s->call[c] >= best))
+            best = last_component(s->call[c], s->call_n[c], &best_len);
     return best && best_len ? td_arena_strndup(a, best, best_len) : NULL;
 }
 
@@ -850,12 +879,16 @@ static const char *module_imported_before(const char *text, const char *end, str
  * over. With no such line, the text's last import. */
 static const char *imported_module(const char *text, struct td_arena *a)
 {
+    struct import_scan s;
+    import_scan_start(&s, text);
     for (const char *d = strstr(text, "DLL load failed"); d; d = strstr(d + 1, "DLL load failed")) {
-        const char *m = module_imported_before(text, d, a);
+        import_scan_to(&s, d);
+        const char *m = import_scan_module(&s, d, a);
         if (m)
             return m;
     }
-    return module_imported_before(text, NULL, a);
+    import_scan_to(&s, NULL);
+    return import_scan_module(&s, NULL, a);
 }
 
 /* Past the N-byte option at Q of an install command, and past its value

@@ -451,6 +451,24 @@ const char *td_explain_cython_init(const char *text, size_t *len)
     return best;
 }
 
+const char *td_explain_split_name_start(const char *text, const char *name, const char *dot)
+{
+    if (dot - name < 2 || !isdigit((unsigned char)name[0]) || !isdigit((unsigned char)name[1]))
+        return NULL;
+    for (const char *q = name; q < dot; q++)
+        if (!isdigit((unsigned char)*q) && *q != '_')
+            return NULL;
+    if (name - text < 3 || name[-1] != ' ' || !isupper((unsigned char)name[-2]))
+        return NULL;
+    const char *w = name - 1;
+    while (w > text && (isupper((unsigned char)w[-1]) || isdigit((unsigned char)w[-1]) ||
+                        w[-1] == '_' || w[-1] == '-'))
+        w--;
+    if (w > text && (isalnum((unsigned char)w[-1]) || strchr("/\\.", w[-1])))
+        return NULL;
+    return name - 1 - w >= 2 ? w : NULL;
+}
+
 const char *td_explain_line_start(const char **line, const char **seen, const char *at)
 {
     for (const char *nl; (nl = memchr(*seen, '\n', (size_t)(at - *seen))) != NULL;)

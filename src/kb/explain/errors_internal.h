@@ -238,6 +238,16 @@ static inline const char *td_explain_keep_cell(struct td_arena *a, const char *c
  * "："), else 0: no part of a file's name that follows it. */
 size_t td_explain_quote_mark(const char *s);
 
+/* The start of the word a retyped name lost to a blank, when the file's
+ * name at NAME (its extension at DOT) is a number of two digits or more
+ * (and perhaps "_1") and the word before the blank is in capitals, as the
+ * loader's dialog prints a DLL ("VCRUNTIME 140.dll", "VCRUNTIME 140_1.dll":
+ * vcruntime140.dll and vcruntime140_1.dll as a user copied them). A word in
+ * small letters is the sentence's ("Failed to load 1.dll" names 1.dll). The
+ * word is a name's start (capitals, digits, '_' or '-', ending in a
+ * letter), not a path's. NULL when NAME is not so. */
+const char *td_explain_split_name_start(const char *text, const char *name, const char *dot);
+
 /* The start of the line of a text that holds AT, for points AT asked in
  * increasing order: *LINE and *SEEN carry what earlier calls found (both the
  * text's start at first), so a text of one long line costs one pass, not one

@@ -447,31 +447,6 @@ static void add_file(struct td_explain_parts *p, const char *start, const char *
     add_path(p, td_arena_strndup(a, start, (size_t)(end - start)));
 }
 
-/* The start of the word a retyped name lost to a blank, when the file's name
- * at NAME (its extension at DOT) is a number of two digits or more (and
- * perhaps "_1") and the word before the blank is in capitals, as the
- * loader's dialog prints a DLL ("VCRUNTIME 140.dll", "VCRUNTIME 140_1.dll":
- * vcruntime140.dll and vcruntime140_1.dll as a user copied them). A word in small letters is the
- * sentence's ("Failed to load 1.dll" names 1.dll). The word is a name's start (capitals, digits,
- * '_' or '-', ending in a letter), not a path's. NULL when NAME is not so. */
-static const char *split_name_start(const char *text, const char *name, const char *dot)
-{
-    if (dot - name < 2 || !isdigit((unsigned char)name[0]) || !isdigit((unsigned char)name[1]))
-        return NULL;
-    for (const char *q = name; q < dot; q++)
-        if (!isdigit((unsigned char)*q) && *q != '_')
-            return NULL;
-    if (name - text < 3 || name[-1] != ' ' || !isupper((unsigned char)name[-2]))
-        return NULL;
-    const char *w = name - 1;
-    while (w > text && (isupper((unsigned char)w[-1]) || isdigit((unsigned char)w[-1]) ||
-                        w[-1] == '_' || w[-1] == '-'))
-        w--;
-    if (w > text && (isalnum((unsigned char)w[-1]) || strchr("/\\.", w[-1])))
-        return NULL;
-    return name - 1 - w >= 2 ? w : NULL;
-}
-
 /* The name a blank split (WORD to the blank, then NAME to END) as one. */
 static char *joined_name(const char *word, const char *name, const char *end, struct td_arena *a)
 {
@@ -521,7 +496,7 @@ static void read_files(const char *text, struct td_explain_parts *p, struct td_a
         if (ext_at(dot, ".node") && !shortened &&
             (name == text || (name[-1] != '/' && name[-1] != '\\')))
             continue;
-        const char *word = split_name_start(text, name, dot);
+        const char *word = td_explain_split_name_start(text, name, dot);
         if (word && p->n_files < TD_PARTS_FILES)
             add_path(p, joined_name(word, name, end, a));
         else if (!word)
@@ -1972,7 +1947,7 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
     if (!g && binding_row(r))
         return td_explain_binding_library(text, NULL, 0, td_explain_platform_column(p->platform));
     const char *dot = g && !r->library ? memchr(g, '.', n) : NULL;
-    const char *word = dot ? split_name_start(text, g, dot) : NULL;
+    const char *word = dot ? td_explain_split_name_start(text, g, dot) : NULL;
     if (word) /* "VCRUNTIME 140.dll": the row's group holds the name's end */
         return joined_name(word, g, g + n, a);
     return g ? group_library(r, g, n, p, a) : named_library(r, text, m, p, a);
