@@ -899,8 +899,9 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # session 23 (the same each time: Windows 18/37, Linux 15/20, macOS
         # 17/20), opened at the start of session 23; held to its score after
         # session 23's work, Windows 23/37 (a chained traceback's module, the
-        # entry point's noun in any language, an old msvcp140.dll's crash, ODPI-C's client version)
-        # and Linux 18/20 (a driver-level finding's driver library)
+        # entry point's noun in any language, an old msvcp140.dll's crash,
+        # ODPI-C's client version) and Linux 18/20 (a driver-level finding's
+        # driver library)
         # (docs/explain.md "Set X")
         fresh("explain_fresh_x1.json", 37, need=0.62),
         fresh("explain_fresh_x2.json", 20, need=0.9),
