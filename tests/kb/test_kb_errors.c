@@ -303,6 +303,10 @@ static void typographic_quotes(void **state)
                  "Referenced from: '/x/odin'\nversion'GLIBC_2.28'");
     expect_clean("n\u2019est pas, d\u2019entr\u00e9e; can\u2019t load, it\u2019s",
                  "n\u2019est pas, d\u2019entr\u00e9e; can't load, it's");
+    /* a Python string's prefix, and a library's name, end at the quote */
+    expect_clean("[u\u2019face.dll\u2019, rb\u2019x\u2019] cusolver64_10.dll\u2019\u3002 "
+                 "libx.so.8\u2019, libz.so\u2019s",
+                 "[u'face.dll', rb'x'] cusolver64_10.dll'\u3002 libx.so.8', libz.so's");
 }
 
 /* A reply's "> " (nested too) and pytest's "E   " before each line go; a

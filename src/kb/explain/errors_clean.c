@@ -123,9 +123,46 @@ static bool letter(unsigned char c)
  * "d’entrée"), and not before an English ending ("can’t", "couldn’t",
  * "it’s"), which a loader's message spells with the ASCII one. A quote
  * glued to a capital is a quote ("version’GLIBC_2.28’"). */
+/* Whether the letters right before S[I] are a Python string's prefix
+ * standing alone (u'...', b'...', rb'...': Python 2's repr of a path,
+ * "u'face.dll'"): the quote after it opens the string. */
+static bool after_string_prefix(const unsigned char *s, size_t i)
+{
+    size_t w = i;
+    while (w > 0 && isalpha(s[w - 1]) && i - w < 3)
+        w--;
+    if (w == i || i - w > 2 ||
+        (w > 0 && (isalnum(s[w - 1]) || s[w - 1] == '_' || s[w - 1] >= 0x80)))
+        return false;
+    for (size_t c = w; c < i; c++)
+        if (!strchr("uUbBrRfF", s[c]))
+            return false;
+    return true;
+}
+
+/* Whether the token right before S[I] ends in a library file's extension
+ * (".dll", ".pyd", ".dylib", ".so", ".so.8"): a quote after a file's name
+ * closes it, whatever follows ("cusolver64_10.dll’。"). */
+static bool after_library_name(const unsigned char *s, size_t i)
+{
+    size_t e = i;
+    while (e > 0 && (isdigit(s[e - 1]) || s[e - 1] == '.'))
+        e--; /* a soname's version: ".so.8", ".so.12.1" */
+    static const char *const exts[] = {".dll", ".DLL", ".pyd", ".dylib", ".so"};
+    for (size_t x = 0; x < sizeof exts / sizeof *exts; x++) {
+        size_t l = strlen(exts[x]);
+        size_t end = strcmp(exts[x], ".so") == 0 ? e : i;
+        if (end >= l + 1 && strncmp((const char *)s + end - l, exts[x], l) == 0 &&
+            (end == i || s[end] == '.'))
+            return true;
+    }
+    return false;
+}
+
 static bool kept_apostrophe(const unsigned char *s, size_t n, size_t i, size_t k)
 {
-    if (i == 0 || i + k >= n || !letter(s[i - 1]) || !(islower(s[i + k]) || s[i + k] >= 0x80))
+    if (i == 0 || i + k >= n || !letter(s[i - 1]) || !(islower(s[i + k]) || s[i + k] >= 0x80) ||
+        after_string_prefix(s, i) || after_library_name(s, i))
         return false;
     static const char *const endings[] = {"t", "s", "m", "d", "ll", "re", "ve"};
     for (size_t e = 0; e < sizeof endings / sizeof endings[0]; e++) {
