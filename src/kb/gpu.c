@@ -221,6 +221,24 @@ enum td_kb_arch_fit td_kb_arch_fit(const char *const *arches, size_t n, int majo
     return ptx ? TD_KB_ARCH_PTX : TD_KB_ARCH_NONE;
 }
 
+enum td_kb_arch_fit td_kb_torch_arch_fit(const char *torch, const char *cuda, const char *os,
+                                         int major, int minor)
+{
+    char arches[32][8], ptx[8];
+    size_t n = td_kb_torch_arches(torch, cuda, os, arches, 32, ptx);
+    if (n == 0)
+        return TD_KB_ARCH_UNKNOWN;
+    const char *list[33];
+    char ptx_name[16];
+    for (size_t i = 0; i < n; i++)
+        list[i] = arches[i];
+    if (ptx[0]) {
+        snprintf(ptx_name, sizeof ptx_name, "compute_%s", ptx);
+        list[n++] = ptx_name;
+    }
+    return td_kb_arch_fit(list, n, major, minor);
+}
+
 bool td_kb_arch_runs(const char *const *arches, size_t n, int major, int minor)
 {
     return td_kb_arch_fit(arches, n, major, minor) != TD_KB_ARCH_NONE;

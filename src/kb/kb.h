@@ -151,6 +151,11 @@ bool td_kb_arch_runs(const char *const *arches, size_t n, int major, int minor);
  * exact CC; family-specific code ("sm_100f", "compute_100f") only on the
  * same major with a minor not below its own. */
 enum td_kb_arch_fit td_kb_arch_fit(const char *const *arches, size_t n, int major, int minor);
+/* How torch TORCH's CUDA CUDA build for OS (its arch list and PTX,
+ * td_kb_torch_arches) serves a GPU of compute capability MAJOR.MINOR:
+ * td_kb_arch_fit's answer, or UNKNOWN when the table has no such build. */
+enum td_kb_arch_fit td_kb_torch_arch_fit(const char *torch, const char *cuda, const char *os,
+                                         int major, int minor);
 
 /* Parses a GPU given as "sm_89", "compute_90", "8.9" or "89" into its
  * compute capability. false when it is none of these. */

@@ -168,19 +168,7 @@ static enum td_kb_arch_fit build_arch(const struct td_kb_query *q, const struct 
 {
     if (!q->cc_major)
         return TD_KB_ARCH_ANY;
-    char arches[32][8], ptx[8];
-    size_t n = td_kb_torch_arches(b->torch, b->cuda, q->os, arches, 32, ptx);
-    if (n == 0)
-        return TD_KB_ARCH_UNKNOWN;
-    const char *list[33];
-    char ptx_name[16];
-    for (size_t i = 0; i < n; i++)
-        list[i] = arches[i];
-    if (ptx[0]) {
-        snprintf(ptx_name, sizeof ptx_name, "compute_%s", ptx);
-        list[n++] = ptx_name;
-    }
-    return td_kb_arch_fit(list, n, q->cc_major, q->cc_minor);
+    return td_kb_torch_arch_fit(b->torch, b->cuda, q->os, q->cc_major, q->cc_minor);
 }
 
 static void add_companions(struct td_kb_build *b)

@@ -102,6 +102,20 @@ static void symbols(void **state)
     td_explain_free(&x);
 }
 
+/* TEXT read as a load error of KIND naming LIBRARY, raised by RAISER
+ * (NULL: any). */
+static void expect_raised(const char *text, const char *raiser, const char *kind,
+                          const char *library)
+{
+    struct td_explain x;
+    explain(text, &x);
+    if (raiser)
+        assert_string_equal(x.parts.raiser, raiser);
+    assert_string_equal(x.load.kind, kind);
+    assert_string_equal(x.load.library, library);
+    td_explain_free(&x);
+}
+
 static void codes_and_raisers(void **state)
 {
     (void)state;
@@ -143,26 +157,16 @@ static void codes_and_raisers(void **state)
     td_explain_free(&x);
     /* cuFFT's internal error, by name or by number (Paddle): CUDA 11's
      * cuFFT on a GPU it does not know; none on macOS */
-    explain("RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR", &x);
-    assert_string_equal(x.parts.raiser, "cufft");
-    assert_string_equal(x.load.kind, "gpu_arch_unsupported");
-    assert_string_equal(x.load.library, "libcufft.so.10");
-    td_explain_free(&x);
-    explain("OSError: (External) CUFFT error(5). [Hint: Driver or internal cuFFT library "
-            "error] (at C:\\paddle\\phi\\kernels\\funcs\\cufft_util.h:127)",
-            &x);
-    assert_string_equal(x.load.kind, "gpu_arch_unsupported");
-    assert_string_equal(x.load.library, "cufft64_10.dll");
-    td_explain_free(&x);
+    expect_raised("RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR", "cufft",
+                  "gpu_arch_unsupported", "libcufft.so.10");
+    expect_raised("OSError: (External) CUFFT error(5). [Hint: Driver or internal cuFFT library "
+                  "error] (at C:\\paddle\\phi\\kernels\\funcs\\cufft_util.h:127)",
+                  NULL, "gpu_arch_unsupported", "cufft64_10.dll");
     /* ODPI-C found an Oracle Client whose version it cannot use: the one
      * first on the search path, per platform */
-    explain("cx_Oracle.DatabaseError: DPI-1072: the Oracle Client library version is "
-            "unsupported\nC:\\oracle\\instantclient_19_3",
-            &x);
-    assert_string_equal(x.parts.raiser, "odpi");
-    assert_string_equal(x.load.kind, "shadowed_library");
-    assert_string_equal(x.load.library, "oci.dll");
-    td_explain_free(&x);
+    expect_raised("cx_Oracle.DatabaseError: DPI-1072: the Oracle Client library version is "
+                  "unsupported\nC:\\oracle\\instantclient_19_3",
+                  "odpi", "shadowed_library", "oci.dll");
 }
 
 static void timestamps_and_one_wrap(void **state)

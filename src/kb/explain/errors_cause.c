@@ -447,21 +447,6 @@ static void end_at_extension(char *s)
     }
 }
 
-/* A dialog's DLL a user retyped with a blank inside ("VCRUNTIME 140.dll",
- * "MSVCP 140.dll"), made one name in place: the word before the blank is in
- * capitals, as the dialog prints the name, and after it come two digits or
- * more (perhaps "_1") and the extension. A path's blanks ("C:\\Program Files\\...")
- * are left alone. */
-static void join_split_name(char *s)
-{
-    char *blank = strchr(s, ' ');
-    const char *dot = blank ? strchr(blank, '.') : NULL;
-    if (!dot || strpbrk(s, "\\/") || strchr(dot, ' ') ||
-        td_explain_split_name_start(s, blank + 1, dot) != s)
-        return;
-    memmove(blank, blank + 1, strlen(blank + 1) + 1);
-}
-
 /* S without its line breaks, in place. */
 static void drop_line_breaks(char *s)
 {
@@ -501,10 +486,8 @@ static bool from_dialog(struct td_explain *x)
         l->form = "dialog";
         l->kind = d->kind;
         char *file = grab(x->text, m, d->file, &x->arena);
-        if (file) {
+        if (file)
             end_at_extension(file);
-            join_split_name(file);
-        }
         l->file = file;
         l->library = l->file ? td_explain_base_name(l->file) : NULL;
         char *sym = grab(x->text, m, d->symbol, &x->arena);
@@ -762,6 +745,13 @@ static bool attribute_list(const char *after)
     return isalpha((unsigned char)*after) || *after == '_';
 }
 
+/* An import by the module's name in a string: SWIG's swig_import_helper
+ * ("_mod = imp.load_module('_gdal', fp, pathname, description)") and
+ * importlib.import_module('_pywrap_tensorflow_internal') name the extension
+ * module itself, which the statement's package loads. */
+enum { N_MODULE_CALLS = 2 };
+static const char *const module_calls[N_MODULE_CALLS] = {"load_module('", "import_module('"};
+
 /* What a text shows, up to a point, of the module a pre-3.8 "DLL load
  * failed:" (which names none) failed to load, kept as the point moves on
  * through the text: each place is read once however many "DLL load failed"
@@ -772,21 +762,16 @@ struct import_scan {
     size_t best_len;
     const char *init; /* the text's last Cython init frame */
     size_t init_n;
-    const char *call_at[2], *call[2]; /* the next and the last of each call by name */
-    size_t call_n[2];
+    /* the next and the last of each call by name */
+    const char *call_at[N_MODULE_CALLS], *call[N_MODULE_CALLS];
+    size_t call_n[N_MODULE_CALLS];
 };
-
-/* An import by the module's name in a string: SWIG's swig_import_helper
- * ("_mod = imp.load_module('_gdal', fp, pathname, description)") and
- * importlib.import_module('_pywrap_tensorflow_internal') name the extension
- * module itself, which the statement's package loads. */
-static const char *const module_calls[] = {"load_module('", "import_module('"};
 
 static void import_scan_start(struct import_scan *s, const char *text)
 {
     *s = (struct import_scan){.import_at = strstr(text, "import "), .line_at = text, .seen = text};
     s->init = td_explain_cython_init(text, &s->init_n);
-    for (size_t c = 0; c < 2; c++)
+    for (size_t c = 0; c < N_MODULE_CALLS; c++)
         s->call_at[c] = strstr(text, module_calls[c]);
 }
 
@@ -838,7 +823,7 @@ static void import_scan_to(struct import_scan *s, const char *end)
     for (; s->import_at && (!end || s->import_at < end);
          s->import_at = strstr(s->import_at + 1, "import "))
         read_import(s, s->import_at);
-    for (size_t c = 0; c < 2; c++)
+    for (size_t c = 0; c < N_MODULE_CALLS; c++)
         for (const char *p; (p = s->call_at[c]) != NULL && (!end || p < end);
              s->call_at[c] = strstr(p + 1, module_calls[c])) {
             const char *name = p + strlen(module_calls[c]);
@@ -865,7 +850,7 @@ static const char *import_scan_module(const struct import_scan *s, const char *e
     if (s->init && (!best || s->init > best) && (!end || s->init < end))
         best = last_component(s->init, s->init_n, &best_len);
     /* the calls by name later in the traceback than the statement */
-    for (size_t c = 0; c < 2; c++)
+    for (size_t c = 0; c < N_MODULE_CALLS; c++)
         if (s->call[c] && (!best || s->call[c] >= best))
             best = last_component(s->call[c], s->call_n[c], &best_len);
     return best && best_len ? td_arena_strndup(a, best, best_len) : NULL;

@@ -2115,16 +2115,13 @@ static bool one_gpu_arch(const char *text, int *major, int *minor)
  * kernels run there, and a "no kernel image" is another binary's. */
 static bool torch_build_has_gpu(const char *text, const struct td_explain_parts *p)
 {
-    char torch[16], cuda[8], arches[32][8], ptx[8];
+    char torch[16], cuda[8];
     int major, minor;
     if (!torch_cuda_build(text, torch, cuda) || !one_gpu_arch(text, &major, &minor))
         return false;
     bool windows = p->platform && strcmp(p->platform, "windows") == 0;
-    size_t n = td_kb_torch_arches(torch, cuda, windows ? "windows" : "linux", arches, 32, ptx);
-    const char *list[32];
-    for (size_t i = 0; i < n; i++)
-        list[i] = arches[i];
-    return n && td_kb_arch_fit(list, n, major, minor) == TD_KB_ARCH_SASS;
+    return td_kb_torch_arch_fit(torch, cuda, windows ? "windows" : "linux", major, minor) ==
+           TD_KB_ARCH_SASS;
 }
 
 /* The kernel-less binary is CUDA code other than torch's that the text does
