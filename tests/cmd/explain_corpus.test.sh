@@ -462,6 +462,15 @@
 #   tests/cmd/explain_negatives_x4.json -- X's 27 negatives (17 Linux, 9
 #                                     Windows, 1 macOS), held out with X,
 #                                     opened in session 23;
+#   tests/cmd/explain_fresh_y1.json -- Y (session 23), 40 Windows texts, 20
+#   tests/cmd/explain_fresh_y2.json    Linux and 20 macOS texts, collected
+#   tests/cmd/explain_fresh_y3.json    blind: held out (compressed in
+#                                     tests/heldout/), scored blind
+#                                     (docs/explain.md "Set Y"), opened in
+#                                     session 24;
+#   tests/cmd/explain_negatives_y4.json -- Y's 23 negatives (9 Windows, 8
+#                                     Linux, 6 macOS), held out with Y,
+#                                     opened in session 24;
 #   tests/cmd/explain_fresh_o41.json -- O41 (session 21), 15 Linux and 5
 #                                     macOS texts as pasted, open from the
 #                                     start (docs/explain.md "Set O41"):
@@ -909,6 +918,16 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # X's negatives (session 22): 27 held-out texts with no loader
         # failure, none with a finding on any binary scored
         negatives("explain_negatives_x4.json", 27, 27),
+        # Y (session 23): held out, compressed in tests/heldout/, scored blind
+        # on session 23's first and last binaries and session 24's first
+        # (Windows 27/40 then 28/40, Linux 16/20, macOS 19/20), opened at the
+        # start of session 24; held to its blind score (docs/explain.md "Set Y")
+        fresh("explain_fresh_y1.json", 40, need=0.7),
+        fresh("explain_fresh_y2.json", 20, need=0.8),
+        fresh("explain_fresh_y3.json", 20, need=0.95),
+        # Y's negatives (session 23): 23 held-out texts with no loader
+        # failure; two Windows texts had a finding on every binary scored
+        negatives("explain_negatives_y4.json", 23, 21),
         # O40 (session 21): open, 20 texts from 20 projects, a program's or
         # framework's own sentence that it could not load or start the
         # library it depends on, naming no file; 4/20 at its first look,

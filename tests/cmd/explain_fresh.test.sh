@@ -167,6 +167,12 @@
 #   tests/cmd/explain_fresh_x1.json -- X1: 37 Windows texts;
 #   tests/cmd/explain_fresh_x2.json -- X2: 20 Linux texts;
 #   tests/cmd/explain_fresh_x3.json -- X3: 20 macOS texts.
+# Y (session 23), collected blind and held out while O47-O51 were worked on,
+# kept compressed in tests/heldout/, scored blind, opened in session 24
+# (docs/explain.md "Set Y"):
+#   tests/cmd/explain_fresh_y1.json -- Y1: 40 Windows texts;
+#   tests/cmd/explain_fresh_y2.json -- Y2: 20 Linux texts;
+#   tests/cmd/explain_fresh_y3.json -- Y3: 20 macOS texts.
 # An OPEN development set O24 (session 18), 20 Windows texts of 2023-2026 of
 # the forms S1 missed: no file named, installer and launcher logs, dialogs,
 # other languages, .NET, Java, Node (docs/explain.md "Session 18: S1 opened
@@ -245,6 +251,8 @@
 #                                     opened in session 22.
 #   tests/cmd/explain_negatives_x4.json -- X's negatives, held out with X,
 #                                     opened in session 23.
+#   tests/cmd/explain_negatives_y4.json -- Y's negatives, held out with Y,
+#                                     opened in session 24.
 #   tests/cmd/explain_negatives_o41.json -- O41's 10 negatives (8 Linux, 2
 #                                     macOS), open, session 21.
 # An OPEN development set O17 (session 17), 20 Windows texts of 2024-2026 as
@@ -401,7 +409,7 @@
 # expected kinds and its library (or, for a symbol missing from an unnamed
 # library, its needed_by) the expected file.
 # Prints "N passed, N failed" per set and per platform, and the misses of A,
-# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22, O23, O17, S, O24-O32, U, O36, O33, O35, O34, O37, V, O40, O39, O38, O41, O43, O42, W, O45, O44, O46, X, O47, O48, O49, O51 and O50. The thresholds (90% of each set explain_corpus.test.sh holds
+# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22, O23, O17, S, O24-O32, U, O36, O33, O35, O34, O37, V, O40, O39, O38, O41, O43, O42, W, O45, O44, O46, X, O47, O48, O49, O51, O50 and Y. The thresholds (90% of each set explain_corpus.test.sh holds
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
@@ -470,7 +478,7 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          "v3"), ("o40",), ("o39",), ("o38",), ("o41",), ("o43",), ("o42",),
          ("w1", "w2", "w3"), ("o45",), ("o44",), ("o46",),
          ("x1", "x2", "x3"), ("o47",), ("o48",), ("o49",), ("o51",),
-         ("o50",)]
+         ("o50",), ("y1", "y2", "y3")]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:
@@ -523,6 +531,8 @@ b, urls["negatives_w4"] = negatives("explain_negatives_w4.json")
 bad |= b
 b, urls["negatives_x4"] = negatives("explain_negatives_x4.json")
 bad |= b
+b, urls["negatives_y4"] = negatives("explain_negatives_y4.json")
+bad |= b
 def urls_of(*names):
     return {c["url"] for name in names
             for c in json.load(open(os.path.join(src, "tests/cmd", name), encoding="utf-8"))}
@@ -559,6 +569,11 @@ for u in sorted(urls["negatives_x4"] & (earlier | urls["negatives"] | urls["nega
                                         | urls["negatives_u3"] | urls["negatives_v4"]
                                         | urls["negatives_o41"] | urls["negatives_w4"])):
     print(f"note: {u} of explain_negatives_x4.json is in another set")
+for u in sorted(urls["negatives_y4"] & (earlier | urls["negatives"] | urls["negatives_s3"]
+                                        | urls["negatives_u3"] | urls["negatives_v4"]
+                                        | urls["negatives_o41"] | urls["negatives_w4"]
+                                        | urls["negatives_x4"])):
+    print(f"note: {u} of explain_negatives_y4.json is in another set")
 # Every set together, as printed above and as each user would have got it on
 # their own machine: a text with no sign of its platform is read as the
 # machine explain runs on (Linux here), the user's (docs/explain.md "On the
