@@ -910,6 +910,23 @@ static void frame_reads_a_drive_after_a_label(void **state)
     td_explain_free(&x);
 }
 
+/* A frame's body retyped with a blank in the DLL's name ("MSVCP 140.dll",
+ * as a user copies the dialog by hand) names the DLL whole, as the body
+ * read without its frame does, not a "140.dll". */
+static void frame_joins_a_name_split_by_a_blank(void **state)
+{
+    (void)state;
+    static const struct expect cases[] = {
+        {"foo.exe - System Error\nThe code execution cannot proceed because MSVCP 140.dll was "
+         "not found.",
+         "missing_library", "MSVCP140.dll", NULL},
+        /* a word in small letters is the sentence's */
+        {"foo.exe - System Error\nThe program can't start because api 140.dll is missing.",
+         "missing_library", "140.dll", NULL},
+    };
+    check_cases(cases, N(cases));
+}
+
 /* Captions repeated over a pasted text of 256 KiB, each a dialog's frame
  * with no program before it: each next caption was looked for by regexec
  * over the whole rest of the text, which measures all of it (glibc's and
@@ -992,6 +1009,7 @@ int main(void)
         cmocka_unit_test(loader_reason_inside_a_wrapper),
         cmocka_unit_test(frame_blames_a_program_only_for_symbols),
         cmocka_unit_test(frame_reads_a_drive_after_a_label),
+        cmocka_unit_test(frame_joins_a_name_split_by_a_blank),
         cmocka_unit_test(many_captions_read_in_one_pass),
         cmocka_unit_test(dll_load_failed_lines_read_in_one_pass),
     };

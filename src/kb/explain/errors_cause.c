@@ -548,8 +548,12 @@ static char *first_module(const char *body, size_t n, const char *const *exts, s
             start = (size_t)(colon + 1 - body);
         while (start < i && (body[start] == '.' || body[start] == '\\' || body[start] == '/'))
             start++;
-        if (start < i)
-            return td_arena_strndup(a, body + start, i + len - start);
+        if (start == i)
+            continue;
+        /* "MSVCP 140.dll": the name retyped with a blank before its digits */
+        const char *word = td_explain_split_name_start(body, body + start, body + i);
+        return word ? td_explain_joined_name(word, body + start, body + i + len, a)
+                    : td_arena_strndup(a, body + start, i + len - start);
     }
     return NULL;
 }

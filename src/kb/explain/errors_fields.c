@@ -469,6 +469,19 @@ const char *td_explain_split_name_start(const char *text, const char *name, cons
     return name - 1 - w >= 2 ? w : NULL;
 }
 
+char *td_explain_joined_name(const char *word, const char *name, const char *end,
+                             struct td_arena *a)
+{
+    size_t nw = (size_t)(name - 1 - word), nn = (size_t)(end - name);
+    char *s = td_arena_alloc(a, nw + nn + 1);
+    if (!s)
+        return NULL;
+    memcpy(s, word, nw);
+    memcpy(s + nw, name, nn);
+    s[nw + nn] = '\0';
+    return s;
+}
+
 const char *td_explain_line_start(const char **line, const char **seen, const char *at)
 {
     for (const char *nl; (nl = memchr(*seen, '\n', (size_t)(at - *seen))) != NULL;)

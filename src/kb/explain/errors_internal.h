@@ -247,6 +247,10 @@ size_t td_explain_quote_mark(const char *s);
  * word is a name's start (capitals, digits, '_' or '-', ending in a
  * letter), not a path's. NULL when NAME is not so. */
 const char *td_explain_split_name_start(const char *text, const char *name, const char *dot);
+/* WORD (from td_explain_split_name_start) and NAME..END joined without the
+ * blank between them: "VCRUNTIME" + "140.dll". */
+char *td_explain_joined_name(const char *word, const char *name, const char *end,
+                             struct td_arena *a);
 
 /* The start of the line of a text that holds AT, for points AT asked in
  * increasing order: *LINE and *SEEN carry what earlier calls found (both the

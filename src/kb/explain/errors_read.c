@@ -447,19 +447,6 @@ static void add_file(struct td_explain_parts *p, const char *start, const char *
     add_path(p, td_arena_strndup(a, start, (size_t)(end - start)));
 }
 
-/* The name a blank split (WORD to the blank, then NAME to END) as one. */
-static char *joined_name(const char *word, const char *name, const char *end, struct td_arena *a)
-{
-    size_t nw = (size_t)(name - 1 - word), nn = (size_t)(end - name);
-    char *s = td_arena_alloc(a, nw + nn + 1);
-    if (!s)
-        return NULL;
-    memcpy(s, word, nw);
-    memcpy(s + nw, name, nn);
-    s[nw + nn] = '\0';
-    return s;
-}
-
 /* How far before its extension's dot a file's name is looked for: four
  * times the longest name any file system allows. */
 enum { NAME_SPAN = 1024 };
@@ -498,7 +485,7 @@ static void read_files(const char *text, struct td_explain_parts *p, struct td_a
             continue;
         const char *word = td_explain_split_name_start(text, name, dot);
         if (word && p->n_files < TD_PARTS_FILES)
-            add_path(p, joined_name(word, name, end, a));
+            add_path(p, td_explain_joined_name(word, name, end, a));
         else if (!word)
             add_file(p, path_start(text, name, &sc), end, name, a);
         dot = end - 1;
@@ -1949,7 +1936,7 @@ static const char *row_library(const struct raiser_row *r, const char *text, con
     const char *dot = g && !r->library ? memchr(g, '.', n) : NULL;
     const char *word = dot ? td_explain_split_name_start(text, g, dot) : NULL;
     if (word) /* "VCRUNTIME 140.dll": the row's group holds the name's end */
-        return joined_name(word, g, g + n, a);
+        return td_explain_joined_name(word, g, g + n, a);
     return g ? group_library(r, g, n, p, a) : named_library(r, text, m, p, a);
 }
 
