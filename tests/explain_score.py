@@ -4,8 +4,9 @@ expected kinds and its library (or, for a symbol missing from an unnamed
 library, its needed_by) the expected file, compared by base name without
 case, or by the name before its first dot; an entry expecting no library
 wants a first finding without one, except that a driver-level finding
-(DRIVER_KINDS) may name the platform's driver library (DRIVER_FILES), as
-issue 25 asks of every driver-level finding.
+(DRIVER_KINDS) may name the platform's driver library (DRIVER_FILES), and a
+GPU-architecture finding may name torch's CUDA library (ARCH_FILES), as
+issue 25 asks of every finding.
 
 explain runs over many texts at once with `explain --each --format jsonl`
 (explain_many): one process answers a chunk of texts, each as if it were
@@ -42,13 +43,22 @@ def base(p):
 # these kinds and no other file.
 DRIVER_KINDS = {"cuda_driver_too_old", "gpu_not_visible"}
 DRIVER_FILES = {"libcuda.so.1", "libcuda.so", "nvcuda.dll"}
+# Issue 25, item 2 again: "Every finding names a file". A GPU with no code in
+# the torch build is a fault of the library that holds torch's kernels
+# (libtorch_cuda.so, torch_cuda.dll; the _cu/_cpp halves of torch 1.9-1.12),
+# which explain names; the collectors labelled such a text with no file.
+ARCH_KINDS = {"gpu_arch_unsupported"}
+ARCH_FILES = {"libtorch_cuda.so", "torch_cuda.dll", "libtorch_cuda_cu.so", "torch_cuda_cu.dll",
+              "libtorch_cuda_cpp.so", "torch_cuda_cpp.dll"}
 
 
 def no_file_wanted(f):
     """Whether finding F names no file, as an entry with no library wants, or only the
-    driver library a driver-level finding names."""
+    driver library a driver-level finding names, or torch's CUDA library a GPU-architecture
+    finding names."""
     lib = f.get("library")
-    return not lib or (f.get("kind") in DRIVER_KINDS and base(lib) in DRIVER_FILES)
+    return not lib or (f.get("kind") in DRIVER_KINDS and base(lib) in DRIVER_FILES) or \
+        (f.get("kind") in ARCH_KINDS and base(lib) in ARCH_FILES)
 
 
 def same_file(got, want):
