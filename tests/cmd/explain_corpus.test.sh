@@ -910,10 +910,11 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # session 23's work, Windows 23/37 (a chained traceback's module, the
         # entry point's noun in any language, an old msvcp140.dll's crash,
         # ODPI-C's client version) and Linux 18/20 (a driver-level finding's
-        # driver library)
+        # driver library), Linux 19/20 after session 24's judge (a
+        # GPU-architecture finding's torch CUDA library)
         # (docs/explain.md "Set X")
         fresh("explain_fresh_x1.json", 37, need=0.62),
-        fresh("explain_fresh_x2.json", 20, need=0.9),
+        fresh("explain_fresh_x2.json", 20, need=0.95),
         fresh("explain_fresh_x3.json", 20, need=0.85),
         # X's negatives (session 22): 27 held-out texts with no loader
         # failure, none with a finding on any binary scored
