@@ -927,6 +927,34 @@ static void frame_joins_a_name_split_by_a_blank(void **state)
     check_cases(cases, N(cases));
 }
 
+/* An entry-point caption with only the function after it, as a user retells
+ * the box: the function is missing from a DLL the text does not name -- a
+ * Windows API function's home DLL when it is one; prose after the caption
+ * is no function. */
+static void entry_point_caption_names_the_function(void **state)
+{
+    (void)state;
+    struct td_explain x;
+    explain("alert a message box show\n\nEntry Point Not Found  PyWinObject_FROMULARGE_INTEGER\n",
+            &x);
+    assert_string_equal(x.load.kind, "missing_symbol");
+    assert_string_equal(x.load.symbol, "PyWinObject_FROMULARGE_INTEGER");
+    assert_null(x.load.library);
+    td_explain_free(&x);
+    explain("Entry Point Not Found: GetSystemMetricsForDpi", &x);
+    assert_string_equal(x.load.library, "user32.dll");
+    td_explain_free(&x);
+    explain("Entry Point Not Found in the Release notes", &x);
+    assert_null(x.load.form);
+    td_explain_free(&x);
+    explain("Entry Point Not Found\nhello", &x);
+    assert_null(x.load.form);
+    td_explain_free(&x);
+    explain("Entry Point Not Found\n  _BinkDX9SurfaceType@4\n", &x);
+    assert_string_equal(x.load.symbol, "_BinkDX9SurfaceType@4");
+    td_explain_free(&x);
+}
+
 /* Captions repeated over a pasted text of 256 KiB, each a dialog's frame
  * with no program before it: each next caption was looked for by regexec
  * over the whole rest of the text, which measures all of it (glibc's and
@@ -1010,6 +1038,7 @@ int main(void)
         cmocka_unit_test(frame_blames_a_program_only_for_symbols),
         cmocka_unit_test(frame_reads_a_drive_after_a_label),
         cmocka_unit_test(frame_joins_a_name_split_by_a_blank),
+        cmocka_unit_test(entry_point_caption_names_the_function),
         cmocka_unit_test(many_captions_read_in_one_pass),
         cmocka_unit_test(dll_load_failed_lines_read_in_one_pass),
     };

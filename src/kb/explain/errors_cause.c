@@ -668,6 +668,58 @@ static bool from_dialog_frame(struct td_explain *x)
     return true;
 }
 
+/* Whether the N bytes at S are a function's name as a linker writes it, not
+ * a word of prose: a C identifier (MSVC's decoration allowed) of three bytes
+ * or more with a '_', '@', '?', a digit or a capital after its first byte
+ * ("PyWinObject_FROMULARGE_INTEGER", "CreateDXGIFactory2", "_Foo@4"). */
+static bool function_name(const char *s, size_t n)
+{
+    if (n < 3 || isdigit((unsigned char)s[0]))
+        return false;
+    bool marked = false;
+    for (size_t i = 0; i < n; i++) {
+        if (!isalnum((unsigned char)s[i]) && !strchr("_@?$", s[i]))
+            return false;
+        marked |= i > 0 && (strchr("_@?", s[i]) || isdigit((unsigned char)s[i]) ||
+                            isupper((unsigned char)s[i]));
+    }
+    return marked;
+}
+
+/* An entry-point dialog's caption with the function after it on its line
+ * or the next and no DLL ("Entry Point Not Found  PyWinObject_FROMULARGE_INTEGER",
+ * as a user retells the box): the function is missing from a DLL the text does
+ * not name. Read only where nothing else read the text. */
+static bool from_entry_point_caption(struct td_explain *x)
+{
+    regmatch_t m[1];
+    for (size_t i = 0; i < g_kb.n_frames; i++) {
+        struct frame_row *f = &g_kb.frames[i];
+        if (strcmp(f->kind, TD_KIND_MISSING_SYMBOL) != 0 || !f->pattern || !f->needle[0] ||
+            !td_ere_holds_nocase(x->text, f->needle))
+            continue;
+        const regex_t *re = td_lazy_re(&f->re, f->pattern, REG_EXTENDED | REG_ICASE | REG_NEWLINE);
+        for (const char *from = x->text; re && next_caption(f, re, x->text, from, m);
+             from = x->text + m[0].rm_eo) {
+            const char *s = x->text + m[0].rm_eo;
+            s += strspn(s, " \t:-}\r");
+            if (*s == '\n') /* the box's body on the next line */
+                s += 1 + strspn(s + 1, " \t");
+            size_t n = strcspn(s, " \t\r\n\"'");
+            const char *after = s + n;
+            after += strspn(after, " \t\r");
+            if ((*after && *after != '\n') || !function_name(s, n))
+                continue;
+            struct td_explain_load *l = &x->load;
+            l->form = "dialog";
+            l->kind = TD_KIND_MISSING_SYMBOL;
+            l->symbol = td_arena_strndup(&x->arena, s, n);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The kind a code stands for (data/load_error_codes.tsv), or NULL. */
 static const char *kind_of_code(const char *code, struct td_arena *a)
 {
@@ -2167,6 +2219,8 @@ void td_explain_load_error(struct td_explain *x)
         from_python(x);
         if (!l->form)
             from_dialog_frame(x);
+        if (!l->form)
+            from_entry_point_caption(x);
     }
     from_raiser(x);
     td_explain_package_form(x);
