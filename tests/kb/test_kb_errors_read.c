@@ -100,6 +100,27 @@ static void symbols(void **state)
     assert_string_equal(x.parts.symbols[0].demangled, "c10::cuda::SetDevice");
     assert_string_equal(x.parts.symbols[0].owner, "libc10_cuda");
     td_explain_free(&x);
+    /* a name cut short (a title, a paste): the demangler refuses it, its
+     * leading scope still says whose it is */
+    explain("x.so: undefined symbol: _ZNK3c1010TensorImpl36is_congituous_nond", &x);
+    assert_null(x.parts.symbols[0].demangled);
+    assert_string_equal(x.parts.symbols[0].owner, "libc10");
+    td_explain_free(&x);
+    explain("x.so: undefined symbol: _ZNKSt7_cxx1112basic_stringlcSt11char_tr", &x);
+    assert_string_equal(x.parts.symbols[0].owner, "libstdc++.so.6");
+    td_explain_free(&x);
+    explain("x.so: undefined symbol: _ZN5Error", &x); /* one name is no scope */
+    assert_null(x.parts.symbols[0].owner);
+    td_explain_free(&x);
+    /* the message retold without its colon: a linker's name follows */
+    explain("flash_attn_2_cuda ImportError: undefined symbol _ZN3c105ErrorC2", &x);
+    assert_string_equal(x.load.kind, "missing_symbol");
+    assert_string_equal(x.load.symbol, "_ZN3c105ErrorC2");
+    assert_string_equal(x.parts.symbols[0].owner, "libc10");
+    td_explain_free(&x);
+    explain("we hit an undefined symbol error when importing", &x);
+    assert_null(x.load.form);
+    td_explain_free(&x);
 }
 
 /* TEXT read as a load error of KIND naming LIBRARY, raised by RAISER

@@ -1147,7 +1147,7 @@ static void missing_symbol(struct td_explain *x)
 {
     struct td_explain_load *l = &x->load;
     const struct td_explain_fields *f = &x->fields;
-    l->form = has(x->text, "ndefined symbol:") ? "ld.so" : "dyld";
+    l->form = has(x->text, "ndefined symbol") ? "ld.so" : "dyld";
     l->kind = TD_KIND_MISSING_SYMBOL;
     symbol_requirer(x);
     l->symbol = f->symbol;
@@ -1173,8 +1173,8 @@ static bool lookup_form(struct td_explain *x)
         ldso_lookup_failed(l, f, TD_KIND_SHADOWED_LIBRARY, f->symbol);
     } else if (has(t, ": version") && has(t, " not found") && f->file && f->version) {
         ldso_lookup_failed(l, f, TD_KIND_MISSING_SYMBOL_VERSION, f->version);
-    } else if ((has(t, "ndefined symbol:") || has(t, "Symbol not found:") ||
-                has(t, "symbol not found in flat namespace")) &&
+    } else if ((has(t, "ndefined symbol:") || has(t, "ndefined symbol ") ||
+                has(t, "Symbol not found:") || has(t, "symbol not found in flat namespace")) &&
                f->symbol) {
         missing_symbol(x);
     } else {

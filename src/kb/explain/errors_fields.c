@@ -623,6 +623,10 @@ static const struct extractor extractors[] = {
     {"([^ \t\n'\"(]+):[[:space:]]*undefined symbol: ([^ \t\n,]+)", 1, F_FILE},
     {"([^ \t\n'\"(]+):[[:space:]]*undefined symbol: ([^ \t\n,'\"`()]+)", 2, F_SYMBOL},
     {"[Uu]ndefined symbol: ([^ \t\n,'\"`()]+)", 1, F_SYMBOL},
+    /* the same retold without its colon ("ImportError: undefined symbol
+     * _ZN3c105ErrorC2"): only a linker's name follows, one with a '_' (a
+     * mangled or C name), not a word of prose ("undefined symbol error") */
+    {"[Uu]ndefined symbol (_[A-Za-z0-9_$]+|[A-Za-z][A-Za-z0-9$]*_[A-Za-z0-9_$]*)", 1, F_SYMBOL},
     {"[Uu]ndefined symbol: [^ \t\n,]+, version ([^ \t\n]+)", 1, F_VERSION},
     /* glibc elf/dl-version.c: "LIB: version `V' not found (required by FILE)" */
     {"([^ \t\n'\"(]+): version .([^'` \t\n]+). not found \\(required by ([^)\n]+)\\)", 1, F_FILE},

@@ -793,6 +793,38 @@ static const char *msvc_scope(const char *s, struct td_arena *a)
     return td_arena_strdup(a, out);
 }
 
+/* The scope an Itanium name's leading <nested-name> spells ("_ZN3c105ErrorC2"
+ * is in c10::Error), for the owner lookup of a name the demangler refuses:
+ * a paste or a title cut it short. NULL when Z holds no such prefix. */
+static const char *itanium_scope(const char *z, struct td_arena *a)
+{
+    if (strncmp(z, "_ZN", 3) != 0)
+        return NULL;
+    const char *p = z + 3 + strspn(z + 3, "rVK");
+    char out[NAME_CAP];
+    size_t o = 0;
+    if (strncmp(p, "St", 2) == 0) {
+        memcpy(out, "std", 3);
+        o = 3;
+        p += 2;
+    }
+    while (isdigit((unsigned char)*p) && *p != '0') {
+        char *end;
+        unsigned long len = strtoul(p, &end, 10);
+        if (len > strlen(end) || o + len + 3 > sizeof out)
+            break;
+        if (o) {
+            memcpy(out + o, "::", 2);
+            o += 2;
+        }
+        memcpy(out + o, end, len);
+        o += len;
+        p = end + len;
+    }
+    out[o] = '\0';
+    return o && strstr(out, "::") ? td_arena_strdup(a, out) : NULL;
+}
+
 static void add_symbol(struct td_explain_parts *p, const char *s, size_t n, const char *version,
                        struct td_arena *a)
 {
@@ -834,7 +866,7 @@ static void add_symbol(struct td_explain_parts *p, const char *s, size_t n, cons
             y->demangled = td_arena_strdup(a, d);
         }
     }
-    y->owner = owner_of(name, y->demangled, version);
+    y->owner = owner_of(name, y->demangled ? y->demangled : itanium_scope(z, a), version);
     if (y->owner && y->demangled &&
         (strncmp(y->owner, "libc10", 6) == 0 || strncmp(y->owner, "libtorch", 8) == 0))
         y->torch = torch_abi_of(y->demangled, a);
