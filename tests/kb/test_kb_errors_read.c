@@ -2198,6 +2198,19 @@ static void s2_o25_opened(void **state)
            "LD_DEBUG environment variable: libfontconfig.so.1: cannot open shared object file: "
            "No such file or directory",
            "missing_library", "libfontconfig.so.1", NULL);
+    /* a logical name .NET made the platform's file of ("gdiplus" -> libgdiplus,
+     * libgdiplus.so): the name the loader itself printed is the file, not
+     * the runtime's logical name */
+    expect("System.DllNotFoundException: Unable to load shared library 'gdiplus' or one of its "
+           "dependencies. In order to help diagnose loading problems, consider setting the "
+           "LD_DEBUG environment variable: libgdiplus: cannot open shared object file: No such "
+           "file or directory",
+           "missing_library", "libgdiplus", NULL);
+    expect("System.DllNotFoundException: Unable to load shared library 'SkiaSharp' or one of its "
+           "dependencies. In order to help diagnose loading problems, consider setting the "
+           "LD_DEBUG environment variable: libSkiaSharp.so: cannot open shared object file: No "
+           "such file or directory",
+           "missing_library", "libSkiaSharp.so", NULL);
     /* the rendezvous server's port held by another process: no kind of explain's */
     expect_unnamed("torch.distributed.DistNetworkError: The server socket has failed to listen on "
                    "any local network address. port: 29500, useIpv6: 0, code: -98, name: "

@@ -1368,15 +1368,33 @@ static bool prefixed_probe(const char *name, const char *want, size_t w)
     return false;
 }
 
+/* Whether WANT (W bytes), the name a DllImport asked for, already is what
+ * .NET's probing adds to it: a "lib" prefix or the platform's suffix
+ * (NativeLibrary's LibraryNameVariation adds both only to a name without
+ * them, but tries the name with each added as well). */
+static bool probe_doubles(const char *want, size_t w)
+{
+    static const char *const suffixes[] = {".so", ".dylib"};
+    if (w > 3 && strncmp(want, "lib", 3) == 0)
+        return true;
+    for (size_t k = 0; k < sizeof suffixes / sizeof *suffixes; k++) {
+        size_t s = strlen(suffixes[k]);
+        if (w > s && strncmp(want + w - s, suffixes[k], s) == 0)
+            return true;
+    }
+    return false;
+}
+
 /* .NET on Linux and macOS (Strings.resx DllNotFound_Linux, DllNotFound_Mac:
  * "Unable to load shared library '{0}' or one of its dependencies. In order to
  * help diagnose loading problems, consider setting the LD_DEBUG /
  * DYLD_PRINT_LIBRARIES environment variable: {1}", {1} the dlerror() of each
  * name tried): when the file the loader's message names is only one of the
- * names .NET's probing made of the one it was asked for, "lib" put before a
- * name that had it already (liblibSkiaSharp for libSkiaSharp), the library is
- * the one asked for; a dependency the loader names instead is the file
- * missing. */
+ * names .NET's probing made of the one it was asked for by doubling what the
+ * name had already (liblibSkiaSharp for libSkiaSharp, liblibdl.so for
+ * libdl.so), the library is the one asked for. A name the probing made the
+ * platform's file of ("gdiplus" -> libgdiplus, libgdiplus.so) is the file the
+ * loader looked for, and stays; so does a dependency the loader names. */
 static void dotnet_probe(const char *text, struct td_explain_fields *f, struct td_arena *a)
 {
     static const char lead[] = "Unable to load shared library '";
@@ -1389,7 +1407,7 @@ static void dotnet_probe(const char *text, struct td_explain_fields *f, struct t
     for (const char *c = f->file; *c; c++)
         if (*c == '/' || *c == '\\')
             base = c + 1;
-    if (w && want[w] == '\'' && prefixed_probe(base, want, w))
+    if (w && want[w] == '\'' && prefixed_probe(base, want, w) && probe_doubles(want, w))
         f->file = td_arena_strndup(a, want, w);
 }
 
