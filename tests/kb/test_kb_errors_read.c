@@ -2211,6 +2211,13 @@ static void s2_o25_opened(void **state)
            "LD_DEBUG environment variable: libSkiaSharp.so: cannot open shared object file: No "
            "such file or directory",
            "missing_library", "libSkiaSharp.so", NULL);
+    /* a runtime that hands dlopen the bare name first, then the platform's
+     * file of it (Ruby FFI: X, then libX.so): the loader's first line names
+     * the bare name as passed, a later one the file looked for */
+    expect("Could not open library 'zstd': zstd: cannot open shared object file: No such file or "
+           "directory. (LoadError)\nCould not open library 'libzstd.so': libzstd.so: cannot open "
+           "shared object file: No such file or directory",
+           "missing_library", "libzstd.so", NULL);
     /* the rendezvous server's port held by another process: no kind of explain's */
     expect_unnamed("torch.distributed.DistNetworkError: The server socket has failed to listen on "
                    "any local network address. port: 29500, useIpv6: 0, code: -98, name: "

@@ -1411,6 +1411,38 @@ static void dotnet_probe(const char *text, struct td_explain_fields *f, struct t
         f->file = td_arena_strndup(a, want, w);
 }
 
+/* glibc's dlerror() for a name it found no file of is "NAME: cannot open
+ * shared object file" (elf/dl-load.c, _dl_map_object), one line per name a
+ * runtime tries. Ruby FFI's ffi_lib tries the logical name as given, then
+ * the platform's file of it (FFI::Platform::LIBPREFIX and LIBSUFFIX: "zstd",
+ * then "libzstd.so"): when F's file is such a bare name (no suffix, no
+ * folder), the first later try that is a file of it is the file the loader
+ * looked for. */
+static void bare_name_tried(const char *text, struct td_explain_fields *f, struct td_arena *a)
+{
+    static const char tail[] = ": cannot open shared object file";
+    if (!f->file || strpbrk(f->file, "./\\"))
+        return;
+    size_t n = strlen(f->file);
+    bool prefixed = strncmp(f->file, "lib", 3) == 0;
+    for (const char *at = strstr(text, tail); at; at = strstr(at + 1, tail)) {
+        const char *start = at;
+        while (start > text && !strchr(" \t\n'\"():", start[-1]))
+            start--;
+        const char *name = start;
+        for (const char *c = start; c < at; c++)
+            if (*c == '/')
+                name = c + 1;
+        if (!prefixed && at - name > 3 && strncmp(name, "lib", 3) == 0)
+            name += 3;
+        if (at - name > (ptrdiff_t)n && strncmp(name, f->file, n) == 0 && name[n] == '.') {
+            f->file = td_arena_strndup(a, start, (size_t)(at - start));
+            f->file_name = base_name(f->file);
+            return;
+        }
+    }
+}
+
 void td_explain_extract(const char *text, struct td_explain_fields *f, struct td_arena *a)
 {
     const char *cuda_error = NULL;
@@ -1418,6 +1450,7 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
         take_field(text, i, f, &cuda_error, a);
     tidy_paths(f);
     dotnet_probe(text, f, a);
+    bare_name_tried(text, f, a);
     take_statuses(text, f, a);
     take_winmsg(text, f, a);
     take_win32(text, f, a);
