@@ -2218,6 +2218,14 @@ static void s2_o25_opened(void **state)
            "directory. (LoadError)\nCould not open library 'libzstd.so': libzstd.so: cannot open "
            "shared object file: No such file or directory",
            "missing_library", "libzstd.so", NULL);
+    /* dyld's list of the paths it tried for one library, its "Library not
+     * loaded:" line cut from the paste: the file is the one it looked for
+     * (a dependency), not the library the runtime asked for */
+    expect("System.DllNotFoundException: Unable to load shared library 'libSDL2_ttf.dylib' or one "
+           "of its dependencies.\n...\n  Reason: tried: '/opt/homebrew/opt/freetype/lib/"
+           "libfreetype.6.dylib' (no such file), '/usr/local/lib/libfreetype.6.dylib' (no such "
+           "file)",
+           "missing_library", "libfreetype.6.dylib", NULL);
     /* the rendezvous server's port held by another process: no kind of explain's */
     expect_unnamed("torch.distributed.DistNetworkError: The server socket has failed to listen on "
                    "any local network address. port: 29500, useIpv6: 0, code: -98, name: "

@@ -672,6 +672,11 @@ static const struct extractor extractors[] = {
     {"DLL "
      "?(\xe2\x80\x9c|'|\")([^'\"\n]+)(\xe2\x80\x9d|'|\")[^\n]*(HRESULT|\\(0x8007[0-9A-Fa-f]{4}\\))",
      2, F_FILE},
+    /* dyld's "Reason: tried: 'P' (no such file), ..." lists the paths it tried for one
+       library, each ending in the name it looked for; when the paste lost the line that named
+       it ("Library not loaded: X", "dlopen(X, N)"), the first path tried is the file -- the
+       library a runtime asked for may only need it */
+    {"tried: ([^'\n]*)'([^'\n]+)' \\(no such file", 2, F_FILE},
     {"Module use of ([^ \t\n]+) conflicts", 1, F_FILE},
     {"PyInit_([A-Za-z0-9_]+)", 1, F_MODULE},
     /* CPython Python/dynload_win.c (3.8+): "DLL load failed while importing %U: %s"; a
