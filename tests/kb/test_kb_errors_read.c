@@ -2226,6 +2226,11 @@ static void s2_o25_opened(void **state)
            "libfreetype.6.dylib' (no such file), '/usr/local/lib/libfreetype.6.dylib' (no such "
            "file)",
            "missing_library", "libfreetype.6.dylib", NULL);
+    /* JNA's own words when its resource path has no file of the library
+     * (Native.extractFromResourcePath): the path names the platform's file */
+    expect("Unable to load library \n'MyScanner': Can't obtain InputStream for "
+           "win32-x86-64/MyScanner.dll",
+           "missing_library", "MyScanner.dll", NULL);
     /* the rendezvous server's port held by another process: no kind of explain's */
     expect_unnamed("torch.distributed.DistNetworkError: The server socket has failed to listen on "
                    "any local network address. port: 29500, useIpv6: 0, code: -98, name: "
