@@ -2231,6 +2231,14 @@ static void s2_o25_opened(void **state)
     expect("Unable to load library \n'MyScanner': Can't obtain InputStream for "
            "win32-x86-64/MyScanner.dll",
            "missing_library", "MyScanner.dll", NULL);
+    /* ctypes.util.find_library found no file of the name and returned None,
+     * which the load then refused: the file is the platform's file of the
+     * name find_library looked for (X.dll on Windows) */
+    expect("  File \"C:\\py\\lib\\site-packages\\pyzbar\\zbar_library.py\", line 20, in "
+           "load\n    lib = ctypes.cdll.LoadLibrary(find_library('zbar'))\n  File "
+           "\"C:\\py\\lib\\ctypes\\__init__.py\", line 452, in LoadLibrary\n    return "
+           "self._dlltype(name)\nTypeError: LoadLibrary() argument 1 must be str, not None",
+           "missing_library", "zbar.dll", NULL);
     /* the rendezvous server's port held by another process: no kind of explain's */
     expect_unnamed("torch.distributed.DistNetworkError: The server socket has failed to listen on "
                    "any local network address. port: 29500, useIpv6: 0, code: -98, name: "
