@@ -2239,6 +2239,16 @@ static void s2_o25_opened(void **state)
            "\"C:\\py\\lib\\ctypes\\__init__.py\", line 452, in LoadLibrary\n    return "
            "self._dlltype(name)\nTypeError: LoadLibrary() argument 1 must be str, not None",
            "missing_library", "zbar.dll", NULL);
+    /* Mono's DllNotFoundException (Unity's player) carries the DllImport's
+     * name alone */
+    expect(
+        "DllNotFoundException: e_sqlite3\n  at SQLitePCL.SQLite3Provider_e_sqlite3.NativeMethods."
+        "sqlite3_libversion_number () [0x00000] in <00000000000000000000000000000000>:0",
+        "missing_library", "e_sqlite3", NULL);
+    /* ... which a text that shows its platform makes that platform's file */
+    expect("DllNotFoundException: e_sqlite3\n  at Game.Db.Open () [0x00000] in "
+           "C:\\Users\\me\\Game\\Assets\\Scripts\\Db.cs:12",
+           "missing_library", "e_sqlite3.dll", NULL);
     /* the rendezvous server's port held by another process: no kind of explain's */
     expect_unnamed("torch.distributed.DistNetworkError: The server socket has failed to listen on "
                    "any local network address. port: 29500, useIpv6: 0, code: -98, name: "
