@@ -2218,6 +2218,20 @@ static void s2_o25_opened(void **state)
            "directory. (LoadError)\nCould not open library 'libzstd.so': libzstd.so: cannot open "
            "shared object file: No such file or directory",
            "missing_library", "libzstd.so", NULL);
+    /* .NET 6+ lists every name its probing tried, X.so before libX.so: the
+     * try in the form of the platform's file is the file */
+    expect("System.DllNotFoundException: Unable to load shared library 'SkiaSharp' or one of its "
+           "dependencies. In order to help diagnose loading problems, consider setting the "
+           "LD_DEBUG environment variable: \n/app/SkiaSharp.so: cannot open shared object file: "
+           "No such file or directory\n/app/libSkiaSharp.so: cannot open shared object file: No "
+           "such file or directory\n/app/SkiaSharp: cannot open shared object file: No such file "
+           "or directory",
+           "missing_library", "libSkiaSharp.so", NULL);
+    /* the same on macOS, dyld's "dlopen(NAME, MODE)" for each try */
+    expect("Could not open library 'vips.42': dlopen(vips.42, 0x0005): tried: 'vips.42' (no such "
+           "file). (LoadError)\nCould not open library 'libvips.42.dylib': "
+           "dlopen(libvips.42.dylib, 0x0005): tried: 'libvips.42.dylib' (no such file)",
+           "missing_library", "libvips.42.dylib", NULL);
     /* dyld's list of the paths it tried for one library, its "Library not
      * loaded:" line cut from the paste: the file is the one it looked for
      * (a dependency), not the library the runtime asked for */

@@ -1439,6 +1439,11 @@ static void from_raiser(struct td_explain *x)
     l->form = p->raiser;
     l->kind = reason_kind && is(p->operation, "load") ? reason_kind : p->raiser_kind;
     l->library = p->raiser_library;
+    /* a system loader's row reads the first name tried ("dlopen(vips.42,
+     * ...)"); a later try in the form of the platform's file of it is the
+     * file looked for (the fields' reading, errors_fields.c) */
+    if (x->fields.file_name && td_explain_formed_try_of(x->fields.file_name, l->library))
+        l->library = x->fields.file_name;
     for (size_t i = 0; l->library && i < p->n_files; i++)
         if (strcmp(p->files[i].name, l->library) == 0)
             l->file = p->files[i].path;

@@ -1416,32 +1416,90 @@ static void dotnet_probe(const char *text, struct td_explain_fields *f, struct t
         f->file = td_arena_strndup(a, want, w);
 }
 
-/* glibc's dlerror() for a name it found no file of is "NAME: cannot open
- * shared object file" (elf/dl-load.c, _dl_map_object), one line per name a
- * runtime tries. Ruby FFI's ffi_lib tries the logical name as given, then
- * the platform's file of it (FFI::Platform::LIBPREFIX and LIBSUFFIX: "zstd",
- * then "libzstd.so"): when F's file is such a bare name (no suffix, no
- * folder), the first later try that is a file of it is the file the loader
- * looked for. */
-static void bare_name_tried(const char *text, struct td_explain_fields *f, struct td_arena *a)
+/* The length of NAME's stem: after a "lib" prefix (*SKIP), up to a library
+ * suffix (".so", ".so.N", ".dylib"); *FORMED whether NAME had both, the form
+ * of a library's file on Linux and macOS. */
+static size_t try_stem(const char *name, size_t n, size_t *skip, bool *formed)
 {
-    static const char tail[] = ": cannot open shared object file";
-    if (!f->file || strpbrk(f->file, "./\\"))
+    *skip = n > 3 && strncmp(name, "lib", 3) == 0 ? 3 : 0;
+    size_t end = n;
+    for (size_t i = *skip; i + 3 <= n; i++) {
+        if (strncmp(name + i, ".so", 3) == 0 && (i + 3 == n || name[i + 3] == '.')) {
+            end = i;
+            break;
+        }
+        if (i + 6 == n && strncmp(name + i, ".dylib", 6) == 0) {
+            end = i;
+            break;
+        }
+    }
+    *formed = *skip && end < n;
+    return end - *skip;
+}
+
+bool td_explain_formed_try_of(const char *file, const char *name)
+{
+    size_t fskip, nskip;
+    bool fformed, nformed;
+    if (!file || !name)
+        return false;
+    size_t fstem = try_stem(file, strlen(file), &fskip, &fformed);
+    size_t nstem = try_stem(name, strlen(name), &nskip, &nformed);
+    return fformed && !nformed && fstem && fstem == nstem &&
+           strncmp(file + fskip, name + nskip, fstem) == 0;
+}
+
+/* The next name a system loader's message says it tried in TEXT from *AT on
+ * -- glibc's "NAME: cannot open shared object file" (elf/dl-load.c), dyld's
+ * "dlopen(NAME, MODE)" -- as its start and length, *AT moved past it; false
+ * when there is none. */
+static bool next_try(const char **at, const char **name, size_t *n)
+{
+    static const char glibc[] = ": cannot open shared object file", dyld[] = "dlopen(";
+    const char *g = strstr(*at, glibc), *d = strstr(*at, dyld);
+    if (!g && !d)
+        return false;
+    if (g && (!d || g < d)) {
+        const char *s = g;
+        while (s > *at && !strchr(" \t\n'\"():", s[-1]))
+            s--;
+        *name = s, *n = (size_t)(g - s), *at = g + 1;
+    } else {
+        const char *s = d + sizeof dyld - 1;
+        *name = s, *n = strcspn(s, ",)\n"), *at = s;
+    }
+    return true;
+}
+
+/* A runtime tries a logical name by several names, and the system loader
+ * prints one line per try: Ruby FFI's ffi_lib the name as given, then the
+ * platform's file of it (FFI::Platform::LIBPREFIX and LIBSUFFIX: "zstd", then
+ * "libzstd.so"), .NET's probing X.so before libX.so (NativeLibrary's
+ * LibraryNameVariation). When F's file is the first of those tries and not
+ * in the form of a library's file (lib and a suffix), the first later try of
+ * the same name that is is the file looked for. */
+static void platform_try(const char *text, struct td_explain_fields *f, struct td_arena *a)
+{
+    if (!f->file_name || strpbrk(f->file_name, "\\"))
         return;
-    size_t n = strlen(f->file);
-    bool prefixed = strncmp(f->file, "lib", 3) == 0;
-    for (const char *at = strstr(text, tail); at; at = strstr(at + 1, tail)) {
-        const char *start = at;
-        while (start > text && !strchr(" \t\n'\"():", start[-1]))
-            start--;
-        const char *name = start;
-        for (const char *c = start; c < at; c++)
+    size_t skip, fn = strlen(f->file_name);
+    bool formed;
+    size_t stem = try_stem(f->file_name, fn, &skip, &formed);
+    const char *want = f->file_name + skip;
+    if (formed || !stem)
+        return;
+    const char *at = text, *name;
+    size_t n;
+    while (next_try(&at, &name, &n)) {
+        const char *base = name;
+        for (const char *c = name; c < name + n; c++)
             if (*c == '/')
-                name = c + 1;
-        if (!prefixed && at - name > 3 && strncmp(name, "lib", 3) == 0)
-            name += 3;
-        if (at - name > (ptrdiff_t)n && strncmp(name, f->file, n) == 0 && name[n] == '.') {
-            f->file = td_arena_strndup(a, start, (size_t)(at - start));
+                base = c + 1;
+        size_t bskip;
+        bool bformed;
+        size_t bstem = try_stem(base, (size_t)(name + n - base), &bskip, &bformed);
+        if (bformed && bstem == stem && strncmp(base + bskip, want, stem) == 0) {
+            f->file = td_arena_strndup(a, name, n);
             f->file_name = base_name(f->file);
             return;
         }
@@ -1455,7 +1513,7 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
         take_field(text, i, f, &cuda_error, a);
     tidy_paths(f);
     dotnet_probe(text, f, a);
-    bare_name_tried(text, f, a);
+    platform_try(text, f, a);
     take_statuses(text, f, a);
     take_winmsg(text, f, a);
     take_win32(text, f, a);
