@@ -1896,7 +1896,7 @@ static void r1_o17_opened(void **state)
 
 /* Set O19: .NET's DllNotFoundException in any display language names the DLL in quotes right
  * after the word "DLL", the Win32 code as an HRESULT on the same line; Chinese may drop the
- * space before "DLL". */
+ * space before "DLL". The name is the DllImport's: its file adds ".dll" (set O54). */
 static void o19_dotnet_dll_in_any_language(void **state)
 {
     (void)state;
@@ -1904,10 +1904,10 @@ static void o19_dotnet_dll_in_any_language(void **state)
            "puede encontrar el m\xc3\xb3"
            "dulo especificado. (Excepci\xc3\xb3n de HRESULT: "
            "0x8007007E)",
-           "missing_library", "foo_native", NULL);
+           "missing_library", "foo_native.dll", NULL);
     expect("System.DllNotFoundException: DLL \"foo_native\": Die angegebene Prozedur wurde "
            "nicht gefunden. (Ausnahme von HRESULT: 0x8007007F) kann nicht geladen werden.",
-           "missing_symbol", "foo_native", NULL);
+           "missing_symbol", "foo_native.dll", NULL);
     expect("System.DllNotFoundException: \xd0\x9d\xd0\xb5 \xd1\x83\xd0\xb4\xd0\xb0\xd0"
            "\xb5\xd1\x82\xd1\x81\xd1\x8f \xd0\xb7\xd0\xb0\xd0\xb3\xd1\x80\xd1\x83\xd0"
            "\xb7\xd0\xb8\xd1\x82\xd1\x8c DLL \"foo_native.dll\": \xd0\x9d\xd0\xb5 "
@@ -1920,7 +1920,7 @@ static void o19_dotnet_dll_in_any_language(void **state)
            "\xe6\x89\xbe\xe4\xb8\x8d\xe5\x88\xb0\xe6\x8c\x87\xe5\xae\x9a\xe7\x9a\x84"
            "\xe6\xa8\xa1\xe5\x9d\x97\xe3\x80\x82\n\xe5\xbc\x82\xe5\xb8\xb8\xe6\x9d\xa5"
            "\xe8\x87\xaaHRESULT:0x8007007E",
-           "missing_library", "Runtime", NULL);
+           "missing_library", "Runtime.dll", NULL);
     /* Python's "DLL load failed while importing X:" prints no code: the Italian 127 gives it */
     expect("ImportError: DLL load failed while importing _C: Impossibile trovare la procedura "
            "specificata.",
@@ -2263,6 +2263,15 @@ static void s2_o25_opened(void **state)
     expect("DllNotFoundException: e_sqlite3\n  at Game.Db.Open () [0x00000] in "
            "C:\\Users\\me\\Game\\Assets\\Scripts\\Db.cs:12",
            "missing_library", "e_sqlite3.dll", NULL);
+    /* .NET's Windows message names the DllImport's name, to which the
+     * probing and LoadLibrary add ".dll": that is the file */
+    expect(
+        "System.DllNotFoundException: Unable to load DLL 'blosc' or one of its dependencies: The "
+        "specified module could not be found. (0x8007007E)",
+        "missing_library", "blosc.dll", NULL);
+    expect("System.DllNotFoundException: 无法加载 DLL“Runtime.Native”: 找不到指定的模块。 "
+           "(异常来自 HRESULT:0x8007007E)。",
+           "missing_library", "Runtime.Native.dll", NULL);
     /* the rendezvous server's port held by another process: no kind of explain's */
     expect_unnamed("torch.distributed.DistNetworkError: The server socket has failed to listen on "
                    "any local network address. port: 29500, useIpv6: 0, code: -98, name: "

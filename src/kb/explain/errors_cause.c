@@ -1492,7 +1492,10 @@ static void tidy_library(struct td_explain *x)
         if (strcmp(l->library, n) == 0)
             return;
         size_t len = strlen(l->library);
-        if ((strncmp(l->library, n, k) == 0 && strchr(".:,;)'\"", l->library[k])) ||
+        /* a dotted name the text gave bare ("DLL 'Runtime.Native'") is no
+         * shortening of its file (Runtime.Native.dll) */
+        bool suffixed = strcasecmp(l->library + (len > k ? k : len), ".dll") == 0;
+        if ((strncmp(l->library, n, k) == 0 && strchr(".:,;)'\"", l->library[k]) && !suffixed) ||
             (len > k && strcmp(l->library + len - k, n) == 0 &&
              strchr(".'\"`", l->library[len - k - 1]))) {
             l->library = n; /* "...fbgemm.dll": a path shortened with dots */

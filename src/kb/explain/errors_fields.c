@@ -1506,6 +1506,37 @@ static void platform_try(const char *text, struct td_explain_fields *f, struct t
     }
 }
 
+/* .NET's DllNotFoundException on Windows ("Unable to load DLL 'X'", in any
+ * display language the name quoted right after the word DLL) names the
+ * DllImport's name; its probing tries X.dll first unless X ends in .dll or
+ * .exe (NativeLibrary's LibraryNameVariation.Windows), as LoadLibrary
+ * itself adds ".dll" to a bare name: that is the file. */
+static void dotnet_windows_name(const char *text, struct td_explain_fields *f, struct td_arena *a)
+{
+    static const char *const quotes[][2] = {
+        {"'", "'"}, {"\"", "\""}, {"\xe2\x80\x9c", "\xe2\x80\x9d"}};
+    if (!f->file || strpbrk(f->file, "/\\"))
+        return;
+    size_t n = strlen(f->file);
+    if (n > 4 &&
+        (strcasecmp(f->file + n - 4, ".dll") == 0 || strcasecmp(f->file + n - 4, ".exe") == 0))
+        return;
+    for (size_t k = 0; k < sizeof quotes / sizeof quotes[0]; k++) {
+        char said[300];
+        for (int blank = 0; blank < 2; blank++) {
+            snprintf(said, sizeof said, "DLL%s%s%s%s", blank ? " " : "", quotes[k][0], f->file,
+                     quotes[k][1]);
+            if (n < 256 && strstr(text, said)) {
+                char name[300];
+                snprintf(name, sizeof name, "%s.dll", f->file);
+                f->file = td_arena_strdup(a, name);
+                f->file_name = base_name(f->file);
+                return;
+            }
+        }
+    }
+}
+
 void td_explain_extract(const char *text, struct td_explain_fields *f, struct td_arena *a)
 {
     const char *cuda_error = NULL;
@@ -1514,6 +1545,7 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
     tidy_paths(f);
     dotnet_probe(text, f, a);
     platform_try(text, f, a);
+    dotnet_windows_name(text, f, a);
     take_statuses(text, f, a);
     take_winmsg(text, f, a);
     take_win32(text, f, a);
