@@ -2211,6 +2211,17 @@ static void s2_o25_opened(void **state)
            "LD_DEBUG environment variable: libSkiaSharp.so: cannot open shared object file: No "
            "such file or directory",
            "missing_library", "libSkiaSharp.so", NULL);
+    /* a versioned name the probing gave the suffix again: the name asked for */
+    expect("System.DllNotFoundException: Unable to load shared library 'libtdjson.so.1' or one of "
+           "its dependencies. In order to help diagnose loading problems, consider setting the "
+           "LD_DEBUG environment variable: liblibtdjson.so.1.so: cannot open shared object file: "
+           "No such file or directory",
+           "missing_library", "libtdjson.so.1", NULL);
+    expect("System.DllNotFoundException: Unable to load shared library 'tdjson.so.1' or one of "
+           "its dependencies. In order to help diagnose loading problems, consider setting the "
+           "LD_DEBUG environment variable: libtdjson.so.1.so: cannot open shared object file: "
+           "No such file or directory",
+           "missing_library", "tdjson.so.1", NULL);
     /* a runtime that hands dlopen the bare name first, then the platform's
      * file of it (Ruby FFI: X, then libX.so): the loader's first line names
      * the bare name as passed, a later one the file looked for */

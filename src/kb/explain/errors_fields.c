@@ -1373,10 +1373,12 @@ static bool prefixed_probe(const char *name, const char *want, size_t w)
     return false;
 }
 
-/* Whether WANT (W bytes), the name a DllImport asked for, already is what
- * .NET's probing adds to it: a "lib" prefix or the platform's suffix
- * (NativeLibrary's LibraryNameVariation adds both only to a name without
- * them, but tries the name with each added as well). */
+/* Whether WANT (W bytes), the name a DllImport asked for, already has what
+ * .NET's probing adds to a name: the "lib" prefix or a shared library's
+ * suffix, ".so" or ".dylib" at its end or ".so." inside it (a versioned
+ * name, nativedep.so.6); the probing adds them again all the same
+ * (learn.microsoft.com/dotnet/standard/native-interop/native-library-loading,
+ * "Library name variations": libnativedep.so.6.so). */
 static bool probe_doubles(const char *want, size_t w)
 {
     static const char *const suffixes[] = {".so", ".dylib"};
@@ -1387,6 +1389,9 @@ static bool probe_doubles(const char *want, size_t w)
         if (w > s && strncmp(want + w - s, suffixes[k], s) == 0)
             return true;
     }
+    for (size_t i = 0; i + 4 <= w; i++)
+        if (strncmp(want + i, ".so.", 4) == 0)
+            return true;
     return false;
 }
 
