@@ -383,6 +383,11 @@
 # native library failed to load, the file unnamed (docs/explain.md
 # "Session 21: set O39"):
 #   tests/cmd/explain_fresh_o39.json -- O39: open, worked on.
+# An OPEN development set O54 (session 24), 7 Linux, 7 macOS and 6 Windows
+# texts where a runtime (.NET, JNA, Java, Ruby FFI, ctypes, koffi, Mono) asks
+# for a library by a logical name and the system loader looks for another
+# file (docs/explain.md "Set O54"):
+#   tests/cmd/explain_fresh_o54.json -- O54: open, worked on.
 # An OPEN development set O38 (session 21), 20 texts (12 Windows, 4 Linux, 4
 # macOS) from 20 Python packages that load their own native library with
 # ctypes or cffi and failed to (docs/explain.md "Session 21: set O38"):
@@ -478,7 +483,7 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          "v3"), ("o40",), ("o39",), ("o38",), ("o41",), ("o43",), ("o42",),
          ("w1", "w2", "w3"), ("o45",), ("o44",), ("o46",),
          ("x1", "x2", "x3"), ("o47",), ("o48",), ("o49",), ("o51",),
-         ("o50",), ("y1", "y2", "y3")]
+         ("o50",), ("y1", "y2", "y3"), ("o54",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:
