@@ -2186,13 +2186,19 @@ static void s2_o25_opened(void **state)
     /* a driver error whose name printed as (null): only the stub leaves it unset */
     expect("CUDA Error: (null) /src/plugin/fmha/fused_multihead_attention_v2.h 641", "stub_library",
            "libcuda.so", NULL);
-    /* .NET's probing put "lib" before a name that had it: the name asked for;
-     * a dependency the loader names is the file missing */
+    /* .NET's probing put "lib" before a name that had it: the name asked
+     * for, made the platform's file (LD_DEBUG: Linux's suffix); a dependency
+     * the loader names is the file missing */
     expect("System.DllNotFoundException: Unable to load shared library 'libgdiplus' or one of its "
            "dependencies. In order to help diagnose loading problems, consider setting the "
            "LD_DEBUG environment variable: liblibgdiplus: cannot open shared object file: No "
            "such file or directory",
-           "missing_library", "libgdiplus", NULL);
+           "missing_library", "libgdiplus.so", NULL);
+    expect("Unhandled exception. System.DllNotFoundException: Unable to load shared library "
+           "'libdl' or one of its dependencies. In order to help diagnose loading problems, "
+           "consider setting the DYLD_PRINT_LIBRARIES environment variable: dlopen(liblibdl, "
+           "0x0001): tried: 'liblibdl' (no such file)",
+           "missing_library", "libdl.dylib", NULL);
     expect("System.DllNotFoundException: Unable to load shared library 'libSkiaSharp' or one of "
            "its dependencies. In order to help diagnose loading problems, consider setting the "
            "LD_DEBUG environment variable: libfontconfig.so.1: cannot open shared object file: "

@@ -1373,6 +1373,19 @@ static bool prefixed_probe(const char *name, const char *want, size_t w)
     return false;
 }
 
+/* Whether NAME (N bytes) ends in a shared library's suffix: ".so", ".so.N"
+ * (".so." inside it) or ".dylib". */
+static bool library_suffixed(const char *name, size_t n)
+{
+    if ((n > 3 && strncmp(name + n - 3, ".so", 3) == 0) ||
+        (n > 6 && strncmp(name + n - 6, ".dylib", 6) == 0))
+        return true;
+    for (size_t i = 0; i + 4 <= n; i++)
+        if (strncmp(name + i, ".so.", 4) == 0)
+            return true;
+    return false;
+}
+
 /* Whether WANT (W bytes), the name a DllImport asked for, already has what
  * .NET's probing adds to a name: the "lib" prefix or a shared library's
  * suffix, ".so" or ".dylib" at its end or ".so." inside it (a versioned
@@ -1381,18 +1394,7 @@ static bool prefixed_probe(const char *name, const char *want, size_t w)
  * "Library name variations": libnativedep.so.6.so). */
 static bool probe_doubles(const char *want, size_t w)
 {
-    static const char *const suffixes[] = {".so", ".dylib"};
-    if (w > 3 && strncmp(want, "lib", 3) == 0)
-        return true;
-    for (size_t k = 0; k < sizeof suffixes / sizeof *suffixes; k++) {
-        size_t s = strlen(suffixes[k]);
-        if (w > s && strncmp(want + w - s, suffixes[k], s) == 0)
-            return true;
-    }
-    for (size_t i = 0; i + 4 <= w; i++)
-        if (strncmp(want + i, ".so.", 4) == 0)
-            return true;
-    return false;
+    return (w > 3 && strncmp(want, "lib", 3) == 0) || library_suffixed(want, w);
 }
 
 /* .NET on Linux and macOS (Strings.resx DllNotFound_Linux, DllNotFound_Mac:
@@ -1417,8 +1419,19 @@ static void dotnet_probe(const char *text, struct td_explain_fields *f, struct t
     for (const char *c = f->file; *c; c++)
         if (*c == '/' || *c == '\\')
             base = c + 1;
-    if (w && want[w] == '\'' && prefixed_probe(base, want, w) && probe_doubles(want, w))
-        f->file = td_arena_strndup(a, want, w);
+    if (!w || want[w] != '\'' || !prefixed_probe(base, want, w) || !probe_doubles(want, w))
+        return;
+    /* the name asked for, made the platform's file when it has no suffix:
+     * the message's variable says which platform (DllNotFound_Linux names
+     * LD_DEBUG, DllNotFound_Mac DYLD_PRINT_LIBRARIES) */
+    const char *suffix = strstr(text, "DYLD_PRINT_LIBRARIES") ? ".dylib"
+                         : strstr(text, "LD_DEBUG")           ? ".so"
+                                                              : "";
+    if (library_suffixed(want, w))
+        suffix = "";
+    char name[300];
+    snprintf(name, sizeof name, "%.*s%s", (int)(w < 256 ? w : 256), want, suffix);
+    f->file = td_arena_strdup(a, name);
 }
 
 /* The length of NAME's stem: after a "lib" prefix (*SKIP), up to a library
