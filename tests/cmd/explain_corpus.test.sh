@@ -429,6 +429,12 @@
 #                                     whose message is in another language,
 #                                     open from the start (docs/explain.md
 #                                     "Set O50"): held to 19/20;
+#   tests/cmd/explain_fresh_o54.json -- O54 (session 24), 20 texts where a
+#                                     runtime asks for a library by a
+#                                     logical name and the loader looks for
+#                                     another file, open from the start
+#                                     (docs/explain.md "Set O54"): held to
+#                                     20/20;
 #   tests/cmd/explain_fresh_o38.json -- O38 (session 21), 12 Windows, 4 Linux
 #                                     and 4 macOS texts from 20 Python
 #                                     packages that load their own native
@@ -1021,7 +1027,15 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # loader dialog is in another language; 17/20 at its first look, 19/20
         # after (a CJK message retyped with a character left out; the Chinese
         # entry-point dialog without its DLL) (docs/explain.md "Set O50")
-        fresh("explain_fresh_o50.json", 20, need=0.95)]
+        fresh("explain_fresh_o50.json", 20, need=0.95),
+        # O54 (session 24): open, 20 texts where a runtime asks for a library
+        # by a logical name (.NET's DllImport, JNA, Ruby FFI, ctypes, Mono) and
+        # the system loader looks for another file; 14/20 at its first look,
+        # 20/20 after (the name the loader printed over the runtime's, the
+        # try in the form of the platform's file, dyld's tried list, JNA's
+        # resource path, find_library's None, Mono's bare name)
+        # (docs/explain.md "Set O54")
+        fresh("explain_fresh_o54.json", 20, need=1.0)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

@@ -383,6 +383,11 @@
 # native library failed to load, the file unnamed (docs/explain.md
 # "Session 21: set O39"):
 #   tests/cmd/explain_fresh_o39.json -- O39: open, worked on.
+# An OPEN development set O54 (session 24), 7 Linux, 7 macOS and 6 Windows
+# texts where a runtime (.NET, JNA, Java, Ruby FFI, ctypes, koffi, Mono) asks
+# for a library by a logical name and the system loader looks for another
+# file (docs/explain.md "Set O54"):
+#   tests/cmd/explain_fresh_o54.json -- O54: open, worked on.
 # An OPEN development set O38 (session 21), 20 texts (12 Windows, 4 Linux, 4
 # macOS) from 20 Python packages that load their own native library with
 # ctypes or cffi and failed to (docs/explain.md "Session 21: set O38"):
@@ -409,7 +414,7 @@
 # expected kinds and its library (or, for a symbol missing from an unnamed
 # library, its needed_by) the expected file.
 # Prints "N passed, N failed" per set and per platform, and the misses of A,
-# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22, O23, O17, S, O24-O32, U, O36, O33, O35, O34, O37, V, O40, O39, O38, O41, O43, O42, W, O45, O44, O46, X, O47, O48, O49, O51, O50 and Y. The thresholds (90% of each set explain_corpus.test.sh holds
+# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22, O23, O17, S, O24-O32, U, O36, O33, O35, O34, O37, V, O40, O39, O38, O41, O43, O42, W, O45, O44, O46, X, O47, O48, O49, O51, O50, Y and O54. The thresholds (90% of each set explain_corpus.test.sh holds
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
@@ -478,7 +483,7 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          "v3"), ("o40",), ("o39",), ("o38",), ("o41",), ("o43",), ("o42",),
          ("w1", "w2", "w3"), ("o45",), ("o44",), ("o46",),
          ("x1", "x2", "x3"), ("o47",), ("o48",), ("o49",), ("o51",),
-         ("o50",), ("y1", "y2", "y3")]
+         ("o50",), ("y1", "y2", "y3"), ("o54",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:

@@ -1917,7 +1917,7 @@ static void r1_o17_opened(void **state)
 
 /* Set O19: .NET's DllNotFoundException in any display language names the DLL in quotes right
  * after the word "DLL", the Win32 code as an HRESULT on the same line; Chinese may drop the
- * space before "DLL". */
+ * space before "DLL". The name is the DllImport's: its file adds ".dll" (set O54). */
 static void o19_dotnet_dll_in_any_language(void **state)
 {
     (void)state;
@@ -1925,10 +1925,10 @@ static void o19_dotnet_dll_in_any_language(void **state)
            "puede encontrar el m\xc3\xb3"
            "dulo especificado. (Excepci\xc3\xb3n de HRESULT: "
            "0x8007007E)",
-           "missing_library", "foo_native", NULL);
+           "missing_library", "foo_native.dll", NULL);
     expect("System.DllNotFoundException: DLL \"foo_native\": Die angegebene Prozedur wurde "
            "nicht gefunden. (Ausnahme von HRESULT: 0x8007007F) kann nicht geladen werden.",
-           "missing_symbol", "foo_native", NULL);
+           "missing_symbol", "foo_native.dll", NULL);
     expect("System.DllNotFoundException: \xd0\x9d\xd0\xb5 \xd1\x83\xd0\xb4\xd0\xb0\xd0"
            "\xb5\xd1\x82\xd1\x81\xd1\x8f \xd0\xb7\xd0\xb0\xd0\xb3\xd1\x80\xd1\x83\xd0"
            "\xb7\xd0\xb8\xd1\x82\xd1\x8c DLL \"foo_native.dll\": \xd0\x9d\xd0\xb5 "
@@ -1941,7 +1941,7 @@ static void o19_dotnet_dll_in_any_language(void **state)
            "\xe6\x89\xbe\xe4\xb8\x8d\xe5\x88\xb0\xe6\x8c\x87\xe5\xae\x9a\xe7\x9a\x84"
            "\xe6\xa8\xa1\xe5\x9d\x97\xe3\x80\x82\n\xe5\xbc\x82\xe5\xb8\xb8\xe6\x9d\xa5"
            "\xe8\x87\xaaHRESULT:0x8007007E",
-           "missing_library", "Runtime", NULL);
+           "missing_library", "Runtime.dll", NULL);
     /* Python's "DLL load failed while importing X:" prints no code: the Italian 127 gives it */
     expect("ImportError: DLL load failed while importing _C: Impossibile trovare la procedura "
            "specificata.",
@@ -2207,18 +2207,109 @@ static void s2_o25_opened(void **state)
     /* a driver error whose name printed as (null): only the stub leaves it unset */
     expect("CUDA Error: (null) /src/plugin/fmha/fused_multihead_attention_v2.h 641", "stub_library",
            "libcuda.so", NULL);
-    /* .NET's probing put "lib" before a name that had it: the name asked for;
-     * a dependency the loader names is the file missing */
+    /* .NET's probing put "lib" before a name that had it: the name asked
+     * for, made the platform's file (LD_DEBUG: Linux's suffix); a dependency
+     * the loader names is the file missing */
     expect("System.DllNotFoundException: Unable to load shared library 'libgdiplus' or one of its "
            "dependencies. In order to help diagnose loading problems, consider setting the "
            "LD_DEBUG environment variable: liblibgdiplus: cannot open shared object file: No "
            "such file or directory",
-           "missing_library", "libgdiplus", NULL);
+           "missing_library", "libgdiplus.so", NULL);
+    expect("Unhandled exception. System.DllNotFoundException: Unable to load shared library "
+           "'libdl' or one of its dependencies. In order to help diagnose loading problems, "
+           "consider setting the DYLD_PRINT_LIBRARIES environment variable: dlopen(liblibdl, "
+           "0x0001): tried: 'liblibdl' (no such file)",
+           "missing_library", "libdl.dylib", NULL);
     expect("System.DllNotFoundException: Unable to load shared library 'libSkiaSharp' or one of "
            "its dependencies. In order to help diagnose loading problems, consider setting the "
            "LD_DEBUG environment variable: libfontconfig.so.1: cannot open shared object file: "
            "No such file or directory",
            "missing_library", "libfontconfig.so.1", NULL);
+    /* a logical name .NET made the platform's file of ("gdiplus" -> libgdiplus,
+     * libgdiplus.so): the name the loader itself printed is the file, not
+     * the runtime's logical name */
+    expect("System.DllNotFoundException: Unable to load shared library 'gdiplus' or one of its "
+           "dependencies. In order to help diagnose loading problems, consider setting the "
+           "LD_DEBUG environment variable: libgdiplus: cannot open shared object file: No such "
+           "file or directory",
+           "missing_library", "libgdiplus", NULL);
+    expect("System.DllNotFoundException: Unable to load shared library 'SkiaSharp' or one of its "
+           "dependencies. In order to help diagnose loading problems, consider setting the "
+           "LD_DEBUG environment variable: libSkiaSharp.so: cannot open shared object file: No "
+           "such file or directory",
+           "missing_library", "libSkiaSharp.so", NULL);
+    /* a versioned name the probing gave the suffix again: the name asked for */
+    expect("System.DllNotFoundException: Unable to load shared library 'libtdjson.so.1' or one of "
+           "its dependencies. In order to help diagnose loading problems, consider setting the "
+           "LD_DEBUG environment variable: liblibtdjson.so.1.so: cannot open shared object file: "
+           "No such file or directory",
+           "missing_library", "libtdjson.so.1", NULL);
+    expect("System.DllNotFoundException: Unable to load shared library 'tdjson.so.1' or one of "
+           "its dependencies. In order to help diagnose loading problems, consider setting the "
+           "LD_DEBUG environment variable: libtdjson.so.1.so: cannot open shared object file: "
+           "No such file or directory",
+           "missing_library", "tdjson.so.1", NULL);
+    /* a runtime that hands dlopen the bare name first, then the platform's
+     * file of it (Ruby FFI: X, then libX.so): the loader's first line names
+     * the bare name as passed, a later one the file looked for */
+    expect("Could not open library 'zstd': zstd: cannot open shared object file: No such file or "
+           "directory. (LoadError)\nCould not open library 'libzstd.so': libzstd.so: cannot open "
+           "shared object file: No such file or directory",
+           "missing_library", "libzstd.so", NULL);
+    /* .NET 6+ lists every name its probing tried, X.so before libX.so: the
+     * try in the form of the platform's file is the file */
+    expect("System.DllNotFoundException: Unable to load shared library 'SkiaSharp' or one of its "
+           "dependencies. In order to help diagnose loading problems, consider setting the "
+           "LD_DEBUG environment variable: \n/app/SkiaSharp.so: cannot open shared object file: "
+           "No such file or directory\n/app/libSkiaSharp.so: cannot open shared object file: No "
+           "such file or directory\n/app/SkiaSharp: cannot open shared object file: No such file "
+           "or directory",
+           "missing_library", "libSkiaSharp.so", NULL);
+    /* the same on macOS, dyld's "dlopen(NAME, MODE)" for each try */
+    expect("Could not open library 'vips.42': dlopen(vips.42, 0x0005): tried: 'vips.42' (no such "
+           "file). (LoadError)\nCould not open library 'libvips.42.dylib': "
+           "dlopen(libvips.42.dylib, 0x0005): tried: 'libvips.42.dylib' (no such file)",
+           "missing_library", "libvips.42.dylib", NULL);
+    /* dyld's list of the paths it tried for one library, its "Library not
+     * loaded:" line cut from the paste: the file is the one it looked for
+     * (a dependency), not the library the runtime asked for */
+    expect("System.DllNotFoundException: Unable to load shared library 'libSDL2_ttf.dylib' or one "
+           "of its dependencies.\n...\n  Reason: tried: '/opt/homebrew/opt/freetype/lib/"
+           "libfreetype.6.dylib' (no such file), '/usr/local/lib/libfreetype.6.dylib' (no such "
+           "file)",
+           "missing_library", "libfreetype.6.dylib", NULL);
+    /* JNA's own words when its resource path has no file of the library
+     * (Native.extractFromResourcePath): the path names the platform's file */
+    expect("Unable to load library \n'MyScanner': Can't obtain InputStream for "
+           "win32-x86-64/MyScanner.dll",
+           "missing_library", "MyScanner.dll", NULL);
+    /* ctypes.util.find_library found no file of the name and returned None,
+     * which the load then refused: the file is the platform's file of the
+     * name find_library looked for (X.dll on Windows) */
+    expect("  File \"C:\\py\\lib\\site-packages\\pyzbar\\zbar_library.py\", line 20, in "
+           "load\n    lib = ctypes.cdll.LoadLibrary(find_library('zbar'))\n  File "
+           "\"C:\\py\\lib\\ctypes\\__init__.py\", line 452, in LoadLibrary\n    return "
+           "self._dlltype(name)\nTypeError: LoadLibrary() argument 1 must be str, not None",
+           "missing_library", "zbar.dll", NULL);
+    /* Mono's DllNotFoundException (Unity's player) carries the DllImport's
+     * name alone */
+    expect(
+        "DllNotFoundException: e_sqlite3\n  at SQLitePCL.SQLite3Provider_e_sqlite3.NativeMethods."
+        "sqlite3_libversion_number () [0x00000] in <00000000000000000000000000000000>:0",
+        "missing_library", "e_sqlite3", NULL);
+    /* ... which a text that shows its platform makes that platform's file */
+    expect("DllNotFoundException: e_sqlite3\n  at Game.Db.Open () [0x00000] in "
+           "C:\\Users\\me\\Game\\Assets\\Scripts\\Db.cs:12",
+           "missing_library", "e_sqlite3.dll", NULL);
+    /* .NET's Windows message names the DllImport's name, to which the
+     * probing and LoadLibrary add ".dll": that is the file */
+    expect(
+        "System.DllNotFoundException: Unable to load DLL 'blosc' or one of its dependencies: The "
+        "specified module could not be found. (0x8007007E)",
+        "missing_library", "blosc.dll", NULL);
+    expect("System.DllNotFoundException: 无法加载 DLL“Runtime.Native”: 找不到指定的模块。 "
+           "(异常来自 HRESULT:0x8007007E)。",
+           "missing_library", "Runtime.Native.dll", NULL);
     /* the rendezvous server's port held by another process: no kind of explain's */
     expect_unnamed("torch.distributed.DistNetworkError: The server socket has failed to listen on "
                    "any local network address. port: 29500, useIpv6: 0, code: -98, name: "

@@ -1495,6 +1495,11 @@ static void from_raiser(struct td_explain *x)
     l->form = p->raiser;
     l->kind = reason_kind && is(p->operation, "load") ? reason_kind : p->raiser_kind;
     l->library = p->raiser_library;
+    /* a system loader's row reads the first name tried ("dlopen(vips.42,
+     * ...)"); a later try in the form of the platform's file of it is the
+     * file looked for (the fields' reading, errors_fields.c) */
+    if (x->fields.file_name && td_explain_formed_try_of(x->fields.file_name, l->library))
+        l->library = x->fields.file_name;
     for (size_t i = 0; l->library && i < p->n_files; i++)
         if (strcmp(p->files[i].name, l->library) == 0)
             l->file = p->files[i].path;
@@ -1543,7 +1548,10 @@ static void tidy_library(struct td_explain *x)
         if (strcmp(l->library, n) == 0)
             return;
         size_t len = strlen(l->library);
-        if ((strncmp(l->library, n, k) == 0 && strchr(".:,;)'\"", l->library[k])) ||
+        /* a dotted name the text gave bare ("DLL 'Runtime.Native'") is no
+         * shortening of its file (Runtime.Native.dll) */
+        bool suffixed = strcasecmp(l->library + (len > k ? k : len), ".dll") == 0;
+        if ((strncmp(l->library, n, k) == 0 && strchr(".:,;)'\"", l->library[k]) && !suffixed) ||
             (len > k && strcmp(l->library + len - k, n) == 0 &&
              strchr(".'\"`", l->library[len - k - 1]))) {
             l->library = n; /* "...fbgemm.dll": a path shortened with dots */

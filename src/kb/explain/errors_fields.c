@@ -689,6 +689,11 @@ static const struct extractor extractors[] = {
     {"DLL "
      "?(\xe2\x80\x9c|'|\")([^'\"\n]+)(\xe2\x80\x9d|'|\")[^\n]*(HRESULT|\\(0x8007[0-9A-Fa-f]{4}\\))",
      2, F_FILE},
+    /* dyld's "Reason: tried: 'P' (no such file), ..." lists the paths it tried for one
+       library, each ending in the name it looked for; when the paste lost the line that named
+       it ("Library not loaded: X", "dlopen(X, N)"), the first path tried is the file -- the
+       library a runtime asked for may only need it */
+    {"tried: ([^'\n]*)'([^'\n]+)' \\(no such file", 2, F_FILE},
     {"Module use of ([^ \t\n]+) conflicts", 1, F_FILE},
     {"PyInit_([A-Za-z0-9_]+)", 1, F_MODULE},
     /* CPython Python/dynload_win.c (3.8+): "DLL load failed while importing %U: %s"; a
@@ -1385,15 +1390,40 @@ static bool prefixed_probe(const char *name, const char *want, size_t w)
     return false;
 }
 
+/* Whether NAME (N bytes) ends in a shared library's suffix: ".so", ".so.N"
+ * (".so." inside it) or ".dylib". */
+static bool library_suffixed(const char *name, size_t n)
+{
+    if ((n > 3 && strncmp(name + n - 3, ".so", 3) == 0) ||
+        (n > 6 && strncmp(name + n - 6, ".dylib", 6) == 0))
+        return true;
+    for (size_t i = 0; i + 4 <= n; i++)
+        if (strncmp(name + i, ".so.", 4) == 0)
+            return true;
+    return false;
+}
+
+/* Whether WANT (W bytes), the name a DllImport asked for, already has what
+ * .NET's probing adds to a name: the "lib" prefix or a shared library's
+ * suffix, ".so" or ".dylib" at its end or ".so." inside it (a versioned
+ * name, nativedep.so.6); the probing adds them again all the same
+ * (learn.microsoft.com/dotnet/standard/native-interop/native-library-loading,
+ * "Library name variations": libnativedep.so.6.so). */
+static bool probe_doubles(const char *want, size_t w)
+{
+    return (w > 3 && strncmp(want, "lib", 3) == 0) || library_suffixed(want, w);
+}
+
 /* .NET on Linux and macOS (Strings.resx DllNotFound_Linux, DllNotFound_Mac:
  * "Unable to load shared library '{0}' or one of its dependencies. In order to
  * help diagnose loading problems, consider setting the LD_DEBUG /
  * DYLD_PRINT_LIBRARIES environment variable: {1}", {1} the dlerror() of each
  * name tried): when the file the loader's message names is only one of the
- * names .NET's probing made of the one it was asked for, "lib" put before a
- * name that had it already (liblibSkiaSharp for libSkiaSharp), the library is
- * the one asked for; a dependency the loader names instead is the file
- * missing. */
+ * names .NET's probing made of the one it was asked for by doubling what the
+ * name had already (liblibSkiaSharp for libSkiaSharp, liblibdl.so for
+ * libdl.so), the library is the one asked for. A name the probing made the
+ * platform's file of ("gdiplus" -> libgdiplus, libgdiplus.so) is the file the
+ * loader looked for, and stays; so does a dependency the loader names. */
 static void dotnet_probe(const char *text, struct td_explain_fields *f, struct td_arena *a)
 {
     static const char lead[] = "Unable to load shared library '";
@@ -1406,8 +1436,140 @@ static void dotnet_probe(const char *text, struct td_explain_fields *f, struct t
     for (const char *c = f->file; *c; c++)
         if (*c == '/' || *c == '\\')
             base = c + 1;
-    if (w && want[w] == '\'' && prefixed_probe(base, want, w))
-        f->file = td_arena_strndup(a, want, w);
+    if (!w || want[w] != '\'' || !prefixed_probe(base, want, w) || !probe_doubles(want, w))
+        return;
+    /* the name asked for, made the platform's file when it has no suffix:
+     * the message's variable says which platform (DllNotFound_Linux names
+     * LD_DEBUG, DllNotFound_Mac DYLD_PRINT_LIBRARIES) */
+    const char *suffix = strstr(text, "DYLD_PRINT_LIBRARIES") ? ".dylib"
+                         : strstr(text, "LD_DEBUG")           ? ".so"
+                                                              : "";
+    if (library_suffixed(want, w))
+        suffix = "";
+    char name[300];
+    snprintf(name, sizeof name, "%.*s%s", (int)(w < 256 ? w : 256), want, suffix);
+    f->file = td_arena_strdup(a, name);
+}
+
+/* The length of NAME's stem: after a "lib" prefix (*SKIP), up to a library
+ * suffix (".so", ".so.N", ".dylib"); *FORMED whether NAME had both, the form
+ * of a library's file on Linux and macOS. */
+static size_t try_stem(const char *name, size_t n, size_t *skip, bool *formed)
+{
+    *skip = n > 3 && strncmp(name, "lib", 3) == 0 ? 3 : 0;
+    size_t end = n;
+    for (size_t i = *skip; i + 3 <= n; i++) {
+        if (strncmp(name + i, ".so", 3) == 0 && (i + 3 == n || name[i + 3] == '.')) {
+            end = i;
+            break;
+        }
+        if (i + 6 == n && strncmp(name + i, ".dylib", 6) == 0) {
+            end = i;
+            break;
+        }
+    }
+    *formed = *skip && end < n;
+    return end - *skip;
+}
+
+bool td_explain_formed_try_of(const char *file, const char *name)
+{
+    size_t fskip, nskip;
+    bool fformed, nformed;
+    if (!file || !name)
+        return false;
+    size_t fstem = try_stem(file, strlen(file), &fskip, &fformed);
+    size_t nstem = try_stem(name, strlen(name), &nskip, &nformed);
+    return fformed && !nformed && fstem && fstem == nstem &&
+           strncmp(file + fskip, name + nskip, fstem) == 0;
+}
+
+/* The next name a system loader's message says it tried in TEXT from *AT on
+ * -- glibc's "NAME: cannot open shared object file" (elf/dl-load.c), dyld's
+ * "dlopen(NAME, MODE)" -- as its start and length, *AT moved past it; false
+ * when there is none. */
+static bool next_try(const char **at, const char **name, size_t *n)
+{
+    static const char glibc[] = ": cannot open shared object file", dyld[] = "dlopen(";
+    const char *g = strstr(*at, glibc), *d = strstr(*at, dyld);
+    if (!g && !d)
+        return false;
+    if (g && (!d || g < d)) {
+        const char *s = g;
+        while (s > *at && !strchr(" \t\n'\"():", s[-1]))
+            s--;
+        *name = s, *n = (size_t)(g - s), *at = g + 1;
+    } else {
+        const char *s = d + sizeof dyld - 1;
+        *name = s, *n = strcspn(s, ",)\n"), *at = s;
+    }
+    return true;
+}
+
+/* A runtime tries a logical name by several names, and the system loader
+ * prints one line per try: Ruby FFI's ffi_lib the name as given, then the
+ * platform's file of it (FFI::Platform::LIBPREFIX and LIBSUFFIX: "zstd", then
+ * "libzstd.so"), .NET's probing X.so before libX.so (NativeLibrary's
+ * LibraryNameVariation). When F's file is the first of those tries and not
+ * in the form of a library's file (lib and a suffix), the first later try of
+ * the same name that is is the file looked for. */
+static void platform_try(const char *text, struct td_explain_fields *f, struct td_arena *a)
+{
+    if (!f->file_name || strpbrk(f->file_name, "\\"))
+        return;
+    size_t skip, fn = strlen(f->file_name);
+    bool formed;
+    size_t stem = try_stem(f->file_name, fn, &skip, &formed);
+    const char *want = f->file_name + skip;
+    if (formed || !stem)
+        return;
+    const char *at = text, *name;
+    size_t n;
+    while (next_try(&at, &name, &n)) {
+        const char *base = name;
+        for (const char *c = name; c < name + n; c++)
+            if (*c == '/')
+                base = c + 1;
+        size_t bskip;
+        bool bformed;
+        size_t bstem = try_stem(base, (size_t)(name + n - base), &bskip, &bformed);
+        if (bformed && bstem == stem && strncmp(base + bskip, want, stem) == 0) {
+            f->file = td_arena_strndup(a, name, n);
+            f->file_name = base_name(f->file);
+            return;
+        }
+    }
+}
+
+/* .NET's DllNotFoundException on Windows ("Unable to load DLL 'X'", in any
+ * display language the name quoted right after the word DLL) names the
+ * DllImport's name; its probing tries X.dll first unless X ends in .dll or
+ * .exe (NativeLibrary's LibraryNameVariation.Windows), as LoadLibrary
+ * itself adds ".dll" to a bare name: that is the file. */
+static void dotnet_windows_name(const char *text, struct td_explain_fields *f, struct td_arena *a)
+{
+    static const char *const quotes[][2] = {
+        {"'", "'"}, {"\"", "\""}, {"\xe2\x80\x9c", "\xe2\x80\x9d"}};
+    if (!f->file || strpbrk(f->file, "/\\"))
+        return;
+    size_t n = strlen(f->file);
+    if (n > 4 &&
+        (strcasecmp(f->file + n - 4, ".dll") == 0 || strcasecmp(f->file + n - 4, ".exe") == 0))
+        return;
+    for (size_t k = 0; k < sizeof quotes / sizeof quotes[0]; k++) {
+        char said[300];
+        for (int blank = 0; blank < 2; blank++) {
+            snprintf(said, sizeof said, "DLL%s%s%s%s", blank ? " " : "", quotes[k][0], f->file,
+                     quotes[k][1]);
+            if (n < 256 && strstr(text, said)) {
+                char name[300];
+                snprintf(name, sizeof name, "%s.dll", f->file);
+                f->file = td_arena_strdup(a, name);
+                f->file_name = base_name(f->file);
+                return;
+            }
+        }
+    }
 }
 
 void td_explain_extract(const char *text, struct td_explain_fields *f, struct td_arena *a)
@@ -1417,6 +1579,8 @@ void td_explain_extract(const char *text, struct td_explain_fields *f, struct td
         take_field(text, i, f, &cuda_error, a);
     tidy_paths(f);
     dotnet_probe(text, f, a);
+    platform_try(text, f, a);
+    dotnet_windows_name(text, f, a);
     take_statuses(text, f, a);
     take_winmsg(text, f, a);
     take_win32(text, f, a);

@@ -225,6 +225,11 @@ const char *td_explain_binding_library(const char *text, const char *name, size_
 
 /* The lower-cased last path component of PATH (either separator) in OUT. */
 const char *td_explain_base_name(const char *path);
+/* Whether FILE (a base name) is the try in the form of a library's file
+ * (lib and a suffix: libvips.42.dylib) of NAME, a try of the same library
+ * that is not in that form (vips.42, SkiaSharp.so): the name a runtime gave
+ * and the platform's file the loader looked for. */
+bool td_explain_formed_try_of(const char *file, const char *name);
 
 /* A data table's cell kept in arena A for the program's life, or NULL for
  * an empty cell or "-" (the tables' word for none). */

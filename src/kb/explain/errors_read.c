@@ -1650,6 +1650,14 @@ static const char *group_library(const struct raiser_row *r, const char *g, size
         snprintf(name, sizeof name, "%s%.*s", prefix, (int)n, g);
         return mapped_library(name, strlen(name), p->platform, a);
     }
+    if (r->library && strcmp(r->library, "mapped-known") == 0) {
+        /* a runtime's logical name (a DllImport's) is the platform's file of
+         * it only on a platform the text itself shows: with none, the name
+         * as the runtime printed it */
+        bool known = p->platform_from && strcmp(p->platform_from, "host") != 0;
+        return known ? mapped_library(g, n, p->platform, a)
+                     : td_explain_base_name(td_arena_strndup(a, g, n));
+    }
     if (r->library && strcmp(r->library, "dll") == 0) {
         /* a bare name the text itself calls a DLL ("DLL MSVCP140 is missing");
          * a .NET assembly's file may be an .exe */
