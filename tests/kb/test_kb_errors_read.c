@@ -2183,6 +2183,14 @@ static void s2_o25_opened(void **state)
     expect("nvidia-docker | 2017/03/02 09:11:45 Error: unsupported CUDA version: driver 8.0 < "
            "image 9.0",
            "cuda_driver_too_old", "libcuda.so.1", NULL);
+    /* 803: the CUDA driver in use (a forward-compatibility libcuda, an
+     * image's own) is newer than the kernel-mode driver under it */
+    expect("CUDA error at helper_cuda.h:816 code=803(cudaErrorSystemDriverMismatch) "
+           "\"cudaGetDeviceCount(&device_count)\"",
+           "cuda_driver_too_old", "libcuda.so.1", NULL);
+    expect("RuntimeError: Unexpected error from cudaGetDeviceCount(). Error 803: system has "
+           "unsupported display driver / cuda driver combination",
+           "cuda_driver_too_old", "libcuda.so.1", NULL);
     /* a driver error whose name printed as (null): only the stub leaves it unset */
     expect("CUDA Error: (null) /src/plugin/fmha/fused_multihead_attention_v2.h 641", "stub_library",
            "libcuda.so", NULL);
