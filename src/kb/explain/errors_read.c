@@ -902,6 +902,8 @@ static void read_symbols(const char *text, struct td_explain_parts *p, struct td
         "procedure entry point",
         "entry point",
         "symbol lookup error:",
+        "symbol lookup for", /* a host's dlsym/GetProcAddress wrapper: "symbol lookup for
+                                cuInit failed: ..." (ollama's gpu_info.h LOAD_SYM) */
         "symbol not found in flat namespace",
         ("\xe6\x97\xa0\xe6\xb3\x95\xe5\xae\x9a\xe4\xbd\x8d\xe7\xa8\x8b\xe5\xba\x8f\xe8\xbe\x93"
          "\xe5\x85\xa5\xe7\x82\xb9"), /* 无法定位程序输入点 */
