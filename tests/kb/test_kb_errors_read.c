@@ -116,6 +116,34 @@ static void expect_raised(const char *text, const char *raiser, const char *kind
     td_explain_free(&x);
 }
 
+/* NVML's driver/library mismatch printed by a client inside a container
+ * (a Docker prompt's 12-hex hostname, a docker run or exec before it) with
+ * no word of the host's runtime hook: the image's own driver libraries
+ * shadow the host's; on the host, or from the runtime's hook, the kernel
+ * module and the libraries differ. */
+static void nvml_mismatch_inside_a_container(void **state)
+{
+    (void)state;
+    expect_raised("root@3f9c2a1b7d4e:/workspace# nvidia-smi\n"
+                  "Failed to initialize NVML: Driver/library version mismatch\n"
+                  "NVML library version: 575.51",
+                  "nvml-image", "shadowed_library", "libnvidia-ml.so.1");
+    expect_raised("$ docker run --rm --gpus all myorg/trainer:2.1 nvidia-smi\n"
+                  "Failed to initialize NVML: Driver/library version mismatch",
+                  "nvml-image", "shadowed_library", "libnvidia-ml.so.1");
+    /* the host itself, and the runtime's hook on the host */
+    expect_raised("user@gpubox:~$ nvidia-smi\n"
+                  "Failed to initialize NVML: Driver/library version mismatch\n"
+                  "NVML library version: 575.51",
+                  "nvml", "gpu_not_visible", "libnvidia-ml.so.1");
+    expect_raised("$ docker run --rm --gpus all ubuntu nvidia-smi\n"
+                  "docker: Error response from daemon: failed to create task for container: "
+                  "error running hook #0: exit status 1, stdout: , stderr: nvidia-container-cli: "
+                  "initialization error: nvml error: driver/library version mismatch: unknown.\n"
+                  "$ nvidia-smi\nFailed to initialize NVML: Driver/library version mismatch",
+                  "nvml", "gpu_not_visible", "libnvidia-ml.so.1");
+}
+
 static void codes_and_raisers(void **state)
 {
     (void)state;
@@ -3277,6 +3305,7 @@ int main(void)
         cmocka_unit_test(files),
         cmocka_unit_test(symbols),
         cmocka_unit_test(codes_and_raisers),
+        cmocka_unit_test(nvml_mismatch_inside_a_container),
         cmocka_unit_test(timestamps_and_one_wrap),
         cmocka_unit_test(symbol_module_from_imports),
         cmocka_unit_test(dll_load_failed_module),

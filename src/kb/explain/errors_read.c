@@ -2337,12 +2337,56 @@ static bool row_for_wsl(const struct raiser_row *r)
     return strcmp(r->raiser, "wsl-driver") == 0;
 }
 
+/* Whether a line of TEXT is a shell prompt whose host name is 12 lower-case
+ * hex digits, the first twelve of a container's ID, which Docker gives a
+ * container as its host name unless told another ("root@3f9c2a1b7d4e:"). */
+static bool container_prompt(const char *text)
+{
+    for (const char *at = strchr(text, '@'); at; at = strchr(at + 1, '@')) {
+        size_t n = strspn(at + 1, "0123456789abcdef");
+        bool user = at > text && (isalnum((unsigned char)at[-1]) || at[-1] == '_');
+        if (user && n == 12 && at[13] == ':')
+            return true;
+    }
+    return false;
+}
+
+/* Whether TEXT shows a program run in a container -- a container's prompt,
+ * or a command that runs one (docker/podman/nerdctl run or exec, kubectl
+ * exec) -- and no runtime hook on the host spoke: nvidia-container-cli, the
+ * OCI hook or nvidia-docker 1's plugin run NVML on the host, not in the
+ * image. */
+static bool client_in_container(const char *text)
+{
+    static const char *const host_side[] = {"nvidia-container-cli", "OCI runtime",
+                                            "nvidia-docker |", "error running hook"};
+    for (size_t i = 0; i < sizeof host_side / sizeof *host_side; i++)
+        if (strstr(text, host_side[i]))
+            return false;
+    static const char *const runs[] = {"docker run ",  "docker exec ", "podman run ",
+                                       "podman exec ", "nerdctl run ", "kubectl exec ",
+                                       "docker image", "Docker image"};
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++)
+        if (strstr(text, runs[i]))
+            return true;
+    return container_prompt(text);
+}
+
+/* Whether row R reads a text only when it shows the failing program inside
+ * a container ("nvml-image": the image's own driver libraries). */
+static bool row_for_container(const struct raiser_row *r)
+{
+    return strcmp(r->raiser, "nvml-image") == 0;
+}
+
 static void read_raiser(const char *text, struct td_explain_parts *p, struct td_arena *a)
 {
     for (size_t i = 0; i < g_rd.n_raisers; i++) {
         const struct raiser_row *r = &g_rd.raisers[i];
         regmatch_t m[RAISER_SLOTS];
         if (row_for_wsl(r) && !under_wsl(p))
+            continue;
+        if (row_for_container(r) && !client_in_container(text))
             continue;
         if (!raiser_matches(r, text, m, RAISER_SLOTS))
             continue;
