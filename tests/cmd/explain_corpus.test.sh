@@ -429,6 +429,12 @@
 #                                     whose message is in another language,
 #                                     open from the start (docs/explain.md
 #                                     "Set O50"): held to 19/20;
+#   tests/cmd/explain_fresh_o53.json -- O53 (session 24), 19 Linux and 1
+#                                     Windows texts of the driver's libraries
+#                                     and kernel module disagreeing or a
+#                                     driver library lacking an entry point
+#                                     (docs/explain.md "Set O53"): held to
+#                                     17/20 (Linux 17);
 #   tests/cmd/explain_fresh_o38.json -- O38 (session 21), 12 Windows, 4 Linux
 #                                     and 4 macOS texts from 20 Python
 #                                     packages that load their own native
@@ -1020,7 +1026,15 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # loader dialog is in another language; 17/20 at its first look, 19/20
         # after (a CJK message retyped with a character left out; the Chinese
         # entry-point dialog without its DLL) (docs/explain.md "Set O50")
-        fresh("explain_fresh_o50.json", 20, need=0.95)]
+        fresh("explain_fresh_o50.json", 20, need=0.95),
+        # O53 (session 24): open, 20 texts of the driver's libraries and its
+        # kernel module disagreeing, or a driver library lacking an entry
+        # point; 8/20 at its first look, 17/20 after (a missing cu*/nvml*
+        # entry point is the driver's library too old; 803 is the display
+        # driver older than the CUDA driver in use; NVML's mismatch inside a
+        # container is the image's own driver libraries) (docs/explain.md
+        # "Set O53")
+        fresh("explain_fresh_o53.json", 20, need=0.85, per_floor={"linux": 17})]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

@@ -378,6 +378,11 @@
 # An OPEN development set O50 (session 23), 20 Windows texts whose system
 # message or loader dialog is in another language (docs/explain.md "Set O50"):
 #   tests/cmd/explain_fresh_o50.json -- O50: open, worked on.
+# An OPEN development set O53 (session 24), 19 Linux and 1 Windows texts of
+# the driver's user-space libraries and its kernel module disagreeing, or a
+# driver library lacking an entry point its caller needs (docs/explain.md
+# "Set O53"):
+#   tests/cmd/explain_fresh_o53.json -- O53: open, worked on.
 # An OPEN development set O39 (session 21), 14 Windows, 3 Linux and 3 macOS
 # texts from 20 projects: a managed binding (a .NET type, a Java class) whose
 # native library failed to load, the file unnamed (docs/explain.md
@@ -478,7 +483,7 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          "v3"), ("o40",), ("o39",), ("o38",), ("o41",), ("o43",), ("o42",),
          ("w1", "w2", "w3"), ("o45",), ("o44",), ("o46",),
          ("x1", "x2", "x3"), ("o47",), ("o48",), ("o49",), ("o51",),
-         ("o50",), ("y1", "y2", "y3")]
+         ("o50",), ("y1", "y2", "y3"), ("o53",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:
