@@ -1544,6 +1544,7 @@ static void name_definer(struct td_explain *x)
             !(y->name[0] == '_' && strcmp(l->symbol, y->name + 1) == 0))
             continue;
         l->defined_by = y->owner;
+        l->defined_by_driver = y->driver;
         l->symbol_readable = y->demangled;
         l->built_for = y->torch;
         return;
@@ -1758,18 +1759,6 @@ static void file_role(struct td_explain *x)
         l->role = torch_module(x->text, l->library) ? "torch" : "python_extension";
 }
 
-/* The GPU driver's own library that defines OWNER's symbols on PLATFORM
- * (data/symbol_owners.tsv gives cu* to libcuda, nvml* to libnvidia-ml),
- * or NULL for any other owner. */
-static const char *driver_file(const char *owner, const char *platform)
-{
-    if (is(owner, "libcuda"))
-        return td_explain_driver_library(platform);
-    if (is(owner, "libnvidia-ml"))
-        return is(platform, "windows") ? "nvml.dll" : "libnvidia-ml.so.1";
-    return NULL;
-}
-
 /* A missing symbol of the driver's API (cuCtxCreate_v3, nvmlDeviceGet...):
  * the driver's library that should define it is older than its caller
  * needs, whichever file the text names -- the driver's own (a dlsym's
@@ -1778,7 +1767,7 @@ static const char *driver_file(const char *owner, const char *platform)
 static bool driver_symbol(struct td_explain *x, const char *requirer)
 {
     struct td_explain_load *l = &x->load;
-    const char *driver = driver_file(l->defined_by, x->parts.platform);
+    const char *driver = l->defined_by_driver;
     if (!is(l->kind, TD_KIND_MISSING_SYMBOL) || !driver)
         return false;
     if (requirer && is(role_of(requirer), "gpu_driver"))

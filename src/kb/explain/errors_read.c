@@ -2497,6 +2497,21 @@ static void mark_raisers_of_delay_load(const struct td_explain_fields *f,
                 p->files[i].listed = true;
 }
 
+/* The GPU driver's own file that defines each symbol of P whose owner is
+ * the driver's API (data/symbol_owners.tsv: cu* to libcuda, nvml* to
+ * libnvidia-ml), on P's platform. */
+static void driver_owners(struct td_explain_parts *p)
+{
+    bool windows = p->platform && strcmp(p->platform, "windows") == 0;
+    for (size_t i = 0; i < p->n_symbols; i++) {
+        struct td_part_symbol *y = &p->symbols[i];
+        if (y->owner && strcmp(y->owner, "libcuda") == 0)
+            y->driver = driver_library(p->platform);
+        else if (y->owner && strcmp(y->owner, "libnvidia-ml") == 0)
+            y->driver = windows ? "nvml.dll" : "libnvidia-ml.so.1";
+    }
+}
+
 void td_explain_read_on(const char *text, const struct td_explain_fields *f, const char *given,
                         struct td_explain_parts *p, struct td_arena *a)
 {
@@ -2509,6 +2524,7 @@ void td_explain_read_on(const char *text, const struct td_explain_fields *f, con
     read_symbols(text, p, a);
     read_versions(text, f, p, a);
     platform_of(f, given, p);
+    driver_owners(p);
     td_explain_read_package(text, p);
     read_codes(text, f, p, a);
     read_raiser(text, p, a);
