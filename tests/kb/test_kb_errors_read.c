@@ -142,6 +142,13 @@ static void nvml_mismatch_inside_a_container(void **state)
                   "initialization error: nvml error: driver/library version mismatch: unknown.\n"
                   "$ nvidia-smi\nFailed to initialize NVML: Driver/library version mismatch",
                   "nvml", "gpu_not_visible", "libnvidia-ml.so.1");
+    /* NVML_ERROR_FUNCTION_NOT_FOUND at init: the nvidia-smi run is newer
+     * than the libnvidia-ml it loaded, an older copy found first; it says
+     * more than a runtime's mismatch beside it */
+    expect_raised("$ nvidia-smi\nFailed to initialize NVML: Function Not Found\n"
+                  "$ sudo nvidia-docker run --rm nvidia/cuda nvidia-smi\n"
+                  "nvidia-docker | 2018/01/02 10:00:00 Error: nvml: Driver/library version mismatch",
+                  "nvml", "shadowed_library", "libnvidia-ml.so.1");
 }
 
 static void codes_and_raisers(void **state)
