@@ -61,6 +61,8 @@ struct td_part_symbol {
     const char *owner;     /* the library its namespace or prefix belongs to
                               (data/symbol_owners.tsv: "libc10_cuda"); NULL */
     const char *torch;     /* the torch versions a module needing it was built for, NULL */
+    const char *driver;    /* the GPU driver's file that defines it on the text's platform
+                              (libcuda.so.1, nvcuda.dll, libnvidia-ml.so.1), NULL */
 };
 
 struct td_part_version {
@@ -126,20 +128,22 @@ enum { TD_EXPLAIN_MAX_CAUSES = 6 };
 struct td_explain_load {
     const char
         *form; /* "torch-preload", "ctypes", "python-import", "ld.so", "dyld", "dialog", ... */
-    const char *kind;            /* what failed: missing_library, missing_symbol, ... */
-    const char *role;            /* torch, cuda, vc_runtime, openmp, glibc, cxx_runtime, companion,
-                                    python_extension, local_build (an extension setup.py
-                                    installed in an .egg); NULL when unknown */
-    const char *library;         /* the file at fault or missing (deps' "library") */
-    const char *needed_by;       /* who needs it (deps' "needed_by") */
-    const char *symbol;          /* the function, ordinal or version missing */
-    const char *file;            /* the path to hand to `torchdoctor deps` */
-    const char *note;            /* a remark on the wording itself, NULL */
-    const char *defined_by;      /* for a missing symbol: the library that should define it, from
-                                    its namespace or version (data/symbol_owners.tsv), NULL */
-    const char *symbol_readable; /* the missing symbol demangled, NULL */
-    const char *built_for;       /* the torch its requirer was built against, from the
-                                    symbol (data/torch_symbol_abi.tsv), NULL */
+    const char *kind;       /* what failed: missing_library, missing_symbol, ... */
+    const char *role;       /* torch, cuda, vc_runtime, openmp, glibc, cxx_runtime, companion,
+                               python_extension, local_build (an extension setup.py
+                               installed in an .egg); NULL when unknown */
+    const char *library;    /* the file at fault or missing (deps' "library") */
+    const char *needed_by;  /* who needs it (deps' "needed_by") */
+    const char *symbol;     /* the function, ordinal or version missing */
+    const char *file;       /* the path to hand to `torchdoctor deps` */
+    const char *note;       /* a remark on the wording itself, NULL */
+    const char *defined_by; /* for a missing symbol: the library that should define it, from
+                               its namespace or version (data/symbol_owners.tsv), NULL */
+    const char *defined_by_driver; /* the GPU driver's file that should define it, when
+                                      the symbol is the driver's API (cu*, nvml*); NULL */
+    const char *symbol_readable;   /* the missing symbol demangled, NULL */
+    const char *built_for;         /* the torch its requirer was built against, from the
+                                      symbol (data/torch_symbol_abi.tsv), NULL */
     struct td_explain_cause causes[TD_EXPLAIN_MAX_CAUSES];
     size_t n_causes;
 };

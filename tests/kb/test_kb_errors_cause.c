@@ -1018,6 +1018,52 @@ static void dll_load_failed_lines_read_in_one_pass(void **state)
     free(text);
 }
 
+/* A driver API entry point (cu*, nvml*) missing: the driver's own library
+ * is older than its caller needs, whether the text names that library
+ * (a dlsym's "X: undefined symbol"), a module that needed it (ld.so's form)
+ * or only a log record's library= key beside the error= that names the
+ * symbol. */
+static void driver_entry_points_missing(void **state)
+{
+    (void)state;
+    static const struct expect cases[] = {
+        {"level=INFO msg=\"unable to load cuda driver library\" "
+         "library=/usr/lib/x86_64-linux-gnu/libcuda.so.470.82.01 error=\"symbol lookup for "
+         "cuCtxCreate_v3 failed: /usr/lib/x86_64-linux-gnu/libcuda.so.470.82.01: undefined "
+         "symbol: cuCtxCreate_v3\"",
+         "cuda_driver_too_old", "libcuda.so.470.82.01", NULL},
+        {"ImportError: /opt/app/lib/libgpu_monitor.so: undefined symbol: "
+         "nvmlDeviceGetGpcClkMinMaxVfOffset",
+         "cuda_driver_too_old", "libnvidia-ml.so.1", "libgpu_monitor.so"},
+        {"level=INFO msg=\"unable to load cuda driver library\" "
+         "library=C:\\Windows\\system32\\nvcuda.dll error=\"symbol lookup for cuCtxCreate_v3 "
+         "failed: The specified procedure could not be found.\\r\\n\"\n"
+         "level=DEBUG msg=\"Unable to load cudart\" "
+         "library=C:\\Program Files\\App\\lib\\cudart64_12.dll error=\"your driver is too "
+         "old\"",
+         "cuda_driver_too_old", "nvcuda.dll", NULL},
+        {"Expected symbol in library: DlSym { desc: \"/lib/x86_64-linux-gnu/libcuda.so.1: "
+         "undefined symbol: cuLogsCurrent\" }",
+         "cuda_driver_too_old", "libcuda.so.1", NULL},
+    };
+    int bad = 0;
+    for (size_t i = 0; i < N(cases); i++) {
+        struct td_explain x;
+        explain(cases[i].text, &x);
+        const struct td_explain_load *l = &x.load;
+        /* the finding's kind is the first cause's */
+        const char *kind = l->n_causes ? l->causes[0].kind : NULL;
+        if (!same(kind, cases[i].kind) || !same(l->library, cases[i].library) ||
+            !same(l->needed_by, cases[i].needed_by)) {
+            printf("case %zu: cause %s library %s needed_by %s\n", i, kind ? kind : "-",
+                   l->library ? l->library : "-", l->needed_by ? l->needed_by : "-");
+            bad++;
+        }
+        td_explain_free(&x);
+    }
+    assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1041,6 +1087,7 @@ int main(void)
         cmocka_unit_test(entry_point_caption_names_the_function),
         cmocka_unit_test(many_captions_read_in_one_pass),
         cmocka_unit_test(dll_load_failed_lines_read_in_one_pass),
+        cmocka_unit_test(driver_entry_points_missing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -137,6 +137,41 @@ static void expect_raised(const char *text, const char *raiser, const char *kind
     td_explain_free(&x);
 }
 
+/* NVML's driver/library mismatch printed by a client inside a container
+ * (a Docker prompt's 12-hex hostname, a docker run or exec before it) with
+ * no word of the host's runtime hook: the image's own driver libraries
+ * shadow the host's; on the host, or from the runtime's hook, the kernel
+ * module and the libraries differ. */
+static void nvml_mismatch_inside_a_container(void **state)
+{
+    (void)state;
+    expect_raised("root@3f9c2a1b7d4e:/workspace# nvidia-smi\n"
+                  "Failed to initialize NVML: Driver/library version mismatch\n"
+                  "NVML library version: 575.51",
+                  "nvml-image", "shadowed_library", "libnvidia-ml.so.1");
+    expect_raised("$ docker run --rm --gpus all myorg/trainer:2.1 nvidia-smi\n"
+                  "Failed to initialize NVML: Driver/library version mismatch",
+                  "nvml-image", "shadowed_library", "libnvidia-ml.so.1");
+    /* the host itself, and the runtime's hook on the host */
+    expect_raised("user@gpubox:~$ nvidia-smi\n"
+                  "Failed to initialize NVML: Driver/library version mismatch\n"
+                  "NVML library version: 575.51",
+                  "nvml", "gpu_not_visible", "libnvidia-ml.so.1");
+    expect_raised("$ docker run --rm --gpus all ubuntu nvidia-smi\n"
+                  "docker: Error response from daemon: failed to create task for container: "
+                  "error running hook #0: exit status 1, stdout: , stderr: nvidia-container-cli: "
+                  "initialization error: nvml error: driver/library version mismatch: unknown.\n"
+                  "$ nvidia-smi\nFailed to initialize NVML: Driver/library version mismatch",
+                  "nvml", "gpu_not_visible", "libnvidia-ml.so.1");
+    /* NVML_ERROR_FUNCTION_NOT_FOUND at init: the nvidia-smi run is newer
+     * than the libnvidia-ml it loaded, an older copy found first; it says
+     * more than a runtime's mismatch beside it */
+    expect_raised("$ nvidia-smi\nFailed to initialize NVML: Function Not Found\n"
+                  "$ sudo nvidia-docker run --rm nvidia/cuda nvidia-smi\n"
+                  "nvidia-docker | 2018/01/02 10:00:00 Error: nvml: Driver/library version mismatch",
+                  "nvml", "shadowed_library", "libnvidia-ml.so.1");
+}
+
 static void codes_and_raisers(void **state)
 {
     (void)state;
@@ -2204,6 +2239,14 @@ static void s2_o25_opened(void **state)
     expect("nvidia-docker | 2017/03/02 09:11:45 Error: unsupported CUDA version: driver 8.0 < "
            "image 9.0",
            "cuda_driver_too_old", "libcuda.so.1", NULL);
+    /* 803: the CUDA driver in use (a forward-compatibility libcuda, an
+     * image's own) is newer than the kernel-mode driver under it */
+    expect("CUDA error at helper_cuda.h:816 code=803(cudaErrorSystemDriverMismatch) "
+           "\"cudaGetDeviceCount(&device_count)\"",
+           "cuda_driver_too_old", "libcuda.so.1", NULL);
+    expect("RuntimeError: Unexpected error from cudaGetDeviceCount(). Error 803: system has "
+           "unsupported display driver / cuda driver combination",
+           "cuda_driver_too_old", "libcuda.so.1", NULL);
     /* a driver error whose name printed as (null): only the stub leaves it unset */
     expect("CUDA Error: (null) /src/plugin/fmha/fused_multihead_attention_v2.h 641", "stub_library",
            "libcuda.so", NULL);
@@ -3381,6 +3424,7 @@ int main(void)
         cmocka_unit_test(files),
         cmocka_unit_test(symbols),
         cmocka_unit_test(codes_and_raisers),
+        cmocka_unit_test(nvml_mismatch_inside_a_container),
         cmocka_unit_test(timestamps_and_one_wrap),
         cmocka_unit_test(symbol_module_from_imports),
         cmocka_unit_test(dll_load_failed_module),

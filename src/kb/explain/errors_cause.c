@@ -1608,6 +1608,7 @@ static void name_definer(struct td_explain *x)
             !(y->name[0] == '_' && strcmp(l->symbol, y->name + 1) == 0))
             continue;
         l->defined_by = y->owner;
+        l->defined_by_driver = y->driver;
         l->symbol_readable = y->demangled;
         l->built_for = y->torch;
         return;
@@ -1822,12 +1823,34 @@ static void file_role(struct td_explain *x)
         l->role = torch_module(x->text, l->library) ? "torch" : "python_extension";
 }
 
+/* A missing symbol of the driver's API (cuCtxCreate_v3, nvmlDeviceGet...):
+ * the driver's library that should define it is older than its caller
+ * needs, whichever file the text names -- the driver's own (a dlsym's
+ * "libcuda.so.1: undefined symbol"), the module that needed it (ld.so's
+ * form) or another file of the log. Whether that settled the library. */
+static bool driver_symbol(struct td_explain *x, const char *requirer)
+{
+    struct td_explain_load *l = &x->load;
+    const char *driver = l->defined_by_driver;
+    if (!is(l->kind, TD_KIND_MISSING_SYMBOL) || !driver)
+        return false;
+    if (requirer && is(role_of(requirer), "gpu_driver"))
+        l->library = td_explain_base_name(requirer); /* the driver's file, as named */
+    else if (!is(role_of(l->library), "gpu_driver"))
+        l->library = driver;
+    l->needed_by =
+        requirer && !is(role_of(requirer), "gpu_driver") ? td_explain_base_name(requirer) : NULL;
+    l->role = "gpu_driver";
+    return true;
+}
+
 /* The library at fault and the role, once the form is known. */
 static void settle_role(struct td_explain *x)
 {
     unnamed_library(x);
     const struct td_explain_load *l = &x->load;
-    if (!symbol_role(x, l->needed_by ? l->needed_by : l->file))
+    const char *requirer = l->needed_by ? l->needed_by : l->file;
+    if (!driver_symbol(x, requirer) && !symbol_role(x, requirer))
         file_role(x);
 }
 
@@ -2255,7 +2278,14 @@ void td_explain_load_error(struct td_explain *x)
     /* so does a raiser known only by the entry point's noun beside a DLL:
      * the causes of the DLL's role (an API of a newer Windows) say more */
     bool noun_only = is(p->raiser, "entry-point-words");
-    if (!code_only && !noun_only)
+    /* and a driver's entry point that is missing (driver_symbol): the
+     * driver's age says more than a host's "could not load" words, not
+     * more than a raiser's own narrower reading (the toolkit's stub) */
+    bool generic_raiser = !p->raiser_kind || is(p->raiser_kind, TD_KIND_MISSING_LIBRARY) ||
+                          is(p->raiser_kind, TD_KIND_MISSING_SYMBOL);
+    bool driver_entry =
+        is(l->role, "gpu_driver") && is(l->kind, TD_KIND_MISSING_SYMBOL) && generic_raiser;
+    if (!code_only && !noun_only && !driver_entry)
         add_raiser(x, cap);
     /* a companion or any Python extension missing a symbol of its own (not
      * torch's, not Python's C API: a third library's, _Pm_Close, antlr4::)
@@ -2275,7 +2305,7 @@ void td_explain_load_error(struct td_explain *x)
         add_general(x, l->role, cap);
     if (l->n_causes < (size_t)(2 + (x->n_matches > 0 && !is_late)) && !homed)
         add_general(x, "*", cap);
-    if (code_only || noun_only)
+    if (code_only || noun_only || driver_entry)
         add_raiser(x, cap);
     if (is_late)
         l->causes[l->n_causes++] = late;

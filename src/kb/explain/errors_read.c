@@ -921,6 +921,8 @@ static void read_symbols(const char *text, struct td_explain_parts *p, struct td
         "procedure entry point",
         "entry point",
         "symbol lookup error:",
+        "symbol lookup for", /* a host's dlsym/GetProcAddress wrapper: "symbol lookup for
+                                cuInit failed: ..." (ollama's gpu_info.h LOAD_SYM) */
         "symbol not found in flat namespace",
         ("\xe6\x97\xa0\xe6\xb3\x95\xe5\xae\x9a\xe4\xbd\x8d\xe7\xa8\x8b\xe5\xba\x8f\xe8\xbe\x93"
          "\xe5\x85\xa5\xe7\x82\xb9"), /* 无法定位程序输入点 */
@@ -2362,12 +2364,56 @@ static bool row_for_wsl(const struct raiser_row *r)
     return strcmp(r->raiser, "wsl-driver") == 0;
 }
 
+/* Whether a line of TEXT is a shell prompt whose host name is 12 lower-case
+ * hex digits, the first twelve of a container's ID, which Docker gives a
+ * container as its host name unless told another ("root@3f9c2a1b7d4e:"). */
+static bool container_prompt(const char *text)
+{
+    for (const char *at = strchr(text, '@'); at; at = strchr(at + 1, '@')) {
+        size_t n = strspn(at + 1, "0123456789abcdef");
+        bool user = at > text && (isalnum((unsigned char)at[-1]) || at[-1] == '_');
+        if (user && n == 12 && at[13] == ':')
+            return true;
+    }
+    return false;
+}
+
+/* Whether TEXT shows a program run in a container -- a container's prompt,
+ * or a command that runs one (docker/podman/nerdctl run or exec, kubectl
+ * exec) -- and no runtime hook on the host spoke: nvidia-container-cli, the
+ * OCI hook or nvidia-docker 1's plugin run NVML on the host, not in the
+ * image. */
+static bool client_in_container(const char *text)
+{
+    static const char *const host_side[] = {"nvidia-container-cli", "OCI runtime",
+                                            "nvidia-docker |", "error running hook"};
+    for (size_t i = 0; i < sizeof host_side / sizeof *host_side; i++)
+        if (strstr(text, host_side[i]))
+            return false;
+    static const char *const runs[] = {"docker run ",  "docker exec ", "podman run ",
+                                       "podman exec ", "nerdctl run ", "kubectl exec ",
+                                       "docker image", "Docker image"};
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++)
+        if (strstr(text, runs[i]))
+            return true;
+    return container_prompt(text);
+}
+
+/* Whether row R reads a text only when it shows the failing program inside
+ * a container ("nvml-image": the image's own driver libraries). */
+static bool row_for_container(const struct raiser_row *r)
+{
+    return strcmp(r->raiser, "nvml-image") == 0;
+}
+
 static void read_raiser(const char *text, struct td_explain_parts *p, struct td_arena *a)
 {
     for (size_t i = 0; i < g_rd.n_raisers; i++) {
         const struct raiser_row *r = &g_rd.raisers[i];
         regmatch_t m[RAISER_SLOTS];
         if (row_for_wsl(r) && !under_wsl(p))
+            continue;
+        if (row_for_container(r) && !client_in_container(text))
             continue;
         if (!raiser_matches(r, text, m, RAISER_SLOTS))
             continue;
@@ -2478,6 +2524,21 @@ static void mark_raisers_of_delay_load(const struct td_explain_fields *f,
                 p->files[i].listed = true;
 }
 
+/* The GPU driver's own file that defines each symbol of P whose owner is
+ * the driver's API (data/symbol_owners.tsv: cu* to libcuda, nvml* to
+ * libnvidia-ml), on P's platform. */
+static void driver_owners(struct td_explain_parts *p)
+{
+    bool windows = p->platform && strcmp(p->platform, "windows") == 0;
+    for (size_t i = 0; i < p->n_symbols; i++) {
+        struct td_part_symbol *y = &p->symbols[i];
+        if (y->owner && strcmp(y->owner, "libcuda") == 0)
+            y->driver = driver_library(p->platform);
+        else if (y->owner && strcmp(y->owner, "libnvidia-ml") == 0)
+            y->driver = windows ? "nvml.dll" : "libnvidia-ml.so.1";
+    }
+}
+
 void td_explain_read_on(const char *text, const struct td_explain_fields *f, const char *given,
                         struct td_explain_parts *p, struct td_arena *a)
 {
@@ -2490,6 +2551,7 @@ void td_explain_read_on(const char *text, const struct td_explain_fields *f, con
     read_symbols(text, p, a);
     read_versions(text, f, p, a);
     platform_of(f, given, p);
+    driver_owners(p);
     td_explain_read_package(text, p);
     read_codes(text, f, p, a);
     read_raiser(text, p, a);
