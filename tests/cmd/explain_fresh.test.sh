@@ -378,6 +378,9 @@
 # An OPEN development set O50 (session 23), 20 Windows texts whose system
 # message or loader dialog is in another language (docs/explain.md "Set O50"):
 #   tests/cmd/explain_fresh_o50.json -- O50: open, worked on.
+# An OPEN development set O52 (session 24), 11 Windows, 6 macOS and 3 Linux
+# texts pasted through tracker markdown or retold (docs/explain.md "Set O52"):
+#   tests/cmd/explain_fresh_o52.json -- O52: open, worked on.
 # An OPEN development set O39 (session 21), 14 Windows, 3 Linux and 3 macOS
 # texts from 20 projects: a managed binding (a .NET type, a Java class) whose
 # native library failed to load, the file unnamed (docs/explain.md
@@ -478,7 +481,7 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          "v3"), ("o40",), ("o39",), ("o38",), ("o41",), ("o43",), ("o42",),
          ("w1", "w2", "w3"), ("o45",), ("o44",), ("o46",),
          ("x1", "x2", "x3"), ("o47",), ("o48",), ("o49",), ("o51",),
-         ("o50",), ("y1", "y2", "y3")]
+         ("o50",), ("y1", "y2", "y3"), ("o52",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:
