@@ -442,6 +442,11 @@
 #                                     (docs/explain.md "Set O53"): held to
 #                                     18/20 (Linux 18, the one Windows text
 #                                     0/1);
+#   tests/cmd/explain_fresh_o52.json -- O52 (session 24), 11 Windows, 6
+#                                     macOS and 3 Linux texts pasted through
+#                                     tracker markdown or retold, open from
+#                                     the start (docs/explain.md "Set O52"):
+#                                     held to 20/20;
 #   tests/cmd/explain_fresh_o38.json -- O38 (session 21), 12 Windows, 4 Linux
 #                                     and 4 macOS texts from 20 Python
 #                                     packages that load their own native
@@ -1050,7 +1055,14 @@ sets = [score("explain_corpus.json", 150), score("explain_heldout.json", 40),
         # driver older than the CUDA driver in use; NVML's mismatch inside a
         # container is the image's own driver libraries; NVML's Function Not
         # Found an older libnvidia-ml found first) (docs/explain.md "Set O53")
-        fresh("explain_fresh_o53.json", 20, need=0.9, per_floor={"linux": 18, "windows": 0})]
+        fresh("explain_fresh_o53.json", 20, need=0.9, per_floor={"linux": 18, "windows": 0}),
+        # O52 (session 24): open, 20 texts pasted through tracker markdown
+        # (bold, headings, inline code, HTML entities) or retold in the
+        # user's words; 16/20 at its first look, 20/20 after (strong
+        # emphasis and HTML noise cleaned; dyld's reason without its first
+        # line; the ordinal and entry-point dialogs retold; a dialog's bare
+        # DLL after a placeholder) (docs/explain.md "Set O52")
+        fresh("explain_fresh_o52.json", 20, need=1.0)]
 # the shapes are composed from their sources' formats: a source serves many
 shapes_bad, _ = fresh("explain_shapes.json", 50, need=1.0)
 both = set()

@@ -291,6 +291,33 @@ static void expect_clean(const char *text, const char *want)
     td_arena_free(&a);
 }
 
+/* Markdown's strong emphasis a forum or tracker paste put around a file or a
+ * word of a message goes, as do HTML's entities and line breaks; Python's
+ * "**kwargs", dunder names, globs (a double star before a slash, "*.dll") and a lone pair of
+ * stars inside a word stay. */
+static void markdown_and_html_noise(void **state)
+{
+    (void)state;
+    expect_clean("milvus: error while loading shared libraries: **libcudart.so.12**: cannot open",
+                 "milvus: error while loading shared libraries: libcudart.so.12: cannot open");
+    expect_clean("The specified **module** could not be found.",
+                 "The specified module could not be found.");
+    expect_clean("**Error**: **C:\\x\\a b.dll** (**126**)", "Error: C:\\x\\a b.dll (126)");
+    expect_clean("f(*args, **kwargs)\n__nvJitLinkComplete_12_4 in __init__.py",
+                 "f(*args, **kwargs)\n__nvJitLinkComplete_12_4 in __init__.py");
+    expect_clean("ls **/*.so lib**x**y *.dll \"*cudnn*\"",
+                 "ls **/*.so lib**x**y *.dll \"*cudnn*\"");
+    expect_clean("OSError: cannot load library &#39;libcairo.so.2&#39;: &quot;x&quot; &lt;b&gt; "
+                 "&amp;&#x27;&bogus;",
+                 "OSError: cannot load library 'libcairo.so.2': \"x\" <b> &'&bogus;");
+    /* a quoted message's next line that starts with a drive starts a path,
+     * not the rest of the word before it */
+    expect_clean("\"could not be located in the dynamic link libary\nc:\\windows\\q.dll\"",
+                 "\"could not be located in the dynamic link libary c:\\windows\\q.dll\"");
+    expect_clean("ImportError: libx.so.1: cannot open<br>shared object<br/>file<BR />ok",
+                 "ImportError: libx.so.1: cannot open\nshared object\nfile\nok");
+}
+
 /* Typographic quotes an editor put in a retyped message become the
  * loader's ASCII ones; an apostrophe inside a word of another language
  * stays, an English contraction's becomes ASCII like the loader's. */
@@ -455,6 +482,7 @@ int main(void)
         cmocka_unit_test(wrapped_by_a_terminal),
         cmocka_unit_test(one_width_between_blanks_is_no_wrap),
         cmocka_unit_test(wrapped_by_a_logger),
+        cmocka_unit_test(markdown_and_html_noise),
         cmocka_unit_test(title_case_to_sentence_case),
         cmocka_unit_test(ansi_colour_crlf_and_doubled_backslashes),
         cmocka_unit_test(inside_a_traceback),

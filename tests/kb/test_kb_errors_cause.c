@@ -350,13 +350,24 @@ static const struct dialog_case dialog_cases[] = {
      "app.exe - System error: the code can't run, cudnn64_8.dll", "missing_library",
      "cudnn64_8.dll", NULL},
     {"frame", "en",
-     "app.exe - Entry Point Not Found\nThe procedure cudnnGetVersion could not be found in "
-     "cudnn64_8.dll.",
+     "app.exe - Entry Point Not Found\ncudnnGetVersion is missing from cudnn64_8.dll.",
      "app.exe - Entry Point Not Found: cudnnGetVersion, cudnn64_8.dll", "missing_symbol",
      "cudnn64_8.dll", NULL},
     {"frame", "en",
-     "app.exe - Ordinal Not Found\nOrdinal 43 is not in C:\\app\\cudnn64_8.dll, it says.",
+     "app.exe - Ordinal Not Found\nThe ordinal could not be located in C:\\app\\cudnn64_8.dll, it "
+     "says.",
      "app.exe - Ordinal Not Found: 43 in cudnn64_8.dll", "missing_ordinal", "cudnn64_8.dll", NULL},
+    /* the same two bodies retold with their inserts kept -- the name after
+     * "procedure", the ordinal's number, the DLL a few words on -- are read
+     * by the loose English rows, which name the symbol too */
+    {"entry_point", "en",
+     "app.exe - Entry Point Not Found\nThe procedure cudnnGetVersion could not be found in "
+     "cudnn64_8.dll.",
+     "The procedure cudnnGetVersion could not be found in cudnn64_8.dll", "missing_symbol",
+     "cudnn64_8.dll", "cudnnGetVersion"},
+    {"ordinal", "en",
+     "app.exe - Ordinal Not Found\nOrdinal 43 is not in C:\\app\\cudnn64_8.dll, it says.",
+     "Ordinal 43 is not in C:\\app\\cudnn64_8.dll", "missing_ordinal", "cudnn64_8.dll", "43"},
     {"frame", "en",
      "app.exe - Bad Image\nC:\\app\\cudnn64_8.dll is either not desgned to run on Windows or it "
      "contains an error.",

@@ -1209,6 +1209,58 @@ static void cuda_source_location(void **state)
            "gpu_arch_unsupported", "libtorch_cuda.so", NULL);
 }
 
+/* Session 24 (O52): messages as users paste them into tracker and forum
+ * markdown, or retell them: the structure read through the noise. */
+static void o52_markdown_and_retold(void **state)
+{
+    (void)state;
+    /* strong emphasis around the file or a word of the message */
+    expect("prog: error while loading shared libraries: **libfoo.so.3**: cannot open shared "
+           "object file: No such file or directory",
+           "missing_library", "libfoo.so.3", NULL);
+    /* a word glued to the file by a semicolon is not part of its name */
+    expect("Import error;libbar_cuda.so: cannot open shared object file: No such file or "
+           "directory",
+           "missing_library", "libbar_cuda.so", NULL);
+    /* dyld's list of the paths it tried, pasted without "Library not loaded":
+     * the file every path ends in */
+    expect("  Referenced from: /opt/x/bin/prog\n  Reason: tried: '$ORIGIN/libqux.dylib' (no such "
+           "file), '/tmp/build/bin/libqux.dylib' (no such file), '/usr/lib/libqux.dylib' (no "
+           "such file)",
+           "missing_library", "libqux.dylib", NULL);
+    /* the ordinal dialog retold in the user's words: an ordinal's number and
+     * the DLL on one line */
+    expect("cannot locate ordinal number 77 on the dinamic bond library "
+           "C:\\Apps\\Lib\\bin\\foo_thread.dll",
+           "missing_ordinal", "foo_thread.dll", NULL);
+    expect("python.exe: Can't find the ordinal 12 in DLL-file(s) - App\\bin\\bar_core.dll",
+           "missing_ordinal", "bar_core.dll", NULL);
+    /* the entry-point dialog retold without "entry point", "library" misspelt */
+    expect("\"the procedure _frob could not be located in the dynamic link libary\n"
+           "c:\\windows\\system32\\quux_47.dll\"",
+           "missing_symbol", "quux_47.dll", NULL);
+    /* an apostrophe inside a word opens no quoted path */
+    struct td_explain x;
+    explain("python claims it can't find the function frob in the pkg/_ext.cpython-310-darwin.so "
+            "library",
+            &x);
+    assert_non_null(file_named(&x.parts, "_ext.cpython-310-darwin.so"));
+    assert_string_equal(file_named(&x.parts, "_ext.cpython-310-darwin.so")->path,
+                        "pkg/_ext.cpython-310-darwin.so");
+    td_explain_free(&x);
+    /* a path from a drive in a quoted sentence starts at the drive */
+    explain("\"The ordinal 9 could not be located in the dynamic link library "
+            "C:\\AB\\bin\\m_thread.dll.\"",
+            &x);
+    assert_non_null(file_named(&x.parts, "m_thread.dll"));
+    assert_string_equal(file_named(&x.parts, "m_thread.dll")->path, "C:\\AB\\bin\\m_thread.dll");
+    td_explain_free(&x);
+    /* a placeholder the user typed before the DLL's bare name is no part of it */
+    expect("The procedure entry point Frob could not be located in the dynamic link library "
+           "[filepath] Plug64.dll",
+           "missing_symbol", "Plug64.dll", NULL);
+}
+
 /* O51 (session 23): GPU stack failures. HIP's "invalid device function" is
  * the HIP runtime's no-code-object class (data/error_raisers.tsv, hip), and a
  * "no kernel image" on a GPU whose architecture the named torch build was
@@ -3490,6 +3542,7 @@ int main(void)
         cmocka_unit_test(o39_managed_bindings),
         cmocka_unit_test(o41_posix_readings),
         cmocka_unit_test(o51_gpu_stack),
+        cmocka_unit_test(o52_markdown_and_retold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -447,6 +447,38 @@ static void end_at_extension(char *s)
     }
 }
 
+/* Whether the N bytes at W end in a file's extension: a dot and one to
+ * four letters or digits, perhaps a quote or a stop after them. */
+static bool has_extension(const char *w, size_t n)
+{
+    while (n && strchr("\"'.,;)", w[n - 1]))
+        n--;
+    size_t e = 0;
+    while (e < n && e < 5 && isalnum((unsigned char)w[n - 1 - e]))
+        e++;
+    return e >= 1 && e <= 4 && e < n && w[n - 1 - e] == '.';
+}
+
+/* The DLL a dialog names, from S (the rest of the line after "library"):
+ * a name with no folder has no blank either, so words a user put before
+ * the bare name ("[filepath] Plug64.dll", "the file X.dll") are not part of
+ * it: the first word with an extension is the name, where the first word
+ * has none; a path ("C:\\Program Files\\X\\y.dll") keeps its blanks. */
+static char *bare_name_alone(char *s)
+{
+    if (strpbrk(s, "\\/:") || has_extension(s, strcspn(s, " \t")))
+        return s;
+    for (char *w = strpbrk(s, " \t"); w; w = strpbrk(w, " \t")) {
+        w += strspn(w, " \t");
+        size_t n = strcspn(w, " \t");
+        if (has_extension(w, n)) {
+            w[n] = '\0';
+            return w;
+        }
+    }
+    return s;
+}
+
 /* S without its line breaks, in place. */
 static void drop_line_breaks(char *s)
 {
@@ -487,7 +519,7 @@ static bool from_dialog(struct td_explain *x)
         l->kind = d->kind;
         char *file = grab(x->text, m, d->file, &x->arena);
         if (file)
-            end_at_extension(file);
+            end_at_extension(file), file = bare_name_alone(file);
         l->file = file;
         l->library = l->file ? td_explain_base_name(l->file) : NULL;
         char *sym = grab(x->text, m, d->symbol, &x->arena);
@@ -1211,6 +1243,16 @@ static bool musl_form(struct td_explain_load *l, const struct td_explain_fields 
 
 /* ld.so's, dyld's and a dlopen wrapper's failed loads of a file: whether
  * text T is one (and L says which). */
+/* Whether T holds dyld's reason "tried: 'P' (no such file)..." with no file
+ * at the first place it tried (a later one found and refused is another
+ * reason: "tried: 'P' (not a mach-o file)"). */
+static bool first_tried_missing(const char *t)
+{
+    const char *r = strstr(t, "eason: tried: '");
+    const char *end = r ? strchr(r + 15, '\'') : NULL;
+    return end && strncmp(end, "' (no such file", 15) == 0;
+}
+
 static bool load_form(struct td_explain_load *l, const struct td_explain_fields *f, const char *t)
 {
     if (has(t, "incompatible architecture") || has(t, "missing compatible arch") ||
@@ -1243,6 +1285,12 @@ static bool load_form(struct td_explain_load *l, const struct td_explain_fields 
     } else if (has(t, "Could not load dynamic library") || has(t, "Could not load library") ||
                has(t, "Couldn't open CUDA library")) {
         l->form = "dlopen";
+        l->kind = TD_KIND_MISSING_LIBRARY;
+    } else if (f->file && first_tried_missing(t)) {
+        /* dyld's message pasted without its first line ("Library not loaded:
+         * X"): its reason lists the places it tried for X, each ending in X's
+         * name, and none held a file */
+        l->form = "dyld";
         l->kind = TD_KIND_MISSING_LIBRARY;
     } else {
         return false;

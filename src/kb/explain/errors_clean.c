@@ -421,6 +421,14 @@ static size_t strip_timestamps(char *s, size_t n)
     return o;
 }
 
+/* Moves S's bytes [FROM, TO) to O, where an in-place pass writes (O <=
+ * FROM): the text a markup around it kept. Returns where writing goes on. */
+static size_t keep_span(char *s, size_t o, size_t from, size_t to)
+{
+    memmove(s + o, s + from, to - from);
+    return o + (to - from);
+}
+
 /* Pass 3: a markdown link the issue tracker made of a file name
  * ("[_ext.cpython-38-x86_64-linux-gnu.so](http://ext.cpython-38…/)") back
  * to its text. In place. */
@@ -438,12 +446,108 @@ static size_t unlink_markdown(char *s, size_t n)
                 while (end < n && s[end] != ')' && s[end] != '\n')
                     end++;
                 if (end < n && s[end] == ')') {
-                    memmove(s + o, s + i + 1, close - i - 1);
-                    o += close - i - 1;
+                    o = keep_span(s, o, i + 1, close);
                     i = end + 1;
                     continue;
                 }
             }
+        }
+        s[o++] = s[i++];
+    }
+    s[o] = '\0';
+    return o;
+}
+
+/* Whether only blanks stand between the end of the N bytes at S (BEFORE)
+ * or their start (after) and a line break or the text's edge. */
+static bool next_to_line_break(const char *s, size_t n, bool before)
+{
+    for (size_t j = 0; j < n; j++) {
+        char c = before ? s[n - 1 - j] : s[j];
+        if (c == '\n')
+            return true;
+        if (c != ' ' && c != '\t')
+            return false;
+    }
+    return true;
+}
+
+/* HTML's character references and line-break tags a web page, a mail or a
+ * tracker's export left in a pasted message ("cannot load library
+ * &#39;libcairo.so.2&#39;", "...cannot open<br>shared object file") back to the
+ * characters they stand for; a tag beside a line break that is there
+ * already goes (a paste that marked each line's end, "library: <br/>" and
+ * the message's next line). In place; returns the new length. */
+static size_t decode_html(char *s, size_t n)
+{
+    static const struct {
+        const char *ref;
+        char c;
+    } refs[] = {{"&quot;", '"'},  {"&#34;", '"'}, {"&#39;", '\''}, {"&#x27;", '\''},
+                {"&apos;", '\''}, {"&lt;", '<'},  {"&gt;", '>'},   {"&amp;", '&'}};
+    static const char *const breaks[] = {"<br>", "<br/>", "<br />"};
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        size_t k = 0;
+        char c = s[i];
+        for (size_t r = 0; s[i] == '&' && !k && r < sizeof refs / sizeof refs[0]; r++)
+            if (strncmp(s + i, refs[r].ref, strlen(refs[r].ref)) == 0)
+                k = strlen(refs[r].ref), c = refs[r].c;
+        for (size_t b = 0; s[i] == '<' && !k && b < sizeof breaks / sizeof breaks[0]; b++)
+            if (strncasecmp(s + i, breaks[b], strlen(breaks[b])) == 0)
+                k = strlen(breaks[b]), c = '\n';
+        i += k ? k : 1;
+        if (c == '\n' && k &&
+            (next_to_line_break(s, o, true) || next_to_line_break(s + i, n - i, false)))
+            continue; /* the line breaks there already: the tag only marked it */
+        s[o++] = c;
+    }
+    s[o] = '\0';
+    return o;
+}
+
+/* Whether the "**" at I of S (N bytes) can open Markdown's strong emphasis:
+ * after a blank, a bracket or the start, before a character that starts a
+ * word or a path (not a blank, a star, a slash or a dot: "**kwargs" has no
+ * closing pair, "**" before a slash is a glob). */
+static bool strong_opens(const char *s, size_t n, size_t i)
+{
+    return (i == 0 || strchr(" \t\n([", s[i - 1])) && i + 2 < n && !strchr(" \t\n*/\\.", s[i + 2]);
+}
+
+/* Where the "**" that closes the emphasis opened at I is, on the same line:
+ * after a character that is no blank, star or slash, before a blank, the
+ * line's end or a punctuation mark ("**libcudart.so.12**:"); 0 when there
+ * is none, or when a star of another kind comes first. */
+static size_t strong_closes(const char *s, size_t n, size_t i)
+{
+    for (size_t j = i + 3; j + 1 < n && s[j] != '\n'; j++) {
+        if (s[j] != '*')
+            continue;
+        if (s[j + 1] == '*' && !strchr(" \t*/\\", s[j - 1]) &&
+            (j + 2 == n || strchr(" \t\n:;,.!?)]'\"", s[j + 2])))
+            return j;
+        return 0;
+    }
+    return 0;
+}
+
+/* Last pass: Markdown's strong emphasis around a file or a word of the
+ * message ("error while loading shared libraries: **libcudart.so.12**: ...",
+ * "The specified **module** could not be found") goes, its text stays.
+ * Only the doubled star: a lone star or underscore is a glob's ("*.dll",
+ * "lib*.so*") or a name's ("__init__.py", "__nvJitLinkComplete_12_4") as
+ * often as emphasis. In place. */
+static size_t drop_strong_emphasis(char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        size_t close;
+        if (s[i] == '*' && i + 1 < n && s[i + 1] == '*' && strong_opens(s, n, i) &&
+            (close = strong_closes(s, n, i)) != 0) {
+            o = keep_span(s, o, i + 2, close);
+            i = close + 2;
+            continue;
         }
         s[o++] = s[i++];
     }
@@ -660,6 +764,13 @@ static bool path_goes_on(const char *s, size_t m, const struct line *next)
     return false;
 }
 
+/* Whether line L starts with a path from a drive ("C:\\", "c:/"). */
+static bool drive_path(const struct line *l)
+{
+    return l->len >= 3 && l->indent == 0 && isalpha((unsigned char)l->s[0]) && l->s[1] == ':' &&
+           (l->s[2] == '\\' || l->s[2] == '/');
+}
+
 /* The code point of the UTF-8 character at S (N bytes left), its length in
  * *LEN; 0 when S holds none. */
 static unsigned utf8_at(const unsigned char *s, size_t n, size_t *len)
@@ -840,7 +951,7 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
     char *out = td_arena_alloc(a, len + 1);
     if (!flat || !out)
         return NULL;
-    size_t n = undo_oem_mojibake(flat, strip(text, len, flat));
+    size_t n = decode_html(flat, undo_oem_mojibake(flat, strip(text, len, flat)));
     /* twice: a message escaped inside one escaped again (a repr's list in a
      * JSON record, "[\'...X\\\\n  Referenced from: Y\']") */
     n = strip_timestamps(flat, unescape_newlines(flat, unescape_newlines(flat, n)));
@@ -901,9 +1012,11 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
             /* The terminal broke the line where it was full: nothing was lost
              * and nothing is to be added. */
             quote_joins += in_quote;
-            if (s[m] == ' ' || s[m] == '\t')
+            if (s[m] == ' ' || s[m] == '\t' || (in_quote && drive_path(next)))
                 out[o++] = ' '; /* it broke after a blank, which trimming removed
-                                   (a wrapped sentence in quotes, "... in \ndynamic") */
+                                   (a wrapped sentence in quotes, "... in \ndynamic"),
+                                   or before a path from a drive, which starts a word
+                                   ("... library\nC:\\x\\y.dll") */
             continue;
         }
         quote_joins = 0;
@@ -972,5 +1085,6 @@ char *td_explain_clean(const char *text, size_t len, struct td_arena *a)
                                 a terminal's width is measured as it printed */
     o = halve_backslashes(out, o);
     o = unlink_markdown(out, o); /* after the joins: a wrapped link is whole again */
+    o = drop_strong_emphasis(out, o);
     return restore_dll_load_failed(out, o, a);
 }

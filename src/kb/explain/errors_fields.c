@@ -653,8 +653,10 @@ static const struct extractor extractors[] = {
      2, F_VERSION},
     {"([^ \t\n'\"(]+): version ?[`']([^'`\n]{1,40})' not found\\.? \\([Rr]equired by ([^)\n]+)\\)",
      3, F_NEEDED_BY},
-    /* glibc: "LIB: cannot open shared object file: No such file or directory" */
-    {"([^ \t\n'\"():]+): cannot open shared object file", 1, F_FILE},
+    /* glibc: "LIB: cannot open shared object file: No such file or directory"; a
+       library's name holds no semicolon, so a word a retelling glued on with one is not
+       part of it ("Import error;libc10_cuda.so: cannot open ...") */
+    {"([^ \t\n'\"():;]+): cannot open shared object file", 1, F_FILE},
     {"([^ \t\n'\"(]+): (wrong ELF class: ELFCLASS[0-9]+|invalid ELF header)", 1, F_FILE},
     /* the same in the C library's other languages ("错误 ELF 类: ELFCLASS32"): the class
        is never translated, and a wrapped paste may break the line before it */
@@ -667,6 +669,10 @@ static const struct extractor extractors[] = {
     {"tried: '([^'\n]+)' \\((mach-o file, but|not a mach-o|duplicate LC_RPATH|code signature|file "
      "too short|fat file)",
      1, F_FILE},
+    /* the same list when every place it names held no file ("Reason: tried: '$ORIGIN/X'
+       (no such file), '/usr/lib/X' (no such file)"): each is the install name X under a
+       path dyld tried, so the first names the library */
+    {"[Rr]eason: tried: '([^'\n]+)' \\(no such file", 1, F_FILE},
     /* TensorFlow's dso_loader quotes the name ("Could not load dynamic library 'X'; dlerror:"),
        cuDNN does not ("Could not load library X. Error code 126"), but its X is a file name
        with an extension: unquoted, a word without a dot is prose ("Could not load dynamic

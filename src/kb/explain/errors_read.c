@@ -417,10 +417,14 @@ static const char *path_start(const char *text, const char *name, struct quote_s
      * Toolkit\..."): back to the opening quote on the same line, when the
      * quotes of its kind before it on the line are paired and a separator
      * stands between it and the name */
-    if (s > text && s[-1] == ' ') {
+    bool from_drive = isalpha((unsigned char)s[0]) && s[1] == ':' && (s[2] == '\\' || s[2] == '/');
+    if (s > text && s[-1] == ' ' && !from_drive) { /* a drive starts its path */
         quote_scan_to(sc, s - 1);
         const char *open = sc->stop;
-        if (open && (*open == '"' || *open == '\'') && sc->stop_before % 2 == 0 &&
+        /* an apostrophe between letters ("can't find ... in the pkg/_x.so") opens nothing */
+        bool apostrophe = open && *open == '\'' && open > text &&
+                          isalpha((unsigned char)open[-1]) && isalpha((unsigned char)open[1]);
+        if (open && (*open == '"' || *open == '\'') && !apostrophe && sc->stop_before % 2 == 0 &&
             ((sc->sep && sc->sep > open) || memchr(s, '\\', (size_t)(name - s)) ||
              memchr(s, '/', (size_t)(name - s))))
             return open + 1;
