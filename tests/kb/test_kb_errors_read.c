@@ -3293,6 +3293,16 @@ static void o55_operation_and_startup(void **state)
                    "'wb') as out:\nPermissionError: [Errno 13] Permission denied: "
                    "'/opt/app/lib/libtool.so.1'",
                    NULL);
+    /* the operation alone decides when the exception names no library file:
+     * the code line's copy of a DLL, a frozen frame of shutil's delete */
+    expect_unnamed("  File \"C:\\\\app\\\\setup.py\", line 9, in install\n    shutil.copy("
+                   "'C:\\\\app\\\\bin\\\\tool.dll', target)\nPermissionError: [WinError 5] "
+                   "Access is denied: 'C:\\\\Windows\\\\System32'",
+                   NULL);
+    expect_unnamed("ERROR: could not remove E:/app/DLLs/libcrypto-3.dll\nTraceback (most recent "
+                   "call last):\n  File \"shutil.py\", line 627, in _rmtree_unsafe\n"
+                   "PermissionError: [WinError 5] Access is denied: 'E:/app/DLLs'",
+                   NULL);
     /* a load that Windows refuses is still one: ctypes names no file */
     expect(
         "  File \"C:\\\\app\\\\run.py\", line 3, in <module>\n    lib = ctypes.CDLL(r\"C:\\\\app"
@@ -3314,6 +3324,12 @@ static void o55_operation_and_startup(void **state)
     expect_unnamed("Fatal Python error: initfsencoding: unable to load the file system codec\n"
                    "ModuleNotFoundError: No module named 'encodings'",
                    "env_var_invalid");
+    /* the interpreter's first import, or its codec registry left empty, said
+     * alone (a pasted last line) */
+    expect_unnamed("ModuleNotFoundError: No module named 'encodings'", "env_var_invalid");
+    expect_unnamed("LookupError: no codec search functions registered: can't find encoding",
+                   "env_var_invalid");
+    expect_unnamed("ModuleNotFoundError: No module named 'encodings.idna'", NULL);
     expect_unnamed("Python path configuration:\n  PYTHONHOME = 'venv/bin/python'\n  PYTHONPATH = "
                    "(not set)\n  program name = '/usr/bin/python3'\n  sys.path = [\n    "
                    "'venv/bin/python/lib/python312.zip',",
