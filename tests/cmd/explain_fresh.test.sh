@@ -255,6 +255,9 @@
 #                                     opened in session 24.
 #   tests/cmd/explain_negatives_o41.json -- O41's 10 negatives (8 Linux, 2
 #                                     macOS), open, session 21.
+#   tests/cmd/explain_negatives_o55.json -- O55's 10 negatives (Windows: file
+#                                     operations on a DLL or .pyd that are no
+#                                     load), open, session 24.
 # An OPEN development set O17 (session 17), 20 Windows texts of 2024-2026 as
 # pasted, at most two per project (native apps, game mods, .NET, JNI, Electron,
 # Tauri, Go, Python extensions) (docs/explain.md "Session 17: R1 opened
@@ -375,6 +378,11 @@
 # An OPEN development set O51 (session 23), 16 Linux, 2 Windows and 2 macOS
 # GPU-stack failures (docs/explain.md "Set O51"):
 #   tests/cmd/explain_fresh_o51.json -- O51: open, worked on.
+# An OPEN development set O55 (session 24), 8 Windows, 7 Linux and 5 macOS
+# texts where the operation or the environment decides (a Python that cannot
+# start for PYTHONHOME/PYTHONPATH, LD_PRELOAD, DYLD_LIBRARY_PATH, a conda
+# environment not activated) (docs/explain.md "Set O55"):
+#   tests/cmd/explain_fresh_o55.json -- O55: open, worked on.
 # An OPEN development set O50 (session 23), 20 Windows texts whose system
 # message or loader dialog is in another language (docs/explain.md "Set O50"):
 #   tests/cmd/explain_fresh_o50.json -- O50: open, worked on.
@@ -478,7 +486,7 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          "v3"), ("o40",), ("o39",), ("o38",), ("o41",), ("o43",), ("o42",),
          ("w1", "w2", "w3"), ("o45",), ("o44",), ("o46",),
          ("x1", "x2", "x3"), ("o47",), ("o48",), ("o49",), ("o51",),
-         ("o50",), ("y1", "y2", "y3")]
+         ("o50",), ("y1", "y2", "y3"), ("o55",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:
@@ -533,6 +541,8 @@ b, urls["negatives_x4"] = negatives("explain_negatives_x4.json")
 bad |= b
 b, urls["negatives_y4"] = negatives("explain_negatives_y4.json")
 bad |= b
+b, urls["negatives_o55"] = negatives("explain_negatives_o55.json")
+bad |= b
 def urls_of(*names):
     return {c["url"] for name in names
             for c in json.load(open(os.path.join(src, "tests/cmd", name), encoding="utf-8"))}
@@ -574,6 +584,11 @@ for u in sorted(urls["negatives_y4"] & (earlier | urls["negatives"] | urls["nega
                                         | urls["negatives_o41"] | urls["negatives_w4"]
                                         | urls["negatives_x4"])):
     print(f"note: {u} of explain_negatives_y4.json is in another set")
+for u in sorted(urls["negatives_o55"] & (earlier | urls["negatives"] | urls["negatives_s3"]
+                                         | urls["negatives_u3"] | urls["negatives_v4"]
+                                         | urls["negatives_o41"] | urls["negatives_w4"]
+                                         | urls["negatives_x4"] | urls["negatives_y4"])):
+    print(f"note: {u} of explain_negatives_o55.json is in another set")
 # Every set together, as printed above and as each user would have got it on
 # their own machine: a text with no sign of its platform is read as the
 # machine explain runs on (Linux here), the user's (docs/explain.md "On the

@@ -63,6 +63,7 @@
 # explain_fresh_o49.json (open),
 # explain_fresh_o51.json (open),
 # explain_fresh_o50.json (open),
+# explain_fresh_o55.json (open),
 # explain_families.json and the composed explain_shapes.json) is perturbed the ways users paste it -- user names,
 # drive letters and folders changed; versions bumped; hard-wrapped at 80
 # columns (inside words too); only its last line; each line behind a log
@@ -157,6 +158,7 @@ for name in ("explain_corpus.json", "explain_heldout.json", "explain_fresh_a.jso
              "explain_fresh_o49.json",
              "explain_fresh_o51.json",
              "explain_fresh_o50.json",
+             "explain_fresh_o55.json",
              "explain_families.json",
              "explain_shapes.json"):
     path = os.path.join(here, name)
