@@ -255,6 +255,9 @@
 #                                     opened in session 24.
 #   tests/cmd/explain_negatives_o41.json -- O41's 10 negatives (8 Linux, 2
 #                                     macOS), open, session 21.
+#   tests/cmd/explain_negatives_o55.json -- O55's 10 negatives (Windows: file
+#                                     operations on a DLL or .pyd that are no
+#                                     load), open, session 24.
 # An OPEN development set O17 (session 17), 20 Windows texts of 2024-2026 as
 # pasted, at most two per project (native apps, game mods, .NET, JNI, Electron,
 # Tauri, Go, Python extensions) (docs/explain.md "Session 17: R1 opened
@@ -375,6 +378,11 @@
 # An OPEN development set O51 (session 23), 16 Linux, 2 Windows and 2 macOS
 # GPU-stack failures (docs/explain.md "Set O51"):
 #   tests/cmd/explain_fresh_o51.json -- O51: open, worked on.
+# An OPEN development set O55 (session 24), 8 Windows, 7 Linux and 5 macOS
+# texts where the operation or the environment decides (a Python that cannot
+# start for PYTHONHOME/PYTHONPATH, LD_PRELOAD, DYLD_LIBRARY_PATH, a conda
+# environment not activated) (docs/explain.md "Set O55"):
+#   tests/cmd/explain_fresh_o55.json -- O55: open, worked on.
 # An OPEN development set O50 (session 23), 20 Windows texts whose system
 # message or loader dialog is in another language (docs/explain.md "Set O50"):
 #   tests/cmd/explain_fresh_o50.json -- O50: open, worked on.
@@ -422,7 +430,7 @@
 # expected kinds and its library (or, for a symbol missing from an unnamed
 # library, its needed_by) the expected file.
 # Prints "N passed, N failed" per set and per platform, and the misses of A,
-# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22, O23, O17, S, O24-O32, U, O36, O33, O35, O34, O37, V, O40, O39, O38, O41, O43, O42, W, O45, O44, O46, X, O47, O48, O49, O51, O50, Y, O54, O53 and O52. The thresholds (90% of each set explain_corpus.test.sh holds
+# B, C, D, E, F, G, H, I, J, K, L, M, O3, O1, O4, O2, N, P, O5, O6, O7, O8, O10, Q, O14, O11, O12, O15, O16, R, O18, O19, O20, O21, O22, O23, O17, S, O24-O32, U, O36, O33, O35, O34, O37, V, O40, O39, O38, O41, O43, O42, W, O45, O44, O46, X, O47, O48, O49, O51, O50, Y, O54, O53, O52 and O55. The thresholds (90% of each set explain_corpus.test.sh holds
 # and of each platform in it) are explain_corpus.test.sh's; this one fails only when explain crashes
 # or exits other than 0/1, when its output is not JSON or not valid against the
 # report schema, or when a set file is unreadable or malformed.
@@ -491,7 +499,7 @@ ORDER = [("a",), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",), ("f1", "f2"), (
          "v3"), ("o40",), ("o39",), ("o38",), ("o41",), ("o43",), ("o42",),
          ("w1", "w2", "w3"), ("o45",), ("o44",), ("o46",),
          ("x1", "x2", "x3"), ("o47",), ("o48",), ("o49",), ("o51",),
-         ("o50",), ("y1", "y2", "y3"), ("o54",), ("o53",), ("o52",)]
+         ("o50",), ("y1", "y2", "y3"), ("o54",), ("o53",), ("o52",), ("o55",)]
 bad, urls = 0, {}
 for group in ORDER:
     for part in group:
@@ -546,6 +554,8 @@ b, urls["negatives_x4"] = negatives("explain_negatives_x4.json")
 bad |= b
 b, urls["negatives_y4"] = negatives("explain_negatives_y4.json")
 bad |= b
+b, urls["negatives_o55"] = negatives("explain_negatives_o55.json")
+bad |= b
 def urls_of(*names):
     return {c["url"] for name in names
             for c in json.load(open(os.path.join(src, "tests/cmd", name), encoding="utf-8"))}
@@ -587,6 +597,11 @@ for u in sorted(urls["negatives_y4"] & (earlier | urls["negatives"] | urls["nega
                                         | urls["negatives_o41"] | urls["negatives_w4"]
                                         | urls["negatives_x4"])):
     print(f"note: {u} of explain_negatives_y4.json is in another set")
+for u in sorted(urls["negatives_o55"] & (earlier | urls["negatives"] | urls["negatives_s3"]
+                                         | urls["negatives_u3"] | urls["negatives_v4"]
+                                         | urls["negatives_o41"] | urls["negatives_w4"]
+                                         | urls["negatives_x4"] | urls["negatives_y4"])):
+    print(f"note: {u} of explain_negatives_o55.json is in another set")
 # Every set together, as printed above and as each user would have got it on
 # their own machine: a text with no sign of its platform is read as the
 # machine explain runs on (Linux here), the user's (docs/explain.md "On the

@@ -66,6 +66,7 @@
 # explain_fresh_o54.json (open),
 # explain_fresh_o53.json (open),
 # explain_fresh_o52.json (open),
+# explain_fresh_o55.json (open),
 # explain_families.json and the composed explain_shapes.json) is perturbed the ways users paste it -- user names,
 # drive letters and folders changed; versions bumped; hard-wrapped at 80
 # columns (inside words too); only its last line; each line behind a log
@@ -163,6 +164,7 @@ for name in ("explain_corpus.json", "explain_heldout.json", "explain_fresh_a.jso
              "explain_fresh_o54.json",
              "explain_fresh_o53.json",
              "explain_fresh_o52.json",
+             "explain_fresh_o55.json",
              "explain_families.json",
              "explain_shapes.json"):
     path = os.path.join(here, name)

@@ -3470,6 +3470,88 @@ static void package_folders_read_in_one_pass(void **state)
     td_explain_free(&x);
 }
 
+/* Set O55: which operation failed. A file operation on a library file
+ * (deleting, writing, copying, extracting it) that Windows or POSIX refuses
+ * is no load of it, whether the traceback's last code line, a frozen
+ * traceback's last frame, Python's OSError format with its file name or the
+ * program's own words say so; and an interpreter that cannot start because
+ * its standard library is not where the environment says is CPython's own
+ * start-up failure (env_var_invalid, no file), whatever load failed after. */
+static void o55_operation_and_startup(void **state)
+{
+    (void)state;
+    expect_unnamed("Traceback (most recent call last):\n  File \"C:\\\\x\\\\main.py\", line 4, in "
+                   "<module>\n    os.remove('venv/Lib/site-packages/pvectorc.cp310-win_amd64.pyd')"
+                   "\nPermissionError: [WinError 5] Access is denied: "
+                   "'venv/Lib/site-packages/pvectorc.cp310-win_amd64.pyd'",
+                   NULL);
+    expect_unnamed("Traceback (most recent call last):\n  File \"threads\\\\remover.py\", line 17, "
+                   "in run\n  File \"shutil.py\", line 759, in rmtree\n  File \"shutil.py\", line "
+                   "627, in _rmtree_unsafe\nPermissionError: [WinError 5] Access is denied: "
+                   "'E:/Apps/blender/4.1/python/DLLs/libcrypto-3.dll'",
+                   NULL);
+    expect_unnamed("PermissionError: [WinError 5] Access is denied: 'c:\\\\tools\\\\lib\\\\"
+                   "site-packages\\\\~mmutables\\\\_map.cp36-win_amd64.pyd'",
+                   NULL);
+    expect_unnamed("Patching... Error while writing file : [WinError 5] Access is denied: "
+                   "'C:/Program Files/Tool/ToolX64.dll'\nFailed",
+                   NULL);
+    expect_unnamed("  File \"/opt/app/update.py\", line 12, in install\n    with open(target, "
+                   "'wb') as out:\nPermissionError: [Errno 13] Permission denied: "
+                   "'/opt/app/lib/libtool.so.1'",
+                   NULL);
+    /* the operation alone decides when the exception names no library file:
+     * the code line's copy of a DLL, a frozen frame of shutil's delete */
+    expect_unnamed("  File \"C:\\\\app\\\\setup.py\", line 9, in install\n    shutil.copy("
+                   "'C:\\\\app\\\\bin\\\\tool.dll', target)\nPermissionError: [WinError 5] "
+                   "Access is denied: 'C:\\\\Windows\\\\System32'",
+                   NULL);
+    expect_unnamed("ERROR: could not remove E:/app/DLLs/libcrypto-3.dll\nTraceback (most recent "
+                   "call last):\n  File \"shutil.py\", line 627, in _rmtree_unsafe\n"
+                   "PermissionError: [WinError 5] Access is denied: 'E:/app/DLLs'",
+                   NULL);
+    /* a load that Windows refuses is still one: ctypes names no file */
+    expect(
+        "  File \"C:\\\\app\\\\run.py\", line 3, in <module>\n    lib = ctypes.CDLL(r\"C:\\\\app"
+        "\\\\tool.dll\")\n  File \"C:\\\\Python38\\\\lib\\\\ctypes\\\\__init__.py\", line 373, in "
+        "__init__\n    self._handle = _dlopen(self._name, mode)\nPermissionError: [WinError 5] "
+        "Access is denied",
+        "unreadable_file", NULL, NULL);
+    /* glibc's preload refusal, before 2.16 without its reason, and retyped
+     * without a blank and wrapped: the file LD_PRELOAD names */
+    expect("ERROR: ld.so: object 'libproxychains.so.4' from LD_PRELOAD cannot be preloaded: "
+           "ignored.",
+           "missing_library", "libproxychains.so.4", NULL);
+    expect("ERROR:ld.so:object 'usr/lib/libproxychains4.so'from LD_PRELOAD cannot\nbe preloaded.",
+           "missing_library", "libproxychains4.so", NULL);
+    expect_unnamed("Fatal Python error: init_fs_encoding: failed to get the Python codec of the "
+                   "filesystem encoding\nPython runtime state: core initialized\n"
+                   "ModuleNotFoundError: No module named 'encodings'",
+                   "env_var_invalid");
+    expect_unnamed("Fatal Python error: initfsencoding: unable to load the file system codec\n"
+                   "ModuleNotFoundError: No module named 'encodings'",
+                   "env_var_invalid");
+    /* the interpreter's first import, or its codec registry left empty, said
+     * alone (a pasted last line) */
+    expect_unnamed("ModuleNotFoundError: No module named 'encodings'", "env_var_invalid");
+    expect_unnamed("LookupError: no codec search functions registered: can't find encoding",
+                   "env_var_invalid");
+    expect_unnamed("ModuleNotFoundError: No module named 'encodings.idna'", NULL);
+    expect_unnamed("Python path configuration:\n  PYTHONHOME = 'venv/bin/python'\n  PYTHONPATH = "
+                   "(not set)\n  program name = '/usr/bin/python3'\n  sys.path = [\n    "
+                   "'venv/bin/python/lib/python312.zip',",
+                   "env_var_invalid");
+    expect_unnamed("Could not find platform independent libraries <prefix>\nConsider setting "
+                   "$PYTHONHOME to <prefix>[:<exec_prefix>]\nImportError: No module named site",
+                   "env_var_invalid");
+    expect_unnamed("pip_system_certs: ERROR: could not register module: DLL load failed while "
+                   "importing _ssl: The specified module could not be found.\nTraceback (most "
+                   "recent call last):\n  File \"C:\\\\Program Files\\\\Python312\\\\Lib\\\\re\\\\"
+                   "_compiler.py\", line 18, in <module>\n    assert _sre.MAGIC == MAGIC, \"SRE "
+                   "module mismatch\"\nAssertionError: SRE module mismatch",
+                   "env_var_invalid");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -3543,6 +3625,7 @@ int main(void)
         cmocka_unit_test(o41_posix_readings),
         cmocka_unit_test(o51_gpu_stack),
         cmocka_unit_test(o52_markdown_and_retold),
+        cmocka_unit_test(o55_operation_and_startup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

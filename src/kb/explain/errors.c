@@ -488,5 +488,6 @@ size_t td_explain_eres(const char **out, size_t cap)
     n += td_explain_extractor_eres(out + n, cap - n);
     n += td_explain_raiser_eres(out + n, cap - n);
     n += td_explain_platform_eres(out + n, cap - n);
+    n += td_explain_file_operation_eres(out + n, cap - n);
     return n + td_explain_dialog_eres(out + n, cap - n);
 }

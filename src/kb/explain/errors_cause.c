@@ -1428,8 +1428,11 @@ static void from_windows(struct td_explain *x)
     if (!kind && !preload && !failed_to_load && !ctypes_126)
         return;
     /* pip's file operations fail on a path too long (206) as loads do, and
-     * that is read; its other codes (5, 32) are no load's */
-    if (f->win32 && !preload && !is(kind, TD_KIND_PATH_TOO_LONG) && pip_install_error(x->text))
+     * that is read; its other codes (5, 32) are no load's, nor any code of a
+     * file operation the text's structure shows (os.remove of a loaded .pyd,
+     * shutil.rmtree of a DLL in use: errors_operation.c) */
+    bool file_operation = pip_install_error(x->text) || is(x->parts.operation, "file");
+    if (f->win32 && !preload && !is(kind, TD_KIND_PATH_TOO_LONG) && file_operation)
         return;
     l->form = preload ? "torch-preload" : has(x->text, "ctypes") ? "ctypes" : "windows";
     if (ctypes_126 && !f->file)
@@ -1532,7 +1535,11 @@ static void from_raiser(struct td_explain *x)
                                       !is(l->kind, TD_KIND_MISSING_LIBRARY)
                                   ? l->kind
                                   : NULL;
-    if (l->form && !empty_form) {
+    /* an interpreter that could not start, or runs another version's standard
+     * library, failed before any load it reports: every load after is its
+     * consequence, and the raiser's reading is the finding */
+    bool start = is(p->operation, "start");
+    if (l->form && !empty_form && !start) {
         if (is(p->operation, "load") && is(l->kind, TD_KIND_MISSING_LIBRARY))
             l->kind = p->raiser_kind;
         /* the module of CPython's failed import (cv2) is its file (cv2.pyd) */
@@ -1551,6 +1558,12 @@ static void from_raiser(struct td_explain *x)
     for (size_t i = 0; l->library && i < p->n_files; i++)
         if (strcmp(p->files[i].name, l->library) == 0)
             l->file = p->files[i].path;
+    if (start) {
+        /* the interpreter's start-up names no file at fault: the paths the
+         * text shows are where it looked */
+        l->library = l->file = l->needed_by = l->symbol = l->note = NULL;
+        return;
+    }
     if (!l->library && x->fields.file)
         l->library = td_explain_base_name(x->fields.file);
     if (!l->library && p->raiser_imported && p->package_library && p->package_ran)

@@ -85,6 +85,17 @@ void td_explain_load_error(struct td_explain *x);
 void td_explain_read_on(const char *text, const struct td_explain_fields *f, const char *given,
                         struct td_explain_parts *p, struct td_arena *a);
 
+/* "file" when TEXT's failing operation is a file operation on a path
+ * (deleting, renaming, copying, writing or extracting a file), read from the
+ * traceback's last code line or frame or from CPython's OSError format with a
+ * file name (data/file_operations.tsv, errors_operation.c), else NULL. */
+const char *td_explain_file_operation(const char *text);
+/* The EREs of data/file_operations.tsv (for the regex stand-in's checks),
+ * and those that do not compile with a line for rows past the loader's
+ * limit (for td_explain_raiser_bad_groups). */
+size_t td_explain_file_operation_eres(const char **out, size_t cap);
+size_t td_explain_file_operation_bad_rows(const char **out, size_t cap);
+
 /* The Python package TEXT is about among those that load their own native
  * library (data/python_native_libraries.tsv): P's package, package_library
  * (on P's platform) and package_said (errors_package.c). */

@@ -2559,6 +2559,10 @@ void td_explain_read_on(const char *text, const struct td_explain_fields *f, con
     td_explain_read_package(text, p);
     read_codes(text, f, p, a);
     read_raiser(text, p, a);
+    /* no raiser's words: the operation the text's own structure shows, when
+     * it is a file operation (a delete or a write of the file, no load) */
+    if (!p->raiser)
+        p->operation = td_explain_file_operation(text);
 }
 
 size_t td_explain_raiser_bad_groups(const char **out, size_t cap)
@@ -2580,7 +2584,7 @@ size_t td_explain_raiser_bad_groups(const char **out, size_t cap)
     const char *cut = td_explain_cause_tables_cut();
     if (cut && n < cap)
         out[n++] = cut;
-    return n;
+    return n + td_explain_file_operation_bad_rows(out + n, cap - n);
 }
 
 const char *td_explain_driver_library(const char *platform)
