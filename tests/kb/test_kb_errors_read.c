@@ -166,10 +166,11 @@ static void nvml_mismatch_inside_a_container(void **state)
     /* NVML_ERROR_FUNCTION_NOT_FOUND at init: the nvidia-smi run is newer
      * than the libnvidia-ml it loaded, an older copy found first; it says
      * more than a runtime's mismatch beside it */
-    expect_raised("$ nvidia-smi\nFailed to initialize NVML: Function Not Found\n"
-                  "$ sudo nvidia-docker run --rm nvidia/cuda nvidia-smi\n"
-                  "nvidia-docker | 2018/01/02 10:00:00 Error: nvml: Driver/library version mismatch",
-                  "nvml", "shadowed_library", "libnvidia-ml.so.1");
+    expect_raised(
+        "$ nvidia-smi\nFailed to initialize NVML: Function Not Found\n"
+        "$ sudo nvidia-docker run --rm nvidia/cuda nvidia-smi\n"
+        "nvidia-docker | 2018/01/02 10:00:00 Error: nvml: Driver/library version mismatch",
+        "nvml", "shadowed_library", "libnvidia-ml.so.1");
 }
 
 static void codes_and_raisers(void **state)
@@ -3552,6 +3553,41 @@ static void o55_operation_and_startup(void **state)
                    "env_var_invalid");
 }
 
+/* Review of O55's operation reading. A file operation's failure earlier in
+ * the text does not silence a load that failed after it with a code of its
+ * own (a copy refused with Errno 13, then ctypes' 193); the OSError format's
+ * ERE stops at the next code or quote, where its ".*" ran from every code to
+ * the line's end (20 s for a line of 250 KB); a frame line's search for
+ * ", in " stays on its line. */
+static void o55_file_operation_is_the_last_failure(void **state)
+{
+    (void)state;
+    expect("Traceback (most recent call last):\n  File \"C:\\\\app\\\\fix.py\", line 4, in "
+           "<module>\n    shutil.copy(r\"C:\\\\app\\\\vendor\\\\engine.dll\", dst)\n"
+           "PermissionError: [Errno 13] Permission denied: 'C:\\\\Windows\\\\System32\\\\"
+           "engine.dll'\nPS C:\\app> python run.py\nTraceback (most recent call last):\n"
+           "  File \"C:\\\\app\\\\run.py\", line 3, in <module>\n    lib = ctypes.CDLL(r\"C:"
+           "\\\\app\\\\vendor\\\\engine.dll\")\n  File \"C:\\\\Python311\\\\Lib\\\\ctypes\\\\"
+           "__init__.py\", line 376, in __init__\n    self._handle = _dlopen(self._name, mode)\n"
+           "OSError: [WinError 193] %1 is not a valid Win32 application",
+           "wrong_architecture", "engine.dll", NULL);
+    /* the same code again after (a chained re-raise) is still the operation's */
+    expect_unnamed("  File \"C:\\\\app\\\\main.py\", line 4, in <module>\n    os.remove(p)\n"
+                   "PermissionError: [WinError 5] Access is denied: 'C:\\\\x\\\\a.pyd'\n\nDuring "
+                   "handling of the above exception, another exception occurred:\n\n"
+                   "PermissionError: [WinError 5] Access is denied: 'C:\\\\x\\\\a.pyd'",
+                   NULL);
+    struct td_explain x;
+    char *text = long_line("", "WinError 5]: '", "");
+    explain_quickly(text, &x);
+    td_explain_free(&x);
+    free(text);
+    text = long_line("", "  File \"a.py\"\n", "");
+    explain_quickly(text, &x);
+    td_explain_free(&x);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -3626,6 +3662,7 @@ int main(void)
         cmocka_unit_test(o51_gpu_stack),
         cmocka_unit_test(o52_markdown_and_retold),
         cmocka_unit_test(o55_operation_and_startup),
+        cmocka_unit_test(o55_file_operation_is_the_last_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -58,21 +58,38 @@ static void load_rows(void)
 struct last_frame {
     const char *func, *module, *code;
     size_t func_len, module_len, code_len;
+    const char *after; /* the text after the frame's code line, or its frame line */
 };
+
+/* The start of the line after the one that ends at END (its '\n' or the
+ * text's end). */
+static const char *nl_or_end(const char *end)
+{
+    return *end ? end + 1 : end;
+}
+
+/* The first NEEDLE in S[0..N), or NULL: searches stay on their line (a
+ * strstr from each frame line ran to the text's end, 41 ms for 16,000 lines
+ * of `File "a.py"` with no ", in"). */
+static const char *find_in(const char *s, size_t n, const char *needle)
+{
+    size_t m = strlen(needle);
+    for (size_t i = 0; m && i + m <= n; i++)
+        if (strncmp(s + i, needle, m) == 0)
+            return s + i;
+    return NULL;
+}
 
 static bool frame_line(const char *line, size_t n, struct last_frame *f)
 {
-    const char *file = NULL;
-    for (const char *p = line; p + 6 <= line + n; p++)
-        if (strncmp(p, "File \"", 6) == 0) {
-            file = p + 6;
-            break;
-        }
+    const char *file = find_in(line, n, "File \"");
     if (!file)
         return false;
-    const char *end = memchr(file, '"', (size_t)(line + n - file));
-    const char *in = end ? strstr(end, ", in ") : NULL;
-    if (!end || !in || in > line + n || !strstr(end, ", line "))
+    file += 6;
+    const char *stop = line + n;
+    const char *end = memchr(file, '"', (size_t)(stop - file));
+    const char *in = end ? find_in(end, (size_t)(stop - end), ", in ") : NULL;
+    if (!in || !find_in(end, (size_t)(stop - end), ", line "))
         return false;
     const char *base = file;
     for (const char *p = file; p < end; p++)
@@ -82,12 +99,13 @@ static bool frame_line(const char *line, size_t n, struct last_frame *f)
     f->module_len = (size_t)(end - base);
     f->func = in + 5;
     f->func_len = 0;
-    while (f->func + f->func_len < line + n &&
+    while (f->func + f->func_len < stop &&
            (isalnum((unsigned char)f->func[f->func_len]) || f->func[f->func_len] == '_' ||
             f->func[f->func_len] == '<' || f->func[f->func_len] == '>'))
         f->func_len++;
     f->code = NULL;
     f->code_len = 0;
+    f->after = nl_or_end(line + n);
     return true;
 }
 
@@ -109,6 +127,7 @@ static bool last_frame(const char *text, struct last_frame *out)
             if (next && nn && (next[0] == ' ' || next[0] == '\t') && !frame_line(next, nn, &g)) {
                 out->code = next;
                 out->code_len = nn;
+                out->after = nl_or_end(next + nn);
             }
         }
         line += n + (nl != NULL);
@@ -139,11 +158,60 @@ static bool writes_mode(const char *s, size_t n)
 
 static bool holds(const char *s, size_t n, const char *needle)
 {
-    size_t m = strlen(needle);
-    for (size_t i = 0; m && i + m <= n; i++)
-        if (strncmp(s + i, needle, m) == 0)
+    return find_in(s, n, needle) != NULL;
+}
+
+/* The bracketed code ("[WinError 5]", "[Errno 13]", Python 2's "[Error 32]")
+ * that starts at P, as its length, or 0. */
+static size_t code_at(const char *p)
+{
+    static const char *const marks[] = {"[WinError ", "[Errno ", "[Error ", NULL};
+    for (size_t i = 0; marks[i]; i++) {
+        size_t m = strlen(marks[i]), k = m;
+        if (strncmp(p, marks[i], m) != 0)
+            continue;
+        while (isdigit((unsigned char)p[k]))
+            k++;
+        if (k > m && p[k] == ']')
+            return k + 1;
+    }
+    return 0;
+}
+
+/* The first bracketed code on the line at LINE, as its length at *N, or NULL. */
+static const char *line_code(const char *line, size_t *n)
+{
+    for (const char *p = line; *p && *p != '\n'; p++)
+        if (*p == '[' && (*n = code_at(p)) != 0)
+            return p;
+    return NULL;
+}
+
+/* Whether a line after the exception line at LINE holds a code other than its
+ * own: a failure after the file operation (a copy's Errno 13, then an
+ * import's WinError 126), which the operation does not explain. */
+static bool other_code_after(const char *line)
+{
+    size_t own_len = 0, n;
+    const char *own = line_code(line, &own_len);
+    const char *nl = strchr(line, '\n');
+    for (const char *p = nl ? strchr(nl, '[') : NULL; p; p = strchr(p + 1, '['))
+        if ((n = code_at(p)) != 0 && (!own || n != own_len || strncmp(p, own, n) != 0))
             return true;
     return false;
+}
+
+/* The exception line of the traceback that goes on at AFTER: its first line
+ * that is not indented (a code line, Python 3.11's carets) nor blank. */
+static const char *exception_line(const char *after)
+{
+    for (const char *line = after; *line;) {
+        if (*line != ' ' && *line != '\t' && *line != '\n' && *line != '\r')
+            return line;
+        const char *nl = strchr(line, '\n');
+        line = nl ? nl + 1 : line + strlen(line);
+    }
+    return after;
 }
 
 /* Whether the last frame F runs a file operation of the table's. */
@@ -162,18 +230,32 @@ static bool frame_operates_on_file(const struct last_frame *f)
     return false;
 }
 
+/* Whether an exception row matches TEXT on a line no other code follows. */
+static bool exception_operates_on_file(const char *text)
+{
+    for (size_t i = 0; i < g_op.n; i++) {
+        regmatch_t m[1];
+        if (!g_op.rows[i].compiled || regexec(&g_op.rows[i].re, text, 1, m, 0) != 0)
+            continue;
+        const char *line = text + m[0].rm_so;
+        while (line > text && line[-1] != '\n')
+            line--;
+        if (!other_code_after(line))
+            return true;
+    }
+    return false;
+}
+
 const char *td_explain_file_operation(const char *text)
 {
     load_rows();
     struct last_frame f = {0};
-    if (text && last_frame(text, &f) && frame_operates_on_file(&f))
+    if (!text)
+        return NULL;
+    if (last_frame(text, &f) && frame_operates_on_file(&f) &&
+        !other_code_after(exception_line(f.after)))
         return "file";
-    for (size_t i = 0; text && i < g_op.n; i++) {
-        regmatch_t m[1];
-        if (g_op.rows[i].compiled && regexec(&g_op.rows[i].re, text, 1, m, 0) == 0)
-            return "file";
-    }
-    return NULL;
+    return exception_operates_on_file(text) ? "file" : NULL;
 }
 
 size_t td_explain_file_operation_bad_rows(const char **out, size_t cap)
