@@ -121,6 +121,14 @@ static void symbols(void **state)
     explain("we hit an undefined symbol error when importing", &x);
     assert_null(x.load.form);
     td_explain_free(&x);
+    /* review 24: the words elsewhere in a text make no ld.so of dyld's
+     * message (its library was then the one the symbol was expected in) */
+    explain("dyld[123]: Symbol not found: _PyFoo_Bar\n  Referenced from: /x/lib/a.so\n"
+            "  Expected in: /usr/lib/libpython3.dylib\nnote: undefined symbols are resolved lazily",
+            &x);
+    assert_string_equal(x.load.form, "dyld");
+    assert_string_equal(x.load.library, "a.so");
+    td_explain_free(&x);
 }
 
 /* TEXT read as a load error of KIND naming LIBRARY, raised by RAISER
