@@ -2387,6 +2387,15 @@ static void s2_o25_opened(void **state)
     expect("Unable to load library \n'MyScanner': Can't obtain InputStream for "
            "win32-x86-64/MyScanner.dll",
            "missing_library", "MyScanner.dll", NULL);
+    {
+        /* review 24: JNA's resource path is always its platform's folder and
+         * the file (RESOURCE_PREFIX + "/" + mapLibraryName): the same words
+         * before a word of prose name no library */
+        struct td_explain x;
+        explain("Can't obtain InputStream for the config file", &x);
+        assert_null(x.load.library);
+        td_explain_free(&x);
+    }
     /* ctypes.util.find_library found no file of the name and returned None,
      * which the load then refused: the file is the platform's file of the
      * name find_library looked for (X.dll on Windows) */
