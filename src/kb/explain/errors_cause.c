@@ -1256,8 +1256,6 @@ static bool musl_form(struct td_explain_load *l, const struct td_explain_fields 
     return true;
 }
 
-/* ld.so's, dyld's and a dlopen wrapper's failed loads of a file: whether
- * text T is one (and L says which). */
 /* Whether T holds dyld's reason "tried: 'P' (no such file)..." with no file
  * at the first place it tried (a later one found and refused is another
  * reason: "tried: 'P' (not a mach-o file)"). */
@@ -1268,6 +1266,8 @@ static bool first_tried_missing(const char *t)
     return end && strncmp(end, "' (no such file", 15) == 0;
 }
 
+/* ld.so's, dyld's and a dlopen wrapper's failed loads of a file: whether
+ * text T is one (and L says which). */
 static bool load_form(struct td_explain_load *l, const struct td_explain_fields *f, const char *t)
 {
     if (has(t, "incompatible architecture") || has(t, "missing compatible arch") ||
