@@ -1244,6 +1244,14 @@ static void o52_markdown_and_retold(void **state)
            "missing_ordinal", "foo_thread.dll", NULL);
     expect("python.exe: Can't find the ordinal 12 in DLL-file(s) - App\\bin\\bar_core.dll",
            "missing_ordinal", "bar_core.dll", NULL);
+    {
+        /* review 24: the retelling looks for the ordinal ("locate", "find"):
+         * an ordinal's number and a DLL in a sentence about neither are none */
+        struct td_explain x;
+        explain("I sorted the table by ordinal 3 and then copied it to my.dll folder.", &x);
+        assert_null(x.load.form);
+        td_explain_free(&x);
+    }
     /* the entry-point dialog retold without "entry point", "library" misspelt */
     expect("\"the procedure _frob could not be located in the dynamic link libary\n"
            "c:\\windows\\system32\\quux_47.dll\"",
