@@ -121,6 +121,14 @@ static void symbols(void **state)
     explain("we hit an undefined symbol error when importing", &x);
     assert_null(x.load.form);
     td_explain_free(&x);
+    /* review 24: the words elsewhere in a text make no ld.so of dyld's
+     * message (its library was then the one the symbol was expected in) */
+    explain("dyld[123]: Symbol not found: _PyFoo_Bar\n  Referenced from: /x/lib/a.so\n"
+            "  Expected in: /usr/lib/libpython3.dylib\nnote: undefined symbols are resolved lazily",
+            &x);
+    assert_string_equal(x.load.form, "dyld");
+    assert_string_equal(x.load.library, "a.so");
+    td_explain_free(&x);
 }
 
 /* TEXT read as a load error of KIND naming LIBRARY, raised by RAISER
@@ -1236,6 +1244,14 @@ static void o52_markdown_and_retold(void **state)
            "missing_ordinal", "foo_thread.dll", NULL);
     expect("python.exe: Can't find the ordinal 12 in DLL-file(s) - App\\bin\\bar_core.dll",
            "missing_ordinal", "bar_core.dll", NULL);
+    {
+        /* review 24: the retelling looks for the ordinal ("locate", "find"):
+         * an ordinal's number and a DLL in a sentence about neither are none */
+        struct td_explain x;
+        explain("I sorted the table by ordinal 3 and then copied it to my.dll folder.", &x);
+        assert_null(x.load.form);
+        td_explain_free(&x);
+    }
     /* the entry-point dialog retold without "entry point", "library" misspelt */
     expect("\"the procedure _frob could not be located in the dynamic link libary\n"
            "c:\\windows\\system32\\quux_47.dll\"",
@@ -2379,6 +2395,15 @@ static void s2_o25_opened(void **state)
     expect("Unable to load library \n'MyScanner': Can't obtain InputStream for "
            "win32-x86-64/MyScanner.dll",
            "missing_library", "MyScanner.dll", NULL);
+    {
+        /* review 24: JNA's resource path is always its platform's folder and
+         * the file (RESOURCE_PREFIX + "/" + mapLibraryName): the same words
+         * before a word of prose name no library */
+        struct td_explain x;
+        explain("Can't obtain InputStream for the config file", &x);
+        assert_null(x.load.library);
+        td_explain_free(&x);
+    }
     /* ctypes.util.find_library found no file of the name and returned None,
      * which the load then refused: the file is the platform's file of the
      * name find_library looked for (X.dll on Windows) */
@@ -3435,6 +3460,70 @@ static void o39_managed_bindings(void **state)
     assert_null(td_explain_binding_library(NULL, "Tensorflow.x", 4, 2));
 }
 
+/* Review 24: the fields' reading of a runtime's tries (platform_try) looked
+ * for both loader messages from each try on, so a first try then a line of
+ * "dlopen(" with no glibc message after it walked the rest of the text at
+ * every try (7 s plain on 250 KB); the file is still the first try. */
+static void runtime_tries_read_in_one_pass(void **state)
+{
+    (void)state;
+    struct td_explain x;
+    char *text = long_line("zstd: cannot open shared object file\n", "dlopen(", "");
+    explain_quickly(text, &x);
+    assert_non_null(x.fields.file);
+    assert_string_equal(x.fields.file, "zstd");
+    td_explain_free(&x);
+    free(text);
+}
+
+/* Review 24: ctypes' row (find_library's None passed on to the load) let
+ * any number of lines stand between the call and the error, so a text of
+ * many find_library calls and no such error was tried from each call to its
+ * end (14,000 lines: 8 s plain); the row now reads the error within 16 lines
+ * of the call, as a traceback from the call to the load's TypeError is. */
+static void ctypes_calls_read_in_one_pass(void **state)
+{
+    (void)state;
+    static const char unit[] = "find_library(\"x\")\n";
+    size_t u = strlen(unit), lines = 14000;
+    char *text = malloc(u * lines + 1);
+    assert_non_null(text);
+    for (size_t i = 0; i < lines; i++)
+        memcpy(text + i * u, unit, u);
+    text[u * lines] = '\0';
+    struct td_explain x;
+    explain_quickly(text, &x);
+    assert_null(x.load.form);
+    td_explain_free(&x);
+    free(text);
+}
+
+/* Review 24: HTML's <br> beside a line break went by a walk back over the
+ * text already cleaned, to the line's start, at every tag: 128 KB of
+ * blanks then 32,000 tags took 2.5 s plain. A tighter guard than
+ * explain_quickly's (1 s; the one pass takes 0.05 s plain), as no text
+ * under the long-text window makes the walk reach 5 s; the tags still go. */
+static void html_breaks_read_in_one_pass(void **state)
+{
+    (void)state;
+    static const char head[] = "libfoo.so: cannot open shared object file\n";
+    size_t h = strlen(head), blanks = 128000, tags = 32000;
+    char *text = malloc(h + blanks + 4 * tags + 1), *o = text;
+    assert_non_null(text);
+    memcpy(o, head, h);
+    memset(o += h, ' ', blanks);
+    for (o += blanks; tags--; o += 4)
+        memcpy(o, "<br>", 4);
+    *o = '\0';
+    struct td_explain x;
+    clock_t start = clock();
+    explain(text, &x);
+    assert_true((double)(clock() - start) / CLOCKS_PER_SEC < 1.0);
+    assert_null(strstr(x.text, "<br>"));
+    td_explain_free(&x);
+    free(text);
+}
+
 /* A package's folder named again and again in one path token: each name
  * was walked to the token's end for a ".py" (3 s for "usb/" repeated over
  * 240 KB), and each next name was looked for with strstr, which under the
@@ -3655,6 +3744,9 @@ int main(void)
         cmocka_unit_test(o35_files_at_loader_errors),
         cmocka_unit_test(long_lines_read_in_one_pass),
         cmocka_unit_test(package_folders_read_in_one_pass),
+        cmocka_unit_test(runtime_tries_read_in_one_pass),
+        cmocka_unit_test(html_breaks_read_in_one_pass),
+        cmocka_unit_test(ctypes_calls_read_in_one_pass),
         cmocka_unit_test(glibc_translations_read_as_english),
         cmocka_unit_test(cpython_dll_load_failed),
         cmocka_unit_test(o39_managed_bindings),

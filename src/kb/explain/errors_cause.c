@@ -1174,12 +1174,27 @@ static void symbol_version_library(struct td_explain_load *l, const struct td_ex
         l->kind = TD_KIND_CUDA_RUNTIME_MISMATCH;
 }
 
+/* Whether T holds ld.so's "undefined symbol: X", or the same retold without
+ * its colon before SYMBOL, the name read ("undefined symbol _ZN3c105ErrorC2"):
+ * the words alone elsewhere ("undefined symbols are resolved lazily") are no
+ * ld.so message. */
+static bool ldso_undefined(const char *t, const char *symbol)
+{
+    static const char retold[] = "ndefined symbol ";
+    if (has(t, "ndefined symbol:"))
+        return true;
+    for (const char *at = symbol ? strstr(t, retold) : NULL; at; at = strstr(at + 1, retold))
+        if (strncmp(at + sizeof retold - 1, symbol, strlen(symbol)) == 0)
+            return true;
+    return false;
+}
+
 /* ld.so's "undefined symbol:" or dyld's "Symbol not found:" for F's symbol. */
 static void missing_symbol(struct td_explain *x)
 {
     struct td_explain_load *l = &x->load;
     const struct td_explain_fields *f = &x->fields;
-    l->form = has(x->text, "ndefined symbol") ? "ld.so" : "dyld";
+    l->form = ldso_undefined(x->text, f->symbol) ? "ld.so" : "dyld";
     l->kind = TD_KIND_MISSING_SYMBOL;
     symbol_requirer(x);
     l->symbol = f->symbol;
@@ -1205,8 +1220,8 @@ static bool lookup_form(struct td_explain *x)
         ldso_lookup_failed(l, f, TD_KIND_SHADOWED_LIBRARY, f->symbol);
     } else if (has(t, ": version") && has(t, " not found") && f->file && f->version) {
         ldso_lookup_failed(l, f, TD_KIND_MISSING_SYMBOL_VERSION, f->version);
-    } else if ((has(t, "ndefined symbol:") || has(t, "ndefined symbol ") ||
-                has(t, "Symbol not found:") || has(t, "symbol not found in flat namespace")) &&
+    } else if ((ldso_undefined(t, f->symbol) || has(t, "Symbol not found:") ||
+                has(t, "symbol not found in flat namespace")) &&
                f->symbol) {
         missing_symbol(x);
     } else {
@@ -1241,8 +1256,6 @@ static bool musl_form(struct td_explain_load *l, const struct td_explain_fields 
     return true;
 }
 
-/* ld.so's, dyld's and a dlopen wrapper's failed loads of a file: whether
- * text T is one (and L says which). */
 /* Whether T holds dyld's reason "tried: 'P' (no such file)..." with no file
  * at the first place it tried (a later one found and refused is another
  * reason: "tried: 'P' (not a mach-o file)"). */
@@ -1253,6 +1266,8 @@ static bool first_tried_missing(const char *t)
     return end && strncmp(end, "' (no such file", 15) == 0;
 }
 
+/* ld.so's, dyld's and a dlopen wrapper's failed loads of a file: whether
+ * text T is one (and L says which). */
 static bool load_form(struct td_explain_load *l, const struct td_explain_fields *f, const char *t)
 {
     if (has(t, "incompatible architecture") || has(t, "missing compatible arch") ||

@@ -458,18 +458,14 @@ static size_t unlink_markdown(char *s, size_t n)
     return o;
 }
 
-/* Whether only blanks stand between the end of the N bytes at S (BEFORE)
- * or their start (after) and a line break or the text's edge. */
-static bool next_to_line_break(const char *s, size_t n, bool before)
+/* Whether only blanks stand between the start of the N bytes at S and a
+ * line break or the text's edge. */
+static bool line_break_follows(const char *s, size_t n)
 {
-    for (size_t j = 0; j < n; j++) {
-        char c = before ? s[n - 1 - j] : s[j];
-        if (c == '\n')
-            return true;
-        if (c != ' ' && c != '\t')
-            return false;
-    }
-    return true;
+    size_t j = 0;
+    while (j < n && (s[j] == ' ' || s[j] == '\t'))
+        j++;
+    return j == n || s[j] == '\n';
 }
 
 /* HTML's character references and line-break tags a web page, a mail or a
@@ -487,6 +483,7 @@ static size_t decode_html(char *s, size_t n)
                 {"&apos;", '\''}, {"&lt;", '<'},  {"&gt;", '>'},   {"&amp;", '&'}};
     static const char *const breaks[] = {"<br>", "<br/>", "<br />"};
     size_t o = 0;
+    bool blank_line_so_far = true; /* only blanks written since the last line break */
     for (size_t i = 0; i < n;) {
         size_t k = 0;
         char c = s[i];
@@ -497,10 +494,13 @@ static size_t decode_html(char *s, size_t n)
             if (strncasecmp(s + i, breaks[b], strlen(breaks[b])) == 0)
                 k = strlen(breaks[b]), c = '\n';
         i += k ? k : 1;
-        if (c == '\n' && k &&
-            (next_to_line_break(s, o, true) || next_to_line_break(s + i, n - i, false)))
+        if (c == '\n' && k && (blank_line_so_far || line_break_follows(s + i, n - i)))
             continue; /* the line breaks there already: the tag only marked it */
         s[o++] = c;
+        if (c == '\n')
+            blank_line_so_far = true;
+        else if (c != ' ' && c != '\t')
+            blank_line_so_far = false;
     }
     s[o] = '\0';
     return o;

@@ -1490,24 +1490,52 @@ bool td_explain_formed_try_of(const char *file, const char *name)
            strncmp(file + fskip, name + nskip, fstem) == 0;
 }
 
-/* The next name a system loader's message says it tried in TEXT from *AT on
- * -- glibc's "NAME: cannot open shared object file" (elf/dl-load.c), dyld's
- * "dlopen(NAME, MODE)" -- as its start and length, *AT moved past it; false
- * when there is none. */
-static bool next_try(const char **at, const char **name, size_t *n)
+/* Where the tries of a text are read from: AT, and the next of each loader
+ * message at or after it (NULL once there is none), each looked for again
+ * only when AT has passed it, so the text is walked once. */
+struct try_cursor {
+    const char *at, *glibc, *dyld;
+};
+
+static const char glibc_try[] = ": cannot open shared object file", dyld_try[] = "dlopen(";
+
+/* The longest path dlopen() takes on macOS (MAXPATHLEN, sys/param.h): a
+ * longer run to the comma is no name dyld printed, and is not walked. */
+enum { DYLD_PATH_MAX = 1024 };
+
+/* The length of the name at S, dyld's "dlopen(NAME, MODE)" argument, up to
+ * its comma, bracket or line break; 0 when that is further than a path
+ * can be. */
+static size_t dyld_name_length(const char *s)
 {
-    static const char glibc[] = ": cannot open shared object file", dyld[] = "dlopen(";
-    const char *g = strstr(*at, glibc), *d = strstr(*at, dyld);
+    size_t n = 0;
+    while (s[n] && !strchr(",)\n", s[n]))
+        if (++n > DYLD_PATH_MAX)
+            return 0;
+    return n;
+}
+
+/* The next name a system loader's message says it tried, from C's AT on --
+ * glibc's "NAME: cannot open shared object file" (elf/dl-load.c), dyld's
+ * "dlopen(NAME, MODE)" -- as its start and length, AT moved past it; false
+ * when there is none. */
+static bool next_try(struct try_cursor *c, const char **name, size_t *n)
+{
+    if (c->glibc && c->glibc < c->at)
+        c->glibc = strstr(c->at, glibc_try);
+    if (c->dyld && c->dyld < c->at)
+        c->dyld = strstr(c->at, dyld_try);
+    const char *g = c->glibc, *d = c->dyld;
     if (!g && !d)
         return false;
     if (g && (!d || g < d)) {
         const char *s = g;
-        while (s > *at && !strchr(" \t\n'\"():", s[-1]))
+        while (s > c->at && !strchr(" \t\n'\"():", s[-1]))
             s--;
-        *name = s, *n = (size_t)(g - s), *at = g + 1;
+        *name = s, *n = (size_t)(g - s), c->at = g + 1;
     } else {
-        const char *s = d + sizeof dyld - 1;
-        *name = s, *n = strcspn(s, ",)\n"), *at = s;
+        const char *s = d + sizeof dyld_try - 1;
+        *name = s, *n = dyld_name_length(s), c->at = s;
     }
     return true;
 }
@@ -1529,9 +1557,10 @@ static void platform_try(const char *text, struct td_explain_fields *f, struct t
     const char *want = f->file_name + skip;
     if (formed || !stem)
         return;
-    const char *at = text, *name;
+    struct try_cursor tries = {text, strstr(text, glibc_try), strstr(text, dyld_try)};
+    const char *name;
     size_t n;
-    while (next_try(&at, &name, &n)) {
+    while (next_try(&tries, &name, &n)) {
         const char *base = name;
         for (const char *c = name; c < name + n; c++)
             if (*c == '/')
