@@ -358,16 +358,19 @@ static const struct dialog_case dialog_cases[] = {
      "says.",
      "app.exe - Ordinal Not Found: 43 in cudnn64_8.dll", "missing_ordinal", "cudnn64_8.dll", NULL},
     /* the same two bodies retold with their inserts kept -- the name after
-     * "procedure", the ordinal's number, the DLL a few words on -- are read
-     * by the loose English rows, which name the symbol too */
+     * "procedure", the ordinal's number after a word that looks for it, the
+     * DLL a few words on -- are read by the loose English rows, which name
+     * the symbol too */
     {"entry_point", "en",
      "app.exe - Entry Point Not Found\nThe procedure cudnnGetVersion could not be found in "
      "cudnn64_8.dll.",
      "The procedure cudnnGetVersion could not be found in cudnn64_8.dll", "missing_symbol",
      "cudnn64_8.dll", "cudnnGetVersion"},
     {"ordinal", "en",
-     "app.exe - Ordinal Not Found\nOrdinal 43 is not in C:\\app\\cudnn64_8.dll, it says.",
-     "Ordinal 43 is not in C:\\app\\cudnn64_8.dll", "missing_ordinal", "cudnn64_8.dll", "43"},
+     "app.exe - Ordinal Not Found\nIt could not locate ordinal 43 in C:\\app\\cudnn64_8.dll, it "
+     "says.",
+     "could not locate ordinal 43 in C:\\app\\cudnn64_8.dll", "missing_ordinal", "cudnn64_8.dll",
+     "43"},
     {"frame", "en",
      "app.exe - Bad Image\nC:\\app\\cudnn64_8.dll is either not desgned to run on Windows or it "
      "contains an error.",
