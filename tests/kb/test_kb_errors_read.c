@@ -2718,6 +2718,32 @@ static void long_line_paths(const char *head, const char *tail, const char *b_pa
     free(text);
 }
 
+/* A pattern whose match may span lines (a [[:space:]] between its parts,
+ * "FILE:[[:space:]]*undefined symbol: S") was given the whole rest of the
+ * text after its needle's window start: glibc's regexec tried every start
+ * to the text's end, its opening class running from each to the end of a
+ * long token, so "undefined symbol: _ZN" and 240 KB of "1a" took minutes.
+ * Each needle's place is now tried in a window of its own. */
+static void spanning_patterns_read_in_windows(void **state)
+{
+    (void)state;
+    struct td_explain x;
+    char *text = long_line("undefined symbol: _ZN", "1a", "");
+    explain_quickly(text, &x);
+    assert_string_equal(x.load.kind, "missing_symbol");
+    td_explain_free(&x);
+    free(text);
+    /* a message wrapped after its file is still read across the line
+     * break, in the window of its needle, with a long text after it */
+    text = long_line("/a/libx.so:\n  undefined symbol: foo_bar\n", "x", "");
+    explain_quickly(text, &x);
+    assert_string_equal(x.load.kind, "missing_symbol");
+    assert_string_equal(x.load.symbol, "foo_bar");
+    assert_string_equal(x.load.library, "libx.so");
+    td_explain_free(&x);
+    free(text);
+}
+
 /* Readings of the points of a text (a loader's error, an assembly's
  * identity) carry the line's start along, so a line of 240 KB with such a
  * point every few words is read in one pass: looking back from each point
@@ -3743,6 +3769,7 @@ int main(void)
         cmocka_unit_test(python_package_libraries),
         cmocka_unit_test(o35_files_at_loader_errors),
         cmocka_unit_test(long_lines_read_in_one_pass),
+        cmocka_unit_test(spanning_patterns_read_in_windows),
         cmocka_unit_test(package_folders_read_in_one_pass),
         cmocka_unit_test(runtime_tries_read_in_one_pass),
         cmocka_unit_test(html_breaks_read_in_one_pass),

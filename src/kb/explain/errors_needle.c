@@ -555,12 +555,48 @@ static int exec_long_line(const regex_t *re, const struct td_ere_needles *n, con
     return REG_NOMATCH;
 }
 
+/* regexec of a pattern whose match may span lines, over a text that goes
+ * on for more than LONG_LINE bytes from FIRST (its first needle): each
+ * needle's place is tried in a window of its own, from window_start's
+ * start (at most TD_ERE_BACK bytes back when that start is further) to
+ * 2 * TD_ERE_BACK bytes after it, the next window at a needle at least
+ * half a window on. Given the whole rest, glibc's regexec tried every
+ * start to the text's end, and a class opening the pattern ran from each
+ * start to the end of a long token: a 240 KB "undefined symbol: _ZN1a1a..."
+ * took minutes. A match reaching further than 2 * TD_ERE_BACK past its
+ * needle is cut there, as on a long line. */
+static int exec_spanning(const regex_t *re, const struct td_ere_needles *n, const char *text,
+                         const char *first, size_t nmatch, regmatch_t *m)
+{
+    const char *end = first + strlen(first);
+    const char *next[TD_ERE_NEEDLES_MAX];
+    for (size_t k = 0; k < n->n; k++)
+        next[k] = strstr(first, n->s[k]);
+    struct line_buf b = {.p = b.small, .cap = sizeof b.small};
+    int rc = REG_NOMATCH;
+    for (const char *at = first; rc == REG_NOMATCH && at;
+         at = at + TD_ERE_BACK / 2 < end ? next_needle(n, next, at + TD_ERE_BACK / 2, end) : NULL) {
+        int eflags = 0;
+        const char *w0 = window_start(text, at, &eflags);
+        if (at - w0 > 2 * TD_ERE_BACK)
+            w0 = at - TD_ERE_BACK, eflags |= REG_NOTBOL;
+        const char *w1 = end - at > 2 * TD_ERE_BACK ? at + 2 * TD_ERE_BACK : end;
+        rc = exec_range(re, text, w0, (size_t)(w1 - w0), eflags | (w1 < end ? REG_NOTEOL : 0),
+                        nmatch, m, &b);
+    }
+    if (b.p != b.small)
+        free(b.p);
+    return rc;
+}
+
 int td_ere_needles_exec(const regex_t *re, const struct td_ere_needles *n, const char *text,
                         size_t nmatch, regmatch_t *m)
 {
     const char *first = n->n ? first_needle(n, text) : text;
     if (!first)
         return REG_NOMATCH;
+    if (n->n && !n->one_line && strnlen(first, LONG_LINE + 1) > LONG_LINE)
+        return exec_spanning(re, n, text, first, nmatch, m);
     if (!n->n || !n->one_line) {
         int eflags = 0;
         const char *from = n->n ? window_start(text, first, &eflags) : text;
