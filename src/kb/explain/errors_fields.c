@@ -1396,17 +1396,24 @@ static bool prefixed_probe(const char *name, const char *want, size_t w)
     return false;
 }
 
-/* Whether NAME (N bytes) ends in a shared library's suffix: ".so", ".so.N"
- * (".so." inside it) or ".dylib". */
+/* Where NAME (N bytes) has a shared library's suffix, looked for from FROM:
+ * ".so" at its end or ".so." inside it (a versioned name), or ".dylib" at
+ * its end; N when it has none. */
+static size_t library_suffix_at(const char *name, size_t n, size_t from)
+{
+    for (size_t i = from; i + 3 <= n; i++) {
+        if (strncmp(name + i, ".so", 3) == 0 && (i + 3 == n || name[i + 3] == '.'))
+            return i;
+        if (i + 6 == n && strncmp(name + i, ".dylib", 6) == 0)
+            return i;
+    }
+    return n;
+}
+
+/* Whether NAME (N bytes) has a shared library's suffix. */
 static bool library_suffixed(const char *name, size_t n)
 {
-    if ((n > 3 && strncmp(name + n - 3, ".so", 3) == 0) ||
-        (n > 6 && strncmp(name + n - 6, ".dylib", 6) == 0))
-        return true;
-    for (size_t i = 0; i + 4 <= n; i++)
-        if (strncmp(name + i, ".so.", 4) == 0)
-            return true;
-    return false;
+    return library_suffix_at(name, n, 0) < n;
 }
 
 /* Whether WANT (W bytes), the name a DllImport asked for, already has what
@@ -1463,17 +1470,7 @@ static void dotnet_probe(const char *text, struct td_explain_fields *f, struct t
 static size_t try_stem(const char *name, size_t n, size_t *skip, bool *formed)
 {
     *skip = n > 3 && strncmp(name, "lib", 3) == 0 ? 3 : 0;
-    size_t end = n;
-    for (size_t i = *skip; i + 3 <= n; i++) {
-        if (strncmp(name + i, ".so", 3) == 0 && (i + 3 == n || name[i + 3] == '.')) {
-            end = i;
-            break;
-        }
-        if (i + 6 == n && strncmp(name + i, ".dylib", 6) == 0) {
-            end = i;
-            break;
-        }
-    }
+    size_t end = library_suffix_at(name, n, *skip);
     *formed = *skip && end < n;
     return end - *skip;
 }
